@@ -1,0 +1,61 @@
+"""The small interface a card game implements so the shared sheet can replay it (RULES.md §8, §10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .model import HandRecord, NextDeal, Standing
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who does what in the hand about to be scored."""
+
+    number: int
+    dealer: int
+    sitting_out: int | None
+    gold: bool
+    min_bid: int
+    order: tuple[int, ...]
+    """Every seat in bidding order, dealer's left first (the tie order of RULES.md §5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What a game says one hand did, before the shared sheet books it."""
+
+    scores: tuple[int, ...]
+    """True score of every seat after the hand."""
+    events: tuple[tuple[str, ...], ...]
+    """Event words per seat."""
+    barrel: tuple[bool, ...]
+    """On the barrel after the hand, per seat (all False where a game has no barrel)."""
+    declarer: int | None
+    """Wins ties on equal scores (RULES.md §5)."""
+    points: tuple[int | None, ...] | None
+    took: tuple[int | None, ...] | None
+    made: bool | None
+    multiplier: int
+
+
+class Game(Protocol):
+    """Game-specific rules; the sheet, owed points, target and winner are shared."""
+
+    target: int
+
+    def deal(self) -> Deal:
+        """The hand that comes next."""
+        ...
+
+    def play(self, record: HandRecord) -> Scored:
+        """Check one hand against the rules (raising `Refused`), score it and move on."""
+        ...
+
+    def standings(self, names: tuple[str, ...], sheet: list[int], owed: list[int]) -> tuple[Standing, ...]:
+        """Where every seat stands now."""
+        ...
+
+    def next_deal(self) -> NextDeal:
+        """The banner for the next hand."""
+        ...

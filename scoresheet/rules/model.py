@@ -1,0 +1,168 @@
+"""Value objects: what the table records, and the sheet the engine computes from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["played", "forfeit", "redeal"]
+Status = Literal["in_progress", "finished"]
+SheetStyle = Literal["deferred", "signed"]
+
+SUITS: dict[str, int] = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
+"""Marriage values by suit (RULES.md §1), in the order the sheet lists them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The table's options (RULES.md §6, §8)."""
+
+    target: int
+    """Score that wins the match."""
+    gold_set: bool = False
+    """The first N hands are a gold set: minimum bid 120, points doubled."""
+    blind_bids: bool = False
+    """A hand may be flagged blind: points doubled."""
+    sitter_bonus: bool = False
+    """With four seats the sitter-out may be given points from the talon."""
+    sheet: SheetStyle = "deferred"
+    """`deferred`: losses become owed points; `signed`: plain signed changes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How a match starts."""
+
+    players: tuple[str, ...]
+    """Player names in seat order (clockwise)."""
+    rules: str
+    """Ruleset name (RULES.md §7)."""
+    options: Options
+    """The table's options, every one with its value."""
+    first_dealer: int
+    """Seat that deals hand 1."""
+    start_scores: tuple[int, ...]
+    """Scores carried over from paper, one per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand exactly as the table entered it (RULES.md §2)."""
+
+    kind: Kind
+    """`played`, `forfeit` (Rospisat') or `redeal`."""
+    declarer: int | None = None
+    """Seat that won the auction; None for a redeal."""
+    bid: int | None = None
+    """The final contract; None for a redeal."""
+    points: tuple[int | None, ...] | None = None
+    """Card points per seat of a played hand; the declarer's and a sitter-out's may be None."""
+    marriages: tuple[tuple[str, ...], ...] | None = None
+    """Marriage suits declared per seat in a played hand."""
+    made: bool | None = None
+    """What the table said of the contract, if it said anything; checked against the points."""
+    blind: bool = False
+    """The winning bid was made without looking."""
+    sitter_points: int = 0
+    """Talon points given to the sitter-out (option sitter_bonus)."""
+    forced: bool = False
+    """Tyzicha: the declarer was forced to take the hand at 100."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """What one hand did to one seat."""
+
+    delta: int
+    """Change of the true score."""
+    entry: int
+    """What the sheet shows for this hand."""
+    owed: int
+    """Losses not yet taken off the sheet, after this hand."""
+    score: int
+    """True score after this hand."""
+    sheet: int
+    """Sheet total after this hand (`sheet - owed == score`)."""
+    barrel: bool
+    """On the barrel after this hand."""
+    events: tuple[str, ...]
+    """Words for what happened (API.md): `made`, `zero`, `barrel_on`, …"""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand as recorded, completed, and scored."""
+
+    number: int
+    """1-based position in the match."""
+    record: HandRecord
+    """The record as entered."""
+    dealer: int
+    """Seat that dealt."""
+    sitting_out: int | None
+    """Seat dealt no cards (four at the table), else None."""
+    gold: bool
+    """Dealt in a gold set."""
+    points: tuple[int | None, ...] | None
+    """Card points per seat, the declarer's filled in; None unless played."""
+    took: tuple[int | None, ...] | None
+    """Card points plus marriages per seat; None unless played."""
+    made: bool | None
+    """Whether the contract was made; None unless played."""
+    multiplier: int
+    """Gold and blind factor applied to this hand's points."""
+    results: tuple[SeatResult, ...]
+    """One per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where one seat stands after the last hand."""
+
+    seat: int
+    name: str
+    score: int
+    """True score."""
+    sheet: int
+    """Sheet total."""
+    owed: int
+    """Losses still to be taken off the sheet."""
+    barrel: bool
+    """On the barrel."""
+    barrel_hands: int
+    """Hands played on the barrel so far (three and it falls)."""
+    locked: bool
+    """Polish lock: at 900..999, scores only as declarer."""
+    zeros: int
+    """Zeros taken (every third costs 120)."""
+    forfeits: int
+    """Forfeits (Rospisat') declared."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """Who does what in the next hand."""
+
+    hand: int
+    """Number the next hand will get."""
+    dealer: int
+    first_bidder: int
+    sitting_out: int | None
+    gold: bool
+    """The next hand is in a gold set."""
+    min_bid: int
+    """Lowest bid allowed in the next hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """The whole computed sheet of a match: a replay of its hand records."""
+
+    setup: Setup
+    hands: tuple[HandResult, ...]
+    standings: tuple[Standing, ...]
+    status: Status
+    """`finished` once a seat has won."""
+    winner: int | None
+    next: NextDeal | None
+    """None once there is a winner."""

@@ -1,0 +1,75 @@
+"""The five Tysiacha rulesets of RULES.md §7 as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Endgame = Literal["barrel_took", "barrel_bid", "lock", "cap", "none"]
+ForfeitStyle = Literal["count", "minus_bid", "bomb"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One column of the table in RULES.md §7."""
+
+    name: str
+    seats: tuple[int, ...]
+    """Seat counts allowed."""
+    targets: tuple[int, ...]
+    """Targets allowed; the first is the default."""
+    bid_step: int
+    min_bid: int
+    forced_min_bid: int | None
+    """Tyzicha: the lowest bid when the declarer was forced; None where there is no such rule."""
+    rounding: int
+    """Defenders' card points are rounded to this step (0: not rounded)."""
+    defenders_score_on_made: bool
+    """False where defenders score only when the declarer missed (Tyzicha)."""
+    endgame: Endgame
+    """`barrel_took`/`barrel_bid`: the barrel, won by took ≥ 120 / a made bid ≥ 120;
+    `lock`: polish 900..999; `cap`: non-declarers capped below the target; `none`."""
+    zeros: bool
+    """Every third zero costs 120."""
+    forfeit: ForfeitStyle
+    """`count`: declarer untouched, every third costs 120; `minus_bid`: declarer −bid;
+    `bomb`: first one per seat free, later ones pay every other seat."""
+    forfeit_bonus: int
+    """What each opponent gets for a forfeit (`count`, `minus_bid`)."""
+    table_options: bool
+    """Gold set, blind bids and the sitter bonus may be switched on."""
+
+    @property
+    def has_barrel(self) -> bool:
+        """The ruleset has the barrel of RULES.md §4."""
+        return self.endgame in ("barrel_took", "barrel_bid")
+
+
+MAX_BID = 400
+GOLD_MIN_BID = 120
+BARREL_HANDS = 3
+COUNT_PENALTY = 120
+"""What every third zero or forfeit costs (RULES.md §4); never multiplied."""
+
+RULESETS: dict[str, Ruleset] = {
+    r.name: r
+    for r in (
+        Ruleset("squarescores", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True,
+                "barrel_took", True, "count", 60, True),
+        Ruleset("polish", (3, 4), (1000,), 10, 100, None, 10, True,
+                "lock", False, "minus_bid", 60, True),
+        Ruleset("classic", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True,
+                "barrel_bid", False, "minus_bid", 60, True),
+        Ruleset("ggtables", (2, 3, 4), (1000, 500), 10, 100, None, 10, True,
+                "none", False, "bomb", 60, False),
+        Ruleset("tyzicha", (3,), (1001,), 10, 110, 100, 0, False,
+                "cap", False, "minus_bid", 40, False),
+    )
+}
+
+
+def round_points(points: int, step: int) -> int:
+    """Round card points to the step, a 5 rounding up for step 10 (RULES.md §3)."""
+    if step == 0:
+        return points
+    return (points + step // 2) // step * step
