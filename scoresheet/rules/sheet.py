@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from .errors import Refused
 from .game import Deal, Game
@@ -40,7 +41,7 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
             scored = game.play(record)
         except Refused as err:
             raise at_hand(deal.number, err) from None
-        results = []
+        results: list[SeatResult] = []
         for i, new in enumerate(scored.scores):
             d = new - scores[i]
             scores[i] = new
@@ -55,15 +56,15 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
                 entry = d - pay
                 owed[i] -= pay
                 sheet[i] += entry
-            results.append([d, entry, owed[i], new, sheet[i], scored.events[i]])
+            results.append(SeatResult(d, entry, owed[i], new, sheet[i], scored.barrel[i],
+                                      scored.events[i]))
         winner = pick_winner(scores, game.target, deal, scored.declarer)
         if winner is not None:
-            results[winner][5] = results[winner][5] + ("win",)
+            won = results[winner]
+            results[winner] = replace(won, events=won.events + ("win",))
         hands.append(HandResult(
             deal.number, record, deal.dealer, deal.sitting_out, deal.gold,
-            scored.points, scored.took, scored.made, scored.multiplier,
-            tuple(SeatResult(d, e, o, s, t, scored.barrel[i], ev)
-                  for i, (d, e, o, s, t, ev) in enumerate(results)),
+            scored.points, scored.took, scored.made, scored.multiplier, tuple(results),
         ))
     standings = game.standings(setup.players, sheet, owed)
     return Sheet(

@@ -123,14 +123,16 @@ class Tysiacha:
         points: tuple[int | None, ...] | None = None
         took: tuple[int | None, ...] | None = None
         made: bool | None = None
+        declarer_took: int | None = None
         if played:
             points = complete_points(record.points, declarer)
             marriages = record.marriages or ((),) * self.n
             took = tuple(
-                None if p is None else p + sum(SUITS[s] for s in marriages[i])
+                None if p is None else p + marriage_points(marriages[i])
                 for i, p in enumerate(points)
             )
-            made = took[declarer] >= bid  # type: ignore[operator]
+            declarer_took = took_by(points, marriages, declarer)
+            made = declarer_took >= bid
             mult = gold * (2 if record.blind else 1)
         else:
             mult = gold
@@ -149,14 +151,15 @@ class Tysiacha:
                     gain += 40 if self.n == 4 else 60
                 new = self.collect(seat, gain, events, in_hand=False)
             elif i == declarer:
-                new = self.declare(seat, record, mult, made, took[i] if took else None, events)
+                new = self.declare(seat, record, mult, made, declarer_took, events)
             else:
                 if played:
-                    assert points is not None and took is not None
+                    assert points is not None
                     raw = points[i]
                     assert raw is not None
                     if rs.defenders_score_on_made or not made:
-                        gain = (round_points(raw, rs.rounding) + took[i] - raw) * mult  # type: ignore[operator]
+                        gain = (round_points(raw, rs.rounding)
+                                + marriage_points(marriages[i])) * mult
                     else:
                         gain = 0
                     zero = rs.zeros and raw == 0
@@ -226,7 +229,8 @@ class Tysiacha:
             return self.lose(seat, bid * mult, events)
         events.append("made")
         if seat.barrel:
-            wins = took >= 120 if rs.endgame == "barrel_took" else bid >= 120  # type: ignore[operator]
+            assert took is not None
+            wins = took >= 120 if rs.endgame == "barrel_took" else bid >= 120
             if wins:
                 seat.barrel = False
                 seat.barrel_hands = 0
@@ -285,7 +289,7 @@ class Tysiacha:
         if record.kind == "redeal":
             self.check_redeal(record)
             return
-        self.check_contract(record, deal)
+        declarer, bid = self.check_contract(record, deal)
         if record.kind == "forfeit":
             if record.points is not None and any(p is not None for p in record.points):
                 raise Refused("points", "A forfeited hand is not played: leave the card points out.")
@@ -293,20 +297,19 @@ class Tysiacha:
                 raise Refused("marriages", "A forfeited hand is not played: leave the marriages out.")
             if record.made:
                 raise Refused("made", "A forfeited hand is not made: the declarer gave it up.")
-            if rs.forfeit == "count" and self.seats[record.declarer].barrel:  # type: ignore[index]
-                raise Refused("kind", f"{self.name(record.declarer)} is on the barrel: "
+            if rs.forfeit == "count" and self.seats[declarer].barrel:
+                raise Refused("kind", f"{self.name(declarer)} is on the barrel: "
                                       "Rospisat' is not allowed there.")
             return
-        self.check_points(record, deal)
+        self.check_points(record, deal, declarer)
         self.check_marriages(record, deal)
         if record.made is not None:
-            points = complete_points(record.points, record.declarer)  # type: ignore[arg-type]
-            marriages = record.marriages or ((),) * self.n
-            took = points[record.declarer] + sum(SUITS[s] for s in marriages[record.declarer])  # type: ignore[index, operator]
-            if (took >= record.bid) != record.made:  # type: ignore[operator]
+            points = complete_points(record.points, declarer)
+            took = took_by(points, record.marriages or ((),) * self.n, declarer)
+            if (took >= bid) != record.made:
                 said, real = ("made", "missed") if record.made else ("missed", "made")
-                raise Refused("made", f"{self.name(record.declarer)} took {took} against a bid of "
-                                      f"{record.bid}: the contract was {real}, not {said}.")
+                raise Refused("made", f"{self.name(declarer)} took {took} against a bid of "
+                                      f"{bid}: the contract was {real}, not {said}.")
 
     def name(self, seat: int | None) -> str:
         """A player's name for a message."""
@@ -329,8 +332,8 @@ class Tysiacha:
         if record.sitter_points:
             raise Refused("sitter_points", "A redeal gives nobody points.")
 
-    def check_contract(self, record: HandRecord, deal: Deal) -> None:
-        """Declarer and bid (RULES.md §2, §6, §7)."""
+    def check_contract(self, record: HandRecord, deal: Deal) -> tuple[int, int]:
+        """Declarer and bid (RULES.md §2, §6, §7); returns them once they are known good."""
         rs = self.rs
         d = record.declarer
         if d is None:
@@ -352,8 +355,9 @@ class Tysiacha:
             raise Refused("bid", f"The highest bid is {MAX_BID}; {bid} is too high.")
         if bid % rs.bid_step:
             raise Refused("bid", f"Bids go in steps of {rs.bid_step}; {bid} is not one.")
+        return d, bid
 
-    def check_points(self, record: HandRecord, deal: Deal) -> None:
+    def check_points(self, record: HandRecord, deal: Deal, declarer: int) -> None:
         """Card points: one per seat, whole, 0..120, summing to the pack (RULES.md §2)."""
         pts = record.points
         if pts is None:
@@ -365,13 +369,13 @@ class Tysiacha:
                 if p is not None:
                     raise Refused("points", f"{self.name(i)} sits out this hand and takes no card points.")
             elif p is None:
-                if i != record.declarer:
+                if i != declarer:
                     raise Refused("points", f"Enter the card points {self.name(i)} took.")
             elif not 0 <= p <= PACK:
                 raise Refused("points", f"Card points are whole numbers from 0 to {PACK}; "
                                         f"{self.name(i)} has {p}.")
         total = sum(p for p in pts if p is not None)
-        if pts[record.declarer] is None:  # type: ignore[index]
+        if pts[declarer] is None:
             if total > PACK:
                 raise Refused("points", f"The defenders' card points add up to {total}; "
                                         f"the pack holds {PACK}.")
@@ -408,3 +412,15 @@ def complete_points(
         return points
     rest = PACK - sum(p for p in points if p is not None)
     return points[:declarer] + (rest,) + points[declarer + 1:]
+
+
+def marriage_points(suits: tuple[str, ...]) -> int:
+    """What the marriages one seat declared are worth (RULES.md §1)."""
+    return sum(SUITS[s] for s in suits)
+
+
+def took_by(points: tuple[int | None, ...], marriages: tuple[tuple[str, ...], ...], seat: int) -> int:
+    """Card points plus marriages of a seat in the hand (RULES.md §1 "took")."""
+    card_points = points[seat]
+    assert card_points is not None
+    return card_points + marriage_points(marriages[seat])
