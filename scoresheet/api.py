@@ -1,0 +1,210 @@
+"""The JSON API of API.md: thin views over `services`, Bearer tokens, JSON errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from . import accounts, export, services
+from .extensions import csrf
+from .rules import Malformed, Refused, RuleError
+from .services import Conflict
+
+bp = Blueprint("api", __name__)
+csrf.exempt(bp)
+PUBLIC = {"api.create_user", "api.create_token"}
+
+
+def error_response(status: int, message: str | None = None, field: str | None = None) -> Response:
+    """The API's error body: a sentence a person can act on, and the request key at fault."""
+    response = jsonify(error=message or HTTP_STATUS_CODES.get(status, "Unknown error"),
+                       field=field)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Answer HTTP errors under /api (unknown routes, wrong methods, 500s) as JSON too."""
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Any:
+        if is_api():
+            return http_error_response(e)
+        return e
+
+    @app.errorhandler(500)
+    def server_error(e: HTTPException) -> Any:
+        if is_api():
+            return error_response(500, "Something went wrong on our side; nothing was changed.")
+        return e
+
+
+def is_api() -> bool:
+    """The request is for the JSON API."""
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def http_error_response(e: HTTPException) -> Response:
+    """An HTTP error as the API's JSON error."""
+    code = e.code or 500
+    if code == 413:
+        return error_response(413, "The request is too large: at most 64 KiB.")
+    if code == 405:
+        return error_response(405, f"{request.method} is not allowed here.")
+    message = e.description if code in (401, 404) and e.description and \
+        not e.description.startswith("The requested URL") else None
+    return error_response(code, message or default_message(code))
+
+
+def default_message(code: int) -> str:
+    """A plain sentence for a status code."""
+    return {400: "The request is not valid JSON.",
+            401: "Send a valid token: Authorization: Bearer <token>.",
+            404: "There is nothing here."}.get(code, HTTP_STATUS_CODES.get(code, "Error"))
+
+
+@bp.errorhandler(RuleError)
+def rule_error(e: RuleError) -> Response:
+    """Malformed → 400, refused by the rules → 422."""
+    return error_response(400 if isinstance(e, Malformed) else 422, e.message, e.field)
+
+
+@bp.errorhandler(Conflict)
+def conflict(e: Conflict) -> Response:
+    """A clash with the current state → 409."""
+    return error_response(409, e.message, e.field)
+
+
+@bp.errorhandler(HTTPException)
+def bp_http_error(e: HTTPException) -> Response:
+    """abort() inside an API view → JSON."""
+    return http_error_response(e)
+
+
+@bp.before_request
+def require_token() -> Response | None:
+    """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
+    if request.endpoint in PUBLIC:
+        return None
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and \
+        token.strip() else None
+    if user is None:
+        return error_response(401, "Send a valid token: Authorization: Bearer <token>.")
+    g.api_user, g.api_token = user, token.strip()
+    return None
+
+
+def body() -> dict[str, Any]:
+    """The request body, which must be a JSON object."""
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:
+        data = None
+    if not isinstance(data, dict):
+        raise Malformed(None, "The request body must be a JSON object.")
+    return data
+
+
+def match_response(match: Any, sheet: Any, status: int = 200) -> tuple[dict[str, Any], int]:
+    """The match object."""
+    return services.match_to_dict(match, sheet), status
+
+
+@bp.post("/users")
+def create_user() -> Any:
+    """Register; answers with the username and a first token."""
+    data = body()
+    user = accounts.register(data.get("username"), data.get("password"))
+    return {"username": user.username, "token": accounts.create_token(user)}, 201
+
+
+@bp.post("/tokens")
+def create_token() -> Any:
+    """Log in: a new token for a username and password."""
+    data = body()
+    user = accounts.authenticate(data.get("username"), data.get("password"))
+    if user is None:
+        return error_response(401, "Wrong username or password.")
+    return {"token": accounts.create_token(user)}, 201
+
+
+@bp.delete("/tokens/current")
+def revoke_token() -> Any:
+    """Log out: the token used for this call stops working."""
+    accounts.revoke_token(g.api_token)
+    return "", 204
+
+
+@bp.get("/matches")
+def list_matches() -> Any:
+    """The caller's matches, newest first, in brief."""
+    return {"matches": [services.match_brief(m)
+                        for m in services.user_matches(g.api_user, grouped=False)]}
+
+
+@bp.post("/matches")
+def create_match() -> Any:
+    """Start a match; the caller is its first member."""
+    match = services.create_match(g.api_user, body())
+    return match_response(match, services.sheet_of(match), 201)
+
+
+@bp.get("/matches/<match_id>")
+def get_match(match_id: str) -> Any:
+    """One of the caller's matches."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.sheet_of(match))
+
+
+@bp.post("/matches/join")
+def join_match() -> Any:
+    """Join a match by its code."""
+    match = services.join(g.api_user, body().get("code"))
+    return match_response(match, services.sheet_of(match))
+
+
+@bp.post("/matches/<match_id>/hands")
+def add_hand(match_id: str) -> Any:
+    """Record the next hand."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.add_hand(match, g.api_user, body()), 201)
+
+
+@bp.put("/matches/<match_id>/hands/<int:number>")
+def edit_hand(match_id: str, number: int) -> Any:
+    """Correct a hand; later hands are recomputed."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.edit_hand(match, g.api_user, number, body()))
+
+
+@bp.delete("/matches/<match_id>/hands/<int:number>")
+def delete_hand(match_id: str, number: int) -> Any:
+    """Delete a hand; later hands renumber."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.delete_hand(match, g.api_user, number))
+
+
+@bp.post("/matches/<match_id>/bank")
+def bank(match_id: str) -> Any:
+    """Bank a finished match."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.bank(match, g.api_user))
+
+
+@bp.post("/matches/<match_id>/end")
+def end(match_id: str) -> Any:
+    """End an unfinished match."""
+    match = services.get_match(match_id, g.api_user)
+    return match_response(match, services.end(match, g.api_user))
+
+
+@bp.get("/matches/<match_id>/sheet.csv")
+def sheet_csv(match_id: str) -> Response:
+    """The sheet as CSV."""
+    return export.csv_response(services.get_match(match_id, g.api_user))

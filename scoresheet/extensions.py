@@ -1,0 +1,17 @@
+"""Flask extensions, created unbound and bound to an app in `create_app`."""
+
+from flask_login import LoginManager
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every stored record."""
+
+
+db = SQLAlchemy(model_class=Base)
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "pages.login"
+login_manager.login_message = "Log in to see that page."

@@ -1,0 +1,114 @@
+"""Stored records only: users, tokens, matches, members and the hand records as entered.
+
+Scores are never stored: every view replays the hand records through the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Upper-case letters and digits without the look-alikes 0/O and 1/I."""
+JOIN_CODE_LENGTH = 10
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def new_match_id() -> str:
+    """A short random URL-safe match id."""
+    return secrets.token_urlsafe(9)
+
+
+def new_join_code() -> str:
+    """A random, unguessable join code that is easy to read out at the table."""
+    return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+class User(UserMixin, db.Model):
+    """An account."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    session_version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    def get_id(self) -> str:
+        """Session id: bumping `session_version` logs every session out."""
+        return f"{self.id}:{self.session_version}"
+
+
+class ApiToken(db.Model):
+    """An API token; only the SHA-256 of the token is kept."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    user: Mapped[User] = relationship()
+
+
+class Match(db.Model):
+    """A match: its set-up and whether it was banked or ended (finished is computed)."""
+
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    """`open`, `banked` or `ended`; `finished` is computed by the replay, never stored."""
+    join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
+    members: Mapped[list[Member]] = relationship(
+        back_populates="match", order_by="Member.id", cascade="all, delete-orphan")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan")
+
+
+class Member(db.Model):
+    """A user who may see and change a match."""
+
+    __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("match_id", "user_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    match: Mapped[Match] = relationship(back_populates="members")
+    user: Mapped[User] = relationship()
+
+
+class Hand(db.Model):
+    """One hand record exactly as entered (`hand_to_dict`), numbered from 1 within its match."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=1)
+    """1 when recorded, incremented on every edit (a form carries it to catch lost updates)."""
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
+    match: Mapped[Match] = relationship(back_populates="hands")
+    created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id])
+    updated_by: Mapped[User | None] = relationship(foreign_keys=[updated_by_id])

@@ -1,0 +1,330 @@
+"""The service layer: load a match, replay it through the engine, record a change.
+
+The only module that touches both the engine and the database. Every change is checked by
+replaying all the hand records with it, inside the transaction; a refused change stores nothing.
+Refusals propagate as the engine's `Malformed` / `Refused` (with `.field` and `.message`);
+a change that clashes with the match's current state raises `Conflict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import abort
+from sqlalchemy.exc import IntegrityError
+
+from .extensions import db
+from .models import Hand, Match, Member, User, utcnow
+from .rules import (
+    HandRecord,
+    HandResult,
+    Malformed,
+    Refused,
+    Setup,
+    Sheet,
+    check_setup,
+    hand_from_dict,
+    hand_to_dict,
+    replay,
+    setup_from_dict,
+    setup_to_dict,
+)
+
+HAND_EXTRA = frozenset({"expected_hand"})
+
+
+class Conflict(Exception):
+    """The change clashes with the match's current state (HTTP 409); nothing was stored."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def create_match(user: User, data: Mapping[str, Any]) -> Match:
+    """Start a match from API-style data (only `players` required); the creator is a member."""
+    setup = setup_from_dict(data)
+    check_setup(setup)
+    match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
+    match.members.append(Member(user_id=user.id))
+    db.session.add(match)
+    db.session.commit()
+    return match
+
+
+def get_match(match_id: str, user: User) -> Match:
+    """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
+    match = db.session.execute(
+        db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
+    ).scalar_one_or_none()
+    if match is None:
+        abort(404, "There is no such match.")
+    return match
+
+
+def get_hand(match: Match, number: int) -> Hand:
+    """The stored hand with this number (for an edit form: its record and version), else 404."""
+    hand = db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+    ).scalar_one_or_none()
+    if hand is None:
+        abort(404, f"This match has no hand {number}.")
+    return hand
+
+
+def user_matches(user: User, grouped: bool = True) -> list[Match]:
+    """The user's matches, newest first; `grouped`: open ones before banked and ended ones."""
+    matches = list(db.session.execute(
+        db.select(Match).join(Member).where(Member.user_id == user.id)
+        .order_by(Match.created_at.desc(), Match.id)
+    ).scalars())
+    if grouped:
+        matches.sort(key=lambda m: m.status != "open")  # stable: newest first within each
+    return matches
+
+
+def setup_of(match: Match) -> Setup:
+    """The match's set-up as the engine's value object."""
+    return setup_from_dict(match.setup)
+
+
+def sheet_of(match: Match) -> Sheet:
+    """The computed sheet: a replay of the stored hand records."""
+    return replay(setup_of(match), [hand_from_dict(h.record) for h in stored_hands(match)])
+
+
+def match_status(match: Match, sheet: Sheet) -> str:
+    """`in_progress`, `finished` (computed), `banked` or `ended` (stored)."""
+    return match.status if match.status in ("banked", "ended") else sheet.status
+
+
+def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
+    """Record the next hand (API body, with optional `expected_hand`); the new sheet."""
+    expected = data.get("expected_hand")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise Malformed("expected_hand", "The expected hand is a hand number.")
+    record = hand_from_dict(data, extra=HAND_EXTRA)
+    hands = lock(match)
+    number = len(hands) + 1
+    if expected is not None and expected < number:
+        raise Conflict(f"Hand {expected} was already recorded by {author(hands[max(expected, 1) - 1])}.")
+    if expected is not None and expected > number:
+        raise Conflict(f"The next hand is hand {number}, not hand {expected}.")
+    records = [hand_from_dict(h.record) for h in hands]
+    setup = setup_of(match)
+    try:
+        sheet = replay(setup, [*records, record])
+    except Refused as err:
+        if err.hand == number:
+            before = replay(setup, records)
+            if before.winner is not None:
+                raise Conflict(finished_message(setup, before)) from None
+        raise
+    db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
+                        created_by_id=user.id, updated_by_id=user.id))
+    match.updated_at = utcnow()
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(f"Hand {number} was already recorded by "
+                       f"{author(get_hand(match, number))}.") from None
+    return sheet
+
+
+def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
+              version: int | None = None) -> Sheet:
+    """Correct hand `number` (if `version` is given it must still be current); the new sheet."""
+    record = hand_from_dict(data, extra=HAND_EXTRA)
+    hands = lock(match)
+    hand = numbered(hands, number)
+    if version is not None and hand.version != version:
+        raise Conflict(f"This hand was changed by {author(hand, edited=True)} meanwhile: "
+                       "check it and enter your correction again.")
+    records = [hand_from_dict(h.record) for h in hands]
+    records[number - 1] = record
+    sheet = checked_replay(match, records, number, "Changing", deleted=False)
+    hand.record = hand_to_dict(record)
+    hand.version += 1
+    hand.updated_by_id = user.id
+    hand.updated_at = match.updated_at = utcnow()
+    db.session.commit()
+    return sheet
+
+
+def delete_hand(match: Match, user: User, number: int) -> Sheet:
+    """Delete hand `number`; later hands move up one number. The new sheet."""
+    hands = lock(match)
+    hand = numbered(hands, number)
+    records = [hand_from_dict(h.record) for h in hands if h is not hand]
+    sheet = checked_replay(match, records, number, "Deleting", deleted=True)
+    db.session.delete(hand)
+    db.session.flush()
+    # Two steps through negative numbers so the unique (match, number) pair never collides.
+    later = (Hand.match_id == match.id) & (Hand.number > number)
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number - 1)))
+    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
+                       .values(number=-Hand.number))
+    match.updated_at = utcnow()
+    db.session.commit()
+    db.session.expire(match, ["hands"])
+    return sheet
+
+
+def bank(match: Match, user: User) -> Sheet:
+    """Bank a finished match: read-only, with its winner."""
+    sheet = sheet_of_locked(match)
+    if sheet.winner is None:
+        raise Conflict("Only a finished match can be banked: nobody has won yet.")
+    match.status = "banked"
+    match.updated_at = utcnow()
+    db.session.commit()
+    return sheet
+
+
+def end(match: Match, user: User) -> Sheet:
+    """End an unfinished match: read-only, without a winner."""
+    sheet = sheet_of_locked(match)
+    if sheet.winner is not None:
+        raise Conflict(f"{sheet.setup.players[sheet.winner]} has won this match: bank it instead.")
+    match.status = "ended"
+    match.updated_at = utcnow()
+    db.session.commit()
+    return sheet
+
+
+def join(user: User, code: object) -> Match:
+    """Make the user a member of the match with this join code (404 if there is none)."""
+    if not isinstance(code, str):
+        raise Malformed("code", "The join code is a text.")
+    code = "".join(code.split()).replace("-", "").upper()
+    match = db.session.execute(
+        db.select(Match).where(Match.join_code == code)
+    ).scalar_one_or_none() if 0 < len(code) <= 16 else None
+    if match is None:
+        abort(404, "No match has that join code: check it with the table.")
+    if not any(m.user_id == user.id for m in match.members):
+        match.members.append(Member(user_id=user.id))
+        try:
+            db.session.commit()
+        except IntegrityError:  # joined twice at the same moment: once is enough
+            db.session.rollback()
+    return match
+
+
+def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
+    """The match object of API.md, every field."""
+    setup = setup_to_dict(sheet.setup)
+    nxt = sheet.next
+    return {
+        "id": match.id,
+        "players": setup["players"],
+        "rules": setup["rules"],
+        "options": setup["options"],
+        "status": match_status(match, sheet),
+        "winner": sheet.winner,
+        "join_code": match.join_code,
+        "members": [m.user.username for m in match.members],
+        "next": None if nxt is None or match.status != "open" else {
+            "hand": nxt.hand, "dealer": nxt.dealer, "first_bidder": nxt.first_bidder,
+            "sitting_out": nxt.sitting_out, "gold": nxt.gold, "min_bid": nxt.min_bid},
+        "standings": [{
+            "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.sheet, "owed": s.owed,
+            "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
+            "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
+        "hands": [hand_result_to_dict(h, len(sheet.setup.players)) for h in sheet.hands],
+    }
+
+
+def match_brief(match: Match) -> dict[str, Any]:
+    """A match in brief, for lists."""
+    sheet = sheet_of(match)
+    return {"id": match.id, "players": list(sheet.setup.players), "rules": sheet.setup.rules,
+            "status": match_status(match, sheet), "winner": sheet.winner,
+            "hands": len(sheet.hands), "created_at": match.created_at.isoformat()}
+
+
+def hand_result_to_dict(h: HandResult, seats: int) -> dict[str, Any]:
+    """One computed hand as API.md shows it."""
+    r = h.record
+    played = r.kind == "played"
+    marriages = r.marriages or ((),) * seats
+    return {
+        "number": h.number, "kind": r.kind, "dealer": h.dealer, "sitting_out": h.sitting_out,
+        "declarer": r.declarer, "bid": r.bid, "blind": r.blind, "gold": h.gold,
+        "forced": r.forced,
+        "points": list(h.points) if played and h.points is not None else None,
+        "marriages": [list(m) for m in marriages] if played else None,
+        "made": h.made if played else None,
+        "took": list(h.took) if played and h.took is not None else None,
+        "sitter_points": r.sitter_points,
+        "results": [{"delta": s.delta, "entry": s.entry, "owed": s.owed, "score": s.score,
+                     "sheet": s.sheet, "barrel": s.barrel, "events": list(s.events)}
+                    for s in h.results],
+    }
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def stored_hands(match: Match) -> list[Hand]:
+    """The match's hand rows in order, fresh from the database."""
+    return list(db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
+        .execution_options(populate_existing=True)
+    ).scalars())
+
+
+def lock(match: Match) -> list[Hand]:
+    """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
+    and return its hands as they are now."""
+    db.session.execute(
+        db.select(Match).where(Match.id == match.id).with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if match.status == "banked":
+        raise Conflict("This match is banked: its sheet can no longer change.")
+    if match.status == "ended":
+        raise Conflict("This match has ended: its sheet can no longer change.")
+    return stored_hands(match)
+
+
+def sheet_of_locked(match: Match) -> Sheet:
+    """The sheet of an open match, under the match's lock."""
+    hands = lock(match)
+    return replay(setup_of(match), [hand_from_dict(h.record) for h in hands])
+
+
+def numbered(hands: Sequence[Hand], number: int) -> Hand:
+    """The hand with this number, else 404."""
+    if not 1 <= number <= len(hands):
+        abort(404, f"This match has no hand {number}.")
+    return hands[number - 1]
+
+
+def checked_replay(match: Match, records: list[HandRecord], number: int, verb: str,
+                   deleted: bool) -> Sheet:
+    """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
+    try:
+        return replay(setup_of(match), records)
+    except Refused as err:
+        if err.hand is not None and (deleted or err.hand != number):
+            later = err.hand + 1 if deleted and err.hand >= number else err.hand
+            err.message = f"{verb} hand {number} would break hand {later}: {err.message}"
+            err.args = (err.message,)
+        raise
+
+
+def author(hand: Hand, edited: bool = False) -> str:
+    """Who recorded (or last changed) a hand, for a conflict message."""
+    user = hand.updated_by if edited else hand.created_by
+    return user.username if user is not None else "someone"
+
+
+def finished_message(setup: Setup, sheet: Sheet) -> str:
+    """Why no hand can be added to a finished match."""
+    assert sheet.winner is not None
+    return (f"The match is over: {setup.players[sheet.winner]} has won. Bank it, or correct "
+            "an earlier hand first.")
