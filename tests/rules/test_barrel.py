@@ -1,0 +1,192 @@
+"""RULES.md §4 the barrel (SquareScores and Classic), with other targets (§6) and §9's example."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoresheet.rules import replay
+
+from .helpers import REDEAL, events, forfeit, history, played, scores, setup
+
+# Seat 0 defends and takes 100 card points (rounded 100); seat 1 declares and misses; seat 2 takes 5.
+SEAT_0_TAKES_100 = played(1, 100, [100, None, 5])
+# Seat 0 defends and takes 20; seat 2 takes 20; seat 1 takes 80 against 100: missed.
+SEAT_0_DEFENDS = played(1, 100, [20, None, 20])
+
+
+@pytest.mark.parametrize(
+    ("start", "gain", "score", "barrel"),
+    [
+        (790, 85, 875, False),  # 875 < 880: not yet
+        (780, 100, 880, True),  # exactly 880: on the barrel
+        (790, 90, 880, True),  # 880
+        (800, 100, 880, True),  # 900 -> 880
+        (790, 205, 880, True),  # 105 cards + hearts 100: 995 -> 880
+    ],
+)
+def test_a_score_reaching_880_to_999_becomes_exactly_880_on_the_barrel(
+    start: int, gain: int, score: int, barrel: bool
+) -> None:
+    # Seat 0 defends; `gain` = card points (a multiple of 5, so unrounded) + a marriage if > 120.
+    marriages = {0: ["hearts"]} if gain > 120 else {}
+    cards = gain - 100 if gain > 120 else gain
+    sheet = replay(setup(start=[start, 0, 0]), [played(1, 300, [cards, None, 0], marriages)])
+    assert scores(sheet)[0] == score
+    assert sheet.standings[0].barrel is barrel
+    assert sheet.standings[0].barrel_hands == 0
+    assert ("barrel_on" in events(sheet, 1, 0)) is barrel
+
+
+def test_declarer_reaching_the_barrel_range_is_put_on_880() -> None:
+    # Seat 1 at 800 bids 150 and makes it (took 120 - 20 - 20 = 80 + hearts 100 = 180): 950 -> 880.
+    sheet = replay(setup(start=[0, 800, 0]), [played(1, 150, [20, None, 20], {1: ["hearts"]})])
+    assert scores(sheet)[1] == 880 and sheet.standings[1].barrel
+
+
+@pytest.mark.parametrize(
+    ("seat", "hand"),
+    [
+        # Declarer 870 bids 130 and makes it (took 100 + hearts): 870 + 130 = 1000 -> wins.
+        (1, played(1, 130, [10, None, 10], {1: ["hearts"]})),
+        # Defender 800 takes 100 cards + hearts 100 = 200 -> 1000 -> wins (never on the barrel).
+        (0, played(1, 100, [100, None, 0], {0: ["hearts"]})),
+    ],
+)
+def test_jumping_from_below_880_straight_to_1000_wins(seat, hand) -> None:  # type: ignore[no-untyped-def]
+    start = [800, 870, 0]
+    sheet = replay(setup(start=start), [hand])
+    assert scores(sheet)[seat] == 1000
+    assert sheet.winner == seat and sheet.status == "finished"
+    assert "barrel_on" not in events(sheet, 1, seat)
+
+
+def test_barrel_example_of_section_9_three_hands_defending_then_760() -> None:
+    # §9: a seat at 800 defends and takes 100 -> 880, on the barrel. It defends the next three
+    # hands: its points are ignored; after the third it is at 760, owed 120 on the sheet.
+    sheet = replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [SEAT_0_TAKES_100] * 3)
+    assert [h.results[0].score for h in sheet.hands] == [880, 880, 880, 760]
+    assert [h.results[0].events for h in sheet.hands] == [
+        ("barrel_on",), ("barrel_ignored",), ("barrel_ignored",),
+        ("barrel_ignored", "barrel_fall")]
+    seat = sheet.standings[0]
+    # Sheet: 800 + entry 80 (the 900 -> 880 gain) = 880; the fall of 120 is owed: 880 - 120 = 760.
+    assert (seat.score, seat.sheet, seat.owed, seat.barrel) == (760, 880, 120, False)
+
+
+def test_barrel_hands_are_counted_one_per_hand_in() -> None:
+    sheet = replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100, SEAT_0_TAKES_100])
+    assert (sheet.standings[0].barrel, sheet.standings[0].barrel_hands) == (True, 1)
+
+
+def test_sitting_out_and_redeals_do_not_count_as_barrel_hands() -> None:
+    # Four seats, first dealer 3: hand 1 dealer 3, seat 0 (800) defends with 100 -> 880.
+    # Hand 2: dealer 0 -> seat 0 sits out (talon bonus would be ignored): not counted.
+    # A redeal (dealer 1 stays): not counted. Hands with dealer 1, 2: counted (1, 2).
+    # Then dealer 3 hand: third barrel hand -> 760.
+    s = setup(seats=4, start=[800, 0, 0, 0], dealer=3)
+    hands = [
+        played(1, 100, [100, None, 0, None]),  # dealer 3 sits out -> 880
+        played(1, 100, [None, None, 10, 10]),  # dealer 0: seat 0 sits out
+        REDEAL,  # dealer 1 stays
+        played(2, 100, [10, None, None, 10]),  # dealer 1 sits out: barrel hand 1
+        played(1, 100, [10, None, None, 10]),  # dealer 2: barrel hand 2
+        REDEAL,  # dealer 3 stays
+        played(1, 100, [10, None, 10, None]),  # dealer 3: barrel hand 3 -> 760
+    ]
+    sheet = replay(s, hands)
+    dealers = [h.dealer for h in sheet.hands]
+    assert dealers == [3, 0, 1, 1, 2, 3, 3]
+    assert [h.results[0].score for h in sheet.hands] == [880, 880, 880, 880, 880, 880, 760]
+    assert [sheet.hands[i].results[0].barrel for i in range(7)] == [True] * 6 + [False]
+
+
+def test_on_the_barrel_a_forfeit_opponent_gets_no_60_and_it_counts() -> None:
+    # Seat 0 on the barrel; seat 1 forfeits three times (the 3rd costs seat 1 120):
+    # seat 0 gets nothing each time and falls after the third.
+    sheet = replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [forfeit(1, 100)] * 3)
+    assert [h.results[0].score for h in sheet.hands] == [880, 880, 880, 760]
+    assert [h.results[2].score for h in sheet.hands] == [5, 65, 125, 185]  # 5 then +60 each
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "score", "on_barrel"),
+    [
+        # Squarescores: made and took >= 120 wins outright: 80 cards + hearts = 180 >= 120.
+        ("squarescores", played(0, 100, [None, 20, 20], {0: ["hearts"]}), 1000, False),
+        # Squarescores: made with took 100 >= bid 100 but < 120: stays at 880.
+        ("squarescores", played(0, 100, [None, 10, 10]), 880, True),
+        # Classic: the same made bid 100 with took 180 does NOT win (needs a bid >= 120).
+        ("classic", played(0, 100, [None, 20, 20], {0: ["hearts"]}), 880, True),
+        # Classic: made bid 120 wins.
+        ("classic", played(0, 120, [None, 20, 20], {0: ["hearts"]}), 1000, False),
+        # Missed on the barrel: 880 - bid, off: 880 - 150 = 730 (took 80 < 150).
+        ("squarescores", played(0, 150, [None, 20, 20]), 730, False),
+        ("classic", played(0, 150, [None, 20, 20]), 730, False),
+    ],
+)
+def test_declarer_on_the_barrel(rules: str, hand, score: int, on_barrel: bool) -> None:  # type: ignore[no-untyped-def]
+    # Hand 1 puts seat 0 on the barrel (800 + 100 -> 880); hand 2 seat 0 declares.
+    sheet = replay(setup(rules, start=[800, 0, 0]), [SEAT_0_TAKES_100, hand])
+    assert scores(sheet)[0] == score
+    assert sheet.standings[0].barrel is on_barrel
+    assert (sheet.winner == 0) is (score == 1000)
+
+
+def test_missed_on_the_barrel_in_a_gold_set_is_880_minus_twice_the_bid() -> None:
+    # Gold set of 3 hands. Hand 1 (gold): seat 0 at 800 defends and takes 50 x2 = 100 -> 880.
+    # Hand 2 (gold, min 120): seat 0 bids 150 and takes 80: missed, 880 - 150*2 = 580.
+    s = setup(start=[800, 0, 0], gold_set=True)
+    hands = [played(1, 120, [50, None, 0], {1: ["hearts"]}), played(0, 150, [None, 20, 20])]
+    sheet = replay(s, hands)
+    assert [h.results[0].score for h in sheet.hands] == [880, 580]
+    assert "barrel_off" in events(sheet, 2, 0)
+
+
+def test_made_but_not_enough_three_times_falls_to_760() -> None:
+    # Squarescores: took 100 >= bid 100 but < 120 stays; the third such hand is the third barrel hand.
+    stay = played(0, 100, [None, 10, 10])
+    assert history(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [stay] * 3, 0) == [
+        880, 880, 880, 760]
+
+
+def test_several_seats_may_be_on_the_barrel_at_once() -> None:
+    # Seats 0 and 2 at 800 both defend and take 100 / 20 + diamonds 80 -> both 880.
+    sheet = replay(setup(start=[800, 0, 800]), [played(1, 100, [100, None, 20], {2: ["diamonds"]})])
+    assert scores(sheet) == [880, -100, 880]
+    assert [s.barrel for s in sheet.standings] == [True, False, True]
+
+
+@pytest.mark.parametrize(
+    ("rules", "target", "barrel", "fall"),
+    [
+        ("squarescores", 2000, 1880, 1760),  # T - 120, T - 240
+        ("squarescores", 3000, 2880, 2760),
+        ("classic", 2000, 1880, 1760),
+    ],
+)
+def test_other_targets_move_the_barrel(rules: str, target: int, barrel: int, fall: int) -> None:
+    # Seat 0 starts at barrel - 20 and defends with 100 -> barrel + 80 -> exactly the barrel;
+    # three more hands defending -> falls to T - 240.
+    start = barrel - 20
+    sheet = replay(setup(rules, start=[start, 0, 0], target=target),
+                   [SEAT_0_TAKES_100] + [SEAT_0_DEFENDS] * 3)
+    assert [h.results[0].score for h in sheet.hands] == [barrel, barrel, barrel, fall]
+    # and 880..999 is an ordinary score under these targets: 800 + 100 = 900 stays 900.
+    assert scores(replay(setup(rules, start=[800, 0, 0], target=target), [SEAT_0_TAKES_100]))[0] == 900
+
+
+def test_squarescores_declarer_on_the_barrel_cannot_forfeit() -> None:
+    from scoresheet.rules import Refused
+
+    with pytest.raises(Refused) as err:
+        replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100, forfeit(0, 100)])
+    assert err.value.field == "kind" and err.value.hand == 2
+    assert "barrel" in err.value.message
+
+
+def test_classic_barrel_forfeit_counts_as_missed() -> None:
+    # §7: where a forfeit costs the bid, a declarer on the barrel who forfeits: 880 - bid, off.
+    sheet = replay(setup("classic", start=[800, 0, 0]), [SEAT_0_TAKES_100, forfeit(0, 120)])
+    assert scores(sheet)[0] == 880 - 120
+    assert not sheet.standings[0].barrel
+    assert scores(sheet)[1:] == [-100 + 60, 5 + 60]
