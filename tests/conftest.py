@@ -1,0 +1,134 @@
+"""Fixtures for the web tests: an app on each database, a test client, API users."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scoresheet import create_app
+from scoresheet.extensions import db
+
+CHEAP_HASH = "pbkdf2:sha256:1"
+"""Tests hash passwords cheaply; production uses scrypt (see test_app.py)."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A database for one test: a temporary SQLite file, or TEST_DATABASE_URL's PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.sqlite'}"
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but TEST_DATABASE_URL is not: PostgreSQL tests cannot run.")
+        pytest.skip("TEST_DATABASE_URL is not set")
+    return url
+
+
+def app_config(database_url: str, tmp_path: Any, **extra: Any) -> dict[str, Any]:
+    """The configuration tests run with."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test secret key",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "PASSWORD_HASH_METHOD": CHEAP_HASH,
+        "WTF_CSRF_ENABLED": False,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        **extra,
+    }
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
+    """The app on an empty database (PostgreSQL: every table dropped and made anew)."""
+    app = create_app(app_config(database_url, tmp_path))
+    if not database_url.startswith("sqlite"):
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        if not database_url.startswith("sqlite"):
+            db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client."""
+    return app.test_client()
+
+
+@dataclass
+class ApiUser:
+    """A registered user calling the API with its token."""
+
+    client: FlaskClient
+    username: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The Authorization header."""
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def get(self, url: str, **kw: Any) -> Any:
+        """GET with the token."""
+        return self.client.get(url, headers=self.headers, **kw)
+
+    def post(self, url: str, json: Any = None, **kw: Any) -> Any:
+        """POST JSON with the token."""
+        return self.client.post(url, json=json, headers=self.headers, **kw)
+
+    def put(self, url: str, json: Any = None, **kw: Any) -> Any:
+        """PUT JSON with the token."""
+        return self.client.put(url, json=json, headers=self.headers, **kw)
+
+    def delete(self, url: str, **kw: Any) -> Any:
+        """DELETE with the token."""
+        return self.client.delete(url, headers=self.headers, **kw)
+
+    def new_match(self, **data: Any) -> dict[str, Any]:
+        """Create a match (three players by default) and return the match object."""
+        data.setdefault("players", ["Anna", "Boris", "Vera"])
+        response = self.post("/api/matches", json=data)
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def add_hand(self, match_id: str, hand: dict[str, Any], status: int = 201) -> Any:
+        """Add a hand, asserting the status code; the JSON answer."""
+        response = self.post(f"/api/matches/{match_id}/hands", json=hand)
+        assert response.status_code == status, response.json
+        return response.json
+
+
+@pytest.fixture
+def make_user(app: Flask) -> Any:
+    """A factory: register a user through the API (each with its own client)."""
+
+    def make(username: str = "anna", password: str = "correct horse") -> ApiUser:
+        client = app.test_client()
+        response = client.post("/api/users", json={"username": username, "password": password})
+        assert response.status_code == 201, response.json
+        return ApiUser(client, username, response.json["token"])
+
+    return make
+
+
+@pytest.fixture
+def api_user(make_user: Any) -> ApiUser:
+    """A registered user, anna."""
+    return make_user("anna")
+
+
+@pytest.fixture
+def stranger(make_user: Any) -> ApiUser:
+    """A registered user who is a member of nothing."""
+    return make_user("stranger")
