@@ -1,0 +1,112 @@
+"""API accounts and tokens: POST /api/users, POST /api/tokens, DELETE /api/tokens/current."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoresheet.extensions import db
+from scoresheet.models import ApiToken, User
+
+
+def test_register_answers_username_and_a_working_token(client: Any) -> None:
+    response = client.post("/api/users", json={"username": "anna", "password": "12345678"})
+    assert response.status_code == 201
+    assert response.json["username"] == "anna"
+    token = response.json["token"]
+    assert client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}).json == {
+        "matches": []}
+
+
+def test_only_the_token_hash_is_stored(app: Any, api_user: Any) -> None:
+    with app.app_context():
+        hashes = db.session.execute(db.select(ApiToken.token_hash)).scalars().all()
+        password_hash = db.session.execute(db.select(User.password_hash)).scalar_one()
+    assert api_user.token not in hashes and len(hashes[0]) == 64
+    assert "correct horse" not in password_hash
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"username": "an", "password": "12345678"}, 422, "username"),
+    ({"username": "a" * 41, "password": "12345678"}, 422, "username"),
+    ({"username": "anna smith", "password": "12345678"}, 422, "username"),
+    ({"username": "Аня", "password": "12345678"}, 422, "username"),
+    ({"username": "anna", "password": "1234567"}, 422, "password"),
+    ({"username": 12, "password": "12345678"}, 400, "username"),
+    ({"username": "anna", "password": None}, 400, "password"),
+    ({"password": "12345678"}, 400, "username"),
+])
+def test_register_refuses_bad_usernames_and_passwords(client: Any, body: Any, status: int,
+                                                      field: str) -> None:
+    response = client.post("/api/users", json=body)
+    assert response.status_code == status
+    assert response.json["field"] == field
+    assert response.json["error"]
+
+
+def test_register_accepts_dots_dashes_and_underscores(client: Any) -> None:
+    response = client.post("/api/users", json={"username": "a.n-n_a", "password": "12345678"})
+    assert response.status_code == 201
+
+
+def test_taken_username_is_a_conflict_whatever_its_case(client: Any, api_user: Any) -> None:
+    response = client.post("/api/users", json={"username": "ANNA", "password": "12345678"})
+    assert response.status_code == 409
+    assert response.json["field"] == "username"
+    assert "taken" in response.json["error"]
+
+
+def test_register_body_must_be_a_json_object(client: Any) -> None:
+    for data in ("[1, 2]", "not json", '"anna"'):
+        response = client.post("/api/users", data=data, content_type="application/json")
+        assert response.status_code == 400
+        assert response.json == {"error": "The request body must be a JSON object.",
+                                 "field": None}
+
+
+def test_log_in_gives_a_new_token(client: Any, api_user: Any) -> None:
+    response = client.post("/api/tokens", json={"username": "anna", "password": "correct horse"})
+    assert response.status_code == 201
+    assert response.json["token"] != api_user.token
+    headers = {"Authorization": f"Bearer {response.json['token']}"}
+    assert client.get("/api/matches", headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize("body", [
+    {"username": "anna", "password": "wrong password"},
+    {"username": "nobody", "password": "correct horse"},
+    {"username": "anna"},
+    {"username": ["anna"], "password": "correct horse"},
+])
+def test_wrong_credentials_are_401(client: Any, api_user: Any, body: Any) -> None:
+    response = client.post("/api/tokens", json=body)
+    assert response.status_code == 401
+    assert response.json == {"error": "Wrong username or password.", "field": None}
+
+
+def test_deleting_the_current_token_stops_it_working(api_user: Any) -> None:
+    response = api_user.delete("/api/tokens/current")
+    assert response.status_code == 204
+    assert response.data == b""
+    assert api_user.get("/api/matches").status_code == 401
+    assert api_user.delete("/api/tokens/current").status_code == 401
+
+
+def test_deleting_one_token_leaves_the_others(client: Any, api_user: Any) -> None:
+    other = client.post("/api/tokens", json={"username": "anna", "password": "correct horse"})
+    api_user.delete("/api/tokens/current")
+    headers = {"Authorization": f"Bearer {other.json['token']}"}
+    assert client.get("/api/matches", headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize("authorization", [
+    None, "", "Bearer", "Bearer ", "Bearer not-a-token", "Basic YW5uYTpwdw==", "token abc",
+])
+def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: Any) -> None:
+    headers = {} if authorization is None else {"Authorization": authorization}
+    response = client.get("/api/matches", headers=headers)
+    assert response.status_code == 401
+    assert response.json["field"] is None
+    assert "token" in response.json["error"]
+    assert response.headers["WWW-Authenticate"] == "Bearer"
