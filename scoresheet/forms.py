@@ -1,0 +1,276 @@
+"""Forms for people: each turns what was typed into the plain data the services take.
+
+The rules are judged once, by the engine (the same path as the JSON API); a form only reads
+its fields and puts the engine's refusal next to the field it names (`refuse`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import DataRequired, InputRequired, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from .rules import RULESETS, SUITS, RuleError, Sheet
+from .rules.rulesets import GOLD_MIN_BID
+
+NUMBER = "Enter a whole number."
+RULESET_LABELS = {
+    "squarescores": "SquareScores: barrel, zeros, Rospisat'",
+    "polish": "Polish: lock at 900",
+    "classic": "Classic: barrel won by a bid of 120",
+    "ggtables": "GGTables: 2–4 players, bombs",
+    "tyzicha": "Tyzicha: 3 players, to 1001",
+}
+FORFEIT_WORDS = {"squarescores": "Rospisat'", "ggtables": "Bomb", "tyzicha": "Concede"}
+
+
+def strip(value: Any) -> Any:
+    """Trim spaces a phone keyboard adds around a word."""
+    return value.strip() if isinstance(value, str) else value
+
+
+class NumberField(IntegerField):
+    """A whole number typed on the numeric keypad, refused in words a player understands."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the number; anything else is refused with a plain message."""
+        try:
+            super().process_formdata(valuelist)
+        except ValueError as err:
+            raise ValueError(NUMBER) from err
+
+
+def number_field(label: str, **kw: Any) -> NumberField:
+    """An optional whole number typed on the numeric keypad."""
+    kw.setdefault("validators", [Optional()])
+    render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
+    return NumberField(label, render_kw=render_kw, **kw)
+
+
+class RefusableForm(FlaskForm):
+    """A form that shows the engine's refusals next to the field (or group) they name."""
+
+    GROUPS: tuple[str, ...] = ()
+    """Field names judged as a group: their errors show at the top of the group."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
+        self.top_errors: list[str] = []
+
+    def refuse(self, field: str | None, message: str) -> None:
+        """Attach a refusal to its field, its group, or the top of the form."""
+        target = getattr(self, field, None) if field else None
+        if field in self.GROUPS or isinstance(target, FieldList):
+            self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
+        elif isinstance(target, Field) and not isinstance(target, HiddenField):
+            target.errors = [*target.errors, message]
+        else:
+            self.top_errors.append(message)
+
+    def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
+        """Attach an engine refusal (`.field`, `.message`); one about another hand than
+        `hand` (a later hand a correction would break) goes to the top of the form."""
+        if err.hand is not None and hand is not None and err.hand != hand:
+            self.top_errors.append(err.message)
+        else:
+            self.refuse(err.field, err.message)
+
+
+class RegisterForm(RefusableForm):
+    """A new account."""
+
+    username = StringField("Username", filters=[strip],
+                           validators=[InputRequired("Choose a username.")],
+                           render_kw={"autocomplete": "username", "autocapitalize": "none",
+                                      "spellcheck": "false"})
+    password = PasswordField("Password", validators=[InputRequired("Choose a password.")],
+                             render_kw={"autocomplete": "new-password"})
+
+
+class LoginForm(RefusableForm):
+    """Log in with a username and password."""
+
+    username = StringField("Username", filters=[strip],
+                           validators=[InputRequired("Enter your username.")],
+                           render_kw={"autocomplete": "username", "autocapitalize": "none",
+                                      "spellcheck": "false"})
+    password = PasswordField("Password", validators=[InputRequired("Enter your password.")],
+                             render_kw={"autocomplete": "current-password"})
+
+
+class JoinForm(RefusableForm):
+    """Join a match with the code its table shares."""
+
+    code = StringField("Join code", filters=[strip], validators=[InputRequired("Enter the code.")],
+                       render_kw={"autocomplete": "off", "autocapitalize": "characters",
+                                  "spellcheck": "false"})
+
+
+class ConfirmForm(RefusableForm):
+    """A final step (bank, end, delete) that needs a ticked box."""
+
+    confirm = BooleanField("Yes, I am sure",
+                           validators=[DataRequired("Tick the box to confirm.")])
+
+
+class MatchForm(RefusableForm):
+    """Start a match (API.md POST /api/matches)."""
+
+    GROUPS = ("players", "options", "start_scores")
+    players = FieldList(StringField("Player", filters=[strip]), min_entries=4, max_entries=4)
+    rules = SelectField("Rules", choices=list(RULESET_LABELS.items()), default="squarescores")
+    target = SelectField("Target", default="",
+                         choices=[("", "The usual for these rules"), ("500", "500"),
+                                  ("1000", "1000"), ("1001", "1001"), ("2000", "2000"),
+                                  ("3000", "3000")])
+    gold_set = BooleanField("Gold set: the first deal round doubled, minimum bid 120")
+    blind_bids = BooleanField("Blind bids (doubled)")
+    sitter_bonus = BooleanField("Sitter-out bonus (four players)")
+    sheet = RadioField("Sheet", default="deferred",
+                       choices=[("deferred", "Paper style: losses owed"),
+                                ("signed", "Signed: plus and minus")])
+    first_dealer = SelectField("First dealer", coerce=int, default=0,
+                               choices=[(i, f"Player {i + 1}") for i in range(4)])
+    start_scores = FieldList(number_field("Start score", render_kw={"inputmode": "numeric"}),
+                             min_entries=4, max_entries=4)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for i, (name, start) in enumerate(zip(self.players, self.start_scores, strict=True)):
+            name.label.text = f"Player {i + 1}" + (" (if four play)" if i == 3 else "")
+            start.label.text = f"Player {i + 1}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body: players up to the last one named, options as ticked."""
+        names = [p.data or "" for p in self.players]
+        while names and not names[-1]:
+            names.pop()
+        options: dict[str, Any] = {"gold_set": self.gold_set.data,
+                                   "blind_bids": self.blind_bids.data,
+                                   "sitter_bonus": self.sitter_bonus.data,
+                                   "sheet": self.sheet.data}
+        if self.target.data:
+            options["target"] = int(self.target.data)
+        data: dict[str, Any] = {"players": names, "rules": self.rules.data, "options": options,
+                                "first_dealer": self.first_dealer.data}
+        starts = [s.data for s in self.start_scores][: len(names)]
+        if any(s is not None for s in starts):
+            data["start_scores"] = [s or 0 for s in starts]
+        return data
+
+
+class HandForm(RefusableForm):
+    """One hand, new or corrected (API.md hand body); seats are added by `hand_form`."""
+
+    GROUPS = ("points", "marriages")
+    kind = RadioField("What happened", default="played",
+                      choices=[("played", "Played"), ("forfeit", "Rospisat'"),
+                               ("redeal", "Redeal")],
+                      invalid_choice_message="Say what happened: played, called off or redealt.")
+    declarer = RadioField("Declarer", coerce=int, validators=[Optional()],
+                          invalid_choice_message="Pick the declarer from the players.")
+    bid = number_field("Bid")
+    blind = BooleanField("Blind bid (doubled)")
+    sitter_points = number_field("Sitter-out's talon points")
+    forced = BooleanField("Forced to take it at 100")
+    expected_hand = HiddenField()
+    version = HiddenField()
+
+    seats = 0
+    """How many seats the table has (set by `hand_form`)."""
+
+    def points(self) -> list[Any]:
+        """The card-point fields, one per seat."""
+        return [self[f"points_{i}"] for i in range(self.seats)]
+
+    def marriages(self) -> list[Any]:
+        """The marriage toggles, one group per seat."""
+        return [self[f"marriages_{i}"] for i in range(self.seats)]
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body; a redeal or a forfeit leaves out what was not played."""
+        data: dict[str, Any] = {"kind": self.kind.data}
+        if self.kind.data != "redeal":
+            data.update(declarer=self.declarer.data, bid=self.bid.data)
+            for name in ("blind", "forced"):
+                if name in self:
+                    data[name] = self[name].data
+        if self.kind.data == "played":
+            data["points"] = [p.data for p in self.points()]
+            data["marriages"] = [list(m.data or []) for m in self.marriages()]
+            if "sitter_points" in self:
+                data["sitter_points"] = self.sitter_points.data or 0
+        if self.expected_hand.data and self.expected_hand.data.isdigit():
+            data["expected_hand"] = int(self.expected_hand.data)
+        return data
+
+
+def hand_form(sheet: Sheet, sitting_out: int | None, **kwargs: Any) -> HandForm:
+    """The hand form for this table: one row per seat, only the options it plays."""
+    setup = sheet.setup
+    n = len(setup.players)
+    rs = RULESETS[setup.rules]
+
+    class TableHandForm(HandForm):
+        seats = n
+
+    # One named field per seat (not a FieldList: a seat that sits out sends nothing, and a
+    # FieldList would then shift the later seats' values onto the wrong players).
+    for i, name in enumerate(setup.players):
+        setattr(TableHandForm, f"points_{i}", number_field(
+            f"{name}: card points", render_kw={"min": 0, "max": 120, "data-seat-points": i}))
+        setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
+            f"{name}: marriages", choices=[(s, f"{name}: {s} marriage") for s in SUITS],
+            option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
+            invalid_choice_message="Use hearts, diamonds, clubs or spades."))
+    # A field set to None is left out of the form (WTForms): only what this table plays.
+    if not setup.options.blind_bids:
+        TableHandForm.blind = None  # type: ignore[assignment]
+    if not (setup.options.sitter_bonus and n == 4):
+        TableHandForm.sitter_points = None  # type: ignore[assignment]
+    if rs.forced_min_bid is None:
+        TableHandForm.forced = None  # type: ignore[assignment]
+    form = TableHandForm(**kwargs)
+    form.kind.choices = [("played", "Played"),
+                         ("forfeit", FORFEIT_WORDS.get(setup.rules, "Forfeit")),
+                         ("redeal", "Redeal")]
+    form.declarer.choices = [(i, name) for i, name in enumerate(setup.players) if i != sitting_out]
+    return form
+
+
+def lowest_bid(sheet: Sheet, gold: bool) -> int:
+    """The lowest bid a hand can have (for the input's `min`; the engine decides)."""
+    rs = RULESETS[sheet.setup.rules]
+    return GOLD_MIN_BID if gold else (rs.forced_min_bid or rs.min_bid)
+
+
+def bid_step(sheet: Sheet) -> int:
+    """The ruleset's bid step."""
+    return RULESETS[sheet.setup.rules].bid_step
+
+
+def record_to_form_data(record: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A stored hand record as the edit form's initial data."""
+    data = {k: record.get(k) for k in ("kind", "declarer", "bid", "blind", "forced",
+                                          "sitter_points")}
+    points = record.get("points") or [None] * seats
+    marriages = record.get("marriages") or [[]] * seats
+    for i in range(seats):
+        data[f"points_{i}"] = points[i]
+        data[f"marriages_{i}"] = list(marriages[i])
+    return data
