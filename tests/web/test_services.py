@@ -1,0 +1,174 @@
+"""The service layer the pages and the API share: versions, races, ordering, rollbacks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from werkzeug.exceptions import NotFound
+
+from scoresheet import accounts, services
+from scoresheet.extensions import db
+from scoresheet.models import Hand, User
+from scoresheet.rules import Malformed, Refused
+from scoresheet.services import Conflict
+
+from .helpers import WINNING_HAND, WINNING_START, played
+
+MISSED = played(1, 100, [20, None, 20])
+
+
+@pytest.fixture
+def ctx(app: Any) -> Iterator[Any]:
+    """An app context with two users, anna and boris."""
+    with app.app_context():
+        yield app
+
+
+@pytest.fixture
+def anna(ctx: Any) -> User:
+    """A user."""
+    return accounts.register("anna", "correct horse")
+
+
+@pytest.fixture
+def boris(ctx: Any) -> User:
+    """Another user."""
+    return accounts.register("boris", "correct horse")
+
+
+def hands_in_db(match: Any) -> list[tuple[int, int]]:
+    """(number, bid) of every stored hand, in order."""
+    db.session.expire_all()
+    return [(h.number, h.record["bid"]) for h in db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)).scalars()]
+
+
+def test_hands_are_stored_exactly_as_entered(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.add_hand(match, anna, {**MISSED, "expected_hand": 1})
+    hand = services.get_hand(match, 1)
+    assert hand.record == {"kind": "played", "declarer": 1, "bid": 100, "points": [20, None, 20],
+                           "marriages": [[], [], []], "made": None, "blind": False,
+                           "sitter_points": 0, "forced": False}
+    assert hand.version == 1 and hand.created_by_id == anna.id
+
+
+def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: User,
+                                                                        boris: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.add_hand(match, anna, MISSED)
+    services.edit_hand(match, boris, 1, played(1, 105, [20, None, 20]), version=1)
+    assert services.get_hand(match, 1).version == 2
+    with pytest.raises(Conflict, match="This hand was changed by boris meanwhile"):
+        services.edit_hand(match, anna, 1, played(1, 110, [20, None, 20]), version=1)
+    assert hands_in_db(match) == [(1, 105)]
+    services.edit_hand(match, anna, 1, played(1, 110, [20, None, 20]))
+    assert services.get_hand(match, 1).version == 3
+
+
+def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User,
+                                                             monkeypatch: Any) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.join(boris, match.join_code)
+    services.add_hand(match, anna, MISSED)
+    # boris's request read the match before anna's hand was committed
+    monkeypatch.setattr(services, "stored_hands", lambda m: [])
+    with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
+        services.add_hand(match, boris, MISSED)
+    monkeypatch.undo()
+    assert hands_in_db(match) == [(1, 100)]
+
+
+def test_refusals_propagate_with_field_and_store_nothing(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    with pytest.raises(Refused) as refused:
+        services.add_hand(match, anna, played(1, 100, [20, None, 120]))
+    assert refused.value.field == "points"
+    with pytest.raises(Malformed) as malformed:
+        services.add_hand(match, anna, {"kind": "played", "points": "lots"})
+    assert malformed.value.field == "points"
+    with pytest.raises(Refused) as bad_setup:
+        services.create_match(anna, {"players": ["A", "B"]})
+    assert bad_setup.value.field == "players"
+    assert hands_in_db(match) == []
+    assert len(services.user_matches(anna)) == 1
+
+
+def test_a_stranger_is_told_404(anna: User, boris: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    with pytest.raises(NotFound):
+        services.get_match(match.id, boris)
+    with pytest.raises(NotFound):
+        services.get_match("nosuchmatch", anna)
+    with pytest.raises(NotFound):
+        services.join(boris, "NOSUCHCODE")
+    assert services.get_match(match.id, anna) is match
+
+
+def test_delete_renumbers_the_stored_hands(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    for bid in (100, 105, 110, 115):
+        services.add_hand(match, anna, played(1, bid, [20, None, 20]))
+    services.delete_hand(match, anna, 2)
+    assert hands_in_db(match) == [(1, 100), (2, 110), (3, 115)]
+    sheet = services.delete_hand(match, anna, 3)
+    assert hands_in_db(match) == [(1, 100), (2, 110)]
+    assert [h.number for h in sheet.hands] == [1, 2]
+
+
+def test_user_matches_puts_open_ones_first_then_newest(anna: User, boris: User) -> None:
+    old = services.create_match(anna, {"players": ["A", "B", "C"]})
+    ended = services.create_match(anna, {"players": ["D", "E", "F"]})
+    services.end(ended, anna)
+    banked = services.create_match(anna, {"players": ["G", "H", "I"],
+                                          "start_scores": WINNING_START})
+    services.add_hand(banked, anna, WINNING_HAND)
+    services.bank(banked, anna)
+    new = services.create_match(anna, {"players": ["J", "K", "L"]})
+    services.create_match(boris, {"players": ["M", "N", "O"]})
+    assert services.user_matches(anna) == [new, old, banked, ended]
+    assert services.user_matches(anna, grouped=False) == [new, banked, ended, old]
+
+
+def test_match_status_combines_stored_and_computed(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"],
+                                         "start_scores": WINNING_START})
+    assert services.match_status(match, services.sheet_of(match)) == "in_progress"
+    sheet = services.add_hand(match, anna, WINNING_HAND)
+    assert services.match_status(match, sheet) == "finished"
+    services.bank(match, anna)
+    assert match.status == "banked"
+    assert services.match_status(match, services.sheet_of(match)) == "banked"
+
+
+def test_match_to_dict_members_are_usernames_in_joining_order(anna: User, boris: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.join(boris, match.join_code.lower())
+    data = services.match_to_dict(match, services.sheet_of(match))
+    assert data["members"] == ["anna", "boris"]
+
+
+def test_session_loader_checks_the_session_version(anna: User) -> None:
+    session_id = anna.get_id()
+    assert accounts.load_user(session_id) is anna
+    accounts.logout_everywhere(anna)
+    assert accounts.load_user(session_id) is None
+    assert accounts.load_user(anna.get_id()) is anna
+    for junk in ("", "x", "1", "1:x", "999:0"):
+        assert accounts.load_user(junk) is None
+
+
+def test_tokens_can_be_created_found_and_revoked(anna: User) -> None:
+    token = accounts.create_token(anna)
+    assert accounts.user_for_token(token) is anna
+    accounts.revoke_token(token)
+    assert accounts.user_for_token(token) is None
+
+
+def test_authenticate(anna: User) -> None:
+    assert accounts.authenticate("anna", "correct horse") is anna
+    assert accounts.authenticate("ANNA", "correct horse") is anna
+    assert accounts.authenticate("anna", "wrong horse") is None
+    assert accounts.authenticate("nobody", "correct horse") is None
