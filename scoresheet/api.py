@@ -10,7 +10,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from . import accounts, export, services
 from .extensions import csrf
-from .rules import Malformed, Refused, RuleError
+from .rules import Malformed, RuleError
 from .services import Conflict
 
 bp = Blueprint("api", __name__)

@@ -21,7 +21,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def sheet_csv(match: Match, sheet: Sheet) -> str:
     """The sheet as CSV text: BOM, header, one row per hand, then `total`."""
     names = sheet.setup.players
-    header = ["hand", "dealer", "declarer", "bid", "outcome"]
+    header: list[str | int] = ["hand", "dealer", "declarer", "bid", "outcome"]
     for name in names:
         header += [name, f"{name} total", f"{name} owed", f"{name} score"]
     rows: list[list[str | int]] = [header]

@@ -103,13 +103,14 @@ def match_status(match: Match, sheet: Sheet) -> str:
 def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
     """Record the next hand (API body, with optional `expected_hand`); the new sheet."""
     expected = data.get("expected_hand")
-    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-        raise Malformed("expected_hand", "The expected hand is a hand number.")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)
+                                 or expected < 1):
+        raise Malformed("expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
     record = hand_from_dict(data, extra=HAND_EXTRA)
     hands = lock(match)
     number = len(hands) + 1
     if expected is not None and expected < number:
-        raise Conflict(f"Hand {expected} was already recorded by {author(hands[max(expected, 1) - 1])}.")
+        raise Conflict(f"Hand {expected} was already recorded by {author(hands[expected - 1])}.")
     if expected is not None and expected > number:
         raise Conflict(f"The next hand is hand {number}, not hand {expected}.")
     records = [hand_from_dict(h.record) for h in hands]

@@ -68,6 +68,8 @@ def test_forfeit_and_redeal_have_no_points_made_or_took(api_user: Any) -> None:
     (played(1, "100", [20, None, 20]), 400, "bid"),
     (played(1, 100, [20, None, 20], colour="red"), 400, "colour"),
     (played(1, 100, [20, None, 20], expected_hand="1"), 400, "expected_hand"),
+    (played(1, 100, [20, None, 20], expected_hand=0), 400, "expected_hand"),
+    (played(1, 100, [20, None, 20], expected_hand=True), 400, "expected_hand"),
     ({"kind": 3}, 400, "kind"),
     ({"kind": "redeal", "declarer": 1}, 422, "declarer"),
     ({"kind": "forfeit", "declarer": 1}, 422, "bid"),
