@@ -107,6 +107,32 @@ def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
                                  or expected < 1):
         raise Malformed("expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
     record = hand_from_dict(data, extra=HAND_EXTRA)
+    for attempt in range(RETRIES):
+        try:
+            return record_next_hand(match, user, record, expected)
+        except NumberTaken as taken:
+            # Without expected_hand the caller meant "the next hand, whatever its number":
+            # check it again against the hand that got in first.
+            if expected is not None or attempt == RETRIES - 1:
+                raise Conflict(f"Hand {taken.number} was already recorded by "
+                               f"{author(get_hand(match, taken.number))}.") from None
+    raise AssertionError("unreachable")
+
+
+RETRIES = 5
+
+
+class NumberTaken(Exception):
+    """Another request stored a hand with this number first (the unique constraint said so)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def record_next_hand(match: Match, user: User, record: HandRecord,
+                     expected: int | None) -> Sheet:
+    """Check `record` as the next hand by replaying the match with it, then store it."""
     hands = lock(match)
     number = len(hands) + 1
     if expected is not None and expected < number:
@@ -130,8 +156,7 @@ def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(f"Hand {number} was already recorded by "
-                       f"{author(get_hand(match, number))}.") from None
+        raise NumberTaken(number) from None
     return sheet
 
 

@@ -76,9 +76,24 @@ def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: 
     # boris's request read the match before anna's hand was committed
     monkeypatch.setattr(services, "stored_hands", lambda m: [])
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
-        services.add_hand(match, boris, MISSED)
+        services.add_hand(match, boris, {**MISSED, "expected_hand": 1})
+    with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
+        services.add_hand(match, boris, MISSED)  # retried, but it never sees hand 1
     monkeypatch.undo()
     assert hands_in_db(match) == [(1, 100)]
+
+
+def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
+        anna: User, boris: User, monkeypatch: Any) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.join(boris, match.join_code)
+    services.add_hand(match, anna, MISSED)
+    real = services.stored_hands
+    stale = iter([[]])
+    monkeypatch.setattr(services, "stored_hands", lambda m: next(stale, None) or real(m))
+    sheet = services.add_hand(match, boris, played(2, 120, [20, 20, None]))
+    assert [h.number for h in sheet.hands] == [1, 2]
+    assert hands_in_db(match) == [(1, 100), (2, 120)]
 
 
 def test_refusals_propagate_with_field_and_store_nothing(anna: User) -> None:
