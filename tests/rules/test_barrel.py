@@ -8,7 +8,7 @@ from scoresheet.rules import replay
 
 from .helpers import REDEAL, events, forfeit, history, played, scores, setup
 
-# Seat 0 defends and takes 100 card points (rounded 100); seat 1 declares and misses; seat 2 takes 5.
+# Seat 0 defends and takes 100 card points; seat 1 declares 100 and takes 15: missed; seat 2: 5.
 SEAT_0_TAKES_100 = played(1, 100, [100, None, 5])
 # Seat 0 defends and takes 20; seat 2 takes 20; seat 1 takes 80 against 100: missed.
 SEAT_0_DEFENDS = played(1, 100, [20, None, 20])
@@ -143,7 +143,8 @@ def test_missed_on_the_barrel_in_a_gold_set_is_880_minus_twice_the_bid() -> None
 
 
 def test_made_but_not_enough_three_times_falls_to_760() -> None:
-    # Squarescores: took 100 >= bid 100 but < 120 stays; the third such hand is the third barrel hand.
+    # Squarescores: took 100 >= bid 100 but < 120 stays; the third such hand is the
+    # third barrel hand.
     stay = played(0, 100, [None, 10, 10])
     assert history(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [stay] * 3, 0) == [
         880, 880, 880, 760]
@@ -172,7 +173,8 @@ def test_other_targets_move_the_barrel(rules: str, target: int, barrel: int, fal
                    [SEAT_0_TAKES_100] + [SEAT_0_DEFENDS] * 3)
     assert [h.results[0].score for h in sheet.hands] == [barrel, barrel, barrel, fall]
     # and 880..999 is an ordinary score under these targets: 800 + 100 = 900 stays 900.
-    assert scores(replay(setup(rules, start=[800, 0, 0], target=target), [SEAT_0_TAKES_100]))[0] == 900
+    plain = replay(setup(rules, start=[800, 0, 0], target=target), [SEAT_0_TAKES_100])
+    assert scores(plain)[0] == 900
 
 
 def test_squarescores_declarer_on_the_barrel_cannot_forfeit() -> None:

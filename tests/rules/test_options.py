@@ -184,7 +184,8 @@ def test_polish_start_score_in_900_to_999_starts_locked() -> None:
     assert replay(setup("polish", start=[950, 0, 0]), []).standings[0].locked
 
 
-@pytest.mark.parametrize(("style", "sheet_total", "owed"), [("deferred", 0, 150), ("signed", -150, 0)])
+@pytest.mark.parametrize(("style", "sheet_total", "owed"),
+                         [("deferred", 0, 150), ("signed", -150, 0)])
 def test_negative_start_scores(style: str, sheet_total: int, owed: int) -> None:
     # Deferred: a negative start is owed on the sheet (0 shown, 150 owed); the first +100
     # pays 100 of it: entry 0, owed 50.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoresheet.rules import Refused, check_setup, replay
+from scoresheet.rules import Refused, Setup, check_setup, replay
 
 from .helpers import events, forfeit, history, played, scores, setup
 
@@ -18,8 +18,8 @@ RULESETS = ["squarescores", "polish", "classic", "ggtables", "tyzicha"]
 )
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5])
 def test_each_ruleset_allows_its_seat_counts(rules: str, allowed: set[int], seats: int) -> None:
-    s = setup(rules, seats=min(seats, 4))
-    s = s.__class__(tuple(f"P{i}" for i in range(seats)), s.rules, s.options, 0, (0,) * seats)
+    base = setup(rules)
+    s = Setup(tuple(f"P{i}" for i in range(seats)), rules, base.options, 0, (0,) * seats)
     if seats in allowed:
         check_setup(s)
     else:
@@ -111,7 +111,8 @@ def test_polish_seat_reaching_900_to_999_is_locked_not_put_on_a_barrel() -> None
 
 
 def test_polish_locked_defender_gains_nothing() -> None:
-    sheet = replay(setup("polish", start=[850, 0, 0]), [LOCK_SEAT_0, played(1, 100, [50, None, 10])])
+    hands = [LOCK_SEAT_0, played(1, 100, [50, None, 10])]
+    sheet = replay(setup("polish", start=[850, 0, 0]), hands)
     assert scores(sheet)[0] == 910
     assert "locked" in events(sheet, 2, 0)
 
@@ -124,7 +125,8 @@ def test_polish_locked_forfeit_opponent_gains_nothing() -> None:
 
 def test_polish_locked_declarer_who_makes_the_bid_goes_to_the_target_and_wins() -> None:
     # 910 + 100 would be 1010; the lock rule takes it to the target: exactly 1000.
-    sheet = replay(setup("polish", start=[850, 0, 0]), [LOCK_SEAT_0, played(0, 100, [None, 10, 10])])
+    hands = [LOCK_SEAT_0, played(0, 100, [None, 10, 10])]
+    sheet = replay(setup("polish", start=[850, 0, 0]), hands)
     assert scores(sheet)[0] == 1000
     assert sheet.winner == 0
 
@@ -187,7 +189,8 @@ def test_tyzicha_last_hand_is_won_as_declarer() -> None:
 def test_only_tyzicha_caps(rules: str) -> None:
     # 960 is not a legal barrel start, so use a start below the barrel and a big gain:
     # 870 + 100 cards + hearts 100 = 1070 >= 1000 -> wins, not capped.
-    sheet = replay(setup(rules, start=[870, 0, 0]), [played(1, 300, [100, None, 0], {0: ["hearts"]})])
+    hand = played(1, 300, [100, None, 0], {0: ["hearts"]})
+    sheet = replay(setup(rules, start=[870, 0, 0]), [hand])
     assert scores(sheet)[0] == 1070
     assert sheet.winner == 0
 
