@@ -92,7 +92,7 @@ def setup_of(match: Match) -> Setup:
 
 def sheet_of(match: Match) -> Sheet:
     """The computed sheet: a replay of the stored hand records."""
-    return replay(setup_of(match), [hand_from_dict(h.record) for h in stored_hands(match)])
+    return replay(setup_of(match), stored_records(match))
 
 
 def match_status(match: Match, sheet: Sheet) -> str:
@@ -133,13 +133,14 @@ class NumberTaken(Exception):
 def record_next_hand(match: Match, user: User, record: HandRecord,
                      expected: int | None) -> Sheet:
     """Check `record` as the next hand by replaying the match with it, then store it."""
-    hands = lock(match)
-    number = len(hands) + 1
+    lock(match, load=False)
+    records = stored_records(match)
+    number = len(records) + 1
     if expected is not None and expected < number:
-        raise Conflict(f"Hand {expected} was already recorded by {author(hands[expected - 1])}.")
+        raise Conflict(f"Hand {expected} was already recorded by "
+                       f"{author(get_hand(match, expected))}.")
     if expected is not None and expected > number:
         raise Conflict(f"The next hand is hand {number}, not hand {expected}.")
-    records = [hand_from_dict(h.record) for h in hands]
     setup = setup_of(match)
     try:
         sheet = replay(setup, [*records, record])
@@ -303,9 +304,16 @@ def stored_hands(match: Match) -> list[Hand]:
     ).scalars())
 
 
-def lock(match: Match) -> list[Hand]:
+def stored_records(match: Match) -> list[HandRecord]:
+    """The match's hand records in order, fresh from the database (no ORM objects: cheaper)."""
+    return [hand_from_dict(r) for r in db.session.execute(
+        db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)
+    ).scalars()]
+
+
+def lock(match: Match, load: bool = True) -> list[Hand]:
     """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
-    and return its hands as they are now."""
+    and return its hands as they are now (unless `load` is false)."""
     db.session.execute(
         db.select(Match).where(Match.id == match.id).with_for_update()
         .execution_options(populate_existing=True)
@@ -314,13 +322,13 @@ def lock(match: Match) -> list[Hand]:
         raise Conflict("This match is banked: its sheet can no longer change.")
     if match.status == "ended":
         raise Conflict("This match has ended: its sheet can no longer change.")
-    return stored_hands(match)
+    return stored_hands(match) if load else []
 
 
 def sheet_of_locked(match: Match) -> Sheet:
     """The sheet of an open match, under the match's lock."""
-    hands = lock(match)
-    return replay(setup_of(match), [hand_from_dict(h.record) for h in hands])
+    lock(match, load=False)
+    return replay(setup_of(match), stored_records(match))
 
 
 def numbered(hands: Sequence[Hand], number: int) -> Hand:

@@ -74,7 +74,7 @@ def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: 
     services.join(boris, match.join_code)
     services.add_hand(match, anna, MISSED)
     # boris's request read the match before anna's hand was committed
-    monkeypatch.setattr(services, "stored_hands", lambda m: [])
+    monkeypatch.setattr(services, "stored_records", lambda m: [])
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
         services.add_hand(match, boris, {**MISSED, "expected_hand": 1})
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
@@ -88,11 +88,16 @@ def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
     match = services.create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
     services.add_hand(match, anna, MISSED)
-    real = services.stored_hands
-    stale = iter([[]])
-    monkeypatch.setattr(services, "stored_hands", lambda m: next(stale, None) or real(m))
+    real = services.stored_records
+    calls: list[int] = []
+
+    def stale_once(m: Any) -> Any:
+        calls.append(1)
+        return [] if len(calls) == 1 else real(m)
+
+    monkeypatch.setattr(services, "stored_records", stale_once)
     sheet = services.add_hand(match, boris, played(2, 120, [20, 20, None]))
-    assert [h.number for h in sheet.hands] == [1, 2]
+    assert [h.number for h in sheet.hands] == [1, 2] and len(calls) == 2
     assert hands_in_db(match) == [(1, 100), (2, 120)]
 
 
