@@ -12,11 +12,11 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     Field,
-    FieldList,
     HiddenField,
     IntegerField,
     PasswordField,
     RadioField,
+    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -28,6 +28,7 @@ from .rules import RULESETS, SUITS, RuleError, Sheet
 from .rules.rulesets import GOLD_MIN_BID
 
 NUMBER = "Enter a whole number."
+MAX_SEATS = 4
 RULESET_LABELS = {
     "squarescores": "SquareScores: barrel, zeros, Rospisat'",
     "polish": "Polish: lock at 900",
@@ -36,6 +37,11 @@ RULESET_LABELS = {
     "tyzicha": "Tyzicha: 3 players, to 1001",
 }
 FORFEIT_WORDS = {"squarescores": "Rospisat'", "ggtables": "Bomb", "tyzicha": "Concede"}
+
+
+def options(pairs: Any) -> list[SelectChoice]:
+    """Choices for a radio, select or checkbox group from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def strip(value: Any) -> Any:
@@ -75,7 +81,7 @@ class RefusableForm(FlaskForm):
     def refuse(self, field: str | None, message: str) -> None:
         """Attach a refusal to its field, its group, or the top of the form."""
         target = getattr(self, field, None) if field else None
-        if field in self.GROUPS or isinstance(target, FieldList):
+        if field in self.GROUPS:
             self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
         elif isinstance(target, Field) and not isinstance(target, HiddenField):
             target.errors = [*target.errors, message]
@@ -132,32 +138,31 @@ class MatchForm(RefusableForm):
     """Start a match (API.md POST /api/matches)."""
 
     GROUPS = ("players", "options", "start_scores")
-    players = FieldList(StringField("Player", filters=[strip]), min_entries=4, max_entries=4)
-    rules = SelectField("Rules", choices=list(RULESET_LABELS.items()), default="squarescores")
+    rules = SelectField("Rules", choices=options(RULESET_LABELS.items()), default="squarescores")
     target = SelectField("Target", default="",
-                         choices=[("", "The usual for these rules"), ("500", "500"),
-                                  ("1000", "1000"), ("1001", "1001"), ("2000", "2000"),
-                                  ("3000", "3000")])
+                         choices=options([("", "The usual for these rules")]
+                                         + [(t, t) for t in ("500", "1000", "1001", "2000",
+                                                             "3000")]))
     gold_set = BooleanField("Gold set: the first deal round doubled, minimum bid 120")
     blind_bids = BooleanField("Blind bids (doubled)")
     sitter_bonus = BooleanField("Sitter-out bonus (four players)")
     sheet = RadioField("Sheet", default="deferred",
-                       choices=[("deferred", "Paper style: losses owed"),
-                                ("signed", "Signed: plus and minus")])
+                       choices=options([("deferred", "Paper style: losses owed"),
+                                        ("signed", "Signed: plus and minus")]))
     first_dealer = SelectField("First dealer", coerce=int, default=0,
-                               choices=[(i, f"Player {i + 1}") for i in range(4)])
-    start_scores = FieldList(number_field("Start score", render_kw={"inputmode": "numeric"}),
-                             min_entries=4, max_entries=4)
+                               choices=options((i, f"Player {i + 1}") for i in range(4)))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for i, (name, start) in enumerate(zip(self.players, self.start_scores, strict=True)):
-            name.label.text = f"Player {i + 1}" + (" (if four play)" if i == 3 else "")
-            start.label.text = f"Player {i + 1}"
+    def players(self) -> list[Any]:
+        """The four name fields."""
+        return [self[f"players-{i}"] for i in range(MAX_SEATS)]
+
+    def start_scores(self) -> list[Any]:
+        """The four start-score fields."""
+        return [self[f"start_scores-{i}"] for i in range(MAX_SEATS)]
 
     def to_data(self) -> dict[str, Any]:
         """The API body: players up to the last one named, options as ticked."""
-        names = [p.data or "" for p in self.players]
+        names = [p.data or "" for p in self.players()]
         while names and not names[-1]:
             names.pop()
         options: dict[str, Any] = {"gold_set": self.gold_set.data,
@@ -168,10 +173,18 @@ class MatchForm(RefusableForm):
             options["target"] = int(self.target.data)
         data: dict[str, Any] = {"players": names, "rules": self.rules.data, "options": options,
                                 "first_dealer": self.first_dealer.data}
-        starts = [s.data for s in self.start_scores][: len(names)]
+        starts = [s.data for s in self.start_scores()][: len(names)]
         if any(s is not None for s in starts):
             data["start_scores"] = [s or 0 for s in starts]
         return data
+
+
+# One named field per seat, not a FieldList: a FieldList shifts values onto the wrong seats
+# when some of them are not sent.
+for _i in range(MAX_SEATS):
+    setattr(MatchForm, f"players-{_i}", StringField(
+        f"Player {_i + 1}" + (" (if four play)" if _i == MAX_SEATS - 1 else ""), filters=[strip]))
+    setattr(MatchForm, f"start_scores-{_i}", number_field(f"Player {_i + 1}"))
 
 
 class HandForm(RefusableForm):
@@ -179,8 +192,8 @@ class HandForm(RefusableForm):
 
     GROUPS = ("points", "marriages")
     kind = RadioField("What happened", default="played",
-                      choices=[("played", "Played"), ("forfeit", "Rospisat'"),
-                               ("redeal", "Redeal")],
+                      choices=options([("played", "Played"), ("forfeit", "Rospisat'"),
+                                       ("redeal", "Redeal")]),
                       invalid_choice_message="Say what happened: played, called off or redealt.")
     declarer = RadioField("Declarer", coerce=int, validators=[Optional()],
                           invalid_choice_message="Pick the declarer from the players.")
@@ -229,13 +242,12 @@ def hand_form(sheet: Sheet, sitting_out: int | None, **kwargs: Any) -> HandForm:
     class TableHandForm(HandForm):
         seats = n
 
-    # One named field per seat (not a FieldList: a seat that sits out sends nothing, and a
-    # FieldList would then shift the later seats' values onto the wrong players).
+    # One named field per seat (a seat that sits out sends nothing).
     for i, name in enumerate(setup.players):
         setattr(TableHandForm, f"points_{i}", number_field(
             f"{name}: card points", render_kw={"min": 0, "max": 120, "data-seat-points": i}))
         setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
-            f"{name}: marriages", choices=[(s, f"{name}: {s} marriage") for s in SUITS],
+            f"{name}: marriages", choices=options((s, f"{name}: {s} marriage") for s in SUITS),
             option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
             invalid_choice_message="Use hearts, diamonds, clubs or spades."))
     # A field set to None is left out of the form (WTForms): only what this table plays.
@@ -246,10 +258,11 @@ def hand_form(sheet: Sheet, sitting_out: int | None, **kwargs: Any) -> HandForm:
     if rs.forced_min_bid is None:
         TableHandForm.forced = None  # type: ignore[assignment]
     form = TableHandForm(**kwargs)
-    form.kind.choices = [("played", "Played"),
-                         ("forfeit", FORFEIT_WORDS.get(setup.rules, "Forfeit")),
-                         ("redeal", "Redeal")]
-    form.declarer.choices = [(i, name) for i, name in enumerate(setup.players) if i != sitting_out]
+    form.kind.choices = options([("played", "Played"),
+                                 ("forfeit", FORFEIT_WORDS.get(setup.rules, "Forfeit")),
+                                 ("redeal", "Redeal")])
+    form.declarer.choices = options((i, name) for i, name in enumerate(setup.players)
+                                    if i != sitting_out)
     return form
 
 
