@@ -1,0 +1,135 @@
+"""Pages: register, log in, log out, login required, CSRF on every form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scoresheet.extensions import db
+from scoresheet.models import User
+
+from .page_helpers import (
+    Phone,
+    count_hands,
+    count_matches,
+    errors_next_to,
+    flashes,
+    played,
+)
+
+
+def count_users(app: Flask) -> int:
+    """Accounts stored."""
+    with app.app_context():
+        return len(db.session.execute(db.select(User)).scalars().all())
+
+
+def test_register_page_has_both_fields(csrf_app: Flask) -> None:
+    response = csrf_app.test_client().get("/register")
+    assert response.status_code == 200
+    assert 'id="username"' in response.text and 'id="password"' in response.text
+
+
+def test_registering_logs_in_and_says_welcome(csrf_app: Flask) -> None:
+    phone = Phone(csrf_app.test_client())
+    response = phone.register("anna")
+    assert response.status_code == 302 and response.location == "/"
+    home = phone.get("/")
+    assert home.status_code == 200
+    assert "Welcome, anna." in " ".join(flashes(home.text))
+
+
+@pytest.mark.parametrize("username, password, field, message", [
+    ("a", "correct horse", "username", "A username has 3 to 40 characters"),
+    ("anna smith", "correct horse", "username", "A username has 3 to 40 characters"),
+    ("anna", "short", "password", "A password needs at least 8 characters."),
+    ("", "correct horse", "username", "Choose a username."),
+    ("anna", "", "password", "Choose a password."),
+])
+def test_register_refusals_show_next_to_their_field(
+    csrf_app: Flask, username: str, password: str, field: str, message: str
+) -> None:
+    phone = Phone(csrf_app.test_client())
+    response = phone.register(username, password)
+    assert response.status_code == 200
+    assert any(message in e for e in errors_next_to(response.text, field))
+    assert count_users(csrf_app) == 0
+
+
+def test_a_taken_username_is_refused_next_to_it(make_phone: Any, csrf_app: Flask) -> None:
+    make_phone("anna")
+    response = Phone(csrf_app.test_client()).register("ANNA")
+    assert any("is taken" in e for e in errors_next_to(response.text, "username"))
+    assert count_users(csrf_app) == 1
+
+
+def test_log_in_goes_to_the_page_asked_for(make_phone: Any, csrf_app: Flask) -> None:
+    make_phone("anna")
+    phone = Phone(csrf_app.test_client())
+    response = phone.get("/matches/new")
+    assert response.status_code == 302 and response.location.startswith("/login?next=")
+    response = phone.post("/login?next=/matches/new",
+                          {"username": "anna", "password": "correct horse"}, form_url="/login")
+    assert response.status_code == 302 and response.location == "/matches/new"
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil"])
+def test_log_in_never_redirects_off_the_site(make_phone: Any, csrf_app: Flask, target: str) -> None:
+    make_phone("anna")
+    phone = Phone(csrf_app.test_client())
+    response = phone.post("/login", {"username": "anna", "password": "correct horse"},
+                          query_string={"next": target})
+    assert response.status_code == 302 and response.location == "/"
+
+
+def test_a_wrong_password_is_refused_next_to_it(make_phone: Any, csrf_app: Flask) -> None:
+    make_phone("anna")
+    phone = Phone(csrf_app.test_client())
+    response = phone.post("/login", {"username": "anna", "password": "wrong horse"})
+    assert response.status_code == 200
+    assert errors_next_to(response.text, "password") == [
+        "That username and password do not match."]
+    assert phone.get("/").status_code == 302
+
+
+def test_log_out_is_a_post_and_ends_the_session(phone: Phone) -> None:
+    assert phone.get("/logout").status_code == 405
+    response = phone.post("/logout", {}, form_url="/")
+    assert response.status_code == 302 and response.location == "/login"
+    assert phone.get("/").status_code == 302
+
+
+PAGES = ["/", "/matches/new", "/matches/{id}", "/matches/{id}/hands/new",
+         "/matches/{id}/hands/1/edit", "/matches/{id}/hands/1/delete",
+         "/matches/{id}/bank", "/matches/{id}/end"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_needs_a_login(phone: Phone, csrf_app: Flask, page: str) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    response = csrf_app.test_client().get(page.format(id=match_id))
+    assert response.status_code == 302 and response.location.startswith("/login")
+
+
+@pytest.mark.parametrize("url, data", [
+    ("/register", {"username": "boris", "password": "correct horse"}),
+    ("/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C"}),
+    ("/matches/{id}/hands/new", played(1, 100, [40, None, 20])),
+    ("/matches/{id}/end", {"confirm": "y"}),
+    ("/join", {"code": "{code}"}),
+    ("/logout", {}),
+])
+def test_a_post_without_the_csrf_token_is_refused(
+    phone: Phone, csrf_app: Flask, url: str, data: dict[str, Any]
+) -> None:
+    match_id = phone.new_match()
+    users, matches = count_users(csrf_app), count_matches(csrf_app)
+    response = phone.client.post(url.format(id=match_id), data=data)
+    assert response.status_code == 400
+    assert "nothing was saved" in response.text
+    assert (count_users(csrf_app), count_matches(csrf_app)) == (users, matches)
+    assert count_hands(csrf_app) == 0
+    assert phone.get("/").status_code == 200  # still logged in
