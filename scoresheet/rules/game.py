@@ -1,4 +1,4 @@
-"""The small interface a card game implements so the shared sheet can replay it (RULES.md §8, §10)."""
+"""The small interface a card game implements for the shared sheet to replay (RULES.md §8, §10)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Protocol
 from .model import HandRecord, NextDeal, Standing
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
     """Who does what in the hand about to be scored."""
 
@@ -21,7 +21,7 @@ class Deal:
     """Every seat in bidding order, dealer's left first (the tie order of RULES.md §5)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Scored:
     """What a game says one hand did, before the shared sheet books it."""
 
@@ -52,7 +52,9 @@ class Game(Protocol):
         """Check one hand against the rules (raising `Refused`), score it and move on."""
         ...
 
-    def standings(self, names: tuple[str, ...], sheet: list[int], owed: list[int]) -> tuple[Standing, ...]:
+    def standings(
+        self, names: tuple[str, ...], sheet: list[int], owed: list[int]
+    ) -> tuple[Standing, ...]:
         """Where every seat stands now."""
         ...
 

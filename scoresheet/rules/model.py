@@ -69,9 +69,14 @@ class HandRecord:
     """Tyzicha: the declarer was forced to take the hand at 100."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatResult:
-    """What one hand did to one seat."""
+    """What one hand did to one seat.
+
+    Read-only by convention: built fresh by every replay and never changed after. Not frozen
+    because a frozen dataclass costs about five times as much to build, and a replay builds
+    one per seat per hand (docs/performance.md).
+    """
 
     delta: int
     """Change of the true score."""
@@ -89,9 +94,14 @@ class SeatResult:
     """Words for what happened (API.md): `made`, `zero`, `barrel_on`, …"""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandResult:
-    """One hand as recorded, completed, and scored."""
+    """One hand as recorded, completed, and scored.
+
+    Read-only by convention: built fresh by every replay and never changed after. Not frozen
+    because a frozen dataclass costs about five times as much to build, and a replay builds
+    one per seat per hand (docs/performance.md).
+    """
 
     number: int
     """1-based position in the match."""

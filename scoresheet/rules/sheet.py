@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from .errors import Refused
 from .game import Deal, Game
@@ -60,8 +59,7 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
                                       scored.events[i]))
         winner = pick_winner(scores, game.target, deal, scored.declarer)
         if winner is not None:
-            won = results[winner]
-            results[winner] = replace(won, events=won.events + ("win",))
+            results[winner].events += ("win",)
         hands.append(HandResult(
             deal.number, record, deal.dealer, deal.sitting_out, deal.gold,
             scored.points, scored.took, scored.made, scored.multiplier, tuple(results),
@@ -79,6 +77,8 @@ def pick_winner(scores: list[int], target: int, deal: Deal, declarer: int | None
 
     Highest score first; on equal scores the declarer; else the earlier seat in the bidding order.
     """
+    if max(scores) < target:
+        return None
     reached = [i for i in deal.order if scores[i] >= target]
     if not reached:
         return None

@@ -48,21 +48,28 @@ class Tysiacha:
         self.number = 1
         self.gold_left = self.n if setup.options.gold_set else 0
         self.gold_made = False
+        self.orders = tuple(tuple((d + 1 + k) % self.n for k in range(self.n))
+                            for d in range(self.n))
+        """Bidding order for each dealer, dealer's left first."""
+        self.next: Deal | None = None
+        """The deal about to be played; None once a hand has moved the match on."""
 
     # -- the deal -------------------------------------------------------------------------
 
     def deal(self) -> Deal:
-        """The hand that comes next."""
-        n, dealer = self.n, self.dealer
-        gold = self.gold_left > 0
-        return Deal(
-            number=self.number,
-            dealer=dealer,
-            sitting_out=dealer if n == 4 else None,
-            gold=gold,
-            min_bid=GOLD_MIN_BID if gold else self.rs.min_bid,
-            order=tuple((dealer + 1 + k) % n for k in range(n)),
-        )
+        """The hand that comes next (made once per hand: the sheet and `play` both ask)."""
+        if self.next is None:
+            dealer = self.dealer
+            gold = self.gold_left > 0
+            self.next = Deal(
+                number=self.number,
+                dealer=dealer,
+                sitting_out=dealer if self.n == 4 else None,
+                gold=gold,
+                min_bid=GOLD_MIN_BID if gold else self.rs.min_bid,
+                order=self.orders[dealer],
+            )
+        return self.next
 
     def next_deal(self) -> NextDeal:
         """The banner for the next hand."""
@@ -96,7 +103,8 @@ class Tysiacha:
                 tuple(s.barrel for s in self.seats),
                 None, None, None, None, 1,
             )
-            self.number += 1
+            self.number += 1  # the same dealer deals again
+            self.next = None
             return scored
         scored = self.score(record, deal)
         self.advance(record, deal, scored.made)
@@ -106,6 +114,7 @@ class Tysiacha:
         """Pass the deal on and count the hand towards a gold set (RULES.md §6)."""
         self.number += 1
         self.dealer = (self.dealer + 1) % self.n
+        self.next = None
         if deal.gold:
             self.gold_left -= 1
             self.gold_made = self.gold_made or bool(made)
@@ -131,7 +140,8 @@ class Tysiacha:
                 None if p is None else p + marriage_points(marriages[i])
                 for i, p in enumerate(points)
             )
-            declarer_took = took_by(points, marriages, declarer)
+            declarer_took = took[declarer]
+            assert declarer_took is not None
             made = declarer_took >= bid
             mult = gold * (2 if record.blind else 1)
         else:
@@ -416,10 +426,12 @@ def complete_points(
 
 def marriage_points(suits: tuple[str, ...]) -> int:
     """What the marriages one seat declared are worth (RULES.md §1)."""
-    return sum(SUITS[s] for s in suits)
+    return sum(SUITS[s] for s in suits) if suits else 0
 
 
-def took_by(points: tuple[int | None, ...], marriages: tuple[tuple[str, ...], ...], seat: int) -> int:
+def took_by(
+    points: tuple[int | None, ...], marriages: tuple[tuple[str, ...], ...], seat: int
+) -> int:
     """Card points plus marriages of a seat in the hand (RULES.md §1 "took")."""
     card_points = points[seat]
     assert card_points is not None
