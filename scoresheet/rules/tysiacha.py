@@ -43,6 +43,8 @@ class Tysiacha:
         self.barrel_at = self.target - 120
         self.fall_to = self.target - 240
         self.lock_at = self.target - 100
+        self.has_barrel = self.rs.has_barrel
+        self.has_lock = self.rs.endgame == "lock"
         self.seats = [Seat(s) for s in setup.start_scores]
         self.dealer = setup.first_dealer
         self.number = 1
@@ -78,7 +80,7 @@ class Tysiacha:
 
     def locked(self, seat: Seat) -> bool:
         """Polish lock: a seat at 900..999 scores only as declarer (RULES.md §7)."""
-        return self.rs.endgame == "lock" and self.lock_at <= seat.score < self.target
+        return self.has_lock and self.lock_at <= seat.score < self.target
 
     def standings(
         self, names: tuple[str, ...], sheet: list[int], owed: list[int]
@@ -180,7 +182,7 @@ class Tysiacha:
                     gain = rs.forfeit_bonus * mult
                     zero = False
                 new = self.collect(seat, gain, events, in_hand=True, zero=zero)
-            if rs.endgame == "lock":
+            if self.has_lock:
                 was, now = self.lock_at <= old < self.target, self.lock_at <= new < self.target
                 if now and not was:
                     events.append("locked")
@@ -189,7 +191,7 @@ class Tysiacha:
             seat.score = new
             new_scores.append(new)
             all_events.append(tuple(events))
-        return Scored(tuple(new_scores), tuple(all_events), tuple(s.barrel for s in self.seats),
+        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in self.seats]),
                       declarer, points, took, made, mult)
 
     def collect(
@@ -271,7 +273,7 @@ class Tysiacha:
 
     def maybe_barrel_on(self, seat: Seat, new: int, events: list[str]) -> int:
         """Barrel rule 1: a score may never sit between the barrel and the target."""
-        if self.rs.has_barrel and self.barrel_at <= new < self.target:
+        if self.has_barrel and self.barrel_at <= new < self.target:
             seat.barrel = True
             seat.barrel_hands = 0
             events.append("barrel_on")
