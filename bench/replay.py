@@ -1,0 +1,127 @@
+"""Benchmark: replay a realistic long match through the engine (issue 2).
+
+Run:  .venv/bin/python bench/replay.py            (add --quick for a short smoke run)
+
+Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats), and the
+memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the Sheet) and the
+peak while replaying. A script, not a timed test: timings belong on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoresheet.rules import SUITS, HandRecord, Options, Setup, replay  # noqa: E402
+from scoresheet.rules.tysiacha import Tysiacha  # noqa: E402
+
+
+def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, list[HandRecord]]:
+    """A match that never ends: made and missed bids, marriages, zeros, forfeits, redeals.
+
+    Declarers at 750 or more, or on the barrel, miss, and only seats below 600 declare
+    marriages as defenders, so nobody reaches 1000; seats do climb onto the barrel (as
+    declarer from 720..749, as defender from 820..879) and miss or fall off it again.
+    """
+    rng = random.Random(seed)
+    setup = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores", Options(1000), 0,
+                  (0,) * seats)
+    game = Tysiacha(setup)  # the engine's own state, to pick legal hands as we go
+    hands: list[HandRecord] = []
+    while len(hands) < n_hands:
+        deal = game.deal()
+        seat_state = game.seats
+        in_hand = [i for i in deal.order if i != deal.sitting_out]
+        r = rng.random()
+        if r < 0.03:
+            record = HandRecord("redeal")
+        else:
+            declarer = rng.choice(in_hand)
+            high = seat_state[declarer].score >= 750 or seat_state[declarer].barrel
+            if r < 0.08 and not seat_state[declarer].barrel:
+                record = HandRecord("forfeit", declarer, 100 + 5 * rng.randrange(0, 8))
+            else:
+                defenders = [i for i in in_hand if i != declarer]
+                points: list[int | None] = [None] * seats
+                left = 120
+                for i in defenders:
+                    p = 0 if rng.random() < 0.1 else rng.randrange(5, 60)
+                    p = min(p, left)
+                    points[i] = p
+                    left -= p
+                marriages: list[list[str]] = [[] for _ in range(seats)]
+                for suit in SUITS:
+                    owner = rng.choice([None, None, *in_hand])
+                    if owner is not None and (owner == declarer or seat_state[owner].score < 600):
+                        marriages[owner].append(suit)
+                took = left + sum(SUITS[s] for s in marriages[declarer])
+                if high:  # bid more than was taken: missed
+                    bid = min(400, max(100, (took // 5 + 1) * 5 + 5 * rng.randrange(0, 10)))
+                    if bid <= took:
+                        marriages[declarer] = []
+                        took = left
+                        bid = max(100, (took // 5 + 1) * 5)
+                else:
+                    bid = 100 + 5 * rng.randrange(0, 13)
+                record = HandRecord("played", declarer, bid, tuple(points),
+                                    tuple(tuple(m) for m in marriages))
+        game.play(record)
+        hands.append(record)
+    sheet = replay(setup, hands)
+    assert sheet.winner is None, "the benchmark match must not end"
+    return setup, hands
+
+
+def time_per_hand(setup: Setup, hands: list[HandRecord], repeats: int) -> float:
+    """Best-of-5 microseconds per hand over `repeats` replays."""
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(repeats):
+            replay(setup, hands)
+        best = min(best, time.perf_counter() - t0)
+    return best / repeats / len(hands) * 1e6
+
+
+def memory_per_hand(setup: Setup, hands: list[HandRecord]) -> tuple[float, float]:
+    """Bytes per hand: the Sheet kept afterwards, and the peak while replaying."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    sheet = replay(setup, hands)
+    kept, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del sheet
+    return (kept - base) / len(hands), (peak - base) / len(hands)
+
+
+def main() -> None:
+    """Print the figures as a Markdown table, ready for docs/performance.md."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
+    args = ap.parse_args()
+    repeats = 5 if args.quick else 100
+    print(f"Python {platform.python_version()} on {platform.machine()} "
+          f"({platform.processor() or platform.platform()})")
+    print("\n| match | hands | µs per hand |\n|---|---|---|")
+    for seats in (3, 4):
+        setup, hands = build_match(200, seats)
+        print(f"| squarescores, {seats} seats | {len(hands)} | "
+              f"{time_per_hand(setup, hands, repeats):.2f} |")
+    print("\n| hands | output kept, bytes per hand | peak while replaying, bytes per hand "
+          "| peak / kept |\n|---|---|---|---|")
+    for n in (50, 200, 800):
+        setup, hands = build_match(n, 3)
+        kept, peak = memory_per_hand(setup, hands)
+        print(f"| {n} | {kept:,.0f} | {peak:,.0f} | {peak / kept:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
