@@ -69,6 +69,9 @@ class Match(db.Model):
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(10), default="open")
     """`open`, `banked` or `ended`; `finished` is computed by the replay, never stored."""
+    revision: Mapped[int] = mapped_column(default=0)
+    """Counts every change to the hands or the status: a computed sheet is current for one
+    revision (caches and the live-update ETag key on it)."""
     join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,6 +9,7 @@ a change that clashes with the match's current state raises `Conflict`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from flask import abort
@@ -152,7 +153,7 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
         raise
     db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
-    match.updated_at = utcnow()
+    touch(match)
     try:
         db.session.commit()
     except IntegrityError:
@@ -176,7 +177,7 @@ def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
     hand.record = hand_to_dict(record)
     hand.version += 1
     hand.updated_by_id = user.id
-    hand.updated_at = match.updated_at = utcnow()
+    hand.updated_at = touch(match)
     db.session.commit()
     return sheet
 
@@ -194,7 +195,7 @@ def delete_hand(match: Match, user: User, number: int) -> Sheet:
     db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number - 1)))
     db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
                        .values(number=-Hand.number))
-    match.updated_at = utcnow()
+    touch(match)
     db.session.commit()
     db.session.expire(match, ["hands"])
     return sheet
@@ -206,7 +207,7 @@ def bank(match: Match, user: User) -> Sheet:
     if sheet.winner is None:
         raise Conflict("Only a finished match can be banked: nobody has won yet.")
     match.status = "banked"
-    match.updated_at = utcnow()
+    touch(match)
     db.session.commit()
     return sheet
 
@@ -217,7 +218,7 @@ def end(match: Match, user: User) -> Sheet:
     if sheet.winner is not None:
         raise Conflict(f"{sheet.setup.players[sheet.winner]} has won this match: bank it instead.")
     match.status = "ended"
-    match.updated_at = utcnow()
+    touch(match)
     db.session.commit()
     return sheet
 
@@ -349,6 +350,13 @@ def checked_replay(match: Match, records: list[HandRecord], number: int, verb: s
             err.message = f"{verb} hand {number} would break hand {later}: {err.message}"
             err.args = (err.message,)
         raise
+
+
+def touch(match: Match) -> datetime:
+    """Mark a change of the match's hands or status: a new revision (and when it happened)."""
+    match.revision += 1
+    match.updated_at = now = utcnow()
+    return now
 
 
 def author(hand: Hand, edited: bool = False) -> str:
