@@ -24,6 +24,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         PASSWORD_HASH_METHOD=DEFAULT_PASSWORD_HASH,
         SQLITE_BUSY_TIMEOUT_MS=10_000,
+        DATABASE_AUTO_UPGRADE=True,
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",

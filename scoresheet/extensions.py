@@ -1,6 +1,7 @@
 """Flask extensions, created unbound and bound to an app in `create_app`."""
 
 from flask_login import LoginManager
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
@@ -11,6 +12,8 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+migrate = Migrate(render_as_batch=True)
+"""Alembic migrations in `migrations/` (batch mode: SQLite cannot ALTER most things)."""
 csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "pages.login"

@@ -230,7 +230,7 @@ def join(user: User, code: object) -> Match:
     code = "".join(code.split()).replace("-", "").upper()
     match = db.session.execute(
         db.select(Match).where(Match.join_code == code)
-    ).scalar_one_or_none() if 0 < len(code) <= 16 else None
+    ).scalar_one_or_none() if 0 < len(code) <= 16 and code.isascii() and code.isalnum() else None
     if match is None:
         abort(404, "No match has that join code: check it with the table.")
     if not any(m.user_id == user.id for m in match.members):
