@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from scoresheet.rules import HandRecord, Options, Setup, Sheet, replay
 from scoresheet.rules.model import SheetStyle
@@ -34,7 +34,7 @@ def played(
     declarer: int,
     bid: int,
     points: Sequence[int | None],
-    marriages: dict[int, Sequence[str]] | None = None,
+    marriages: Mapping[int, Sequence[str]] | None = None,
     **kw: object,
 ) -> HandRecord:
     """A played hand; `marriages` maps a seat to the suits it declared."""

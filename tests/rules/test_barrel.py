@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoresheet.rules import replay
+from scoresheet.rules import HandRecord, replay
 
 from .helpers import REDEAL, events, forfeit, history, played, scores, setup
 
@@ -52,7 +52,7 @@ def test_declarer_reaching_the_barrel_range_is_put_on_880() -> None:
         (0, played(1, 100, [100, None, 0], {0: ["hearts"]})),
     ],
 )
-def test_jumping_from_below_880_straight_to_1000_wins(seat, hand) -> None:  # type: ignore[no-untyped-def]
+def test_jumping_from_below_880_straight_to_1000_wins(seat: int, hand: HandRecord) -> None:
     start = [800, 870, 0]
     sheet = replay(setup(start=start), [hand])
     assert scores(sheet)[seat] == 1000
@@ -124,7 +124,9 @@ def test_on_the_barrel_a_forfeit_opponent_gets_no_60_and_it_counts() -> None:
         ("classic", played(0, 150, [None, 20, 20]), 730, False),
     ],
 )
-def test_declarer_on_the_barrel(rules: str, hand, score: int, on_barrel: bool) -> None:  # type: ignore[no-untyped-def]
+def test_declarer_on_the_barrel(
+    rules: str, hand: HandRecord, score: int, on_barrel: bool
+) -> None:
     # Hand 1 puts seat 0 on the barrel (800 + 100 -> 880); hand 2 seat 0 declares.
     sheet = replay(setup(rules, start=[800, 0, 0]), [SEAT_0_TAKES_100, hand])
     assert scores(sheet)[0] == score

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoresheet.rules import replay
+from scoresheet.rules import HandRecord, replay
 
 from .helpers import REDEAL, events, forfeit, played, scores, setup
 
@@ -91,7 +91,9 @@ def test_defender_marriages_count_in_full() -> None:
         ({}, played(1, 120, [20, None, 0], {1: ["hearts"]}), [20, 120, 0], 1),
     ],
 )
-def test_gold_and_blind_multiply_the_hand(flags, hand, expected, multiplier) -> None:  # type: ignore[no-untyped-def]
+def test_gold_and_blind_multiply_the_hand(
+    flags: dict[str, bool], hand: HandRecord, expected: list[int], multiplier: int
+) -> None:
     sheet = replay(setup(**flags), [hand])
     assert scores(sheet) == expected
     assert sheet.hands[0].multiplier == multiplier

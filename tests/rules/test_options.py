@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoresheet.rules import Refused, check_setup, replay
+from scoresheet.rules.model import SheetStyle
 
 from .helpers import REDEAL, events, forfeit, played, scores, setup
 
@@ -186,13 +187,13 @@ def test_polish_start_score_in_900_to_999_starts_locked() -> None:
 
 @pytest.mark.parametrize(("style", "sheet_total", "owed"),
                          [("deferred", 0, 150), ("signed", -150, 0)])
-def test_negative_start_scores(style: str, sheet_total: int, owed: int) -> None:
+def test_negative_start_scores(style: SheetStyle, sheet_total: int, owed: int) -> None:
     # Deferred: a negative start is owed on the sheet (0 shown, 150 owed); the first +100
     # pays 100 of it: entry 0, owed 50.
-    sheet = replay(setup(start=[0, -150, 0], sheet=style), [])  # type: ignore[arg-type]
+    sheet = replay(setup(start=[0, -150, 0], sheet=style), [])
     st = sheet.standings[1]
     assert (st.score, st.sheet, st.owed) == (-150, sheet_total, owed)
-    sheet = replay(setup(start=[0, -150, 0], sheet=style), [played(1, 100, [10, None, 10])])  # type: ignore[arg-type]
+    sheet = replay(setup(start=[0, -150, 0], sheet=style), [played(1, 100, [10, None, 10])])
     r = sheet.hands[0].results[1]
     if style == "deferred":
         assert (r.entry, r.owed, r.sheet, r.score) == (0, 50, 0, -50)

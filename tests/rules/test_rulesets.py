@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoresheet.rules import Refused, Setup, check_setup, replay
+from scoresheet.rules import HandRecord, Refused, Setup, check_setup, replay
 
 from .helpers import events, forfeit, history, played, scores, setup
 
@@ -162,11 +162,20 @@ def test_ggtables_has_no_endgame_defender_at_900_keeps_scoring() -> None:
 
 # -- Tyzicha cap ----------------------------------------------------------------------------
 
-def test_tyzicha_defender_is_capped_at_1000() -> None:
-    # Seat 1 bids 110 and takes 30: missed. Seat 0: 950 + 80 = 1030 -> capped at 1000.
-    sheet = replay(setup("tyzicha", start=[950, 0, 0]), [played(1, 110, [80, None, 10])])
-    assert scores(sheet) == [1000, -110, 10]
-    assert "capped" in events(sheet, 1, 0)
+@pytest.mark.parametrize(
+    ("taken", "score", "capped"),
+    [
+        (80, 1000, True),  # 950 + 80 = 1030 -> 1000
+        (51, 1000, True),  # 950 + 51 = 1001, the target itself -> 1000: no win as a defender
+        (50, 1000, False),  # 950 + 50 = 1000 exactly: allowed, nothing to cap
+        (49, 999, False),
+    ],
+)
+def test_tyzicha_defender_is_capped_at_1000(taken: int, score: int, capped: bool) -> None:
+    # Seat 1 bids 110 and takes 120 - taken - 10 < 110: missed, so seat 0 scores (unrounded).
+    sheet = replay(setup("tyzicha", start=[950, 0, 0]), [played(1, 110, [taken, None, 10])])
+    assert scores(sheet) == [score, -110, 10]
+    assert ("capped" in events(sheet, 1, 0)) is capped
     assert sheet.winner is None  # the target is 1001
 
 
@@ -231,7 +240,9 @@ def test_forfeit_per_ruleset(rules: str, expected: list[int]) -> None:
         (4, [forfeit(2, 100)] * 2, [40, 40, 0, 40]),
     ],
 )
-def test_ggtables_bomb_first_free_then_pays_every_other_seat(seats, hands, expected) -> None:  # type: ignore[no-untyped-def]
+def test_ggtables_bomb_first_free_then_pays_every_other_seat(
+    seats: int, hands: list[HandRecord], expected: list[int]
+) -> None:
     sheet = replay(setup("ggtables", seats=seats), hands)
     assert scores(sheet) == expected
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoresheet.rules import replay
+from scoresheet.rules import HandRecord, replay
 
 from .helpers import REDEAL, events, forfeit, history, played, scores, setup
 
@@ -55,7 +55,7 @@ def test_two_card_points_round_to_zero_but_are_not_a_zero() -> None:
         ([REDEAL] * 3, 3),
     ],
 )
-def test_hands_that_never_give_zeros(hands, seats) -> None:  # type: ignore[no-untyped-def]
+def test_hands_that_never_give_zeros(hands: list[HandRecord], seats: int) -> None:
     sheet = replay(setup(seats=seats, start=[0, 500, 0]), hands)
     assert [s.zeros for s in sheet.standings] == [0] * seats
 
