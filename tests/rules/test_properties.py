@@ -126,7 +126,7 @@ def any_match(max_hands: int = 24) -> st.SearchStrategy[Match]:
 
 
 @pytest.mark.parametrize(("name", "n"), CONFIGS)
-@SETTINGS
+@settings(SETTINGS, max_examples=100)  # per ruleset and seat count: 1000 matches in all
 @given(data=st.data())
 def test_sheet_invariants_hold_after_every_hand(name: str, n: int, data: st.DataObject) -> None:
     m = data.draw(matches(name, n))
