@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from flask import Flask
+from flask import Flask, has_request_context, request
 from sqlalchemy import Connection, event, inspect, text
 
 from .extensions import db, migrate
@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
         if engine.dialect.name == "sqlite":
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
             event.listen(engine, "connect", sqlite_pragmas(timeout))
+            event.listen(engine, "begin", sqlite_begin)
         from . import models  # noqa: F401  (registers the tables)
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
@@ -45,9 +46,8 @@ def auto_upgrade() -> None:
     """
     engine = db.engine
     with engine.begin() as conn:
-        if engine.dialect.name == "sqlite":
-            conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits up to the busy timeout
-        elif engine.dialect.name == "postgresql":
+        # SQLite: `sqlite_begin` began this with BEGIN IMMEDIATE (waits up to the busy timeout)
+        if engine.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
         if needs_upgrade(conn):
             upgrade(conn)
@@ -79,9 +79,11 @@ def upgrade(conn: Connection, revision: str = "head") -> None:
 
 
 def sqlite_pragmas(timeout_ms: int) -> Any:
-    """A connect hook: foreign keys on, WAL journal, and a busy timeout for waiting writers."""
+    """A connect hook: foreign keys on, WAL journal, a busy timeout for waiting writers, and
+    the driver's own transaction handling off (`sqlite_begin` emits BEGIN itself)."""
 
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
@@ -89,3 +91,17 @@ def sqlite_pragmas(timeout_ms: int) -> Any:
         cursor.close()
 
     return on_connect
+
+
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def sqlite_begin(connection: Any) -> None:
+    """Begin a transaction: anything but a reading request takes the write lock up front.
+
+    A deferred transaction that reads first and writes later cannot wait for the lock once
+    another writer has committed after its read ("database is locked" at once); BEGIN IMMEDIATE
+    waits (busy timeout) instead. Reading requests stay deferred: WAL readers never block.
+    """
+    reading = has_request_context() and request.method in READ_ONLY_METHODS
+    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")

@@ -115,3 +115,26 @@ class Hand(db.Model):
     match: Mapped[Match] = relationship(back_populates="hands")
     created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id])
     updated_by: Mapped[User | None] = relationship(foreign_keys=[updated_by_id])
+
+
+class AuditEntry(db.Model):
+    """One change to a match, written in the same transaction as the change: who, when, what,
+    and the record before and after (a hand record as stored, or the match's set-up/status)."""
+
+    __tablename__ = "audit_entries"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    username: Mapped[str] = mapped_column(String(40))
+    """The name at the time, so the history still reads right if the account is gone."""
+    action: Mapped[str] = mapped_column(String(20))
+    """`match_created`, `member_joined`, `hand_added`, `hand_edited`, `hand_deleted`,
+    `hand_restored`, `match_banked`, `match_ended` or `match_imported`."""
+    hand_number: Mapped[int | None]
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    restores_id: Mapped[int | None] = mapped_column(
+        ForeignKey("audit_entries.id", ondelete="SET NULL"))
+    """For `hand_restored`: the `hand_deleted` entry whose hand came back."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -15,8 +15,9 @@ from typing import Any
 from flask import abort
 from sqlalchemy.exc import IntegrityError
 
+from . import audit
 from .extensions import db
-from .models import Hand, Match, Member, User, utcnow
+from .models import AuditEntry, Hand, Match, Member, User, utcnow
 from .rules import (
     HandRecord,
     HandResult,
@@ -33,6 +34,7 @@ from .rules import (
 )
 
 HAND_EXTRA = frozenset({"expected_hand"})
+EDIT_EXTRA = frozenset({"expected_hand", "version"})
 
 
 class Conflict(Exception):
@@ -51,6 +53,8 @@ def create_match(user: User, data: Mapping[str, Any]) -> Match:
     match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
     match.members.append(Member(user_id=user.id))
     db.session.add(match)
+    db.session.flush()
+    audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
     db.session.commit()
     return match
 
@@ -153,6 +157,7 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
         raise
     db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
+    audit.log(match, user, "hand_added", number, after=hand_to_dict(record))
     touch(match)
     try:
         db.session.commit()
@@ -164,8 +169,11 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
 
 def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
               version: int | None = None) -> Sheet:
-    """Correct hand `number` (if `version` is given it must still be current); the new sheet."""
-    record = hand_from_dict(data, extra=HAND_EXTRA)
+    """Correct hand `number` (if `version` is given, here or as the body's `version`, it must
+    still be current); the new sheet."""
+    if version is None:
+        version = body_version(data)
+    record = hand_from_dict(data, extra=EDIT_EXTRA)
     hands = lock(match)
     hand = numbered(hands, number)
     if version is not None and hand.version != version:
@@ -174,6 +182,7 @@ def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
     records = [hand_from_dict(h.record) for h in hands]
     records[number - 1] = record
     sheet = checked_replay(match, records, number, "Changing", deleted=False)
+    audit.log(match, user, "hand_edited", number, before=hand.record, after=hand_to_dict(record))
     hand.record = hand_to_dict(record)
     hand.version += 1
     hand.updated_by_id = user.id
@@ -188,6 +197,7 @@ def delete_hand(match: Match, user: User, number: int) -> Sheet:
     hand = numbered(hands, number)
     records = [hand_from_dict(h.record) for h in hands if h is not hand]
     sheet = checked_replay(match, records, number, "Deleting", deleted=True)
+    audit.log(match, user, "hand_deleted", number, before=hand.record)
     db.session.delete(hand)
     db.session.flush()
     # Two steps through negative numbers so the unique (match, number) pair never collides.
@@ -201,11 +211,51 @@ def delete_hand(match: Match, user: User, number: int) -> Sheet:
     return sheet
 
 
+def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, Sheet]:
+    """Bring back the hand a `hand_deleted` entry removed, at its old number if the sheet is
+    that long (later hands move down one), else as the next hand. Its number and the sheet."""
+    hands = lock(match)
+    entry = db.session.get(AuditEntry, entry_id)
+    if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
+        abort(404, "There is no such deleted hand in this match.")
+    if db.session.execute(db.select(AuditEntry.id)
+                          .where(AuditEntry.restores_id == entry.id)).first() is not None:
+        raise Conflict(f"The hand {entry.username} deleted was restored already.")
+    record = hand_from_dict(entry.before)
+    number = min(entry.hand_number or len(hands) + 1, len(hands) + 1)
+    records = [hand_from_dict(h.record) for h in hands]
+    before = replay(setup_of(match), records)
+    if number > len(hands) and before.winner is not None:
+        raise Conflict(finished_message(before.setup, before))
+    records.insert(number - 1, record)
+    try:
+        sheet = checked_replay(match, records, number, "Restoring", deleted=False)
+    except Refused as err:
+        if err.hand == number:
+            err.message = f"The deleted hand cannot come back as hand {number}: {err.message}"
+            err.args = (err.message,)
+        raise
+    # Two steps through negative numbers so the unique (match, number) pair never collides.
+    later = (Hand.match_id == match.id) & (Hand.number >= number)
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + 1)))
+    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
+                       .values(number=-Hand.number))
+    db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
+                        created_by_id=user.id, updated_by_id=user.id))
+    audit.log(match, user, "hand_restored", number, after=hand_to_dict(record),
+              restores_id=entry.id)
+    touch(match)
+    db.session.commit()
+    db.session.expire(match, ["hands"])
+    return number, sheet
+
+
 def bank(match: Match, user: User) -> Sheet:
     """Bank a finished match: read-only, with its winner."""
     sheet = sheet_of_locked(match)
     if sheet.winner is None:
         raise Conflict("Only a finished match can be banked: nobody has won yet.")
+    audit.log(match, user, "match_banked", before={"status": "open"}, after={"status": "banked"})
     match.status = "banked"
     touch(match)
     db.session.commit()
@@ -217,6 +267,7 @@ def end(match: Match, user: User) -> Sheet:
     sheet = sheet_of_locked(match)
     if sheet.winner is not None:
         raise Conflict(f"{sheet.setup.players[sheet.winner]} has won this match: bank it instead.")
+    audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
     match.status = "ended"
     touch(match)
     db.session.commit()
@@ -235,6 +286,7 @@ def join(user: User, code: object) -> Match:
         abort(404, "No match has that join code: check it with the table.")
     if not any(m.user_id == user.id for m in match.members):
         match.members.append(Member(user_id=user.id))
+        audit.log(match, user, "member_joined")
         try:
             db.session.commit()
         except IntegrityError:  # joined twice at the same moment: once is enough
@@ -246,6 +298,8 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
     """The match object of API.md, every field."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next
+    versions = dict(db.session.execute(
+        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
     return {
         "id": match.id,
         "players": setup["players"],
@@ -262,7 +316,8 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
             "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.sheet, "owed": s.owed,
             "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
             "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
-        "hands": [hand_result_to_dict(h, len(sheet.setup.players)) for h in sheet.hands],
+        "hands": [{**hand_result_to_dict(h, len(sheet.setup.players)),
+                   "version": versions.get(h.number, 1)} for h in sheet.hands],
     }
 
 
@@ -357,6 +412,15 @@ def touch(match: Match) -> datetime:
     match.revision += 1
     match.updated_at = now = utcnow()
     return now
+
+
+def body_version(data: Mapping[str, Any]) -> int | None:
+    """The optional `version` of an API correction: the hand's version the caller saw."""
+    version = data.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)
+                                or version < 1):
+        raise Malformed("version", "The version is the hand's version number: 1, 2, 3 …")
+    return version
 
 
 def author(hand: Hand, edited: bool = False) -> str:
