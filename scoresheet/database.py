@@ -65,7 +65,17 @@ def needs_upgrade(conn: Connection) -> bool:
 
 
 def upgrade(conn: Connection, revision: str = "head") -> None:
-    """Run the migrations to `revision` on this connection, without logging each step."""
+    """Run the migrations up to `revision` on this connection, without logging each step."""
+    alembic_command(command.upgrade, conn, revision)
+
+
+def downgrade(conn: Connection, revision: str) -> None:
+    """Run the migrations down to `revision` on this connection (for tests and emergencies)."""
+    alembic_command(command.downgrade, conn, revision)
+
+
+def alembic_command(run: Any, conn: Connection, revision: str) -> None:
+    """Run an Alembic command on `conn` (inside its transaction), logging warnings only."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
     config.attributes["connection"] = conn
@@ -73,7 +83,7 @@ def upgrade(conn: Connection, revision: str = "head") -> None:
     level = alembic_logger.level
     alembic_logger.setLevel(logging.WARNING)
     try:
-        command.upgrade(config, revision)
+        run(config, revision)
     finally:
         alembic_logger.setLevel(level)
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
 
-from scoresheet import create_app
+from scoresheet import create_app, psycopg_url
 from scoresheet.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
@@ -39,24 +40,31 @@ def app_config(database_url: str, tmp_path: Any, **extra: Any) -> dict[str, Any]
         "SQLALCHEMY_DATABASE_URI": database_url,
         "PASSWORD_HASH_METHOD": CHEAP_HASH,
         "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,  # test_security.py turns the limits on and proves the 429s
         "INSTANCE_PATH": str(tmp_path / "instance"),
         **extra,
     }
 
 
+def empty_database(database_url: str) -> None:
+    """Make a PostgreSQL database empty: no tables, no migration revision (SQLite: a new file)."""
+    if database_url.startswith("sqlite"):
+        return
+    engine = create_engine(psycopg_url(database_url))
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
 @pytest.fixture
 def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
-    """The app on an empty database (PostgreSQL: every table dropped and made anew)."""
+    """The app started on an empty database: it migrates the schema itself, as in production."""
+    empty_database(database_url)
     app = create_app(app_config(database_url, tmp_path))
-    if not database_url.startswith("sqlite"):
-        with app.app_context():
-            db.drop_all()
-            db.create_all()
     yield app
     with app.app_context():
         db.session.remove()
-        if not database_url.startswith("sqlite"):
-            db.drop_all()
         db.engine.dispose()
 
 
