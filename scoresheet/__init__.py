@@ -50,6 +50,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     app.register_blueprint(export.bp)
     app.register_blueprint(views.bp)
+    from . import recovery
+
+    app.register_blueprint(recovery.bp)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

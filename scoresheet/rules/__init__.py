@@ -19,11 +19,11 @@ from .model import (
 from .parse import hand_from_dict, hand_to_dict, setup_from_dict, setup_to_dict
 from .rulesets import RULESETS, Ruleset
 from .setup import check_setup
-from .sheet import replay
+from .sheet import Replay, replay
 
 __all__ = [
     "RULESETS", "SUITS", "HandRecord", "HandResult", "Malformed", "NextDeal", "Options",
-    "Refused", "RuleError", "Ruleset", "SeatResult", "Setup", "Sheet", "Standing",
+    "Refused", "Replay", "RuleError", "Ruleset", "SeatResult", "Setup", "Sheet", "Standing",
     "check_setup", "hand_from_dict", "hand_to_dict", "replay", "setup_from_dict",
     "setup_to_dict",
 ]

@@ -61,3 +61,7 @@ class Game(Protocol):
     def next_deal(self) -> NextDeal:
         """The banner for the next hand."""
         ...
+
+    def copy(self) -> Game:
+        """An independent copy of the game's state, to try a hand on."""
+        ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 
 from .errors import Refused
@@ -22,20 +23,44 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
     Raises `Refused` (with `.hand`, the 1-based number of the hand at fault) when a record
     breaks the rules where it stands.
     """
-    check_setup(setup)
-    game = new_game(setup)
-    signed = setup.options.sheet == "signed"
-    # A score below zero carried over from paper starts as owed points on the sheet (§8).
-    scores = list(setup.start_scores)
-    sheet = [max(s, 0) if not signed else s for s in scores]
-    owed = [max(-s, 0) if not signed else 0 for s in scores]
-    hands: list[HandResult] = []
-    winner: int | None = None
+    run = Replay(setup)
     for record in records:
+        run.add(record)
+    return run.sheet()
+
+
+class Replay:
+    """A sheet being replayed hand by hand; `copy()` lets a caller try a hand on a copy."""
+
+    def __init__(self, setup: Setup) -> None:
+        check_setup(setup)
+        self.setup = setup
+        self.game = new_game(setup)
+        self.signed = setup.options.sheet == "signed"
+        # A score below zero carried over from paper starts as owed points on the sheet (§8).
+        self.scores = list(setup.start_scores)
+        self.sheet_totals = [s if self.signed else max(s, 0) for s in self.scores]
+        self.owed = [0 if self.signed else max(-s, 0) for s in self.scores]
+        self.hands: list[HandResult] = []
+        self.winner: int | None = None
+
+    def copy(self) -> Replay:
+        """An independent copy to go on from (the hands so far are shared: never changed)."""
+        other = copy.copy(self)
+        other.game = self.game.copy()
+        other.scores, other.sheet_totals, other.owed = (
+            list(self.scores), list(self.sheet_totals), list(self.owed))
+        other.hands = list(self.hands)
+        return other
+
+    def add(self, record: HandRecord) -> HandResult:
+        """Check and score the next hand, and book it on the sheet (§8); raises `Refused`."""
+        game, scores, sheet, owed = self.game, self.scores, self.sheet_totals, self.owed
         deal = game.deal()
-        if winner is not None:
+        if self.winner is not None:
             raise at_hand(deal.number, Refused(
-                None, f"The match is over: {setup.players[winner]} has won. No more hands."))
+                None, f"The match is over: {self.setup.players[self.winner]} has won. "
+                      "No more hands."))
         try:
             scored = game.play(record)
         except Refused as err:
@@ -44,7 +69,7 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
         for i, new in enumerate(scored.scores):
             d = new - scores[i]
             scores[i] = new
-            if signed:
+            if self.signed:
                 entry = d
                 sheet[i] += d
             elif d < 0:
@@ -57,19 +82,25 @@ def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
                 sheet[i] += entry
             results.append(SeatResult(d, entry, owed[i], new, sheet[i], scored.barrel[i],
                                       scored.events[i]))
-        winner = pick_winner(scores, game.target, deal, scored.declarer)
-        if winner is not None:
-            results[winner].events += ("win",)
-        hands.append(HandResult(
+        self.winner = pick_winner(scores, game.target, deal, scored.declarer)
+        if self.winner is not None:
+            results[self.winner].events += ("win",)
+        hand = HandResult(
             deal.number, record, deal.dealer, deal.sitting_out, deal.gold,
             scored.points, scored.took, scored.made, scored.multiplier, tuple(results),
-        ))
-    standings = game.standings(setup.players, sheet, owed)
-    return Sheet(
-        setup, tuple(hands), standings,
-        "finished" if winner is not None else "in_progress", winner,
-        None if winner is not None else game.next_deal(),
-    )
+        )
+        self.hands.append(hand)
+        return hand
+
+    def sheet(self) -> Sheet:
+        """The computed sheet as it stands."""
+        winner = self.winner
+        return Sheet(
+            self.setup, tuple(self.hands),
+            self.game.standings(self.setup.players, self.sheet_totals, self.owed),
+            "finished" if winner is not None else "in_progress", winner,
+            None if winner is not None else self.game.next_deal(),
+        )
 
 
 def pick_winner(scores: list[int], target: int, deal: Deal, declarer: int | None) -> int | None:

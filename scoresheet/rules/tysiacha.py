@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass
 
 from .errors import Refused
@@ -77,6 +79,12 @@ class Tysiacha:
         """The banner for the next hand."""
         d = self.deal()
         return NextDeal(d.number, d.dealer, d.order[0], d.sitting_out, d.gold, d.min_bid)
+
+    def copy(self) -> Tysiacha:
+        """An independent copy of the running state (the set-up and tables are shared)."""
+        other = copy.copy(self)
+        other.seats = [dataclasses.replace(s) for s in self.seats]
+        return other
 
     def locked(self, seat: Seat) -> bool:
         """Polish lock: a seat at 900..999 scores only as declarer (RULES.md §7)."""
