@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask
 
+from .limits import DEFAULTS as RATE_LIMITS
+
 DEFAULT_PASSWORD_HASH = "scrypt:32768:8:3"
 """OWASP-strength scrypt (werkzeug's own default parameters are weaker)."""
 
@@ -28,23 +30,30 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=None,  # None: decided in security.configure_cookies
+        **RATE_LIMITS,
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("RATELIMIT_STORAGE_URI"):  # e.g. redis://… shared by every worker
+        app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
     app.config.update(config)
     app.config["SQLALCHEMY_DATABASE_URI"] = psycopg_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import accounts, api, database, export, views
-    from .extensions import csrf, login_manager
+    from . import accounts, api, database, errors, export, security, views
+    from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
     login_manager.init_app(app)
     csrf.init_app(app)
+    limiter.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
     accounts.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
     api.init_app(app)

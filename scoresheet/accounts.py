@@ -52,6 +52,8 @@ def register(username: object, password: object) -> User:
         raise Refused("password", f"A password needs at least {MIN_PASSWORD} characters.")
     if len(password) > MAX_PASSWORD:
         raise Refused("password", f"A password has at most {MAX_PASSWORD} characters.")
+    if not encodable(password):
+        raise Malformed("password", "The password holds characters that are not text.")
     if find_user(username) is not None:
         raise Conflict(f"The username “{username}” is taken: choose another.", "username")
     user = User(username=username, password_hash=hash_password(password))
@@ -79,9 +81,9 @@ def hash_password(password: str) -> str:
 
 def authenticate(username: object, password: object) -> User | None:
     """The user if the username and password match, else None."""
-    if not isinstance(username, str) or not isinstance(password, str):
+    if not isinstance(username, str) or not isinstance(password, str) or not encodable(password):
         return None
-    user = find_user(username) if len(username) <= 40 else None
+    user = find_user(username) if USERNAME.fullmatch(username) else None
     if user is None:
         method = current_app.config["PASSWORD_HASH_METHOD"]
         if method not in DUMMY_HASH:
@@ -89,6 +91,15 @@ def authenticate(username: object, password: object) -> User | None:
         check_password_hash(DUMMY_HASH[method], password)
         return None
     return user if check_password_hash(user.password_hash, password) else None
+
+
+def encodable(text: str) -> bool:
+    """The text can be hashed: no lone surrogates (JSON's "\\ud800" decodes to one)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def token_hash(token: str) -> str:
@@ -115,6 +126,14 @@ def user_for_token(token: str) -> User | None:
 def revoke_token(token: str) -> None:
     """Make an API token stop working."""
     db.session.execute(db.delete(ApiToken).where(ApiToken.token_hash == token_hash(token)))
+    db.session.commit()
+
+
+def end_sessions(user: User) -> None:
+    """Log the user out of every browser: each session's version is now out of date.
+    API tokens are separate and keep working."""
+    db.session.execute(db.update(User).where(User.id == user.id)
+                       .values(session_version=User.session_version + 1))
     db.session.commit()
 
 

@@ -8,7 +8,7 @@ from flask import Blueprint, Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from . import accounts, export, services
+from . import accounts, export, limits, services
 from .extensions import csrf
 from .rules import Malformed, RuleError
 from .services import Conflict
@@ -29,19 +29,8 @@ def error_response(status: int, message: str | None = None, field: str | None = 
 
 
 def init_app(app: Flask) -> None:
-    """Answer HTTP errors under /api (unknown routes, wrong methods, 500s) as JSON too."""
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException) -> Any:
-        if is_api():
-            return http_error_response(e)
-        return e
-
-    @app.errorhandler(500)
-    def server_error(e: HTTPException) -> Any:
-        if is_api():
-            return error_response(500, "Something went wrong on our side; nothing was changed.")
-        return e
+    """HTTP errors under /api (unknown routes, wrong methods, 500s) are answered as JSON by
+    `errors.http_error`, which calls `http_error_response`."""
 
 
 def is_api() -> bool:
@@ -56,6 +45,11 @@ def http_error_response(e: HTTPException) -> Response:
         return error_response(413, "The request is too large: at most 64 KiB.")
     if code == 405:
         return error_response(405, f"{request.method} is not allowed here.")
+    if code == 429:
+        return error_response(429, "Too many tries in a short time: wait a few minutes, "
+                                   "then try again.")
+    if code >= 500:
+        return error_response(code, "Something went wrong on our side; nothing was changed.")
     message = e.description if code in (401, 404) and e.description and \
         not e.description.startswith("The requested URL") else None
     return error_response(code, message or default_message(code))
@@ -80,12 +74,6 @@ def conflict(e: Conflict) -> Response:
     return error_response(409, e.message, e.field)
 
 
-@bp.errorhandler(HTTPException)
-def bp_http_error(e: HTTPException) -> Response:
-    """abort() inside an API view → JSON."""
-    return http_error_response(e)
-
-
 @bp.before_request
 def require_token() -> Response | None:
     """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
@@ -101,9 +89,11 @@ def require_token() -> Response | None:
 
 
 def body() -> dict[str, Any]:
-    """The request body, which must be a JSON object."""
+    """The request body, which must be a JSON object sent as `application/json`."""
+    if not request.is_json:
+        raise Malformed(None, "Send the body as JSON, with Content-Type: application/json.")
     try:
-        data = request.get_json(force=True, silent=True)
+        data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
@@ -117,6 +107,7 @@ def match_response(match: Any, sheet: Any, status: int = 200) -> tuple[dict[str,
 
 
 @bp.post("/users")
+@limits.register_limits
 def create_user() -> Any:
     """Register; answers with the username and a first token."""
     data = body()
@@ -125,6 +116,7 @@ def create_user() -> Any:
 
 
 @bp.post("/tokens")
+@limits.login_limits
 def create_token() -> Any:
     """Log in: a new token for a username and password."""
     data = body()
@@ -163,6 +155,7 @@ def get_match(match_id: str) -> Any:
 
 
 @bp.post("/matches/join")
+@limits.join_limits
 def join_match() -> Any:
     """Join a match by its code."""
     match = services.join(g.api_user, body().get("code"))

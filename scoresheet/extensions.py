@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and bound to an app in `create_app`."""
 
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -18,3 +20,5 @@ csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "pages.login"
 login_manager.login_message = "Log in to see that page."
+limiter = Limiter(key_func=get_remote_address)
+"""Brute-force limits on logging in, registering and joining (see `limits.py`)."""

@@ -228,8 +228,9 @@ class HandForm(RefusableForm):
             data["marriages"] = [list(m.data or []) for m in self.marriages()]
             if "sitter_points" in self:
                 data["sitter_points"] = self.sitter_points.data or 0
-        if self.expected_hand.data and self.expected_hand.data.isdigit():
-            data["expected_hand"] = int(self.expected_hand.data)
+        expected = self.expected_hand.data
+        if expected:  # anything but digits is refused by the service, not silently dropped
+            data["expected_hand"] = int(expected) if expected.isdecimal() else expected
         return data
 
 

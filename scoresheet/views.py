@@ -13,7 +13,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.wrappers import Response
 
-from . import accounts, services
+from . import accounts, errors, limits, services
 from .forms import (
     FORFEIT_WORDS,
     RULESET_LABELS,
@@ -52,14 +52,7 @@ def page_words() -> dict[str, Any]:
 @bp.errorhandler(HTTPException)
 def http_error(e: HTTPException) -> Any:
     """An error page a player can act on (a stranger's match is simply not there)."""
-    titles = {400: "That did not work", 404: "Not found", 405: "Not allowed"}
-    message = e.description if e.code != 404 or not str(e.description).startswith(
-        "The requested URL") else "There is nothing here."
-    if e.code == 400 and "CSRF" in str(e.description):
-        message = ("This form was out of date or not sent from this site: nothing was saved. "
-                   "Go back, reload the page and try again.")
-    return render_template("error.html", title=titles.get(e.code or 500, "Error"),
-                           message=message), e.code or 500
+    return errors.http_error(e)
 
 
 def back_to(match: Match) -> Response:
@@ -75,6 +68,7 @@ def safe_next(target: str | None) -> str:
 
 
 @bp.route("/register", methods=["GET", "POST"])
+@limits.register_limits
 def register() -> Any:
     """Make an account and log in."""
     form = RegisterForm()
@@ -86,11 +80,14 @@ def register() -> Any:
         else:
             login_user(user)
             flash(f"Welcome, {user.username}. Start a match or join your table's.")
-            return redirect(url_for("pages.index"))
+            response = redirect(url_for("pages.index"))
+            limits.remember_device(response, user.username)
+            return response
     return render_template("register.html", form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limits.login_limits
 def login() -> Any:
     """Log in with a username and password."""
     form = LoginForm()
@@ -101,13 +98,18 @@ def login() -> Any:
         else:
             login_user(user)
             flash(f"Logged in as {user.username}.")
-            return redirect(safe_next(request.args.get("next")))
+            response = redirect(safe_next(request.args.get("next")))
+            limits.remember_device(response, user.username)
+            return response
     return render_template("login.html", form=form)
 
 
 @bp.post("/logout")
 def logout() -> Response:
-    """Log out (a POST, so no link or image can do it)."""
+    """Log out (a POST, so no link or image can do it) on every browser of this user: the
+    session version moves on, so a copied session cookie stops working (API tokens stay)."""
+    if current_user.is_authenticated:
+        accounts.end_sessions(current_user)
     logout_user()
     session.clear()
     flash("Logged out.")
@@ -133,6 +135,7 @@ def home(join_form: JoinForm) -> str:
 
 @bp.post("/join")
 @login_required
+@limits.join_limits
 def join() -> Any:
     """Join a match with its code."""
     form = JoinForm()
@@ -224,7 +227,7 @@ def edit_hand(match_id: str, number: int) -> Any:
         version = form.version.data
         try:
             services.edit_hand(m, current_user, number, form.to_data(),
-                               int(version) if version and version.isdigit() else None)
+                               (int(version) if version.isdecimal() else -1) if version else None)
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)

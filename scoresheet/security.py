@@ -1,0 +1,83 @@
+"""Cookies, security headers and URL guards that every response and request goes through.
+
+What this meets of OWASP ASVS level 1 is written down in docs/security.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from flask import Flask, abort
+from werkzeug.wrappers import Response
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+"""What a match id can look like (`models.new_match_id`); anything else is not there."""
+MAX_HAND_NUMBER = 100_000
+"""No match has more hands; a larger number in a URL is simply not there (no database overflow)."""
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+def init_app(app: Flask) -> None:
+    """Decide the cookie flags, add the headers to every response, guard URL values."""
+    configure_cookies(app)
+    app.after_request(security_headers)
+    app.url_value_preprocessor(guard_url_values)
+
+
+def configure_cookies(app: Flask) -> None:
+    """Session cookie HttpOnly, SameSite=Lax, and Secure unless the app serves plain http.
+
+    `SESSION_COOKIE_SECURE` left unset (None) means: Secure, except under the development
+    server (`flask run`, plain http, e.g. http://127.0.0.1:5000), in debug or testing, or with
+    `SCORESHEET_INSECURE_COOKIES=1`. The environment variable `SESSION_COOKIE_SECURE=0|1`, the
+    instance `config.py` or `create_app`'s argument set it explicitly.
+    """
+    secure = app.config.get("SESSION_COOKIE_SECURE")
+    if secure is None and os.environ.get("SESSION_COOKIE_SECURE"):
+        secure = os.environ["SESSION_COOKIE_SECURE"].strip().lower() not in FALSE_WORDS
+    if secure is None:
+        secure = not (app.debug or app.testing or development_server()
+                      or os.environ.get("SCORESHEET_INSECURE_COOKIES", "") not in ("", "0"))
+    app.config["SESSION_COOKIE_SECURE"] = bool(secure)
+    app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
+    app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)
+    app.config.setdefault("REMEMBER_COOKIE_SAMESITE", "Lax")
+
+
+def development_server() -> bool:
+    """Started by the `flask` command (`flask run`: the plain-http development server)."""
+    return os.environ.get("FLASK_RUN_FROM_CLI") == "true"
+
+
+def security_headers(response: Response) -> Response:
+    """Add the security headers (a view may have set a stricter one of its own)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A match id or hand number that cannot exist is answered 404 before any query runs
+    (PostgreSQL refuses NUL bytes and numbers beyond its integers with an error, not a miss)."""
+    if not values:
+        return
+    match_id = values.get("match_id")
+    if match_id is not None and not MATCH_ID.fullmatch(str(match_id)):
+        abort(404, "There is no such match.")
+    number = values.get("number")
+    if isinstance(number, int) and not 1 <= number <= MAX_HAND_NUMBER:
+        abort(404, f"This match has no hand {number}.")

@@ -1,0 +1,261 @@
+"""Security (docs/security.md): headers, cookies, sessions that really end, CSRF on every
+state-changing page route, an API that never takes the session cookie, brute-force limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scoresheet import create_app
+from scoresheet.extensions import csrf, db
+from scoresheet.security import CONTENT_SECURITY_POLICY
+
+from conftest import ApiUser, app_config
+from .page_helpers import Phone, count_hands, count_matches, played
+
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def table_counts(app: Flask) -> dict[str, int]:
+    """Rows in every table: a refused request changes none of them."""
+    with app.app_context():
+        return {t.name: db.session.execute(db.select(db.func.count()).select_from(t)).scalar_one()
+                for t in db.metadata.sorted_tables}
+
+
+def assert_security_headers(response: Any) -> None:
+    """Every response carries the headers."""
+    h = response.headers
+    assert h["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert "'unsafe-inline'" not in h["Content-Security-Policy"]
+    assert h["X-Content-Type-Options"] == "nosniff"
+    assert h["Referrer-Policy"] in ("same-origin", "no-referrer")
+    assert h["X-Frame-Options"] == "DENY"
+    assert "camera=()" in h["Permissions-Policy"]
+
+
+def test_the_policy_forbids_inline_script_framing_plugins_and_base_tags() -> None:
+    for part in ("default-src 'self'", "script-src 'self'", "object-src 'none'",
+                 "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"):
+        assert part in CONTENT_SECURITY_POLICY
+
+
+def test_every_kind_of_response_carries_the_security_headers(phone: Phone,
+                                                             make_user: Any) -> None:
+    api_user: ApiUser = make_user("boris")
+    match_id = phone.new_match()
+    api_match = api_user.new_match()["id"]
+    responses = [
+        phone.get("/"), phone.get(f"/matches/{match_id}"), phone.get("/login"),
+        phone.get(f"/matches/{match_id}/sheet.csv"), phone.get("/no/such/page"),
+        phone.get("/logout"), phone.get("/static/app.css"), phone.get("/healthz"),
+        api_user.get("/api/matches"), api_user.get(f"/api/matches/{api_match}/sheet.csv"),
+        api_user.client.get("/api/matches"), api_user.get("/api/nothing"),
+        api_user.client.post("/api/users", data="x" * 70_000, content_type="application/json"),
+    ]
+    assert [r.status_code for r in responses] == [200, 200, 200, 200, 404, 405, 200, 200,
+                                                  200, 200, 401, 404, 413]
+    for response in responses:
+        assert_security_headers(response)
+        response.close()
+
+
+def test_templates_hold_no_inline_script_or_style(phone: Phone) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    for url in ("/", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
+                f"/matches/{match_id}/hands/1/edit", "/matches/new"):
+        html = phone.get(url).text
+        assert html.count("<script") == html.count("<script src=")
+        assert " style=" not in html and "<style" not in html
+        assert " onclick=" not in html and "javascript:" not in html
+
+
+# --- cookies and sessions -----------------------------------------------------------------
+
+
+def test_the_session_cookie_is_httponly_and_samesite_lax(csrf_app: Flask) -> None:
+    response = Phone(csrf_app.test_client()).register("anna")
+    cookie = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith("session="))
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None  # a phone left on the table still saves
+
+
+def secure_flag(monkeypatch: Any, tmp_path: Any, env: dict[str, str], **config: Any) -> bool:
+    """SESSION_COOKIE_SECURE of an app made with this environment and configuration."""
+    for name in ("SCORESHEET_INSECURE_COOKIES", "SESSION_COOKIE_SECURE", "FLASK_RUN_FROM_CLI",
+                 "FLASK_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                      "SECRET_KEY": "k", **config})
+    with app.app_context():
+        db.engine.dispose()
+    assert app.config["REMEMBER_COOKIE_SECURE"] == app.config["SESSION_COOKIE_SECURE"]
+    return bool(app.config["SESSION_COOKIE_SECURE"])
+
+
+@pytest.mark.parametrize("env, config, secure", [
+    ({}, {}, True),                                          # production (gunicorn …): Secure
+    ({"FLASK_RUN_FROM_CLI": "true"}, {}, False),             # flask --app scoresheet run
+    ({"SCORESHEET_INSECURE_COOKIES": "1"}, {}, False),
+    ({"SESSION_COOKIE_SECURE": "0"}, {}, False),
+    ({"SESSION_COOKIE_SECURE": "1", "FLASK_RUN_FROM_CLI": "true"}, {}, True),
+    ({}, {"TESTING": True}, False),
+    ({}, {"TESTING": True, "SESSION_COOKIE_SECURE": True}, True),
+    ({"FLASK_RUN_FROM_CLI": "true"}, {"SESSION_COOKIE_SECURE": True}, True),
+])
+def test_cookies_are_secure_unless_served_over_plain_http_on_purpose(
+    monkeypatch: Any, tmp_path: Any, env: dict[str, str], config: dict[str, Any], secure: bool
+) -> None:
+    assert secure_flag(monkeypatch, tmp_path, env, **config) is secure
+
+
+def test_a_copied_session_cookie_stops_working_after_logging_out(phone: Phone,
+                                                                 csrf_app: Flask) -> None:
+    cookie = phone.client.get_cookie("session")
+    assert cookie is not None
+    thief = csrf_app.test_client()
+    thief.set_cookie("session", cookie.value)
+    assert thief.get("/").status_code == 200
+    phone.post("/logout", {}, form_url="/")
+    assert thief.get("/").status_code == 302
+    assert phone.get("/").status_code == 302
+
+
+def test_logging_out_ends_every_browser_session_but_not_api_tokens(csrf_app: Flask,
+                                                                   phone: Phone) -> None:
+    other = Phone(csrf_app.test_client())
+    other.post("/login", {"username": "anna", "password": "correct horse"})
+    token = csrf_app.test_client().post(
+        "/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    phone.post("/logout", {}, form_url="/")
+    assert other.get("/").status_code == 302
+    api = csrf_app.test_client().get("/api/matches", headers={"Authorization": f"Bearer {token}"})
+    assert api.status_code == 200
+
+
+def test_the_api_never_takes_the_session_cookie(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    before = table_counts(csrf_app)
+    for method, url, body in [("GET", "/api/matches", None),
+                              ("GET", f"/api/matches/{match_id}", None),
+                              ("POST", "/api/matches", {"players": ["A", "B", "C"]}),
+                              ("POST", f"/api/matches/{match_id}/hands", {"kind": "redeal"}),
+                              ("POST", f"/api/matches/{match_id}/end", {}),
+                              ("DELETE", "/api/tokens/current", None)]:
+        response = phone.client.open(url, method=method, json=body)
+        assert response.status_code == 401, (method, url)
+        assert response.json["error"].startswith("Send a valid token")
+    assert table_counts(csrf_app) == before
+
+
+# --- CSRF ----------------------------------------------------------------------------------
+
+
+def test_csrf_is_checked_everywhere_but_the_token_api(csrf_app: Flask) -> None:
+    assert csrf_app.config.get("WTF_CSRF_CHECK_DEFAULT", True)
+    assert {bp.name for bp in csrf._exempt_blueprints} == {"api"}
+    assert not csrf._exempt_views
+
+
+def page_writes(app: Flask) -> list[tuple[str, str]]:
+    """Every state-changing (rule, method) outside /api: new routes are covered by themselves."""
+    return sorted((rule.rule, method) for rule in app.url_map.iter_rules()
+                  for method in rule.methods & WRITES if not rule.rule.startswith("/api/"))
+
+
+def test_every_state_changing_page_route_refuses_a_request_without_the_csrf_token(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    routes = page_writes(csrf_app)
+    assert ("/logout", "POST") in routes and ("/matches/<match_id>/hands/new", "POST") in routes
+    before = table_counts(csrf_app)
+    data = {"confirm": "y", "code": "X", "username": "boris", "password": "correct horse",
+            "players-0": "A", "players-1": "B", "players-2": "C", **played(1, 100, [50, None, 10])}
+    for rule, method in routes:
+        url = rule.replace("<match_id>", match_id).replace("<int:number>", "1")
+        for headers in ({}, {"X-CSRFToken": "forged"}):
+            response = phone.client.open(url, method=method, data=data, headers=headers)
+            assert response.status_code == 400, (rule, method)
+            assert "nothing was saved" in response.text or "CSRF" in response.text, rule
+    assert table_counts(csrf_app) == before
+    assert phone.get("/").status_code == 200  # still logged in: the logout was refused too
+
+
+# --- brute-force limits ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def limited_app(tmp_path: Any) -> Any:
+    """An app with the limits on and small enough to reach in a test."""
+    app = create_app(app_config(
+        f"sqlite:///{tmp_path / 'limits.sqlite'}", tmp_path, RATELIMIT_ENABLED=True,
+        LOGIN_LIMIT_PER_ADDRESS="6 per minute", LOGIN_LIMIT_PER_USERNAME="3 per minute",
+        REGISTER_LIMIT_PER_ADDRESS="4 per minute", REGISTER_LIMIT_PER_USERNAME="3 per minute",
+        JOIN_LIMIT_PER_ADDRESS="3 per minute", WTF_CSRF_ENABLED=False))
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def from_address(app: Flask, address: str) -> FlaskClient:
+    """A client whose requests come from this address."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def token_login(client: FlaskClient, password: str, username: str = "anna") -> int:
+    """Status of an API log-in."""
+    return client.post("/api/tokens", json={"username": username, "password": password}).status_code
+
+
+def test_limits_answer_429_per_address_and_per_username_without_locking_the_player_out(
+    limited_app: Flask
+) -> None:
+    home = from_address(limited_app, "10.0.0.1")
+    assert home.post("/api/users", json={"username": "anna", "password": "correct horse"}
+                     ).status_code == 201
+    phone = from_address(limited_app, "10.0.0.2")
+    assert phone.post("/login", data={"username": "anna", "password": "correct horse"}
+                      ).status_code == 302
+    # Successful log-ins do not count.
+    assert [token_login(home, "correct horse") for _ in range(8)] == [201] * 8
+    # Per username: failures from many addresses add up …
+    attackers = [from_address(limited_app, f"203.0.113.{i}") for i in range(5)]
+    assert [token_login(c, "guess") for c in attackers] == [401, 401, 401, 429, 429]
+    refused = attackers[4].post("/api/tokens", json={"username": "anna", "password": "x"})
+    assert refused.json["error"].startswith("Too many tries") and refused.json["field"] is None
+    assert token_login(home, "correct horse") == 429  # a new device waits out the window …
+    # … but the phone anna logged in on before is let in (its signed known-device cookie).
+    assert phone.post("/logout").status_code == 302
+    assert phone.post("/login", data={"username": "anna", "password": "correct horse"}
+                      ).status_code == 302
+    # Per address: one address trying many usernames is stopped too (page and API share it).
+    mallory = from_address(limited_app, "198.51.100.7")
+    statuses = [token_login(mallory, "guess", f"user{i}") for i in range(6)]
+    page = mallory.post("/login", data={"username": "someone", "password": "guess"})
+    assert statuses == [401] * 6 and page.status_code == 429
+    assert "Too many tries" in page.text and "<html" in page.text
+    assert_security_headers(page)
+
+
+def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask) -> None:
+    client = from_address(limited_app, "198.51.100.8")
+    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": "x" * 8}
+                            ).status_code for i in range(5)]
+    assert statuses == [201, 201, 201, 201, 429]
+    token = from_address(limited_app, "10.0.0.3").post(
+        "/api/users", json={"username": "anna", "password": "correct horse"}).json["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    guesses = [client.post("/api/matches/join", json={"code": f"GUESS{i}"}, headers=headers
+                           ).status_code for i in range(4)]
+    assert guesses == [404, 404, 404, 429]
+    assert count_matches(limited_app) == 0 and count_hands(limited_app) == 0
