@@ -45,7 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import accounts, api, database, errors, export, security, views
+    from . import accounts, api, assets, database, errors, export, phone, security, views
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -62,6 +62,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import recovery
 
     app.register_blueprint(recovery.bp)
+    app.register_blueprint(phone.bp)
+    assets.init_app(app)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

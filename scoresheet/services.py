@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import abort
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from . import audit
@@ -98,6 +99,26 @@ def setup_of(match: Match) -> Setup:
 def sheet_of(match: Match) -> Sheet:
     """The computed sheet: a replay of the stored hand records."""
     return replay(setup_of(match), stored_records(match))
+
+
+def version_of(match: Match, hands: int | None = None) -> str:
+    """The match's version for live updates, `<hands>-<revision>`, read from the database
+    (`hands`: the count when the caller has just replayed them)."""
+    if hands is None:
+        hands = db.session.execute(
+            db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
+    return f"{hands}-{match.revision}"
+
+
+def preview_hand(match: Match, data: Mapping[str, Any], number: int | None = None) -> HandResult:
+    """The engine's result for a draft hand (the next one, or a correction of hand `number`),
+    replayed with the stored hands; nothing is stored."""
+    record = hand_from_dict(data, extra=HAND_EXTRA)
+    records = stored_records(match)
+    if number is None:
+        return replay(setup_of(match), [*records, record]).hands[-1]
+    records[number - 1] = record
+    return checked_replay(match, records, number, "Changing", deleted=False).hands[number - 1]
 
 
 def match_status(match: Match, sheet: Sheet) -> str:

@@ -1,11 +1,8 @@
-// Tysiacha scoresheet: a little help for thumbs. Every page works without it;
-// the server decides everything (this only previews and steps numbers).
+// Tysiacha scoresheet: a little help for thumbs. Every page works without it, and it never
+// computes a score: the preview shows what the server's engine says (POST …/hands/preview).
 "use strict";
 
 (function () {
-  var SUITS = { hearts: 100, diamonds: 80, clubs: 60, spades: 40 };
-  var PACK = 120;
-
   function num(input) {
     if (!input || input.value.trim() === "") return null;
     var n = Number(input.value);
@@ -31,58 +28,105 @@
     });
   }
 
-  // "Made or missed" before saving: took (card points + marriages) against the bid.
-  function preview(form, out) {
-    var kind = form.querySelector("input[name=kind]:checked");
-    var declarer = form.querySelector("input[name=declarer]:checked");
-    var bid = num(form.querySelector("input[name=bid]"));
-    out.classList.remove("made", "missed");
-    if (kind && kind.value !== "played") {
-      out.textContent = kind.value === "redeal"
-        ? "Redeal: nobody scores; the same dealer deals again."
-        : "Called off: nobody's card points count.";
-      return;
+  // Preview (not the scoring): the draft hand goes to the server, which answers with the
+  // engine's own result for it; nothing is stored until the form is saved.
+  function setUpPreview(form) {
+    var out = form.querySelector(".preview");
+    var url = form.getAttribute("data-preview-url");
+    if (!out || !url) return;
+    var timer = null;
+    var asked = 0;
+    function show(answer) {
+      out.classList.remove("made", "missed", "refused");
+      out.textContent = "";
+      var head = document.createElement("p");
+      head.textContent = answer.ok ? "Preview: " + answer.summary : answer.message;
+      out.appendChild(head);
+      if (!answer.ok) { out.classList.add("refused"); return; }
+      if (answer.outcome === "made" || answer.outcome === "missed") out.classList.add(answer.outcome);
+      var list = document.createElement("ul");
+      answer.seats.forEach(function (line) {
+        var item = document.createElement("li");
+        item.textContent = line;
+        list.appendChild(item);
+      });
+      out.appendChild(list);
     }
-    if (!declarer) { out.textContent = "Pick the declarer."; return; }
-    var seat = declarer.value;
-    var defenders = 0;
-    var own = null;
-    var bad = false;
-    form.querySelectorAll("input[data-seat-points]").forEach(function (input) {
-      var p = num(input);
-      if (p !== null && (isNaN(p) || p < 0 || p > PACK)) bad = true;
-      if (input.getAttribute("data-seat-points") === seat) own = p;
-      else if (p !== null && !isNaN(p)) defenders += p;
-    });
-    if (bad) { out.textContent = "Card points are whole numbers from 0 to 120."; return; }
-    var filled = own === null;
-    if (filled) own = PACK - defenders;
-    var marriages = 0;
-    form.querySelectorAll("input[data-seat-marriage='" + seat + "']:checked").forEach(function (box) {
-      marriages += SUITS[box.value] || 0;
-    });
-    var took = own + marriages;
-    var name = declarer.nextElementSibling ? declarer.nextElementSibling.textContent : "Declarer";
-    var text = name + " took " + took + (filled ? " (" + own + " card points by 120 − the others)" : "");
-    if (bid === null || isNaN(bid)) { out.textContent = text + ". Enter the bid."; return; }
-    var made = took >= bid;
-    out.classList.add(made ? "made" : "missed");
-    out.textContent = text + " against " + bid + ": " + (made ? "made." : "missed.");
+    function ask() {
+      var mine = ++asked;
+      fetch(url, { method: "POST", body: new FormData(form), credentials: "same-origin",
+                   headers: { "Accept": "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (answer) { if (mine === asked) show(answer); })
+        .catch(function () { /* offline or logged out: the form still saves */ });
+    }
+    function later() { clearTimeout(timer); timer = setTimeout(ask, 250); }
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
+    ask();
   }
 
-  function setUpPreview(root) {
-    root.querySelectorAll("form.hand").forEach(function (form) {
-      var out = form.querySelector("output.preview");
-      if (!out) return;
-      var update = function () { preview(form, out); };
-      form.addEventListener("input", update);
-      form.addEventListener("change", update);
-      update();
+  // Live sheet: every ~3 s ask whether the match changed (ETag/304 keeps it tiny), only while
+  // the page is visible; on a change, fetch the page and swap the live part in.
+  function setUpLive(live) {
+    var url = live.getAttribute("data-version-url");
+    var version = live.getAttribute("data-version");
+    var timer = null;
+    var busy = false;
+    function swap() {
+      return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+          var current = document.getElementById("live");
+          if (!fresh || !current) return;
+          current.replaceWith(fresh);
+          live = fresh;
+          version = fresh.getAttribute("data-version");
+        });
+    }
+    function poll() {
+      if (busy || document.hidden) return;
+      busy = true;
+      fetch(url, { credentials: "same-origin", cache: "no-store",
+                   headers: { "If-None-Match": '"' + version + '"' } })
+        .then(function (r) { return r.status === 200 ? r.json() : null; })
+        .then(function (answer) {
+          if (answer && answer.version && answer.version !== version) return swap();
+        })
+        .catch(function () { /* offline for a moment: ask again later */ })
+        .then(function () { busy = false; });
+    }
+    function start() { if (!timer) timer = setInterval(poll, 3000); }
+    function stop() { clearInterval(timer); timer = null; }
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) { stop(); } else { poll(); start(); }
     });
+    if (!document.hidden) start();
+  }
+
+  // Keep the screen on during a match, where the browser allows it.
+  function setUpWakeLock() {
+    if (!("wakeLock" in navigator)) return;
+    function ask() {
+      if (document.hidden) return;
+      navigator.wakeLock.request("screen").catch(function () { /* not allowed: fine */ });
+    }
+    document.addEventListener("visibilitychange", ask);
+    ask();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     setUpSteppers(document);
-    setUpPreview(document);
+    document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
+    var live = document.getElementById("live");
+    if (live && live.getAttribute("data-version-url")) setUpLive(live);
+    if (document.querySelector("[data-wake]")) setUpWakeLock();
   });
+
+  if ("serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () { /* not offered: fine */ });
+    });
+  }
 })();

@@ -1,0 +1,92 @@
+"""The score race: every seat's true score after each hand, as SVG geometry.
+
+Computed on the server from the engine's `Sheet` (no scoring here, no chart library, no
+script); `templates/_chart.html` draws it and `static/app.css` colours it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import RULESETS, Sheet
+
+WIDTH, HEIGHT = 340, 190
+LEFT, RIGHT, TOP, BOTTOM = 34, 8, 8, 20
+"""Room for the score labels on the left and the hand numbers below."""
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One seat's line."""
+
+    seat: int
+    """Seat number (its colour class is `seat-<n>`)."""
+    name: str
+    points: str
+    """The polyline's `points` attribute: "x,y x,y …", one pair per hand (and the start)."""
+    end: tuple[float, float]
+    """Where the line ends (a dot is drawn there)."""
+    score: int
+    """The seat's score now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """A horizontal line across the chart: the target, the barrel or the lock."""
+
+    kind: str
+    """`target`, `barrel` or `lock` (its CSS class)."""
+    value: int
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """Everything the template needs to draw the race."""
+
+    width: int
+    height: int
+    left: int
+    right: float
+    """The x of the plot's right edge."""
+    bottom: float
+    """The y of the zero line's position or the plot's bottom edge."""
+    hands: int
+    series: tuple[Series, ...]
+    guides: tuple[Guide, ...]
+    zero: float | None
+    """The y of the zero line when some score went below zero, else None."""
+    low: int
+    """The lowest score shown (at `bottom`)."""
+
+
+def race(sheet: Sheet) -> Chart:
+    """The score race of a sheet: one line per seat, guide lines where the rules have them."""
+    setup = sheet.setup
+    target = setup.options.target
+    rs = RULESETS[setup.rules]
+    runs = [[start] + [h.results[i].score for h in sheet.hands]
+            for i, start in enumerate(setup.start_scores)]
+    low = min(0, *(min(r) for r in runs))
+    high = max(target, *(max(r) for r in runs))
+    n = len(sheet.hands)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return round(LEFT + plot_w * i / max(n, 1), 1)
+
+    def y(v: int) -> float:
+        return round(TOP + plot_h * (high - v) / (high - low), 1)
+
+    series = tuple(
+        Series(i, name, " ".join(f"{x(k):g},{y(v):g}" for k, v in enumerate(run)),
+               (x(n), y(run[-1])), run[-1])
+        for i, (name, run) in enumerate(zip(setup.players, runs, strict=True)))
+    guides = [Guide("target", target, y(target), f"{target}")]
+    if rs.has_barrel:
+        guides.append(Guide("barrel", target - 120, y(target - 120), f"{target - 120}"))
+    if rs.endgame == "lock":
+        guides.append(Guide("lock", target - 100, y(target - 100), f"{target - 100}"))
+    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, n, series, tuple(guides),
+                 y(0) if low < 0 else None, low)

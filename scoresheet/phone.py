@@ -1,0 +1,104 @@
+"""What a phone at the table needs besides the pages: the hand preview, the sheet's version for
+live updates, and the service worker with its offline page.
+
+The preview is the engine's own result for the draft hand (nothing is stored): the page's
+script shows it, it never computes a score itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, render_template, request
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from . import services
+from .chart import race
+from .forms import FORFEIT_WORDS, hand_form
+from .models import Match
+from .rules import HandResult, RuleError, Sheet
+from .views import WORDS
+
+bp = Blueprint("phone", __name__)
+bp.add_app_template_global(race)
+
+
+@bp.app_template_global()
+def sheet_version(match: Match, sheet: Sheet) -> str:
+    """The version a page was rendered at (compared with `GET …/version`)."""
+    return services.version_of(match, len(sheet.hands))
+
+
+@bp.get("/matches/<match_id>/version")
+@login_required
+def version(match_id: str) -> Response:
+    """The match's version, from the database; 304 while it is what the phone already has."""
+    m = services.get_match(match_id, current_user)
+    v = services.version_of(m)
+    response = jsonify(version=v)
+    response.set_etag(v)
+    response.cache_control.no_cache = True
+    response.cache_control.private = True
+    return response.make_conditional(request)
+
+
+@bp.post("/matches/<match_id>/hands/preview")
+@login_required
+def preview(match_id: str) -> Any:
+    """The engine's result for the hand form as typed so far (`?number=n`: a correction)."""
+    m = services.get_match(match_id, current_user)
+    sheet = services.sheet_of(m)
+    number = request.args.get("number", type=int)
+    if number is not None and not 1 <= number <= len(sheet.hands):
+        return {"ok": False, "message": f"This match has no hand {number}."}, 404
+    deal = sheet.next if number is None else sheet.hands[number - 1]
+    if m.status != "open" or deal is None:
+        return {"ok": False, "message": "No more hands can be entered in this match."}
+    form = hand_form(sheet, deal.sitting_out)
+    if not form.validate():
+        message = next(iter(e for errs in form.errors.values() for e in errs), "Check the form.")
+        return {"ok": False, "message": message}
+    try:
+        result = services.preview_hand(m, form.to_data(), number)
+    except RuleError as err:
+        return {"ok": False, "field": err.field, "message": err.message}
+    return {"ok": True, **preview_words(sheet, result)}
+
+
+def preview_words(sheet: Sheet, h: HandResult) -> dict[str, Any]:
+    """The preview in words: the outcome, then each seat's points this hand."""
+    names = sheet.setup.players
+    r = h.record
+    if r.kind == "redeal":
+        summary, outcome = "Redeal: nobody scores; the same dealer deals again.", "redeal"
+    elif r.kind == "forfeit":
+        word = FORFEIT_WORDS.get(sheet.setup.rules, "Forfeit")
+        summary, outcome = f"{word}: {names[r.declarer or 0]} calls {r.bid} off.", "missed"
+    else:
+        took = h.took[r.declarer or 0] if h.took else 0
+        outcome = "made" if h.made else "missed"
+        summary = f"{names[r.declarer or 0]} {outcome} {r.bid}: took {took}."
+    seats = []
+    for i, s in enumerate(h.results):
+        text = f"{names[i]}{' (out)' if i == h.sitting_out else ''}: {s.entry:+d}"
+        if s.delta != s.entry:
+            text += f" (score {s.delta:+d})"
+        text += f" → {s.score}"
+        events = [WORDS["events"][e] for e in s.events if e in WORDS["events"]]
+        seats.append(text + (f", {', '.join(events)}" if events else ""))
+    return {"outcome": outcome, "summary": summary, "seats": seats}
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, served from the root so that its scope is the whole app."""
+    response = current_app.send_static_file("sw.js")
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """The page the service worker shows when a page cannot be loaded."""
+    return render_template("offline.html")
