@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .limits import DEFAULTS as RATE_LIMITS
 
@@ -27,6 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         PASSWORD_HASH_METHOD=DEFAULT_PASSWORD_HASH,
         SQLITE_BUSY_TIMEOUT_MS=10_000,
         DATABASE_AUTO_UPGRADE=True,
+        TRUSTED_PROXIES=0,  # reverse proxies in front that set X-Forwarded-* (docs/deploy.md)
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -38,6 +40,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("TRUSTED_PROXIES"):
+        app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if os.environ.get("RATELIMIT_STORAGE_URI"):  # e.g. redis://… shared by every worker
         app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
     app.config.update(config)
@@ -64,6 +68,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(recovery.bp)
     app.register_blueprint(phone.bp)
     assets.init_app(app)
+
+    if app.config["TRUSTED_PROXIES"]:
+        hops = int(app.config["TRUSTED_PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

@@ -8,7 +8,7 @@ from flask import Blueprint, Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from . import accounts, export, limits, services
+from . import accounts, audit, backup, export, limits, services
 from .extensions import csrf
 from .rules import Malformed, RuleError
 from .services import Conflict
@@ -201,3 +201,43 @@ def end(match_id: str) -> Any:
 def sheet_csv(match_id: str) -> Response:
     """The sheet as CSV."""
     return export.csv_response(services.get_match(match_id, g.api_user))
+
+
+@bp.get("/matches/<match_id>/history")
+def history(match_id: str) -> Any:
+    """Every change to the match, newest first, with the records before and after."""
+    match = services.get_match(match_id, g.api_user)
+    players = list(match.setup["players"])
+    entries = audit.entries(match)
+    restored = audit.restored_ids(entries)
+    return {"history": [{**audit.entry_to_dict(e, players),
+                         "restorable": e.action == "hand_deleted" and e.id not in restored}
+                        for e in entries]}
+
+
+@bp.post("/matches/<match_id>/history/<int:entry_id>/restore")
+def restore_hand(match_id: str, entry_id: int) -> Any:
+    """Bring back a deleted hand (the id of its `hand_deleted` history entry)."""
+    match = services.get_match(match_id, g.api_user)
+    _, sheet = services.restore_hand(match, g.api_user, entry_id)
+    return match_response(match, sheet)
+
+
+@bp.get("/matches/<match_id>/backup")
+def match_backup(match_id: str) -> Any:
+    """One match as a backup document."""
+    return backup.document([services.get_match(match_id, g.api_user)])
+
+
+@bp.get("/backup")
+def my_backup() -> Any:
+    """Every match of the caller as one backup document."""
+    return backup.document(services.user_matches(g.api_user, grouped=False))
+
+
+@bp.post("/matches/import")
+def import_matches() -> Any:
+    """Import a backup document: each match in it becomes a new match of the caller's."""
+    request.max_content_length = 4 * 1024 * 1024  # a backup may be larger than 64 KiB
+    matches = backup.import_matches(g.api_user, body())
+    return {"matches": [services.match_to_dict(m, services.sheet_of(m)) for m in matches]}, 201
