@@ -1,0 +1,172 @@
+"""Pages and commands for recovery: a match's history (and restoring a deleted hand), backups
+of one match or all of mine, importing a backup as a new match, and the whole-database CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import click
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+
+from . import audit, backup, services
+from .extensions import db
+from .forms import ConfirmForm
+from .models import Match, User
+from .rules import RuleError
+from .services import Conflict
+from .views import back_to
+
+bp = Blueprint("recovery", __name__, cli_group=None)
+IMPORT_LIMIT = 4 * 1024 * 1024
+"""A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
+
+
+class ImportForm(FlaskForm):
+    """Upload a backup file."""
+
+    file = FileField("Backup file (.json)", validators=[FileRequired("Choose the backup file.")])
+
+
+@bp.get("/matches/<match_id>/history")
+@login_required
+def history(match_id: str) -> str:
+    """Every change to the match in plain words, newest first; deleted hands can come back."""
+    m = services.get_match(match_id, current_user)
+    entries = audit.entries(m)
+    players = list(m.setup["players"])
+    restored = audit.restored_ids(entries)
+    rows = [(e, audit.describe(e, players),
+             e.action == "hand_deleted" and e.id not in restored and m.status == "open")
+            for e in entries]
+    return render_template("history.html", match=m, rows=rows, players=players)
+
+
+@bp.route("/matches/<match_id>/history/restore", methods=["GET", "POST"])
+@login_required
+def restore(match_id: str) -> Any:
+    """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation."""
+    m = services.get_match(match_id, current_user)
+    entry_id = request.args.get("entry", type=int) or 0
+    entry = db.get_or_404(audit.AuditEntry, entry_id)
+    if entry.match_id != m.id or entry.action != "hand_deleted":
+        return back_to(m)
+    words = audit.hand_words(entry.before, list(m.setup["players"]))
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        try:
+            number, _ = services.restore_hand(m, current_user, entry_id)
+        except (Conflict, RuleError) as err:
+            flash(err.message, "warning")
+            return redirect(url_for("recovery.history", match_id=m.id))
+        flash(f"The deleted hand is back as hand {number}; the hands after it are recomputed.")
+        return back_to(m)
+    return render_template(
+        "confirm.html", form=form, match=m, title=f"Restore deleted hand {entry.hand_number}",
+        question=f"The hand {entry.username} deleted ({words}) comes back as hand "
+                 f"{entry.hand_number} if the sheet is that long (later hands move down one), "
+                 "otherwise as the next hand; every hand after it is recomputed.")
+
+
+@bp.get("/matches/<match_id>/backup.json")
+@login_required
+def match_backup(match_id: str) -> Response:
+    """Download one match as a backup file."""
+    m = services.get_match(match_id, current_user)
+    return download(backup.document([m]), f"tysiacha-{m.id}.json")
+
+
+@bp.get("/backup.json")
+@login_required
+def my_backup() -> Response:
+    """Download every match of mine as one backup file."""
+    return download(backup.document(services.user_matches(current_user, grouped=False)),
+                    "tysiacha-matches.json")
+
+
+@bp.url_value_preprocessor
+def allow_large_backups(endpoint: str | None, _values: Any) -> None:
+    """A backup upload may exceed the 64 KiB of other requests. (This runs before every
+    before_request hook, so the CSRF check reads the body with this limit too.)"""
+    if endpoint == "recovery.import_match":
+        request.max_content_length = IMPORT_LIMIT
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_match() -> Any:
+    """Upload a backup: each match in it becomes a new match of mine."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            doc = json.loads(form.file.data.read().decode("utf-8-sig"))
+            matches = backup.import_matches(current_user, doc)
+        except (ValueError, RecursionError) as err:
+            db.session.rollback()
+            message = err.message if isinstance(err, RuleError) else \
+                "This file is not a backup of this app (it is not JSON)."
+            form.file.errors = [message]
+        else:
+            flash(f"Imported {len(matches)} match{'es' if len(matches) != 1 else ''} "
+                  "from the backup, each with a new join code.")
+            return back_to(matches[0]) if len(matches) == 1 else \
+                redirect(url_for("pages.index"))
+    return render_template("import.html", form=form)
+
+
+def download(doc: dict[str, Any], filename: str) -> Response:
+    """A JSON document as a file to keep (<, > and & escaped: no browser ever reads markup)."""
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.cli.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def backup_command(file: str) -> None:
+    """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
+    if db.engine.dialect.name == "postgresql":  # one consistent snapshot of every table
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
+    matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
+    doc = backup.document(matches, users)
+    db.session.rollback()
+    tmp = f"{file}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, file)
+    click.echo(f"Backed up {len(users)} users and {len(matches)} matches to {file}.")
+
+
+@bp.cli.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def restore_command(file: str) -> None:
+    """Load a backup written by `backup` into this database, which must be empty."""
+    with open(file, encoding="utf-8-sig") as f:
+        doc = json.load(f)
+    if not backup.is_empty():
+        raise click.ClickException(
+            "This database is not empty: restore only into a new, empty database "
+            f"({current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}).")
+    try:
+        users, matches = backup.restore_database(doc)
+    except RuleError as err:
+        db.session.rollback()
+        raise click.ClickException(f"The backup was not restored: {err.message}") from None
+    click.echo(f"Restored {users} users and {matches} matches from {file}.")
