@@ -1,0 +1,198 @@
+"""Concurrent phones against the real server: many threads entering and correcting hands of
+one match at once. No duplicate, no lost acknowledged hand or correction, no 500."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import event
+from werkzeug.serving import make_server
+
+from scoresheet.extensions import db
+
+THREADS = 12
+REQUESTS_PER_THREAD = 25
+DEADLINE_S = 90
+
+
+class Server:
+    """The app served by werkzeug on 127.0.0.1 (a thread per request), in a thread."""
+
+    def __init__(self, app: Flask) -> None:
+        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
+        self.port = self.httpd.server_port
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def call(self, method: str, path: str, body: Any = None,
+             token: str | None = None) -> tuple[int, Any]:
+        """One request on a fresh connection: (status, JSON answer)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            conn.request(method, path, None if body is None else json.dumps(body), headers)
+            response = conn.getresponse()
+            data = response.read()
+        finally:
+            conn.close()
+        return response.status, json.loads(data) if data else None
+
+    def stop(self) -> None:
+        """Shut the server down."""
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[Server]:
+    """The real server on the parametrised database."""
+    running = Server(app)
+    yield running
+    running.stop()
+
+
+def signed_hand(i: int, declarer: int) -> dict[str, Any]:
+    """A legal hand whose defenders' points make it unique for request `i` (21–60 each, so
+    the declarer always misses and nobody ever wins)."""
+    points: list[int | None] = [21 + i % 40, 21 + (i // 40) % 40]
+    points.insert(declarer, None)
+    return {"kind": "played", "declarer": declarer, "bid": 100, "points": points,
+            "marriages": [[], [], []]}
+
+
+def signature(hand: dict[str, Any]) -> tuple[Any, ...]:
+    """What identifies a hand across corrections (a correction changes only the bid)."""
+    points = list(hand["points"])
+    points[hand["declarer"]] = None
+    return hand["declarer"], *points
+
+
+def test_many_phones_at_once_store_every_acknowledged_hand_once_and_lose_no_correction(
+        server: Server, app: Flask) -> None:
+    tokens = []
+    for name in ("anna", "boris", "vera", "gleb"):
+        status, answer = server.call("POST", "/api/users",
+                                     {"username": name, "password": "correct horse"})
+        assert status == 201, answer
+        tokens.append(answer["token"])
+    status, match = server.call("POST", "/api/matches",
+                                {"players": ["Anna", "Boris", "Vera"]}, tokens[0])
+    assert status == 201
+    mid, code = match["id"], match["join_code"]
+    for token in tokens[1:]:
+        assert server.call("POST", "/api/matches/join", {"code": code}, token)[0] == 200
+
+    lock = threading.Lock()
+    statuses: Counter[int] = Counter()
+    added: dict[tuple[Any, ...], int] = {}  # signature → hand number acknowledged with 201
+    edits_ok: Counter[tuple[Any, ...]] = Counter()  # signature → corrections acknowledged
+    failures: list[str] = []
+    deadline = time.monotonic() + DEADLINE_S
+
+    def phone(t: int) -> None:
+        rng = random.Random(t)
+        token = tokens[t % len(tokens)]
+        seen: list[dict[str, Any]] = []  # the hands as this phone last saw them
+        for k in range(REQUESTS_PER_THREAD):
+            if time.monotonic() > deadline:
+                return
+            i = t * REQUESTS_PER_THREAD + k
+            if seen and rng.random() < 0.35:  # correct a hand with the version last seen
+                hand = rng.choice(seen)
+                body = {**signed_hand(0, hand["declarer"]), "points": list(hand["points"]),
+                        "bid": rng.choice([100, 105, 110, 115]), "version": hand["version"]}
+                body["points"][hand["declarer"]] = None
+                status, answer = server.call(
+                    "PUT", f"/api/matches/{mid}/hands/{hand['number']}", body, token)
+                if status == 200:
+                    with lock:
+                        edits_ok[signature(hand)] += 1
+            else:  # enter the next hand, half the time saying which number it expects
+                body = signed_hand(i, rng.randrange(3))
+                if rng.random() < 0.5:
+                    body["expected_hand"] = len(seen) + 1
+                status, answer = server.call("POST", f"/api/matches/{mid}/hands", body, token)
+                if status == 201:
+                    with lock:
+                        added[signature(body)] = len(answer["hands"])
+            with lock:
+                statuses[status] += 1
+                if status not in (200, 201, 409):
+                    failures.append(f"{status}: {answer}")
+            if status in (200, 201):
+                seen = answer["hands"]
+            elif status == 409:
+                refreshed, answer = server.call("GET", f"/api/matches/{mid}", token=token)
+                seen = answer["hands"] if refreshed == 200 else seen
+
+    threads = [threading.Thread(target=phone, args=(t,)) for t in range(THREADS)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(DEADLINE_S + 30)
+    elapsed = time.monotonic() - started
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
+    assert sum(statuses.values()) == THREADS * REQUESTS_PER_THREAD, "ran out of time"
+
+    status, final = server.call("GET", f"/api/matches/{mid}", token=tokens[0])
+    assert status == 200
+    stored = [signature(h) for h in final["hands"]]
+    assert len(stored) == len(set(stored)), "a hand was stored twice"
+    assert sorted(stored) == sorted(added), "an acknowledged hand is missing, or a refused one"
+    for hand in final["hands"]:
+        sig = signature(hand)
+        assert added[sig] == hand["number"], "a hand moved from the number it was given"
+        assert hand["version"] == 1 + edits_ok[sig], "an acknowledged correction was lost"
+    assert [h["number"] for h in final["hands"]] == list(range(1, len(stored) + 1))
+    with app.app_context():
+        history = db.session.execute(db.text(
+            "SELECT action, count(*) FROM audit_entries WHERE match_id = :m GROUP BY action"),
+            {"m": mid}).all()
+    assert dict(history).get("hand_added") == len(added)
+    assert dict(history).get("hand_edited", 0) == sum(edits_ok.values())
+    print(f"\n{app.config['SQLALCHEMY_DATABASE_URI'].split(':')[0]}: "
+          f"{sum(statuses.values())} requests in {elapsed:.1f} s from {THREADS} threads, "
+          f"statuses {dict(statuses)}, hands {len(stored)}, corrections {sum(edits_ok.values())}, "
+          "duplicates 0, lost 0")
+
+
+def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask,
+                                                                 server: Server) -> None:
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only")
+    begins: list[str] = []
+
+    def remember(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("BEGIN"):
+            begins.append(statement)
+
+    event.listen(engine, "before_cursor_execute", remember)
+    try:
+        status, answer = server.call("POST", "/api/users",
+                                     {"username": "anna", "password": "correct horse"})
+        assert status == 201 and set(begins) == {"BEGIN IMMEDIATE"}
+        begins.clear()
+        assert server.call("GET", "/api/matches", token=answer["token"])[0] == 200
+        assert set(begins) == {"BEGIN"}
+    finally:
+        event.remove(engine, "before_cursor_execute", remember)
+    with app.app_context():
+        pragmas = {p: db.session.execute(db.text(f"PRAGMA {p}")).scalar()
+                   for p in ("journal_mode", "foreign_keys", "busy_timeout")}
+    assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000}
