@@ -1,0 +1,316 @@
+"""The audit trail, restoring deleted hands, match backups and the whole-database CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from conftest import app_config, empty_database
+from flask import Flask
+
+from scoresheet import create_app
+from scoresheet.extensions import db
+
+from .helpers import WINNING_HAND, WINNING_START, played
+from .page_helpers import Phone, flashes, parse
+
+MISSED = played(1, 100, [20, None, 20])
+
+
+def hand(i: int) -> dict[str, Any]:
+    """A legal hand, different for each i (the declarer misses; nobody wins)."""
+    points: list[int | None] = [21 + i, 30]
+    points.insert(i % 3, None)
+    return played(i % 3, 100, points)
+
+
+def computed(match: dict[str, Any]) -> dict[str, Any]:
+    """What a sheet shows, without the match's identity."""
+    return {k: match[k] for k in ("players", "rules", "options", "status", "winner",
+                                  "standings", "next")} | {
+        "hands": [{k: v for k, v in h.items() if k != "version"} for h in match["hands"]]}
+
+
+# --- the audit trail -------------------------------------------------------------------------
+
+
+def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match(start_scores=WINNING_START)
+    mid = match["id"]
+    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    anna.add_hand(mid, played(1, 120, [20, None, 20]))
+    boris.add_hand(mid, played(2, 100, [20, 20, None]))
+    assert boris.put(f"/api/matches/{mid}/hands/1",
+                     json=played(1, 140, [25, None, 20])).status_code == 200
+    assert boris.delete(f"/api/matches/{mid}/hands/2").status_code == 200
+    anna.add_hand(mid, WINNING_HAND)
+    assert anna.post(f"/api/matches/{mid}/bank").status_code == 200
+    history = anna.get(f"/api/matches/{mid}/history").json["history"]
+    assert [e["words"] for e in history] == [
+        "anna banked the match",
+        "anna recorded hand 2: Anna bid 140",
+        "boris deleted hand 2 (Vera bid 100)",
+        "boris corrected hand 1: bid 120 → 140; Anna's points 20 → 25",
+        "boris recorded hand 2: Vera bid 100",
+        "anna recorded hand 1: Boris bid 120",
+        "boris joined the match",
+        "anna started the match: Anna, Boris, Vera",
+    ]
+    edit = history[3]
+    assert edit["user"] == "boris" and edit["action"] == "hand_edited" and edit["hand"] == 1
+    assert edit["before"]["bid"] == 120 and edit["after"]["bid"] == 140
+    assert history[2]["before"] == {**MISSED, "declarer": 2, "points": [20, 20, None],
+                                    "made": None, "blind": False, "sitter_points": 0,
+                                    "forced": False}
+    assert history[2]["restorable"] and not history[3]["restorable"]
+
+
+def test_a_refused_change_leaves_no_trace_in_the_history(api_user: Any) -> None:
+    mid = api_user.new_match()["id"]
+    api_user.add_hand(mid, played(1, 100, [20, None, 120]), status=422)
+    api_user.add_hand(mid, {**MISSED, "expected_hand": 2}, status=409)
+    actions = [e["action"] for e in api_user.get(f"/api/matches/{mid}/history").json["history"]]
+    assert actions == ["match_created"]
+
+
+def test_a_stranger_sees_no_history_and_restores_nothing(api_user: Any, stranger: Any) -> None:
+    mid = api_user.new_match()["id"]
+    assert stranger.get(f"/api/matches/{mid}/history").status_code == 404
+    assert stranger.post(f"/api/matches/{mid}/history/1/restore").status_code == 404
+    assert stranger.get(f"/api/matches/{mid}/backup").status_code == 404
+
+
+def test_the_api_edit_carries_the_hand_version(make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match()
+    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    mid = match["id"]
+    assert anna.add_hand(mid, MISSED)["hands"][0]["version"] == 1
+    answer = boris.put(f"/api/matches/{mid}/hands/1", json={**played(1, 105, [20, None, 20]),
+                                                             "version": 1})
+    assert answer.status_code == 200 and answer.json["hands"][0]["version"] == 2
+    stale = anna.put(f"/api/matches/{mid}/hands/1", json={**played(1, 110, [20, None, 20]),
+                                                          "version": 1})
+    assert stale.status_code == 409
+    assert stale.json["error"].startswith("This hand was changed by boris meanwhile")
+    bad = anna.put(f"/api/matches/{mid}/hands/1", json={**MISSED, "version": "1"})
+    assert bad.status_code == 400 and bad.json["field"] == "version"
+    assert anna.get(f"/api/matches/{mid}").json["hands"][0]["bid"] == 105
+
+
+# --- restoring a deleted hand ----------------------------------------------------------------
+
+
+def deleted_entry(user: Any, mid: str) -> int:
+    """The id of the newest hand_deleted entry."""
+    return next(e["id"] for e in user.get(f"/api/matches/{mid}/history").json["history"]
+                if e["action"] == "hand_deleted")
+
+
+def test_a_deleted_hand_comes_back_at_its_old_number_and_later_hands_move_down(
+        api_user: Any) -> None:
+    mid = api_user.new_match()["id"]
+    for i in range(4):
+        api_user.add_hand(mid, hand(i))
+    before = api_user.get(f"/api/matches/{mid}").json
+    assert api_user.delete(f"/api/matches/{mid}/hands/2").status_code == 200
+    entry = deleted_entry(api_user, mid)
+    answer = api_user.post(f"/api/matches/{mid}/history/{entry}/restore")
+    assert answer.status_code == 200
+    assert computed(answer.json) == computed(before)
+    again = api_user.post(f"/api/matches/{mid}/history/{entry}/restore")
+    assert again.status_code == 409 and "restored already" in again.json["error"]
+    history = api_user.get(f"/api/matches/{mid}/history").json["history"]
+    assert history[0]["words"].startswith("anna restored a deleted hand as hand 2")
+    assert not any(e["restorable"] for e in history)
+
+
+def test_a_deleted_hand_beyond_the_end_comes_back_as_the_next_hand(api_user: Any) -> None:
+    mid = api_user.new_match()["id"]
+    for i in range(3):
+        api_user.add_hand(mid, hand(i))
+    api_user.delete(f"/api/matches/{mid}/hands/3")
+    api_user.delete(f"/api/matches/{mid}/hands/2")
+    entry = deleted_entry(api_user, mid)  # hand 2, deleted last; hand 3's entry is older
+    older = [e["id"] for e in api_user.get(f"/api/matches/{mid}/history").json["history"]
+             if e["action"] == "hand_deleted"][1]
+    answer = api_user.post(f"/api/matches/{mid}/history/{older}/restore")
+    assert answer.status_code == 200 and len(answer.json["hands"]) == 2
+    assert answer.json["hands"][1]["declarer"] == 2  # hand(2) is back, as hand 2
+    assert api_user.post(f"/api/matches/{mid}/history/{entry}/restore").status_code == 200
+
+
+def test_a_restore_the_rules_refuse_is_refused_and_stores_nothing(api_user: Any) -> None:
+    mid = api_user.new_match(start_scores=WINNING_START)["id"]
+    api_user.add_hand(mid, MISSED)
+    api_user.add_hand(mid, played(2, 100, [20, 20, None]))
+    api_user.delete(f"/api/matches/{mid}/hands/2")
+    entry = deleted_entry(api_user, mid)
+    api_user.delete(f"/api/matches/{mid}/hands/1")
+    api_user.add_hand(mid, WINNING_HAND)  # won: hand 2 could only come after the winning hand
+    before = api_user.get(f"/api/matches/{mid}").json
+    answer = api_user.post(f"/api/matches/{mid}/history/{entry}/restore")
+    assert answer.status_code == 409, answer.json
+    assert answer.json["error"].startswith("The match is over: Anna has won.")
+    assert api_user.get(f"/api/matches/{mid}").json == before
+    assert api_user.post(f"/api/matches/{mid}/history/99999/restore").status_code == 404
+
+
+def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(
+        phone: Phone) -> None:
+    mid = phone.new_match()
+    phone.hand(mid, 1, **{"declarer": "1", "bid": "100", "points_0": "20", "points_2": "20"})
+    phone.post(f"/matches/{mid}/hands/1/delete", {"confirm": "y"})
+    page = phone.get(f"/matches/{mid}").text
+    assert f'href="/matches/{mid}/history"' in page
+    history = phone.get(f"/matches/{mid}/history").text
+    items = [n.text() for n in parse(history).walk() if n.tag == "li"]
+    assert any("anna deleted hand 1 (Boris bid 100)" in i for i in items)
+    assert any("anna started the match: Anna, Boris, Vera" in i for i in items)
+    link = next(n.attrs["href"] for n in parse(history).walk()
+                if n.tag == "a" and "restore" in n.attrs.get("href", ""))
+    assert phone.get(link).status_code == 200  # the confirmation page
+    assert phone.post(link, {}).status_code == 200  # not ticked: asked again, nothing done
+    assert "Enter hand 1" in phone.get(f"/matches/{mid}").text
+    done = phone.post(link, {"confirm": "y"}, follow_redirects=True)
+    assert any("back as hand 1" in f for f in flashes(done.text))
+    again = phone.post(link, {"confirm": "y"}, form_url=f"/matches/{mid}",
+                       follow_redirects=True)
+    assert any("restored already" in f for f in flashes(again.text))
+
+
+# --- backups ---------------------------------------------------------------------------------
+
+
+def test_a_match_backup_imports_as_a_new_match_with_an_identical_sheet(make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match(rules="polish", start_scores=[100, 200, 300])
+    mid = match["id"]
+    for i in range(4):
+        anna.add_hand(mid, hand(i))
+    anna.put(f"/api/matches/{mid}/hands/2", json=played(1, 110, [22, None, 30]))
+    anna.delete(f"/api/matches/{mid}/hands/3")
+    assert anna.post(f"/api/matches/{mid}/end").status_code == 200
+    original = anna.get(f"/api/matches/{mid}").json
+    doc = anna.get(f"/api/matches/{mid}/backup").json
+    assert doc["format"] == "tysiacha-scoresheet" and doc["version"] == 1
+    [kept] = doc["matches"]
+    assert kept["status"] == "ended" and kept["members"] == ["anna"]
+    assert [h["record"]["bid"] for h in kept["hands"]] == [100, 110, 100]
+    assert [h["version"] for h in kept["hands"]] == [1, 2, 1]
+    assert [e["action"] for e in kept["audit"]][:2] == ["match_created", "hand_added"]
+
+    answer = boris.post("/api/matches/import", json=doc)
+    assert answer.status_code == 201, answer.json
+    [imported] = answer.json["matches"]
+    assert imported["id"] != mid and imported["join_code"] != match["join_code"]
+    assert imported["members"] == ["boris"]
+    assert computed(imported) == computed(original)
+    history = boris.get(f"/api/matches/{imported['id']}/history").json["history"]
+    assert history[0]["words"] == "boris imported the match from a backup"
+    assert [e["words"] for e in history[1:]] == [
+        e["words"] for e in anna.get(f"/api/matches/{mid}/history").json["history"]]
+    assert anna.get(f"/api/matches/{imported['id']}").status_code == 404
+    everything = boris.get("/api/backup").json
+    assert [m["id"] for m in everything["matches"]] == [imported["id"]]
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d.update(format="other"), "format"),
+    (lambda d: d.update(version=2), "version"),
+    (lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]), "points"),
+    (lambda d: d["matches"][0].update(status="banked"), "status"),
+    (lambda d: d["matches"][0]["hands"][0]["record"].update(bid="lots"), "bid"),
+    (lambda d: d["matches"][0].update(audit=[{"action": "rm -rf", "user": "x"}]), "audit"),
+])
+def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: Any,
+                                                        field: str) -> None:
+    mid = api_user.new_match()["id"]
+    api_user.add_hand(mid, played(1, 100, [20, None, 20]))
+    api_user.add_hand(mid, played(2, 100, [20, 21, None]))
+    doc = api_user.get(f"/api/matches/{mid}/backup").json
+    change(doc)
+    answer = api_user.post("/api/matches/import", json=doc)
+    assert answer.status_code in (400, 422) and answer.json["field"] == field, answer.json
+    assert len(api_user.get("/api/matches").json["matches"]) == 1
+
+
+def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
+    mid = phone.new_match()
+    phone.hand(mid, 1, **{"declarer": "1", "bid": "100", "points_0": "20", "points_2": "20"})
+    assert f'href="/matches/{mid}/backup.json"' in phone.get(f"/matches/{mid}").text
+    download = phone.get(f"/matches/{mid}/backup.json")
+    assert download.headers["Content-Disposition"].startswith("attachment")
+    assert phone.get("/backup.json").json["matches"][0]["id"] == mid
+    upload = phone.post("/import", {"file": (download_file(download.data), "backup.json")},
+                        content_type="multipart/form-data", follow_redirects=True)
+    assert any("Imported 1 match" in f for f in flashes(upload.text))
+    home = phone.get("/").text
+    assert home.count("Anna · Boris · Vera") == 2
+    bad = phone.post("/import", {"file": (download_file(b"not json"), "backup.json")},
+                     content_type="multipart/form-data")
+    assert bad.status_code == 200 and "not JSON" in bad.text
+
+
+def download_file(data: bytes) -> Any:
+    """An uploaded file's stream."""
+    return io.BytesIO(data)
+
+
+# --- the whole database ----------------------------------------------------------------------
+
+
+def test_cli_backup_and_restore_round_trip_the_whole_database(
+        app: Flask, make_user: Any, database_url: str, tmp_path: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match()
+    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    for i in range(3):
+        boris.add_hand(match["id"], hand(i))
+    boris.delete(f"/api/matches/{match['id']}/hands/1")
+    second = boris.new_match(players=["Я", "<b>", "=1+1"])
+    boris.add_hand(second["id"], hand(0))
+    before = {m: anna.get(f"/api/matches/{m}").json for m in (match["id"],)} | \
+        {second["id"]: boris.get(f"/api/matches/{second['id']}").json}
+    history = anna.get(f"/api/matches/{match['id']}/history").json["history"]
+
+    file = tmp_path / "everything.json"
+    result = app.test_cli_runner().invoke(args=["backup", str(file)])
+    assert result.exit_code == 0, result.output
+    assert "2 users and 2 matches" in result.output
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    assert {u["username"] for u in doc["users"]} == {"anna", "boris"}
+    refused = app.test_cli_runner().invoke(args=["restore", str(file)])
+    assert refused.exit_code != 0 and "not empty" in refused.output
+
+    with app.app_context():  # an empty database to restore into
+        db.session.remove()
+        db.engine.dispose()
+    if database_url.startswith("sqlite"):
+        database_url = f"sqlite:///{tmp_path / 'restored.sqlite'}"
+    empty_database(database_url)
+    fresh = create_app(app_config(database_url, tmp_path / "fresh"))
+    result = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert result.exit_code == 0, result.output
+    client = fresh.test_client()
+    for user in ("anna", "boris"):
+        token = client.post("/api/tokens", json={"username": user, "password": "correct horse"})
+        assert token.status_code == 201  # the password hashes came back
+        headers = {"Authorization": f"Bearer {token.json['token']}"}
+        for mid, was in before.items():
+            now = client.get(f"/api/matches/{mid}", headers=headers)
+            if user in was["members"]:
+                assert now.json == was  # same id, join code, members and sheet
+            else:
+                assert now.status_code == 404
+    headers = {"Authorization": "Bearer " + client.post(
+        "/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]}
+    restored = client.get(f"/api/matches/{match['id']}/history", headers=headers).json["history"]
+    assert [(e["words"], e["at"][:19], e["restorable"]) for e in restored] == \
+        [(e["words"], e["at"][:19], e["restorable"]) for e in history]
+    with fresh.app_context():
+        db.session.remove()
+        db.engine.dispose()
