@@ -33,6 +33,7 @@ from .rules import (
     setup_from_dict,
     setup_to_dict,
 )
+from .sheets import cached, computed, hand_json, publish, setup_of, stored_records
 
 HAND_EXTRA = frozenset({"expected_hand"})
 EDIT_EXTRA = frozenset({"expected_hand", "version"})
@@ -91,14 +92,9 @@ def user_matches(user: User, grouped: bool = True) -> list[Match]:
     return matches
 
 
-def setup_of(match: Match) -> Setup:
-    """The match's set-up as the engine's value object."""
-    return setup_from_dict(match.setup)
-
-
 def sheet_of(match: Match) -> Sheet:
     """The computed sheet: a replay of the stored hand records."""
-    return replay(setup_of(match), stored_records(match))
+    return computed(match).sheet
 
 
 def version_of(match: Match, hands: int | None = None) -> str:
@@ -114,9 +110,9 @@ def preview_hand(match: Match, data: Mapping[str, Any], number: int | None = Non
     """The engine's result for a draft hand (the next one, or a correction of hand `number`),
     replayed with the stored hands; nothing is stored."""
     record = hand_from_dict(data, extra=HAND_EXTRA)
-    records = stored_records(match)
     if number is None:
-        return replay(setup_of(match), [*records, record]).hands[-1]
+        return computed(match).run.copy().add(record)
+    records = stored_records(match)
     records[number - 1] = record
     return checked_replay(match, records, number, "Changing", deleted=False).hands[number - 1]
 
@@ -160,32 +156,31 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
                      expected: int | None) -> Sheet:
     """Check `record` as the next hand by replaying the match with it, then store it."""
     lock(match, load=False)
-    records = stored_records(match)
-    number = len(records) + 1
+    current = computed(match)
+    number = len(current.sheet.hands) + 1
     if expected is not None and expected < number:
         raise Conflict(f"Hand {expected} was already recorded by "
                        f"{author(get_hand(match, expected))}.")
     if expected is not None and expected > number:
         raise Conflict(f"The next hand is hand {number}, not hand {expected}.")
-    setup = setup_of(match)
+    trial = current.run.copy()
     try:
-        sheet = replay(setup, [*records, record])
+        trial.add(record)
     except Refused as err:
-        if err.hand == number:
-            before = replay(setup, records)
-            if before.winner is not None:
-                raise Conflict(finished_message(setup, before)) from None
+        if err.hand == number and current.sheet.winner is not None:
+            raise Conflict(finished_message(current.sheet.setup, current.sheet)) from None
         raise
     db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
     audit.log(match, user, "hand_added", number, after=hand_to_dict(record))
     touch(match)
+    revision = match.revision
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise NumberTaken(number) from None
-    return sheet
+    return publish(match.id, revision, trial, current.hands_json).sheet
 
 
 def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
@@ -319,8 +314,6 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
     """The match object of API.md, every field."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next
-    versions = dict(db.session.execute(
-        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
     return {
         "id": match.id,
         "players": setup["players"],
@@ -337,8 +330,7 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
             "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.sheet, "owed": s.owed,
             "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
             "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
-        "hands": [{**hand_result_to_dict(h, len(sheet.setup.players)),
-                   "version": versions.get(h.number, 1)} for h in sheet.hands],
+        "hands": hands_json(match, sheet),
     }
 
 
@@ -350,24 +342,15 @@ def match_brief(match: Match) -> dict[str, Any]:
             "hands": len(sheet.hands), "created_at": match.created_at.isoformat()}
 
 
-def hand_result_to_dict(h: HandResult, seats: int) -> dict[str, Any]:
-    """One computed hand as API.md shows it."""
-    r = h.record
-    played = r.kind == "played"
-    marriages = r.marriages or ((),) * seats
-    return {
-        "number": h.number, "kind": r.kind, "dealer": h.dealer, "sitting_out": h.sitting_out,
-        "declarer": r.declarer, "bid": r.bid, "blind": r.blind, "gold": h.gold,
-        "forced": r.forced,
-        "points": list(h.points) if played and h.points is not None else None,
-        "marriages": [list(m) for m in marriages] if played else None,
-        "made": h.made if played else None,
-        "took": list(h.took) if played and h.took is not None else None,
-        "sitter_points": r.sitter_points,
-        "results": [{"delta": s.delta, "entry": s.entry, "owed": s.owed, "score": s.score,
-                     "sheet": s.sheet, "barrel": s.barrel, "events": list(s.events)}
-                    for s in h.results],
-    }
+def hands_json(match: Match, sheet: Sheet) -> Sequence[dict[str, Any]]:
+    """The hands of a computed sheet as API.md shows them (serialised once per revision)."""
+    current = cached(match.id)
+    if current is not None and current.sheet is sheet:
+        return current.hands_json
+    versions = dict(db.session.execute(
+        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+    seats = len(sheet.setup.players)
+    return [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -379,13 +362,6 @@ def stored_hands(match: Match) -> list[Hand]:
         db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
         .execution_options(populate_existing=True)
     ).scalars())
-
-
-def stored_records(match: Match) -> list[HandRecord]:
-    """The match's hand records in order, fresh from the database (no ORM objects: cheaper)."""
-    return [hand_from_dict(r) for r in db.session.execute(
-        db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)
-    ).scalars()]
 
 
 def lock(match: Match, load: bool = True) -> list[Hand]:
@@ -405,7 +381,7 @@ def lock(match: Match, load: bool = True) -> list[Hand]:
 def sheet_of_locked(match: Match) -> Sheet:
     """The sheet of an open match, under the match's lock."""
     lock(match, load=False)
-    return replay(setup_of(match), stored_records(match))
+    return computed(match).sheet
 
 
 def numbered(hands: Sequence[Hand], number: int) -> Hand:

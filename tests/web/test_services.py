@@ -72,9 +72,10 @@ def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: 
                                                              monkeypatch: Any) -> None:
     match = services.create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
+    before = services.computed(match)
     services.add_hand(match, anna, MISSED)
     # boris's request read the match before anna's hand was committed
-    monkeypatch.setattr(services, "stored_records", lambda m: [])
+    monkeypatch.setattr(services, "computed", lambda m: before)
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
         services.add_hand(match, boris, {**MISSED, "expected_hand": 1})
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
@@ -87,15 +88,16 @@ def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
         anna: User, boris: User, monkeypatch: Any) -> None:
     match = services.create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
+    before = services.computed(match)
     services.add_hand(match, anna, MISSED)
-    real = services.stored_records
+    real = services.computed
     calls: list[int] = []
 
     def stale_once(m: Any) -> Any:
         calls.append(1)
-        return [] if len(calls) == 1 else real(m)
+        return before if len(calls) == 1 else real(m)
 
-    monkeypatch.setattr(services, "stored_records", stale_once)
+    monkeypatch.setattr(services, "computed", stale_once)
     sheet = services.add_hand(match, boris, played(2, 120, [20, 20, None]))
     assert [h.number for h in sheet.hands] == [1, 2] and len(calls) == 2
     assert hands_in_db(match) == [(1, 100), (2, 120)]
