@@ -36,6 +36,7 @@ def static_url(filename: str) -> str:
 def cache_versioned(response: Response) -> Response:
     """A versioned static file never changes under its URL: let phones keep it a year."""
     if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
+        response.cache_control.no_cache = None  # send_file's default: revalidate every time
         response.cache_control.public = True
         response.cache_control.max_age = YEAR
         response.cache_control.immutable = True

@@ -98,6 +98,15 @@ def service_worker() -> Response:
     return response
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The icon browsers ask for on pages that name none (error pages, the offline page)."""
+    response = current_app.send_static_file("icon-192.png")
+    response.cache_control.no_cache = None
+    response.cache_control.max_age = 24 * 3600
+    return response
+
+
 @bp.get("/offline")
 def offline() -> str:
     """The page the service worker shows when a page cannot be loaded."""

@@ -154,6 +154,7 @@ def test_static_urls_carry_a_content_hash_and_are_kept_a_year(client: Any) -> No
         assert response.status_code == 200
         assert "immutable" in response.headers["Cache-Control"]
         assert "max-age=31536000" in response.headers["Cache-Control"]
+        assert "no-cache" not in response.headers["Cache-Control"]
     assert "immutable" not in fetch(client, "/static/app.css").headers.get("Cache-Control", "")
 
 

@@ -1,0 +1,124 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright against the app served on
+127.0.0.1 from a werkzeug server thread, on SQLite (issue 6).
+
+Nothing is downloaded: Chromium is /usr/bin/chromium (`.ci/run` installs it). Without it the
+tests are skipped on a developer machine and fail in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoresheet import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Without Chromium: skip on a developer machine, fail in CI."""
+    if os.path.exists(CHROMIUM):
+        return
+    if os.environ.get("CI"):
+        return  # the `chromium_present` fixture fails them
+    here = str(Path(__file__).parent)
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install -y chromium); "
+                                   "CI installs it and fails without it")
+    for item in items:
+        if str(item.path).startswith(here):
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def chromium_present() -> None:
+    """Fail in CI when Chromium is missing (the collection hook already skips elsewhere)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"CI is set but {CHROMIUM} is missing: .ci/run installs it")
+
+
+@pytest.fixture(scope="session")
+def playwright(chromium_present: None) -> Iterator[Any]:
+    """The Playwright driver (sync API)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """Debian's Chromium, headless."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a fresh SQLite database, served by a threaded werkzeug server; its base URL."""
+    from werkzeug.serving import make_server
+
+    tmp = tmp_path_factory.mktemp("browser")
+    app = create_app({
+        "SECRET_KEY": "browser test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+        "INSTANCE_PATH": str(tmp / "instance"),
+        "RATELIMIT_ENABLED": False,      # every test registers from 127.0.0.1
+        "SESSION_COOKIE_SECURE": False,  # plain http on 127.0.0.1
+    })
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+    with app.app_context():
+        from scoresheet.extensions import db
+
+        db.engine.dispose()
+
+
+@pytest.fixture
+def new_phone(browser: Any, playwright: Any, server: str) -> Iterator[Any]:
+    """A factory of phones: Pixel 7 contexts (touch on) on Chromium, each recording every
+    request and failing the test on any console error (a CSP violation is one)."""
+    from .helpers import Phone
+
+    phones: list[Phone] = []
+
+    def make(**options: Any) -> Phone:
+        device = {k: v for k, v in playwright.devices["Pixel 7"].items()
+                  if k != "default_browser_type"}
+        device.update(has_touch=True, base_url=server, accept_downloads=True)
+        device.update(options)
+        phone = Phone(browser.new_context(**device), server)
+        phones.append(phone)
+        return phone
+
+    yield make
+    for phone in phones:
+        phone.context.close()
+    for phone in phones:
+        assert not phone.errors, phone.errors
+        foreign = [u for u in phone.requests if not u.startswith((server, "data:", "blob:"))]
+        assert not foreign, f"requests that left 127.0.0.1: {foreign}"
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: docs/screenshots with UPDATE_SCREENSHOTS=1, else a temporary
+    folder (a test run does not rewrite the committed pictures)."""
+    if os.environ.get("UPDATE_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path

@@ -1,0 +1,102 @@
+"""A phone in a real browser: taps through the pages like a player; API shortcuts to set up
+long matches quickly."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+PASSWORD = "correct horse battery"
+SEATS = ["Anna", "Boris", "Vera", "Gleb"]
+_numbers = itertools.count(1)
+
+
+def unique(name: str) -> str:
+    """A username nobody in this test session has taken yet."""
+    return f"{name}{next(_numbers)}"
+
+
+class Phone:
+    """One browser context (one phone, one person) and its open page."""
+
+    def __init__(self, context: Any, server: str) -> None:
+        self.context = context
+        self.server = server
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        context.on("request", lambda r: self.requests.append(r.url))
+        self.page = self.open_page()
+
+    def open_page(self) -> Any:
+        """A new tab whose console errors and uncaught exceptions fail the test."""
+        page = self.context.new_page()
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+    def tap(self, selector: str) -> None:
+        """Tap an element with the thumb."""
+        self.page.locator(selector).first.tap()
+
+    def choose(self, legend: str, label: str) -> None:
+        """Tap one of the big radio buttons of a group."""
+        self.page.locator(f"fieldset:has(> legend:text-is('{legend}')) label.choice",
+                          has_text=label).first.tap()
+
+    def register(self, username: str) -> None:
+        """Make an account through the page."""
+        self.page.goto("/register")
+        self.page.fill("#username", username)
+        self.page.fill("#password", PASSWORD)
+        self.tap("button:text('Make my account')")
+        self.page.wait_for_url(f"{self.server}/")
+
+    def log_in(self, username: str) -> None:
+        """Log in through the page."""
+        self.page.goto("/login")
+        self.page.fill("#username", username)
+        self.page.fill("#password", PASSWORD)
+        self.tap("form.stack button:text('Log in')")
+        self.page.wait_for_url(f"{self.server}/")
+
+    def screenshot(self, folder: Path, name: str) -> None:
+        """The visible screen as a small PNG (CSS pixels, not the phone's 2.6× pixels)."""
+        self.page.screenshot(path=str(folder / f"{name}.png"), scale="css", animations="disabled")
+
+
+def api_user(phone: Phone, username: str) -> dict[str, str]:
+    """Register a user through the JSON API; the Authorization header of its token."""
+    response = phone.context.request.post("/api/users",
+                                          data={"username": username, "password": PASSWORD})
+    assert response.status == 201, response.text()
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def api_match(phone: Phone, auth: dict[str, str], hands: int, seats: int = 3) -> str:
+    """A match of `hands` ordinary hands that nobody wins (made and missed bids, marriages,
+    a redeal now and then), built through the JSON API; its id."""
+    request = phone.context.request
+    response = request.post("/api/matches", headers=auth, data={"players": SEATS[:seats]})
+    assert response.status == 201, response.text()
+    match = response.json()
+    for k in range(hands):
+        nxt = match["next"]
+        playing = [s for s in range(seats) if s != nxt["sitting_out"]]
+        declarer = nxt["first_bidder"]
+        defenders = [s for s in playing if s != declarer]
+        made = k % 2 == 0
+        points: list[int | None] = [None] * seats
+        for d, p in zip(defenders, (15, 10) if made else (30, 25), strict=True):
+            points[d] = p
+        marriages: list[list[str]] = [[] for _ in range(seats)]
+        if made:
+            marriages[declarer] = ["spades"]
+        hand: dict[str, Any] = ({"kind": "redeal"} if k % 13 == 12 else
+                                {"kind": "played", "declarer": declarer, "bid": 100,
+                                 "points": points, "marriages": marriages})
+        response = request.post(f"/api/matches/{match['id']}/hands", headers=auth, data=hand)
+        assert response.status == 201, response.text()
+        match = response.json()
+    assert match["winner"] is None
+    return str(match["id"])
