@@ -16,6 +16,7 @@ from .services import Conflict
 bp = Blueprint("api", __name__)
 csrf.exempt(bp)
 PUBLIC = {"api.create_user", "api.create_token"}
+ACCOUNT_KEYS = ("username", "password")
 
 
 def error_response(status: int, message: str | None = None, field: str | None = None) -> Response:
@@ -101,6 +102,15 @@ def body() -> dict[str, Any]:
     return data
 
 
+def account_body() -> dict[str, Any]:
+    """A body with a username and a password and nothing else."""
+    data = body()
+    for key in data:
+        if key not in ACCOUNT_KEYS:
+            raise Malformed(key, f"“{key}” is not something this request can hold.")
+    return data
+
+
 def match_response(match: Any, sheet: Any, status: int = 200) -> tuple[dict[str, Any], int]:
     """The match object."""
     return services.match_to_dict(match, sheet), status
@@ -110,7 +120,7 @@ def match_response(match: Any, sheet: Any, status: int = 200) -> tuple[dict[str,
 @limits.register_limits
 def create_user() -> Any:
     """Register; answers with the username and a first token."""
-    data = body()
+    data = account_body()
     user = accounts.register(data.get("username"), data.get("password"))
     return {"username": user.username, "token": accounts.create_token(user)}, 201
 
@@ -119,7 +129,7 @@ def create_user() -> Any:
 @limits.login_limits
 def create_token() -> Any:
     """Log in: a new token for a username and password."""
-    data = body()
+    data = account_body()
     user = accounts.authenticate(data.get("username"), data.get("password"))
     if user is None:
         return error_response(401, "Wrong username or password.")

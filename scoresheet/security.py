@@ -28,6 +28,7 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 """What a match id can look like (`models.new_match_id`); anything else is not there."""
 MAX_HAND_NUMBER = 100_000
 """No match has more hands; a larger number in a URL is simply not there (no database overflow)."""
+MAX_ROW_ID = 2**31 - 1
 FALSE_WORDS = {"0", "false", "no", "off"}
 
 
@@ -81,3 +82,5 @@ def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> Non
     number = values.get("number")
     if isinstance(number, int) and not 1 <= number <= MAX_HAND_NUMBER:
         abort(404, f"This match has no hand {number}.")
+    if any(isinstance(v, int) and not 0 <= v <= MAX_ROW_ID for v in values.values()):
+        abort(404, "There is nothing here.")  # any other id in a URL: an integer column's range
