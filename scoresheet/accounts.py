@@ -117,10 +117,10 @@ def create_token(user: User) -> str:
 
 def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None."""
-    row = db.session.execute(
-        db.select(ApiToken).where(ApiToken.token_hash == token_hash(token))
+    return db.session.execute(  # one query: every API call starts here
+        db.select(User).join(ApiToken, ApiToken.user_id == User.id)
+        .where(ApiToken.token_hash == token_hash(token))
     ).scalar_one_or_none()
-    return None if row is None else row.user
 
 
 def revoke_token(token: str) -> None:

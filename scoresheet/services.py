@@ -322,7 +322,7 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
         "status": match_status(match, sheet),
         "winner": sheet.winner,
         "join_code": match.join_code,
-        "members": [m.user.username for m in match.members],
+        "members": member_names(match),
         "next": None if nxt is None or match.status != "open" else {
             "hand": nxt.hand, "dealer": nxt.dealer, "first_bidder": nxt.first_bidder,
             "sitting_out": nxt.sitting_out, "gold": nxt.gold, "min_bid": nxt.min_bid},
@@ -332,6 +332,14 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
             "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
         "hands": hands_json(match, sheet),
     }
+
+
+def member_names(match: Match) -> list[str]:
+    """The members' usernames in the order they joined (one query, not one per member)."""
+    return list(db.session.execute(
+        db.select(User.username).join(Member, Member.user_id == User.id)
+        .where(Member.match_id == match.id).order_by(Member.id)
+    ).scalars())
 
 
 def match_brief(match: Match) -> dict[str, Any]:
