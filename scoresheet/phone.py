@@ -34,8 +34,7 @@ def sheet_version(match: Match, sheet: Sheet) -> str:
 @login_required
 def version(match_id: str) -> Response:
     """The match's version, from the database; 304 while it is what the phone already has."""
-    m = services.get_match(match_id, current_user)
-    v = services.version_of(m)
+    v = services.poll_version(match_id, current_user)
     response = jsonify(version=v)
     response.set_etag(v)
     response.cache_control.no_cache = True

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from conftest import ApiUser, app_config
 from flask import Flask
+from werkzeug.exceptions import NotFound
 
-from scoresheet import create_app
+from scoresheet import accounts, create_app, services
 from scoresheet.extensions import db
 
 from .helpers import played
@@ -67,3 +68,25 @@ def test_two_phones_on_two_workers_record_one_hand(app: Flask, second_app: Flask
         t.join(30)
     assert sorted(codes) == [201, 409]
     assert len(phones[1].get(f"/api/matches/{match['id']}").json["hands"]) == 1
+
+
+def test_the_live_update_version_moves_on_every_worker(app: Flask, second_app: Flask,
+                                                       make_user: Any) -> None:
+    anna = make_user("anna")
+    match = anna.new_match()
+
+    def version_on(an_app: Flask, username: str = "anna") -> str:
+        with an_app.app_context():
+            user = accounts.find_user(username)
+            assert user is not None
+            version = services.poll_version(match["id"], user)
+            assert version == services.version_of(services.get_match(match["id"], user))
+            return version
+
+    before = version_on(second_app)
+    anna.add_hand(match["id"], played(1, 100, [20, None, 20]))
+    assert version_on(second_app) != before
+    assert version_on(second_app) == version_on(app)
+    make_user("boris")
+    with second_app.app_context(), pytest.raises(NotFound):
+        version_on(second_app, "boris")  # not a member: exactly like no such match
