@@ -43,7 +43,7 @@ CONTRAST_JS = """() => {
 }"""
 
 # Every control a thumb can hit; a visually hidden radio or checkbox is hit through its label.
-TARGETS_JS = """() => {
+TARGETS_JS = """tap => {
   const small = [];
   for (const el of document.querySelectorAll("a, button, input, select, textarea, label")) {
     if (el.type === "hidden" || el.hidden) continue;
@@ -55,12 +55,12 @@ TARGETS_JS = """() => {
     const box = (target.matches("label.choice, label.toggle")
                  ? target.querySelector("span") : target).getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
-    if (box.width < %(tap)s || box.height < %(tap)s)
+    if (box.width < tap || box.height < tap)
       small.push(`${target.tagName}.${target.className} "${target.textContent.trim().slice(0, 20)}" `
                  + `${Math.round(box.width)}×${Math.round(box.height)}`);
   }
   return small;
-}""" % {"tap": TAP}
+}"""
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_every_control_on_the_hand_form_and_the_sheet_is_thumb_sized(
                 f"/matches/{match_id}"):
         phone.page.goto(url)
         phone.page.wait_for_load_state("load")
-        assert phone.page.evaluate(TARGETS_JS) == [], url
+        assert phone.page.evaluate(TARGETS_JS, TAP) == [], url
         assert phone.page.locator("a, button, input:not([type=hidden]), select").count() > 10
 
 
@@ -184,3 +184,28 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
     assert phone.page.locator("h1").inner_text() == "No connection"
     assert phone.page.evaluate("getComputedStyle(document.body).margin") == "0px"   # styled
     phone.context.set_offline(False)
+
+
+def test_the_sheet_stops_asking_for_news_while_the_phone_is_put_away(new_phone: Any) -> None:
+    phone = new_phone()
+    name = unique("oleg")
+    match_id = api_match(phone, api_user(phone, name), hands=2)
+    phone.log_in(name)
+    phone.page.goto(f"/matches/{match_id}")
+
+    def polls() -> int:
+        return sum(u.endswith(f"/matches/{match_id}/version") for u in phone.requests)
+
+    phone.page.wait_for_timeout(3_500)
+    assert polls() >= 1                                     # visible: about every 3 s
+    phone.page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+      document.dispatchEvent(new Event('visibilitychange')); }""")
+    before = polls()
+    phone.page.wait_for_timeout(4_000)
+    assert polls() == before                                # hidden: not one request
+    phone.page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
+      document.dispatchEvent(new Event('visibilitychange')); }""")
+    phone.page.wait_for_timeout(500)
+    assert polls() == before + 1                            # back: asks at once
