@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, g, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
@@ -111,9 +111,10 @@ def account_body() -> dict[str, Any]:
     return data
 
 
-def match_response(match: Any, sheet: Any, status: int = 200) -> tuple[dict[str, Any], int]:
+def match_response(match: Any, sheet: Any, status: int = 200) -> Response:
     """The match object."""
-    return services.match_to_dict(match, sheet), status
+    return current_app.response_class(services.match_json(match, sheet), status,
+                                      mimetype="application/json")
 
 
 @bp.post("/users")

@@ -33,7 +33,7 @@ from .rules import (
     setup_from_dict,
     setup_to_dict,
 )
-from .sheets import cached, computed, hand_json, publish, setup_of, stored_records
+from .sheets import cached, computed, encode, hand_json, publish, setup_of, stored_records
 
 HAND_EXTRA = frozenset({"expected_hand"})
 EDIT_EXTRA = frozenset({"expected_hand", "version"})
@@ -193,7 +193,7 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
     except IntegrityError:
         db.session.rollback()
         raise NumberTaken(number) from None
-    return publish(match.id, revision, trial, current.hands_json).sheet
+    return publish(match.id, revision, trial, current.hands_text).sheet
 
 
 def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
@@ -325,6 +325,23 @@ def join(user: User, code: object) -> Match:
 
 def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
     """The match object of API.md, every field."""
+    versions = dict(db.session.execute(
+        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+    seats = len(sheet.setup.players)
+    return match_head(match, sheet) | {
+        "hands": [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]}
+
+
+def match_json(match: Match, sheet: Sheet) -> str:
+    """The match object of API.md as JSON text; its hands come encoded once per revision."""
+    current = cached(match.id)
+    if current is None or current.sheet is not sheet:
+        return encode(match_to_dict(match, sheet))
+    return encode(match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(current.hands_text) + "]}"
+
+
+def match_head(match: Match, sheet: Sheet) -> dict[str, Any]:
+    """The match object of API.md without its hands."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next
     return {
@@ -343,7 +360,6 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
             "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.sheet, "owed": s.owed,
             "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
             "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
-        "hands": hands_json(match, sheet),
     }
 
 
@@ -361,20 +377,6 @@ def match_brief(match: Match) -> dict[str, Any]:
     return {"id": match.id, "players": list(sheet.setup.players), "rules": sheet.setup.rules,
             "status": match_status(match, sheet), "winner": sheet.winner,
             "hands": len(sheet.hands), "created_at": match.created_at.isoformat()}
-
-
-def hands_json(match: Match, sheet: Sheet) -> Sequence[dict[str, Any]]:
-    """The hands of a computed sheet as API.md shows them (serialised once per revision)."""
-    current = cached(match.id)
-    if current is not None and current.sheet is sheet:
-        return current.hands_json
-    versions = dict(db.session.execute(
-        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
-    seats = len(sheet.setup.players)
-    return [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]
-
-
-# --- helpers -------------------------------------------------------------------------------
 
 
 def stored_hands(match: Match) -> list[Hand]:

@@ -8,6 +8,7 @@ revision differs replays from the database again, so several workers never disag
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
@@ -29,7 +30,8 @@ class Computed:
     run: Replay
     """The replay after the last hand, to go on from (copy it before adding)."""
     sheet: Sheet
-    hands_json: tuple[dict[str, Any], ...]
+    hands_text: tuple[str, ...]
+    """Every hand as API.md shows it, already encoded as JSON (the bulk of a match's JSON)."""
 
 
 _cache: OrderedDict[str, Computed] = OrderedDict()
@@ -70,16 +72,16 @@ def cached(match_id: str) -> Computed | None:
     return _cache.get(match_id)
 
 
-def publish(match_id: str, revision: int, run: Replay, known: tuple[dict[str, Any], ...],
+def publish(match_id: str, revision: int, run: Replay, known: tuple[str, ...],
             versions: list[int] | None = None, keep: bool = True) -> Computed:
     """A replay as the match's sheet at `revision` (kept unless `keep` is false); `known`: its
-    first hands, already serialised; `versions`: the stored hands' versions (new ones are 1)."""
+    first hands, already encoded; `versions`: the stored hands' versions (new ones are 1)."""
     sheet = run.sheet()
     seats = len(sheet.setup.players)
-    hands_json = known + tuple(
-        hand_json(h, seats, versions[h.number - 1] if versions else 1)
+    hands_text = known + tuple(
+        encode(hand_json(h, seats, versions[h.number - 1] if versions else 1))
         for h in sheet.hands[len(known):])
-    result = Computed(revision, run, sheet, hands_json)
+    result = Computed(revision, run, sheet, hands_text)
     if not keep:
         return result
     with _lock:
@@ -88,6 +90,11 @@ def publish(match_id: str, revision: int, run: Replay, known: tuple[dict[str, An
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return result
+
+
+def encode(value: Any) -> str:
+    """Compact JSON, as the API sends it."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,3 +92,13 @@ def test_a_sheet_read_while_the_revision_moved_is_not_kept(anna: User, monkeypat
     sheets.computed(match)
     monkeypatch.undo()
     assert sheets.cached(match.id) is None
+
+
+def test_the_match_json_from_cached_hands_is_the_match_object(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["Аня", "B", "C"]})
+    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
+    services.add_hand(match, anna, {"kind": "redeal"})
+    sheet = services.sheet_of(match)
+    assert sheets.cached(match.id) is not None and sheets.cached(match.id).sheet is sheet
+    assert json.loads(services.match_json(match, sheet)) == services.match_to_dict(match, sheet)
+    assert [h["number"] for h in json.loads(services.match_json(match, sheet))["hands"]] == [1, 2]
