@@ -8,7 +8,6 @@ Create Date: 2026-11-30 04:43:22.481703
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = '0002'
 down_revision = '0001'

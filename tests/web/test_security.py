@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import ApiUser, app_config
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -13,7 +14,6 @@ from scoresheet import create_app
 from scoresheet.extensions import csrf, db
 from scoresheet.security import CONTENT_SECURITY_POLICY
 
-from conftest import ApiUser, app_config
 from .page_helpers import Phone, count_hands, count_matches, played
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
