@@ -55,6 +55,14 @@ def http_error(e: HTTPException) -> Any:
     return errors.http_error(e)
 
 
+@bp.after_request
+def refused_form(response: Response) -> Response:
+    """A form post that did not redirect was refused: it comes back with its errors, as 422."""
+    if request.method == "POST" and response.status_code == 200:
+        response.status_code = 422
+    return response
+
+
 def back_to(match: Match) -> Response:
     """Redirect to the match page."""
     return redirect(url_for("pages.match", match_id=match.id))

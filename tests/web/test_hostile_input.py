@@ -200,45 +200,45 @@ def test_hostile_api_input_is_refused_and_stores_nothing(
     anna.add_hand(table["m"], played(2, 100, [40, 20, None]))  # and the match still works
 
 
-# (name, path, form fields, expected): 200 = the form again with an error shown, 302 = back
+# (name, path, form fields, expected): 422 = the form again with an error shown, 302 = back
 # to the sheet with a warning, 4xx = an error page. {m}, {other} as above.
 PAGE_CASES: list[tuple[str, str, dict[str, Any], int]] = [
-    ("name NUL", "/matches/new", {"players-0": "A\x00", "players-1": "B", "players-2": "C"}, 200),
+    ("name NUL", "/matches/new", {"players-0": "A\x00", "players-1": "B", "players-2": "C"}, 422),
     ("name escape", "/matches/new", {"players-0": "A\x1b[31m", "players-1": "B",
-                                     "players-2": "C"}, 200),
+                                     "players-2": "C"}, 422),
     ("name 10 000", "/matches/new", {"players-0": "A" * 10_000, "players-1": "B",
-                                     "players-2": "C"}, 200),
+                                     "players-2": "C"}, 422),
     ("start score 10**30", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                            "start_scores-0": "1" + "0" * 30}, 200),
+                                            "start_scores-0": "1" + "0" * 30}, 422),
     ("start score 1e30", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                          "start_scores-0": "1e30"}, 200),
+                                          "start_scores-0": "1e30"}, 422),
     ("start score float", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                           "start_scores-0": "1.5"}, 200),
+                                           "start_scores-0": "1.5"}, 422),
     ("first dealer a word", "/matches/new", {"players-0": "A", "players-1": "B",
-                                             "players-2": "C", "first_dealer": "x"}, 200),
+                                             "players-2": "C", "first_dealer": "x"}, 422),
     ("first dealer 9", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                        "first_dealer": "9"}, 200),
+                                        "first_dealer": "9"}, 422),
     ("rules unknown", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                       "rules": "poker"}, 200),
+                                       "rules": "poker"}, 422),
     ("target 7", "/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
-                                  "target": "7"}, 200),
+                                  "target": "7"}, 422),
     ("declarer a word", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                                   "declarer": "x"}, 200),
+                                                   "declarer": "x"}, 422),
     ("declarer 9", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                              "declarer": "9"}, 200),
-    ("bid 10**30", "/matches/{m}/hands/new", form_played(1, 10**30, [40, None, 20]), 200),
-    ("bid negative", "/matches/{m}/hands/new", form_played(1, -100, [40, None, 20]), 200),
+                                              "declarer": "9"}, 422),
+    ("bid 10**30", "/matches/{m}/hands/new", form_played(1, 10**30, [40, None, 20]), 422),
+    ("bid negative", "/matches/{m}/hands/new", form_played(1, -100, [40, None, 20]), 422),
     ("bid float", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                             "bid": "100.5"}, 200),
+                                             "bid": "100.5"}, 422),
     ("points NUL", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                              "points_0": "4\x000"}, 200),
-    ("points 10**30", "/matches/{m}/hands/new", form_played(1, 100, [10**30, None, 20]), 200),
+                                              "points_0": "4\x000"}, 422),
+    ("points 10**30", "/matches/{m}/hands/new", form_played(1, 100, [10**30, None, 20]), 422),
     ("marriage unknown", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                                    "marriages_0": "stars"}, 200),
+                                                    "marriages_0": "stars"}, 422),
     ("kind unknown", "/matches/{m}/hands/new", {**form_played(1, 100, [40, None, 20]),
-                                                "kind": "won"}, 200),
+                                                "kind": "won"}, 422),
     ("expected hand superscript", "/matches/{m}/hands/new",
-     {**form_played(1, 100, [40, None, 20]), "expected_hand": "²"}, 200),
+     {**form_played(1, 100, [40, None, 20]), "expected_hand": "²"}, 422),
     ("expected hand already taken", "/matches/{m}/hands/new",
      {**form_played(1, 100, [40, None, 20]), "expected_hand": "1"}, 302),
     ("expected hand 10**30", "/matches/{m}/hands/new",
@@ -252,15 +252,15 @@ PAGE_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("edit another user's hand", "/matches/{other}/hands/1/edit",
      form_played(1, 100, [40, None, 20]), 404),
     ("delete another user's hand", "/matches/{other}/hands/1/delete", {"confirm": "y"}, 404),
-    ("delete unticked", "/matches/{m}/hands/1/delete", {"confirm": ""}, 200),
+    ("delete unticked", "/matches/{m}/hands/1/delete", {"confirm": ""}, 422),
     ("end another user's match", "/matches/{other}/end", {"confirm": "y"}, 404),
     ("match id with NUL", "/matches/ab%00cd/hands/new", form_played(1, 100, [40, None, 20]), 404),
-    ("join code NUL", "/join", {"code": "AB\x00CD"}, 200),
-    ("join code 10 000", "/join", {"code": "A" * 10_000}, 200),
-    ("register username NUL", "/register", {"username": "ve\x00ra", "password": "x" * 8}, 200),
-    ("register username tag", "/register", {"username": "<b>vera", "password": "x" * 8}, 200),
+    ("join code NUL", "/join", {"code": "AB\x00CD"}, 422),
+    ("join code 10 000", "/join", {"code": "A" * 10_000}, 422),
+    ("register username NUL", "/register", {"username": "ve\x00ra", "password": "x" * 8}, 422),
+    ("register username tag", "/register", {"username": "<b>vera", "password": "x" * 8}, 422),
     ("log in username NUL", "/login", {"username": "an\x00na", "password": "correct horse"},
-     200),
+     422),
 ]
 
 
@@ -287,7 +287,7 @@ def test_hostile_form_input_is_refused_and_stores_nothing(
     url = path.format(m=page_table["m"], other=page_table["other"])
     response = anna.client.post(url, data={**data, "csrf_token": token})
     assert response.status_code == status
-    if status == 200:
+    if status == 422:
         assert all_errors(response.text), "the refusal is shown on the form"
     if status == 302:
         assert flashes(anna.get(response.location).text), "and a warning on the sheet"

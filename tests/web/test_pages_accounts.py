@@ -53,7 +53,7 @@ def test_register_refusals_show_next_to_their_field(
 ) -> None:
     phone = Phone(csrf_app.test_client())
     response = phone.register(username, password)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert any(message in e for e in errors_next_to(response.text, field))
     assert count_users(csrf_app) == 0
 
@@ -88,7 +88,7 @@ def test_a_wrong_password_is_refused_next_to_it(make_phone: Any, csrf_app: Flask
     make_phone("anna")
     phone = Phone(csrf_app.test_client())
     response = phone.post("/login", {"username": "anna", "password": "wrong horse"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert errors_next_to(response.text, "password") == [
         "That username and password do not match."]
     assert phone.get("/").status_code == 302

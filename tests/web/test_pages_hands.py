@@ -155,7 +155,7 @@ def test_every_hand_refusal_shows_next_to_its_field_and_stores_nothing(
     match_id = phone.new_match()
     hand = {**played(1, 100, [40, None, 20]), **fields}
     response = phone.hand(match_id, 1, **hand)
-    assert response.status_code == 200
+    assert response.status_code == 422
     errors = group_errors(response.text, where) if where == POINTS_GROUP \
         else errors_next_to(response.text, where)
     assert message in errors, all_errors(response.text)
@@ -251,7 +251,7 @@ def test_a_correction_that_breaks_a_later_hand_says_so_at_the_top(
     # Hand 1 with Boris taking more puts him on the barrel, where hand 2's Rospisat' is refused.
     response = phone.post(f"/matches/{match_id}/hands/1/edit",
                           {**played(1, 180, [20, None, 0], {1: ["hearts"]}), "version": "1"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     top = [n for n in parse(response.text).walk() if "form-errors" in n.classes()]
     assert top and "Changing hand 1 would break hand 2" in top[0].text()
     assert records(csrf_app)[0]["bid"] == 100

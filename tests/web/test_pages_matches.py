@@ -92,7 +92,7 @@ def test_new_match_refusals_show_next_to_their_group(
             "rules": "squarescores", "target": "", "sheet": "deferred", "first_dealer": "0",
             **fields}
     response = phone.post("/matches/new", data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert any(message in e for e in group_errors(response.text, legend)), \
         group_errors(response.text, legend)
     assert count_matches(csrf_app) == 0
@@ -110,7 +110,7 @@ def test_new_match_field_refusals_show_next_to_the_field(
             "rules": "squarescores", "target": "", "sheet": "deferred", "first_dealer": "0",
             field: value}
     response = phone.post("/matches/new", data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert message in errors_next_to(response.text, element)
     assert count_matches(csrf_app) == 0
 
@@ -175,7 +175,7 @@ def test_a_finished_match_shows_the_winner_and_can_be_banked(
     confirm = phone.get(f"/matches/{match_id}/bank")
     assert confirm.status_code == 200 and 'id="confirm"' in confirm.text
     response = phone.post(f"/matches/{match_id}/bank", {})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert errors_next_to(response.text, "confirm") == ["Tick the box to confirm."]
     assert stored_status(csrf_app, match_id) == "open"
     response = phone.post(f"/matches/{match_id}/bank", {"confirm": "y"})
@@ -232,7 +232,7 @@ def test_joining_by_code_through_the_page(phone: Phone, make_phone: Any, csrf_ap
 def test_a_wrong_join_code_is_refused_next_to_it(phone: Phone, code: str, message: str) -> None:
     phone.new_match()
     response = phone.post("/join", {"code": code}, form_url="/")
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert errors_next_to(response.text, "code") == [message]
 
 
