@@ -49,7 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import accounts, api, assets, database, errors, export, phone, security, views
+    from . import accounts, api, assets, database, errors, export, phone, recovery, security, views
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -63,8 +63,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     app.register_blueprint(export.bp)
     app.register_blueprint(views.bp)
-    from . import recovery
-
     app.register_blueprint(recovery.bp)
     app.register_blueprint(phone.bp)
     assets.init_app(app)
