@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 from typing import Any
+
+
+def call_json(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+              timeout: float = 30) -> tuple[int, Any]:
+    """One JSON request to a real server on 127.0.0.1, on a fresh connection: (status, answer)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        conn.close()
+    return response.status, json.loads(data) if data else None
 
 
 def played(declarer: int, bid: int, points: list[int | None], **kw: Any) -> dict[str, Any]:

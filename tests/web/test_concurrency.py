@@ -3,8 +3,6 @@ one match at once. No duplicate, no lost acknowledged hand or correction, no 500
 
 from __future__ import annotations
 
-import http.client
-import json
 import random
 import threading
 import time
@@ -18,6 +16,8 @@ from sqlalchemy import event
 from werkzeug.serving import make_server
 
 from scoresheet.extensions import db
+
+from .helpers import call_json
 
 THREADS = 12
 REQUESTS_PER_THREAD = 25
@@ -36,17 +36,7 @@ class Server:
     def call(self, method: str, path: str, body: Any = None,
              token: str | None = None) -> tuple[int, Any]:
         """One request on a fresh connection: (status, JSON answer)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        try:
-            conn.request(method, path, None if body is None else json.dumps(body), headers)
-            response = conn.getresponse()
-            data = response.read()
-        finally:
-            conn.close()
-        return response.status, json.loads(data) if data else None
+        return call_json(self.port, method, path, body, token)
 
     def stop(self) -> None:
         """Shut the server down."""

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from conftest import app_config
 
+from .helpers import call_json
 from .test_concurrency import signature, signed_hand
 
 RUNNER = """
@@ -46,16 +47,7 @@ class Process:
     def call(self, method: str, path: str, body: Any = None,
              token: str | None = None) -> tuple[int, Any]:
         """One request: (status, JSON answer)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        try:
-            conn.request(method, path, None if body is None else json.dumps(body), headers)
-            response = conn.getresponse()
-            return response.status, json.loads(response.read() or b"null")
-        finally:
-            conn.close()
+        return call_json(self.port, method, path, body, token, timeout=10)
 
     def kill(self) -> None:
         """SIGKILL: no clean-up, no last commit."""
