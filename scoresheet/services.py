@@ -137,10 +137,7 @@ def match_status(match: Match, sheet: Sheet) -> str:
 
 def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
     """Record the next hand (API body, with optional `expected_hand`); the new sheet."""
-    expected = data.get("expected_hand")
-    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)
-                                 or expected < 1):
-        raise Malformed("expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
+    expected = body_expected_hand(data)
     record = hand_from_dict(data, extra=HAND_EXTRA)
     for attempt in range(RETRIES):
         try:
@@ -202,6 +199,7 @@ def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
     still be current); the new sheet."""
     if version is None:
         version = body_version(data)
+    body_expected_hand(data)  # accepted (the same body as for adding) but checked like there
     record = hand_from_dict(data, extra=EDIT_EXTRA)
     hands = lock(match)
     hand = numbered(hands, number)
@@ -432,6 +430,15 @@ def touch(match: Match) -> datetime:
     match.revision += 1
     match.updated_at = now = utcnow()
     return now
+
+
+def body_expected_hand(data: Mapping[str, Any]) -> int | None:
+    """The optional `expected_hand` of a hand's body: a positive whole number."""
+    expected = data.get("expected_hand")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)
+                                 or expected < 1):
+        raise Malformed("expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
+    return expected
 
 
 def body_version(data: Mapping[str, Any]) -> int | None:

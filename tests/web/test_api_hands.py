@@ -257,3 +257,15 @@ def assert_read_only(user: Any, match: dict[str, Any], status: str) -> None:
         assert status in response.json["error"]
     after = user.get(f"/api/matches/{match['id']}").json
     assert after == before and after["status"] == status
+
+
+@pytest.mark.parametrize("expected", ["1", 0, True, 1.5])
+def test_an_edit_with_a_malformed_expected_hand_is_400(api_user: Any, expected: Any) -> None:
+    match = api_user.new_match()
+    api_user.add_hand(match["id"], MISSED)
+    before = stored(api_user, match)
+    response = api_user.put(hands_url(match, 1), json={**REDEAL, "expected_hand": expected})
+    assert response.status_code == 400
+    assert response.json == {"error": "The expected hand is a hand number: 1, 2, 3 …",
+                             "field": "expected_hand"}
+    assert stored(api_user, match) == before
