@@ -87,6 +87,21 @@ def test_body_over_64_kib_is_413(api_user: Any) -> None:
     assert response.json == {"error": "The request is too large: at most 64 KiB.", "field": None}
 
 
+def test_body_over_64_kib_is_413_also_where_the_body_is_not_read(api_user: Any) -> None:
+    match = api_user.new_match()
+    base = f"/api/matches/{match['id']}"
+    big = "x" * (64 * 1024 + 1)
+    for method, url in [("post", f"{base}/bank"), ("post", f"{base}/end"),
+                        ("delete", f"{base}/hands/1"), ("get", base),
+                        ("delete", "/api/tokens/current")]:
+        response = getattr(api_user.client, method)(url, data=big, headers=api_user.headers,
+                                                    content_type="application/json")
+        assert response.status_code == 413, (method, url)
+        assert response.json == {"error": "The request is too large: at most 64 KiB.",
+                                 "field": None}
+    assert api_user.get(base).json == match
+
+
 def test_deeply_nested_json_is_400(api_user: Any) -> None:
     data = "[" * 20_000 + "]" * 20_000
     response = api_user.post("/api/matches", data=data, content_type="application/json")
