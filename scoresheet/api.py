@@ -139,7 +139,10 @@ def create_user() -> Any:
 def create_token() -> Any:
     """Log in: a new token for a username and password."""
     data = account_body()
-    user = accounts.authenticate(data.get("username"), data.get("password"))
+    for key in ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
+        if not isinstance(data.get(key), str):
+            raise Malformed(key, f"The {key} is a text.")
+    user = accounts.authenticate(data["username"], data["password"])
     if user is None:
         return error_response(401, "Wrong username or password.")
     return {"token": accounts.create_token(user)}, 201

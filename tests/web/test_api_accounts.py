@@ -76,13 +76,27 @@ def test_log_in_gives_a_new_token(client: Any, api_user: Any) -> None:
 @pytest.mark.parametrize("body", [
     {"username": "anna", "password": "wrong password"},
     {"username": "nobody", "password": "correct horse"},
-    {"username": "anna"},
-    {"username": ["anna"], "password": "correct horse"},
+    {"username": "ANNA ", "password": "correct horse"},
+    {"username": "anna", "password": ""},
 ])
 def test_wrong_credentials_are_401(client: Any, api_user: Any, body: Any) -> None:
     response = client.post("/api/tokens", json=body)
     assert response.status_code == 401
     assert response.json == {"error": "Wrong username or password.", "field": None}
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"username": "anna"}, "password"),
+    ({"password": "correct horse"}, "username"),
+    ({"username": ["anna"], "password": "correct horse"}, "username"),
+    ({"username": "anna", "password": 12345678}, "password"),
+    ({"username": None, "password": None}, "username"),
+])
+def test_log_in_with_wrong_types_is_400(client: Any, api_user: Any, body: Any,
+                                        field: str) -> None:
+    response = client.post("/api/tokens", json=body)
+    assert response.status_code == 400
+    assert response.json == {"error": f"The {field} is a text.", "field": field}
 
 
 def test_deleting_the_current_token_stops_it_working(api_user: Any) -> None:
