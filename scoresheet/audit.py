@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .extensions import db
-from .models import AuditEntry, Match, User
+from .models import AuditEntry, Match, User, isoformat
 
 ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
            "hand_restored", "match_banked", "match_ended", "match_imported")
@@ -117,7 +117,7 @@ def value_words(value: Any) -> str:
 
 def entry_to_dict(entry: AuditEntry, players: list[str]) -> dict[str, Any]:
     """One history entry as the API shows it (and as a backup keeps it)."""
-    return {"id": entry.id, "at": entry.at.isoformat(), "user": entry.username,
+    return {"id": entry.id, "at": isoformat(entry.at), "user": entry.username,
             "action": entry.action, "hand": entry.hand_number, "before": entry.before,
             "after": entry.after, "restores": entry.restores_id,
             "words": describe(entry, players)}

@@ -15,7 +15,7 @@ from sqlalchemy import func
 
 from . import audit, services
 from .extensions import db
-from .models import AuditEntry, Hand, Match, Member, User, utcnow
+from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .rules import Malformed, check_setup, hand_from_dict, hand_to_dict, replay, setup_from_dict
 from .rules import setup_to_dict as setup_dict
 
@@ -31,7 +31,7 @@ def document(matches: list[Match], users: list[User] | None = None) -> dict[str,
                            "matches": [match_document(m) for m in matches]}
     if users is not None:
         doc["users"] = [{"username": u.username, "password_hash": u.password_hash,
-                         "created_at": u.created_at.isoformat()} for u in users]
+                         "created_at": isoformat(u.created_at)} for u in users]
     return doc
 
 
@@ -40,14 +40,14 @@ def match_document(match: Match) -> dict[str, Any]:
     players = list(match.setup["players"])
     return {
         "id": match.id, "join_code": match.join_code, "setup": match.setup,
-        "status": match.status, "created_at": match.created_at.isoformat(),
+        "status": match.status, "created_at": isoformat(match.created_at),
         "created_by": username(match.created_by_id),
         "members": [m.user.username for m in match.members],
         "hands": [{"number": h.number, "record": h.record, "version": h.version,
                    "created_by": h.created_by.username if h.created_by else None,
                    "updated_by": h.updated_by.username if h.updated_by else None,
-                   "created_at": h.created_at.isoformat(),
-                   "updated_at": h.updated_at.isoformat()} for h in services.stored_hands(match)],
+                   "created_at": isoformat(h.created_at),
+                   "updated_at": isoformat(h.updated_at)} for h in services.stored_hands(match)],
         "audit": [audit.entry_to_dict(e, players) for e in reversed(audit.entries(match))],
     }
 

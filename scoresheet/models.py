@@ -25,6 +25,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def isoformat(moment: datetime) -> str:
+    """A stored time as the API shows it, always with its UTC offset (SQLite drops it)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
 def new_match_id() -> str:
     """A short random URL-safe match id."""
     return secrets.token_urlsafe(9)

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import audit
 from .extensions import db
-from .models import AuditEntry, Hand, Match, Member, User, utcnow
+from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .rules import (
     HandRecord,
     HandResult,
@@ -374,7 +374,7 @@ def match_brief(match: Match) -> dict[str, Any]:
     sheet = sheet_of(match)
     return {"id": match.id, "players": list(sheet.setup.players), "rules": sheet.setup.rules,
             "status": match_status(match, sheet), "winner": sheet.winner,
-            "hands": len(sheet.hands), "created_at": match.created_at.isoformat()}
+            "hands": len(sheet.hands), "created_at": isoformat(match.created_at)}
 
 
 def stored_hands(match: Match) -> list[Hand]:

@@ -68,6 +68,17 @@ def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: A
     assert history[2]["restorable"] and not history[3]["restorable"]
 
 
+def test_times_carry_their_utc_offset_on_every_database(api_user: Any) -> None:
+    match = api_user.new_match()
+    api_user.add_hand(match["id"], MISSED)
+    times = [e["at"] for e in api_user.get(f"/api/matches/{match['id']}/history").json["history"]]
+    times += [m["created_at"] for m in api_user.get("/api/matches").json["matches"]]
+    backup = api_user.get(f"/api/matches/{match['id']}/backup").json["matches"][0]
+    times += [backup["created_at"], backup["hands"][0]["created_at"],
+              backup["hands"][0]["updated_at"]]
+    assert len(times) == 6 and all(t.endswith("+00:00") for t in times), times
+
+
 def test_a_refused_change_leaves_no_trace_in_the_history(api_user: Any) -> None:
     mid = api_user.new_match()["id"]
     api_user.add_hand(mid, played(1, 100, [20, None, 120]), status=422)
