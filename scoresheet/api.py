@@ -152,7 +152,9 @@ def create_token() -> Any:
 def revoke_token() -> Any:
     """Log out: the token used for this call stops working."""
     accounts.revoke_token(g.api_token)
-    return "", 204
+    response = current_app.response_class(status=204)
+    del response.headers["Content-Type"]  # no body, so no (text/html) type either
+    return response
 
 
 @bp.get("/matches")
