@@ -6,6 +6,7 @@ import csv
 import io
 from typing import Any
 
+from scoresheet.export import safe_cell
 from scoresheet.extensions import db
 from scoresheet.models import User
 
@@ -62,6 +63,15 @@ def test_formula_looking_names_are_quoted_but_numbers_are_not(api_user: Any) -> 
     assert hand[1:3] == [f"'{names[0]}", f"'{names[1]}"]
     assert hand[9] == "-100" and total[9] == "-100"
     assert not any(cell.startswith("'") for cell in hand[5:] + total)
+
+
+def test_every_formula_start_is_quoted_and_no_number_ever_is() -> None:
+    for start in ("=", "+", "-", "@", "\t", "\r"):
+        assert safe_cell(f"{start}1+1") == f"'{start}1+1"
+    assert safe_cell("-120") == "'-120"  # a name that looks like a number is still text
+    for number in (-120, -1, 0, 120):
+        assert safe_cell(number) == number
+    assert safe_cell("Anna = 1") == "Anna = 1" and safe_cell("") == ""
 
 
 def test_names_with_commas_and_quotes_survive(api_user: Any) -> None:
