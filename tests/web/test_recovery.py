@@ -229,6 +229,16 @@ def test_a_match_backup_imports_as_a_new_match_with_an_identical_sheet(make_user
     assert [m["id"] for m in everything["matches"]] == [imported["id"]]
 
 
+def test_an_import_may_be_larger_than_64_kib_but_not_4_mib(api_user: Any) -> None:
+    mid = api_user.new_match()["id"]
+    text = json.dumps(api_user.get(f"/api/matches/{mid}/backup").json)
+    for padding, status in [(100_000, 201), (4 * 1024 * 1024, 413)]:
+        answer = api_user.client.post("/api/matches/import", data=text + " " * padding,
+                                      content_type="application/json", headers=api_user.headers)
+        assert answer.status_code == status, answer.json
+    assert len(api_user.get("/api/matches").json["matches"]) == 2
+
+
 @pytest.mark.parametrize("change, field", [
     (lambda d: d.update(format="other"), "format"),
     (lambda d: d.update(version=2), "version"),
