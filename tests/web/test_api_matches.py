@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from .helpers import played
+from .test_strangers import match_routes, url_for_rule
 
 MATCH_KEYS = {"id", "players", "rules", "options", "status", "winner", "join_code", "members",
               "next", "standings", "hands"}
@@ -159,8 +160,26 @@ def test_a_stranger_gets_404_on_every_route_like_a_missing_match(api_user: Any,
         response = getattr(stranger, method)(url, **kw)
         missing = getattr(stranger, method)(missing_url, **kw)
         assert response.status_code == 404, (method, url)
-        assert response.json == missing.json
+        assert response.data == missing.data
+        assert sorted(response.headers.items()) == sorted(missing.headers.items())
     assert api_user.get(f"/api/matches/{match['id']}").json["hands"][0]["bid"] == 100
+
+
+def test_every_api_match_route_answers_a_stranger_byte_for_byte_like_a_missing_match(
+        app: Any, api_user: Any, stranger: Any) -> None:
+    match = api_user.new_match()
+    api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
+    api_user.delete(f"/api/matches/{match['id']}/hands/1")
+    routes = [(rule, method) for rule, method in match_routes(app) if rule.startswith("/api/")]
+    assert len(routes) >= 10
+    for rule, method in routes:
+        answers = [stranger.client.open(url_for_rule(rule, match_id), method=method,
+                                        json={"kind": "redeal"}, headers=stranger.headers)
+                   for match_id in (match["id"], "NoSuchMatch1")]
+        assert [a.status_code for a in answers] == [404, 404], (rule, method)
+        assert answers[0].data == answers[1].data, (rule, method)
+        assert sorted(answers[0].headers.items()) == sorted(answers[1].headers.items())
+    assert api_user.get(f"/api/matches/{match['id']}").json["hands"] == []
 
 
 @pytest.mark.parametrize("method, url", [
