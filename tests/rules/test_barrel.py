@@ -194,3 +194,103 @@ def test_classic_barrel_forfeit_counts_as_missed() -> None:
     assert scores(sheet)[0] == 880 - 120
     assert not sheet.standings[0].barrel
     assert scores(sheet)[1:] == [-100 + 60, 5 + 60]
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "score", "on_barrel"),
+    [
+        # §4 rule 3 "made and took >= 120": the boundary itself. Seat 0 declares 100:
+        # 120 - 20 - 20 = 80 cards + spades 40 = 120 >= 120: wins, exactly the target.
+        ("squarescores", played(0, 100, [None, 20, 20], {0: ["spades"]}), 1000, False),
+        # 120 - 21 - 20 = 79 + spades 40 = 119 >= 100: made, but 119 < 120: stays at 880.
+        ("squarescores", played(0, 100, [None, 21, 20], {0: ["spades"]}), 880, True),
+        # §7 classic "a made bid of 120 or more": bid 115 made (took 100 + hearts = 200) stays.
+        ("classic", played(0, 115, [None, 10, 10], {0: ["hearts"]}), 880, True),
+    ],
+)
+def test_barrel_win_boundary_took_120_or_bid_120(
+    rules: str, hand: HandRecord, score: int, on_barrel: bool
+) -> None:
+    sheet = replay(setup(rules, start=[800, 0, 0]), [SEAT_0_TAKES_100, hand])
+    assert scores(sheet)[0] == score
+    assert sheet.standings[0].barrel is on_barrel
+    assert (sheet.winner == 0) is (score == 1000)
+
+
+@pytest.mark.parametrize(
+    ("rules", "target", "hand", "score", "winner"),
+    [
+        # §4 "for another target T the barrel is at T-120": seat 0 at T-220 defends with 100
+        # -> T-120, on the barrel; then declares 100 and takes 80 + hearts = 180 >= 120:
+        # the barrel win makes its score the target itself (not 1000).
+        ("squarescores", 2000, played(0, 100, [None, 20, 20], {0: ["hearts"]}), 2000, 0),
+        ("squarescores", 3000, played(0, 100, [None, 20, 20], {0: ["hearts"]}), 3000, 0),
+        ("classic", 2000, played(0, 120, [None, 20, 20], {0: ["hearts"]}), 2000, 0),
+        # Missed on a moved barrel: (T-120) - bid = 1880 - 150 = 1730 (took 80 < 150), off.
+        ("squarescores", 2000, played(0, 150, [None, 20, 20]), 1730, None),
+    ],
+)
+def test_barrel_under_another_target_wins_with_the_target_and_misses_from_t_minus_120(
+    rules: str, target: int, hand: HandRecord, score: int, winner: int | None
+) -> None:
+    s = setup(rules, start=[target - 220, 0, 0], target=target)
+    sheet = replay(s, [SEAT_0_TAKES_100, hand])
+    assert sheet.hands[0].results[0].score == target - 120
+    assert scores(sheet)[0] == score
+    assert sheet.winner == winner
+    assert not sheet.standings[0].barrel
+
+
+# Seat 2 defends with 0 card points; seat 1 declares 100 and takes 120 - 20 = 100: made.
+ZERO_FOR_SEAT_2 = played(1, 100, [20, None, 0])
+
+
+@pytest.mark.parametrize(
+    ("start", "suits", "score", "on_barrel"),
+    [
+        # §4 "Order inside a hand": add the points, subtract the count penalty, THEN barrel
+        # rule 1. Third zero with hearts 100: 850 + 100 - 120 = 830, below 880: not on the
+        # barrel (rule 1 first would give 950 -> 880, then 760).
+        (850, ["hearts"], 830, False),
+        # Third zero with hearts + diamonds + clubs = 240: 800 + 240 - 120 = 920 -> 880, on the
+        # barrel (rule 1 first would see 1040, a win).
+        (800, ["hearts", "diamonds", "clubs"], 880, True),
+    ],
+)
+def test_order_inside_a_hand_count_penalty_before_barrel_rule_1(
+    start: int, suits: list[str], score: int, on_barrel: bool
+) -> None:
+    third = played(1, 100, [20, None, 0], {2: suits})  # seat 1 still takes 100: made
+    sheet = replay(setup(start=[0, 0, start]), [ZERO_FOR_SEAT_2, ZERO_FOR_SEAT_2, third])
+    assert [h.results[2].score for h in sheet.hands] == [start, start, score]
+    assert "zero_penalty" in events(sheet, 3, 2)
+    assert sheet.standings[2].barrel is on_barrel
+    assert sheet.winner is None
+
+
+def test_classic_barrel_forfeit_in_a_gold_set_costs_the_bid_times_gold() -> None:
+    # §7 "treated as having missed: 880 - bid·m"; §3 the gold multiplier applies to a forfeit.
+    # Hand 1 (gold, min 120): seat 1 bids 120, takes 70 + hearts = 170: made; seat 0 (800)
+    # defends with 50 x 2 = 100 -> 900 -> 880, on the barrel.
+    # Hand 2 (gold): seat 0 forfeits 120: 880 - 120*2 = 640, off; opponents +60*2 = 120 each:
+    # seat 1 240 + 120 = 360, seat 2 0 + 120 = 120.
+    s = setup("classic", start=[800, 0, 0], gold_set=True)
+    hands = [played(1, 120, [50, None, 0], {1: ["hearts"]}), forfeit(0, 120)]
+    sheet = replay(s, hands)
+    assert [h.gold for h in sheet.hands] == [True, True]
+    assert scores(sheet) == [640, 360, 120]
+    assert not sheet.standings[0].barrel
+    assert "barrel_off" in events(sheet, 2, 0)
+
+
+def test_several_seats_win_in_one_hand_a_barrel_win_can_be_outscored() -> None:
+    # §5 "If several seats reach it in the same hand: the highest score wins" — a barrel win
+    # (score = target) is one of them. Hand 1: seat 0 (800) takes 100 -> 880, barrel; seat 2
+    # (870) takes 5 -> 875. Hand 2: seat 0 declares 100 and takes 10 + hearts + spades = 150
+    # >= 120: wins from the barrel at 1000. Seat 2 takes 110 + diamonds 80 = 190: 875 + 190 =
+    # 1065, straight over the barrel (rule 2). 1065 > 1000: seat 2 wins.
+    s = setup(start=[800, 0, 870])
+    hand = played(0, 100, [10, 0, 110], {0: ["hearts", "spades"], 2: ["diamonds"]})
+    sheet = replay(s, [SEAT_0_TAKES_100, hand])
+    assert scores(sheet) == [1000, -100, 1065]
+    assert sheet.winner == 2
