@@ -64,6 +64,19 @@ def test_barrel_win_scores_exactly_the_target_and_ends_the_match() -> None:
     assert scores(sheet)[0] == 1000 and sheet.winner == 0 and sheet.next is None
 
 
+def test_editing_an_earlier_hand_can_un_finish_the_match() -> None:
+    # §5 "every later hand is recomputed from the records, which may un-finish it".
+    # Seat 1 (770) defends with 100: 870; then declares 130 and takes 100 + hearts: 1000, wins.
+    # With hand 1 edited so seat 1 takes 10 (-> 780), the same hand 2 gives 910 -> 880: barrel.
+    s = setup(start=[0, 770, 0])
+    win = played(1, 130, [10, None, 10], {1: ["hearts"]})
+    before = replay(s, [played(0, 100, [None, 100, 0]), win])
+    assert (before.status, before.winner, scores(before)[1]) == ("finished", 1, 1000)
+    after = replay(s, [played(0, 100, [None, 10, 0]), win])
+    assert (after.status, after.winner, scores(after)[1]) == ("in_progress", None, 880)
+    assert after.next is not None
+
+
 # -- §8 the sheet ------------------------------------------------------------------------------
 
 # Seat 1's true changes: -100 (missed), +150 (made 150), -120 (missed), +40 (defends 40).

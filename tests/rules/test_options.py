@@ -110,12 +110,44 @@ def test_locked_sitter_gets_no_bonus() -> None:
     assert scores(sheet)[0] == 950
 
 
+def test_sitter_bonus_is_the_number_the_table_entered_not_multiplied_in_gold() -> None:
+    # §6 "the table enters that number"; §3's multiplier is for the declarer's, defenders' and
+    # forfeit points. Gold hand 1, dealer 0 sits out with a bonus of 30: +30 (not 60).
+    # Seat 1 bids 120, takes 100 + hearts = 200: +240; seats 2, 3: 10*2 = 20 each.
+    s = setup(seats=4, gold_set=True, sitter_bonus=True)
+    sheet = replay(s, [played(1, 120, [None, None, 10, 10], {1: ["hearts"]}, sitter_points=30)])
+    assert sheet.hands[0].gold and sheet.hands[0].multiplier == 2
+    assert scores(sheet) == [30, 240, 20, 20]
+
+
+@pytest.mark.parametrize(
+    ("start", "bonus", "score", "on_barrel", "winner"),
+    [
+        # §4 rule 1 holds for any hand that takes a seat into 880..999, the sitter's bonus too:
+        # 800 + 100 = 900 -> 880, on the barrel.
+        (800, 100, 880, True, None),
+        # Rule 2 / §5: 870 + 130 = 1000 straight over the barrel reaches the target.
+        (870, 130, 1000, False, 0),
+    ],
+)
+def test_sitter_bonus_goes_through_the_barrel_rules(
+    start: int, bonus: int, score: int, on_barrel: bool, winner: int | None
+) -> None:
+    s = setup(seats=4, sitter_bonus=True, start=[start, 0, 0, 0])
+    sheet = replay(s, [played(1, 100, [None, None, 10, 10], sitter_points=bonus)])
+    assert scores(sheet)[0] == score
+    assert sheet.standings[0].barrel is on_barrel
+    assert sheet.winner == winner
+
+
 @pytest.mark.parametrize(
     ("rules", "seats", "flags", "sitter_points", "field"),
     [
         ("squarescores", 4, {}, 20, "sitter_points"),  # option off
         ("polish", 4, {"sitter_bonus": True}, 25, "sitter_points"),  # not a multiple of 10
         ("squarescores", 4, {"sitter_bonus": True}, -5, "sitter_points"),  # below 0
+        # Engine's bound (RULES.md gives none): at most 400, the highest bid.
+        ("squarescores", 4, {"sitter_bonus": True}, 405, "sitter_points"),
     ],
 )
 def test_sitter_bonus_refusals(rules: str, seats: int, flags: dict[str, bool],
@@ -199,3 +231,14 @@ def test_negative_start_scores(style: SheetStyle, sheet_total: int, owed: int) -
         assert (r.entry, r.owed, r.sheet, r.score) == (0, 50, 0, -50)
     else:
         assert (r.entry, r.owed, r.sheet, r.score) == (100, 0, -50, -50)
+
+
+def test_options_are_off_by_default() -> None:
+    # §6: sitter bonus, gold set and blind bids "Off by default"; target 1000 by default;
+    # §8 the sheet is deferred unless `sheet: "signed"` is asked for.
+    from scoresheet.rules import Options, setup_from_dict
+
+    s = setup_from_dict({"players": ["A", "B", "C", "D"]})
+    assert s.options == Options(target=1000, gold_set=False, blind_bids=False,
+                                sitter_bonus=False, sheet="deferred")
+    assert s.rules == "squarescores" and s.start_scores == (0, 0, 0, 0)

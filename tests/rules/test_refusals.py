@@ -134,3 +134,22 @@ def test_hand_from_dict_reads_the_api_example() -> None:
             "made": True, "sitter_points": 0, "forced": False}
     sheet = replay(setup(start=[650, 420, 300]), [hand_from_dict(data)])
     assert [s.score for s in sheet.standings] == [690, 580, 325]
+
+
+@pytest.mark.parametrize(
+    ("hand", "points", "expected"),
+    [
+        # §2 "card points ... whole numbers in 0..120": both ends are accepted.
+        # Seat 0 takes all 120: the declarer is left 0, took 0 < 100: missed -100; seat 0 +120;
+        # seat 2 took 0 (a zero).
+        (played(1, 100, [120, None, 0]), (120, 0, 0), [120, -100, 0]),
+        # All given: the declarer's 120 itself, made: +100; defenders 0 and 0.
+        (played(1, 100, [0, 120, 0]), (0, 120, 0), [0, 100, 0]),
+    ],
+)
+def test_card_points_0_and_120_are_accepted(
+    hand: HandRecord, points: tuple[int, ...], expected: list[int]
+) -> None:
+    sheet = replay(setup(), [hand])
+    assert sheet.hands[0].points == points
+    assert [s.score for s in sheet.standings] == expected

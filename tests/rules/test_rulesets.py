@@ -145,6 +145,24 @@ def test_polish_locked_declarer_who_forfeits_loses_the_bid_and_is_freed() -> Non
     assert scores(sheet)[0] == 810 and not sheet.standings[0].locked
 
 
+@pytest.mark.parametrize(
+    ("start", "taken", "after_1", "after_2", "locked"),
+    [
+        # §7 "a seat at 900..999 is locked", at both ends. Hand 1: seat 0 defends with `taken`
+        # (rounded to 10); hand 2: it defends with 30, which counts only if it is not locked.
+        (850, 40, 890, 920, True),  # 890: not locked, so +30 -> 920 (and locked from then on)
+        (850, 45, 900, 900, True),  # 45 -> 50: exactly 900, locked: hand 2 adds nothing
+        (899, 100, 999, 999, True),  # 899 + 100 = 999: still locked
+    ],
+)
+def test_polish_lock_range_is_900_to_999(
+    start: int, taken: int, after_1: int, after_2: int, locked: bool
+) -> None:
+    hands = [played(1, 100, [taken, None, 0]), played(1, 100, [30, None, 0])]
+    assert history(setup("polish", start=[start, 0, 0]), hands, 0) == [after_1, after_2]
+    assert replay(setup("polish", start=[start, 0, 0]), hands).standings[0].locked is locked
+
+
 @pytest.mark.parametrize("rules", ["squarescores", "classic", "ggtables"])
 def test_only_polish_locks(rules: str) -> None:
     # 850 + 60 = 910: barrel rulesets put it on 880; ggtables leaves 910 and unlocked.

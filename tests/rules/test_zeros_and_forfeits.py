@@ -125,3 +125,24 @@ def test_rospisat_opponents_only_in_the_hand_get_60_not_the_sitter_out() -> None
     # Four seats, dealer 0 sits out; seat 1 forfeits: seats 2 and 3 +60, seat 0 nothing.
     sheet = replay(setup(seats=4), [forfeit(1, 100)])
     assert scores(sheet) == [0, 0, 60, 60]
+
+
+def test_third_rospisat_penalty_is_not_multiplied_in_a_gold_set() -> None:
+    # §4 "Count penalties (120) are never multiplied"; "+60 (× gold multiplier)".
+    # Gold set of 3 hands; seat 0 (300) forfeits 120 three times: nobody made a bid, so the set
+    # repeats and all three are gold. Declarer: 300, 300, 300 - 120 = 180 (not 300 - 240).
+    # Opponents: +60*2 = +120 each hand: 120, 240, 360.
+    sheet = replay(setup(start=[300, 0, 0], gold_set=True), [forfeit(0, 120)] * 3)
+    assert all(h.gold for h in sheet.hands)
+    assert [h.results[0].score for h in sheet.hands] == [300, 300, 180]
+    assert [h.results[1].score for h in sheet.hands] == [120, 240, 360]
+    assert [h.results[2].score for h in sheet.hands] == [120, 240, 360]
+
+
+def test_a_zero_in_the_hand_that_puts_a_seat_on_the_barrel_counts() -> None:
+    # §4: only hands played *on* the barrel give no zero; the hand that puts it there is not
+    # one. Seat 2 (800) defends with 0 card points + hearts 100: 900 -> 880, and a zero.
+    sheet = replay(setup(start=[0, 0, 800]), [played(1, 100, [20, None, 0], {2: ["hearts"]})])
+    assert scores(sheet)[2] == 880 and sheet.standings[2].barrel
+    assert sheet.standings[2].zeros == 1
+    assert events(sheet, 1, 2) == ("zero", "barrel_on")
