@@ -10,6 +10,7 @@ from .rulesets import RULESETS
 
 MAX_NAME = 40
 LOWEST_START = -10_000
+"""RULES.md §6 bounds start scores only from above; a floor stops a typo such as -80000."""
 JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: invisible, but part of how some scripts and emoji are written."""
 

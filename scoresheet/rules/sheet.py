@@ -107,6 +107,9 @@ def pick_winner(scores: list[int], target: int, deal: Deal, declarer: int | None
     """The seat that won with this hand, if any (RULES.md §5).
 
     Highest score first; on equal scores the declarer; else the earlier seat in the bidding order.
+    Where RULES.md is silent: a seat that wins from the barrel (score = target) is one of the
+    seats that reached the target, so a seat that jumped higher in the same hand beats it; with
+    four seats the sitter-out is the dealer, so it comes last in the bidding order.
     """
     if max(scores) < target:
         return None

@@ -20,6 +20,7 @@ from .rulesets import (
 
 PACK = 120
 MAX_SITTER_POINTS = 400
+"""RULES.md §6 sets no upper bound on the sitter bonus; the highest bid (400) stops a typo."""
 
 
 @dataclass(slots=True)
@@ -166,6 +167,9 @@ class Tysiacha:
             old = seat.score
             if i == deal.sitting_out:
                 events.append("sitting_out")
+                # The number the table entered (§6), not multiplied: §3's multiplier is for the
+                # declarer's, defenders' and forfeit points. It goes through the barrel rules
+                # like any gain: it can put the sitter on the barrel or take it to the target.
                 gain = record.sitter_points
                 if bomb_pays:
                     gain += 40 if self.n == 4 else 60
@@ -223,7 +227,7 @@ class Tysiacha:
                 events.append("zero_penalty")
         new = seat.score + gain - penalty
         if self.rs.endgame == "cap" and new > self.target - 1:
-            new = max(self.target - 1, seat.score)
+            new = max(self.target - 1, seat.score)  # a seat is never above 1000 already (§6)
             events.append("capped")
         return self.maybe_barrel_on(seat, new, events)
 
