@@ -84,9 +84,8 @@ def race(sheet: Sheet) -> Chart:
                (x(n), y(run[-1])), run[-1])
         for i, (name, run) in enumerate(zip(setup.players, runs, strict=True)))
     guides = [Guide("target", target, y(target), f"{target}")]
-    if rs.has_barrel:
-        guides.append(Guide("barrel", target - 120, y(target - 120), f"{target - 120}"))
-    if rs.endgame == "lock":
-        guides.append(Guide("lock", target - 100, y(target - 100), f"{target - 100}"))
+    for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
+        if value is not None:
+            guides.append(Guide(kind, value, y(value), f"{value}"))
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, n, series, tuple(guides),
                  y(0) if low < 0 else None, low)

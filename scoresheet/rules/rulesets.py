@@ -44,7 +44,19 @@ class Ruleset:
         """The ruleset has the barrel of RULES.md §4."""
         return self.endgame in ("barrel_took", "barrel_bid")
 
+    def barrel_at(self, target: int) -> int | None:
+        """Where the barrel sits for this target (RULES.md §4: 880 for 1000), if there is one."""
+        return target - BARREL_BELOW if self.has_barrel else None
 
+    def lock_at(self, target: int) -> int | None:
+        """Where the polish lock starts for this target (900 for 1000), if there is one."""
+        return target - LOCK_BELOW if self.endgame == "lock" else None
+
+
+BARREL_BELOW = 120
+"""The barrel sits this far below the target; a fall from it drops twice as far (RULES.md §4)."""
+LOCK_BELOW = 100
+"""Polish: a seat this close to the target is locked (RULES.md §7)."""
 MAX_BID = 400
 GOLD_MIN_BID = 120
 BARREL_HANDS = 3

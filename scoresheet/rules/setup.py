@@ -49,12 +49,12 @@ def check_setup(setup: Setup) -> None:
         raise Refused("first_dealer", f"The first dealer must be one of the {n} players.")
     if len(setup.start_scores) != n:
         raise Refused("start_scores", f"Give a start score for each of the {n} players.")
-    barrel_at = opts.target - 120
+    barrel_at = rs.barrel_at(opts.target)
     for name, score in zip(setup.players, setup.start_scores, strict=True):
         if not LOWEST_START <= score < opts.target:
             raise Refused("start_scores", f"{name}'s start score must be from {LOWEST_START} "
                                           f"to {opts.target - 1}; {score} is not.")
-        if rs.has_barrel and barrel_at <= score:
+        if barrel_at is not None and barrel_at <= score:
             raise Refused("start_scores", f"{name}'s start score {score} is on the barrel "
                                           f"({barrel_at}..{opts.target - 1}): start below "
                                           f"{barrel_at}, as the sheet never shows those scores.")

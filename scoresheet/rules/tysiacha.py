@@ -10,9 +10,11 @@ from .errors import Refused
 from .game import Deal, Scored
 from .model import SUITS, HandRecord, NextDeal, Setup, Standing
 from .rulesets import (
+    BARREL_BELOW,
     BARREL_HANDS,
     COUNT_PENALTY,
     GOLD_MIN_BID,
+    LOCK_BELOW,
     MAX_BID,
     RULESETS,
     round_points,
@@ -43,9 +45,9 @@ class Tysiacha:
         self.options = setup.options
         self.target = setup.options.target
         self.n = len(setup.players)
-        self.barrel_at = self.target - 120
-        self.fall_to = self.target - 240
-        self.lock_at = self.target - 100
+        self.barrel_at = self.target - BARREL_BELOW
+        self.fall_to = self.target - 2 * BARREL_BELOW
+        self.lock_at = self.target - LOCK_BELOW
         self.has_barrel = self.rs.has_barrel
         self.has_lock = self.rs.endgame == "lock"
         self.seats = [Seat(s) for s in setup.start_scores]
