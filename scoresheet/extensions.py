@@ -13,7 +13,9 @@ class Base(DeclarativeBase):
     """Declarative base of every stored record."""
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+"""Objects stay readable after a commit (a response is built from what was just written);
+every change re-reads what it depends on under the match's lock."""
 migrate = Migrate(render_as_batch=True)
 """Alembic migrations in `migrations/` (batch mode: SQLite cannot ALTER most things)."""
 csrf = CSRFProtect()
