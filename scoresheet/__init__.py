@@ -60,7 +60,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     accounts.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
-    api.init_app(app)
     app.register_blueprint(export.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(recovery.bp)

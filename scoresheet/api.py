@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
@@ -29,18 +29,9 @@ def error_response(status: int, message: str | None = None, field: str | None = 
     return response
 
 
-def init_app(app: Flask) -> None:
-    """HTTP errors under /api (unknown routes, wrong methods, 500s) are answered as JSON by
-    `errors.http_error`, which calls `http_error_response`."""
-
-
-def is_api() -> bool:
-    """The request is for the JSON API."""
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
 def http_error_response(e: HTTPException) -> Response:
-    """An HTTP error as the API's JSON error."""
+    """An HTTP error as the API's JSON error (`errors.http_error` calls it for every HTTP
+    error under /api: unknown routes, wrong methods, 500s)."""
     code = e.code or 500
     if code == 413:
         return error_response(413, "The request is too large: at most 64 KiB.")
