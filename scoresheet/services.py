@@ -227,11 +227,7 @@ def delete_hand(match: Match, user: User, number: int) -> Sheet:
     audit.log(match, user, "hand_deleted", number, before=hand.record)
     db.session.delete(hand)
     db.session.flush()
-    # Two steps through negative numbers so the unique (match, number) pair never collides.
-    later = (Hand.match_id == match.id) & (Hand.number > number)
-    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number - 1)))
-    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
-                       .values(number=-Hand.number))
+    renumber(match, number + 1, -1)
     touch(match)
     db.session.commit()
     db.session.expire(match, ["hands"])
@@ -262,11 +258,7 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, Sheet]:
             err.message = f"The deleted hand cannot come back as hand {number}: {err.message}"
             err.args = (err.message,)
         raise
-    # Two steps through negative numbers so the unique (match, number) pair never collides.
-    later = (Hand.match_id == match.id) & (Hand.number >= number)
-    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + 1)))
-    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
-                       .values(number=-Hand.number))
+    renumber(match, number, 1)
     db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
     audit.log(match, user, "hand_restored", number, after=hand_to_dict(record),
@@ -423,6 +415,16 @@ def checked_replay(match: Match, records: list[HandRecord], number: int, verb: s
             err.message = f"{verb} hand {number} would break hand {later}: {err.message}"
             err.args = (err.message,)
         raise
+
+
+def renumber(match: Match, first: int, by: int) -> None:
+    """Add `by` to the number of hand `first` and every later hand (-1 after a delete, +1
+    before a restore)."""
+    # Two steps through negative numbers so the unique (match, number) pair never collides.
+    later = (Hand.match_id == match.id) & (Hand.number >= first)
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by)))
+    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
+                       .values(number=-Hand.number))
 
 
 def touch(match: Match) -> datetime:
