@@ -42,7 +42,7 @@ def match_document(match: Match) -> dict[str, Any]:
         "id": match.id, "join_code": match.join_code, "setup": match.setup,
         "status": match.status, "created_at": isoformat(match.created_at),
         "created_by": username(match.created_by_id),
-        "members": [m.user.username for m in match.members],
+        "members": services.member_names(match),
         "hands": [{"number": h.number, "record": h.record, "version": h.version,
                    "created_by": h.created_by.username if h.created_by else None,
                    "updated_by": h.updated_by.username if h.updated_by else None,
