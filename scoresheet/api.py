@@ -253,6 +253,6 @@ def my_backup() -> Any:
 @bp.post("/matches/import")
 def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
-    request.max_content_length = 4 * 1024 * 1024  # a backup may be larger than 64 KiB
+    request.max_content_length = backup.IMPORT_LIMIT
     matches = backup.import_matches(g.api_user, body())
     return {"matches": [services.match_to_dict(m, services.sheet_of(m)) for m in matches]}, 201

@@ -31,8 +31,6 @@ from .services import Conflict
 from .views import back_to
 
 bp = Blueprint("recovery", __name__, cli_group=None)
-IMPORT_LIMIT = 4 * 1024 * 1024
-"""A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
 
 
 class ImportForm(FlaskForm):
@@ -102,7 +100,7 @@ def allow_large_backups(endpoint: str | None, _values: Any) -> None:
     """A backup upload may exceed the 64 KiB of other requests. (This runs before every
     before_request hook, so the CSRF check reads the body with this limit too.)"""
     if endpoint == "recovery.import_match":
-        request.max_content_length = IMPORT_LIMIT
+        request.max_content_length = backup.IMPORT_LIMIT
 
 
 @bp.route("/import", methods=["GET", "POST"])
