@@ -288,9 +288,7 @@ def confirmed(m: Match, title: str, question: str, action: Any, done: str) -> An
     if form.validate_on_submit():
         try:
             action()
-        except Conflict as err:
-            flash(err.message, "warning")
-        except RuleError as err:
+        except (Conflict, RuleError) as err:
             flash(err.message, "warning")
         else:
             flash(done)
