@@ -436,20 +436,20 @@ def touch(match: Match) -> datetime:
 
 def body_expected_hand(data: Mapping[str, Any]) -> int | None:
     """The optional `expected_hand` of a hand's body: a positive whole number."""
-    expected = data.get("expected_hand")
-    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)
-                                 or expected < 1):
-        raise Malformed("expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
-    return expected
+    return body_counter(data, "expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
 
 
 def body_version(data: Mapping[str, Any]) -> int | None:
     """The optional `version` of an API correction: the hand's version the caller saw."""
-    version = data.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)
-                                or version < 1):
-        raise Malformed("version", "The version is the hand's version number: 1, 2, 3 …")
-    return version
+    return body_counter(data, "version", "The version is the hand's version number: 1, 2, 3 …")
+
+
+def body_counter(data: Mapping[str, Any], key: str, message: str) -> int | None:
+    """An optional positive whole number of a body (not a bool); else Malformed(key, message)."""
+    value = data.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise Malformed(key, message)
+    return value
 
 
 def author(hand: Hand, edited: bool = False) -> str:
