@@ -137,8 +137,7 @@ def home(join_form: JoinForm) -> str:
     for m in services.user_matches(current_user):
         sheet = services.sheet_of(m)
         rows.append((m, sheet, services.match_status(m, sheet)))
-    return render_template("index.html", rows=rows, join_form=join_form,
-                           status_words=WORDS["status"])
+    return render_template("index.html", rows=rows, join_form=join_form)
 
 
 @bp.post("/join")
