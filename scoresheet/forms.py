@@ -97,13 +97,17 @@ class RefusableForm(FlaskForm):
             self.refuse(err.field, err.message)
 
 
+def username_field(missing: str) -> StringField:
+    """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
+    return StringField("Username", filters=[strip], validators=[InputRequired(missing)],
+                       render_kw={"autocomplete": "username", "autocapitalize": "none",
+                                  "spellcheck": "false"})
+
+
 class RegisterForm(RefusableForm):
     """A new account."""
 
-    username = StringField("Username", filters=[strip],
-                           validators=[InputRequired("Choose a username.")],
-                           render_kw={"autocomplete": "username", "autocapitalize": "none",
-                                      "spellcheck": "false"})
+    username = username_field("Choose a username.")
     password = PasswordField("Password", validators=[InputRequired("Choose a password.")],
                              render_kw={"autocomplete": "new-password"})
 
@@ -111,10 +115,7 @@ class RegisterForm(RefusableForm):
 class LoginForm(RefusableForm):
     """Log in with a username and password."""
 
-    username = StringField("Username", filters=[strip],
-                           validators=[InputRequired("Enter your username.")],
-                           render_kw={"autocomplete": "username", "autocapitalize": "none",
-                                      "spellcheck": "false"})
+    username = username_field("Enter your username.")
     password = PasswordField("Password", validators=[InputRequired("Enter your password.")],
                              render_kw={"autocomplete": "current-password"})
 
