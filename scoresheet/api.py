@@ -224,9 +224,8 @@ def history(match_id: str) -> Any:
     match = services.get_match(match_id, g.api_user)
     players = list(match.setup["players"])
     entries = audit.entries(match)
-    restored = audit.restored_ids(entries)
-    return {"history": [{**audit.entry_to_dict(e, players),
-                         "restorable": e.action == "hand_deleted" and e.id not in restored}
+    restorable = audit.restorable_ids(entries)
+    return {"history": [{**audit.entry_to_dict(e, players), "restorable": e.id in restorable}
                         for e in entries]}
 
 

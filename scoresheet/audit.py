@@ -33,9 +33,10 @@ def entries(match: Match) -> list[AuditEntry]:
     ).scalars())
 
 
-def restored_ids(history: list[AuditEntry]) -> set[int]:
-    """Ids of the `hand_deleted` entries whose hand was brought back already."""
-    return {e.restores_id for e in history if e.restores_id is not None}
+def restorable_ids(history: list[AuditEntry]) -> set[int]:
+    """Ids of the `hand_deleted` entries whose hand was not brought back yet."""
+    restored = {e.restores_id for e in history if e.restores_id is not None}
+    return {e.id for e in history if e.action == "hand_deleted" and e.id not in restored}
 
 
 def describe(entry: AuditEntry, players: list[str]) -> str:

@@ -46,10 +46,8 @@ def history(match_id: str) -> str:
     m = services.get_match(match_id, current_user)
     entries = audit.entries(m)
     players = list(m.setup["players"])
-    restored = audit.restored_ids(entries)
-    rows = [(e, audit.describe(e, players),
-             e.action == "hand_deleted" and e.id not in restored and m.status == "open")
-            for e in entries]
+    restorable = audit.restorable_ids(entries) if m.status == "open" else set()
+    rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
     return render_template("history.html", match=m, rows=rows, players=players)
 
 
