@@ -18,7 +18,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
 
 
-def sheet_csv(match: Match, sheet: Sheet) -> str:
+def sheet_csv(sheet: Sheet) -> str:
     """The sheet as CSV text: BOM, header, one row per hand, then `total`."""
     names = sheet.setup.players
     header: list[str | int] = ["hand", "dealer", "declarer", "bid", "outcome"]
@@ -53,7 +53,7 @@ def safe_cell(value: str | int) -> str | int:
 
 def csv_response(match: Match) -> Response:
     """The CSV download of a match's sheet."""
-    body = sheet_csv(match, services.sheet_of(match))
+    body = sheet_csv(services.sheet_of(match))
     response = Response(body, content_type="text/csv; charset=utf-8")
     filename = f"tysiacha-{match.created_at:%Y-%m-%d}-{match.id}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
