@@ -380,10 +380,12 @@ def stored_hands(match: Match) -> list[Hand]:
 def lock(match: Match, load: bool = True) -> list[Hand]:
     """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
     and return its hands as they are now (unless `load` is false)."""
+    # Fetch the row (not just run the query): only rows read refresh the object, and a writer
+    # that committed since this request loaded the match must be seen (revision, status).
     db.session.execute(
         db.select(Match).where(Match.id == match.id).with_for_update()
         .execution_options(populate_existing=True)
-    )
+    ).scalar_one()
     if match.status == "banked":
         raise Conflict("This match is banked: its sheet can no longer change.")
     if match.status == "ended":

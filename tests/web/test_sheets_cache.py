@@ -102,3 +102,17 @@ def test_the_match_json_from_cached_hands_is_the_match_object(anna: User) -> Non
     assert sheets.cached(match.id) is not None and sheets.cached(match.id).sheet is sheet
     assert json.loads(services.match_json(match, sheet)) == services.match_to_dict(match, sheet)
     assert [h["number"] for h in json.loads(services.match_json(match, sheet))["hands"]] == [1, 2]
+
+
+def test_the_lock_rereads_the_match_row_another_writer_changed(anna: User) -> None:
+    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
+    db.session.commit()
+    revision = match.revision
+    # Another worker changes the match after this request loaded it.
+    with db.engine.begin() as other:
+        other.execute(db.update(Match).where(Match.id == match.id)
+                      .values(revision=Match.revision + 1))
+    services.lock(match, load=False)
+    assert match.revision == revision + 1
+    db.session.rollback()
