@@ -147,6 +147,12 @@ class Standing:
     """Zeros taken (every third costs 120)."""
     forfeits: int
     """Forfeits (Rospisat') declared."""
+    barrel_hands_left: int = 0
+    """Hands left on the barrel before the fall (0 when not on it)."""
+    next_zero_costs: bool = False
+    """The seat's next zero would be a third one, costing 120 (RULES.md §4)."""
+    next_forfeit_costs: bool = False
+    """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,9 +97,13 @@ class Tysiacha:
         self, names: tuple[str, ...], sheet: list[int], owed: list[int]
     ) -> tuple[Standing, ...]:
         """Where every seat stands now."""
+        counts_zeros, counts_forfeits = self.rs.zeros, self.rs.forfeit == "count"
         return tuple(
             Standing(i, names[i], s.score, sheet[i], owed[i], s.barrel, s.barrel_hands,
-                     self.locked(s), s.zeros, s.forfeits)
+                     self.locked(s), s.zeros, s.forfeits,
+                     BARREL_HANDS - s.barrel_hands if s.barrel else 0,
+                     counts_zeros and s.zeros % 3 == 2,
+                     counts_forfeits and s.forfeits % 3 == 2)
             for i, s in enumerate(self.seats)
         )
 

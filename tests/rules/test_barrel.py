@@ -76,6 +76,9 @@ def test_barrel_example_of_section_9_three_hands_defending_then_760() -> None:
 def test_barrel_hands_are_counted_one_per_hand_in() -> None:
     sheet = replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100, SEAT_0_TAKES_100])
     assert (sheet.standings[0].barrel, sheet.standings[0].barrel_hands) == (True, 1)
+    # §4: three hands to get off it; one played, two left. Seats off the barrel: none left.
+    assert sheet.standings[0].barrel_hands_left == 2
+    assert sheet.standings[1].barrel_hands_left == 0
 
 
 def test_sitting_out_and_redeals_do_not_count_as_barrel_hands() -> None:

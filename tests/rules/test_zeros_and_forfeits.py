@@ -146,3 +146,19 @@ def test_a_zero_in_the_hand_that_puts_a_seat_on_the_barrel_counts() -> None:
     assert scores(sheet)[2] == 880 and sheet.standings[2].barrel
     assert sheet.standings[2].zeros == 1
     assert events(sheet, 1, 2) == ("zero", "barrel_on")
+
+
+@pytest.mark.parametrize(("zeros", "warned"), [(1, False), (2, True), (3, False), (5, True)])
+def test_standings_warn_when_the_next_zero_is_a_third_one(zeros: int, warned: bool) -> None:
+    # §4: the 3rd, 6th … zero costs 120, so after the 2nd and the 5th the next one costs.
+    sheet = replay(setup(), [ZERO_FOR_SEAT_2] * zeros)
+    assert sheet.standings[2].next_zero_costs is warned
+
+
+@pytest.mark.parametrize(("rules", "warned"), [("squarescores", True), ("classic", False)])
+def test_standings_warn_when_the_next_rospisat_costs_120_only_where_it_does(
+        rules: str, warned: bool) -> None:
+    # §4/§7: only SquareScores makes the 3rd Rospisat' cost 120; two forfeits by seat 0.
+    sheet = replay(setup(rules=rules), [forfeit(0, 100), REDEAL, forfeit(0, 100)])
+    assert sheet.standings[0].forfeits == 2
+    assert sheet.standings[0].next_forfeit_costs is warned
