@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -95,12 +97,27 @@ def sqlite_pragmas(timeout_ms: int) -> Any:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        switch_to_wal(cursor, timeout_ms)
         cursor.close()
 
     return on_connect
+
+
+def switch_to_wal(cursor: Any, timeout_ms: int) -> None:
+    """Put the database in WAL mode. Switching needs a moment of exclusive access that SQLite
+    does not wait for (busy timeout or not), so when workers start together on a new file and
+    another one holds it, try again until the busy timeout has passed."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

@@ -136,8 +136,8 @@ def test_workers_starting_together_on_an_empty_database_migrate_it_once(
         [sys.executable, "-W", "error", "-c", start], cwd=ROOT, text=True,
         env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x"},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
-    for worker in workers:
-        out, err = worker.communicate(timeout=60)
+    outputs = [worker.communicate(timeout=60) for worker in workers]
+    for worker, (out, err) in zip(workers, outputs, strict=True):
         assert worker.returncode == 0, err
         assert out == "" and err == "", "starting up logs nothing"
     assert current(engine) == set(SCRIPTS.get_heads())
