@@ -125,6 +125,13 @@ def test_on_the_barrel_a_forfeit_opponent_gets_no_60_and_it_counts() -> None:
         # Missed on the barrel: 880 - bid, off: 880 - 150 = 730 (took 80 < 150).
         ("squarescores", played(0, 150, [None, 20, 20]), 730, False),
         ("classic", played(0, 150, [None, 20, 20]), 730, False),
+        # §4 rule 3 "made and took >= 120": the boundary itself. Seat 0 declares 100:
+        # 120 - 20 - 20 = 80 cards + spades 40 = 120 >= 120: wins, exactly the target.
+        ("squarescores", played(0, 100, [None, 20, 20], {0: ["spades"]}), 1000, False),
+        # 120 - 21 - 20 = 79 + spades 40 = 119 >= 100: made, but 119 < 120: stays at 880.
+        ("squarescores", played(0, 100, [None, 21, 20], {0: ["spades"]}), 880, True),
+        # §7 classic "a made bid of 120 or more": bid 115 made (took 100 + hearts = 200) stays.
+        ("classic", played(0, 115, [None, 10, 10], {0: ["hearts"]}), 880, True),
     ],
 )
 def test_declarer_on_the_barrel(
@@ -197,27 +204,6 @@ def test_classic_barrel_forfeit_counts_as_missed() -> None:
     assert scores(sheet)[0] == 880 - 120
     assert not sheet.standings[0].barrel
     assert scores(sheet)[1:] == [-100 + 60, 5 + 60]
-
-
-@pytest.mark.parametrize(
-    ("rules", "hand", "score", "on_barrel"),
-    [
-        # §4 rule 3 "made and took >= 120": the boundary itself. Seat 0 declares 100:
-        # 120 - 20 - 20 = 80 cards + spades 40 = 120 >= 120: wins, exactly the target.
-        ("squarescores", played(0, 100, [None, 20, 20], {0: ["spades"]}), 1000, False),
-        # 120 - 21 - 20 = 79 + spades 40 = 119 >= 100: made, but 119 < 120: stays at 880.
-        ("squarescores", played(0, 100, [None, 21, 20], {0: ["spades"]}), 880, True),
-        # §7 classic "a made bid of 120 or more": bid 115 made (took 100 + hearts = 200) stays.
-        ("classic", played(0, 115, [None, 10, 10], {0: ["hearts"]}), 880, True),
-    ],
-)
-def test_barrel_win_boundary_took_120_or_bid_120(
-    rules: str, hand: HandRecord, score: int, on_barrel: bool
-) -> None:
-    sheet = replay(setup(rules, start=[800, 0, 0]), [SEAT_0_TAKES_100, hand])
-    assert scores(sheet)[0] == score
-    assert sheet.standings[0].barrel is on_barrel
-    assert (sheet.winner == 0) is (score == 1000)
 
 
 @pytest.mark.parametrize(
