@@ -246,10 +246,11 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, Sheet]:
         raise Conflict(f"The hand {entry.username} deleted was restored already.")
     record = hand_from_dict(entry.before)
     number = min(entry.hand_number or len(hands) + 1, len(hands) + 1)
+    if number > len(hands):
+        before = computed(match).sheet  # under the lock: the sheet as it stands
+        if before.winner is not None:
+            raise Conflict(finished_message(before.setup, before))
     records = [hand_from_dict(h.record) for h in hands]
-    before = replay(setup_of(match), records)
-    if number > len(hands) and before.winner is not None:
-        raise Conflict(finished_message(before.setup, before))
     records.insert(number - 1, record)
     try:
         sheet = checked_replay(match, records, number, "Restoring", deleted=False)
