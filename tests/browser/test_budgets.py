@@ -20,7 +20,9 @@ HTML_BUDGET = 14 * 1024
 ASSETS_BUDGET = 30 * 1024
 FCP_BUDGET_MS = 1500
 SAVE_BUDGET_MS = 1000
-PAINTED = "performance.getEntriesByType('paint').some(p => p.name === 'first-contentful-paint')"
+# A function, not a bare expression: Playwright polls a bare expression with eval(), which
+# the page's CSP (no 'unsafe-eval') refuses whenever the paint has not happened yet.
+PAINTED = "() => performance.getEntriesByType('paint').some(p => p.name === 'first-contentful-paint')"
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
            "uploadThroughput": 750_000 / 8}
 
