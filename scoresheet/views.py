@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
 from . import accounts, errors, limits, services
@@ -69,10 +70,19 @@ def back_to(match: Match) -> Response:
 
 
 def safe_next(target: str | None) -> str:
-    """Where to go after logging in: only a path on this site."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    """Where to go after logging in: only a path on this site, judged as the Location header
+    will carry it (`iri_to_uri` drops tabs and newlines: "/\\t/evil" would become "//evil").
+    Anything else, or anything holding a control, space, invisible character or backslash,
+    goes home."""
+    if target and target.isprintable() and " " not in target and "\\" not in target and \
+            _on_site(target) and _on_site(iri_to_uri(target)):
         return target
     return url_for("pages.index")
+
+
+def _on_site(url: str) -> bool:
+    """A path of this site: one slash first, never two (a browser reads "//host" as a host)."""
+    return url.startswith("/") and not url.startswith("//")
 
 
 @bp.route("/register", methods=["GET", "POST"])

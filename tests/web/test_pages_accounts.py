@@ -75,13 +75,30 @@ def test_log_in_goes_to_the_page_asked_for(make_phone: Any, csrf_app: Flask) -> 
     assert response.status_code == 302 and response.location == "/matches/new"
 
 
-@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil"])
+OFF_SITE = ["//evil.example/", "https://evil.example/", "/\\evil", "\\\\evil.example",
+            "/\t/evil.example", "/\n/evil.example", "\t//evil.example", " //evil.example",
+            "/\r\nSet-Cookie: x=1", "javascript:alert(1)", "JavaScript:alert(1)",
+            "http:evil.example", "http:/evil.example", "///evil.example", "/\x00", "",
+            "evil.example", "/\u3000/evil.example", "/\u200b/evil.example"]
+
+
+@pytest.mark.parametrize("target", OFF_SITE)
 def test_log_in_never_redirects_off_the_site(make_phone: Any, csrf_app: Flask, target: str) -> None:
     make_phone("anna")
     phone = Phone(csrf_app.test_client())
     response = phone.post("/login", {"username": "anna", "password": "correct horse"},
                           query_string={"next": target})
     assert response.status_code == 302 and response.location == "/"
+
+
+@pytest.mark.parametrize("target", ["/matches/new", "/matches/abc?x=1#top", "/import",
+                                    "/%2F%2Fevil.example"])
+def test_log_in_keeps_a_path_on_this_site(make_phone: Any, csrf_app: Flask, target: str) -> None:
+    make_phone("anna")
+    phone = Phone(csrf_app.test_client())
+    response = phone.post("/login", {"username": "anna", "password": "correct horse"},
+                          query_string={"next": target})
+    assert response.status_code == 302 and response.location == target
 
 
 def test_a_wrong_password_is_refused_next_to_it(make_phone: Any, csrf_app: Flask) -> None:
