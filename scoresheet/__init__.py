@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .folders import folder
 from .limits import DEFAULTS as RATE_LIMITS
 
 DEFAULT_PASSWORD_HASH = "scrypt:32768:8:3"
@@ -20,7 +21,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=config.pop("INSTANCE_PATH", None),
-                template_folder="../templates", static_folder="../static")
+                template_folder=folder("templates"), static_folder=folder("static"))
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scoresheet.sqlite"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from pathlib import Path
 from typing import Any
 
 from alembic import command
@@ -16,8 +15,9 @@ from flask import Flask, has_request_context, request
 from sqlalchemy import Connection, event, inspect, text
 
 from .extensions import db, migrate
+from .folders import folder
 
-MIGRATIONS = str(Path(__file__).resolve().parent.parent / "migrations")
+MIGRATIONS = folder("migrations")
 """The Alembic scripts (`flask --app scoresheet db …` uses them too)."""
 ADVISORY_LOCK = 0x5C0_5EE7
 """PostgreSQL advisory lock key: of several workers starting at once, one migrates."""
