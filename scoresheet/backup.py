@@ -110,6 +110,7 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     a new match of theirs; without, it keeps its id, join code, members and authors."""
     setup = setup_from_dict(data.get("setup"))
     check_setup(setup)
+    services.check_served(setup)
     hands = data.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
         raise Malformed("hands", "A match in a backup lists its hands.")

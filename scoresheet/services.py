@@ -52,6 +52,7 @@ def create_match(user: User, data: Mapping[str, Any]) -> Match:
     """Start a match from API-style data (only `players` required); the creator is a member."""
     setup = setup_from_dict(data)
     check_setup(setup)
+    check_served(setup)
     match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
     match.members.append(Member(user_id=user.id))
     db.session.add(match)
@@ -59,6 +60,12 @@ def create_match(user: User, data: Mapping[str, Any]) -> Match:
     audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
     db.session.commit()
     return match
+
+
+def check_served(setup: Setup) -> None:
+    """Refuse a game the engine knows but the pages and the API do not serve yet (Tichu)."""
+    if setup.rules == "tichu":
+        raise Refused("rules", "Tichu is not served here yet: choose a Tysiacha ruleset.")
 
 
 def get_match(match_id: str, user: User) -> Match:

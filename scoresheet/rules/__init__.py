@@ -11,19 +11,28 @@ from .model import (
     HandResult,
     NextDeal,
     Options,
+    Record,
     SeatResult,
     Setup,
     Sheet,
     Standing,
+    TichuRound,
 )
-from .parse import hand_from_dict, hand_to_dict, setup_from_dict, setup_to_dict
+from .parse import (
+    hand_from_dict,
+    hand_to_dict,
+    record_from_dict,
+    record_to_dict,
+    setup_from_dict,
+    setup_to_dict,
+)
 from .rulesets import RULESETS, Ruleset
 from .setup import check_setup
 from .sheet import Replay, replay
 
 __all__ = [
     "RULESETS", "SUITS", "HandRecord", "HandResult", "Malformed", "NextDeal", "Options",
-    "Refused", "Replay", "RuleError", "Ruleset", "SeatResult", "Setup", "Sheet", "Standing",
-    "check_setup", "hand_from_dict", "hand_to_dict", "replay", "setup_from_dict",
-    "setup_to_dict",
+    "Record", "Refused", "Replay", "RuleError", "Ruleset", "SeatResult", "Setup", "Sheet",
+    "Standing", "TichuRound", "check_setup", "hand_from_dict", "hand_to_dict",
+    "record_from_dict", "record_to_dict", "replay", "setup_from_dict", "setup_to_dict",
 ]

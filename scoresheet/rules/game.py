@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Protocol
 
-from .model import HandRecord, NextDeal, Standing
+from .model import NextDeal, Record, Standing
 
 
 @dataclass(slots=True)
@@ -26,9 +27,9 @@ class Scored:
     """What a game says one hand did, before the shared sheet books it."""
 
     scores: tuple[int, ...]
-    """True score of every seat after the hand."""
+    """True score of every seat (Tichu: every team) after the hand."""
     events: tuple[tuple[str, ...], ...]
-    """Event words per seat."""
+    """Event words per seat (Tichu: per team)."""
     barrel: tuple[bool, ...]
     """On the barrel after the hand, per seat (all False where a game has no barrel)."""
     declarer: int | None
@@ -43,13 +44,19 @@ class Game(Protocol):
     """Game-specific rules; the sheet, owed points, target and winner are shared."""
 
     target: int
+    names: tuple[str, ...]
+    """Who the sheet keeps scores for: the players (Tysiacha) or the teams (Tichu)."""
 
     def deal(self) -> Deal:
         """The hand that comes next."""
         ...
 
-    def play(self, record: HandRecord) -> Scored:
+    def play(self, record: Record) -> Scored:
         """Check one hand against the rules (raising `Refused`), score it and move on."""
+        ...
+
+    def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
+        """Who won with the hand just played (`scores` after it), if anyone (RULES.md §5, §10)."""
         ...
 
     def standings(

@@ -27,6 +27,8 @@ class Options:
     """With four seats the sitter-out may be given points from the talon."""
     sheet: SheetStyle = "deferred"
     """`deferred`: losses become owed points; `signed`: plain signed changes."""
+    great_grand_tichu: bool = False
+    """Tichu: a player may call Great Grand Tichu (±400, RULES.md §10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,24 @@ class HandRecord:
     """Tyzicha: the declarer was forced to take the hand at 100."""
 
 
+@dataclass(frozen=True, slots=True)
+class TichuRound:
+    """One Tichu round exactly as the table entered it (RULES.md §10)."""
+
+    calls: tuple[str | None, ...] = (None, None, None, None)
+    """Each seat's call: None, `tichu`, `grand` or `great_grand`."""
+    first_out: int | None = None
+    """The seat that went out first (needed when anyone called, or on a double victory)."""
+    double_victory: bool = False
+    """`first_out` and its partner went out first and second: no card points are counted."""
+    card_points: tuple[int, ...] | None = None
+    """Team 0's and team 1's card points, adding up to 100; None on a double victory."""
+
+
+Record = HandRecord | TichuRound
+"""What the table enters after a hand: a Tysiacha hand or a Tichu round."""
+
+
 @dataclass(slots=True)
 class SeatResult:
     """What one hand did to one seat.
@@ -105,7 +125,7 @@ class HandResult:
 
     number: int
     """1-based position in the match."""
-    record: HandRecord
+    record: Record
     """The record as entered."""
     dealer: int
     """Seat that dealt."""
@@ -122,7 +142,7 @@ class HandResult:
     multiplier: int
     """Gold and blind factor applied to this hand's points."""
     results: tuple[SeatResult, ...]
-    """One per seat."""
+    """One per seat (Tichu: one per team)."""
 
 
 @dataclass(frozen=True, slots=True)

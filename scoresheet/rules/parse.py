@@ -10,13 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import Malformed
-from .model import HandRecord, Options, Setup
+from .model import HandRecord, Options, Record, Setup, TichuRound
 from .rulesets import RULESETS
+from .tichu import TARGETS, TICHU
 
 SETUP_KEYS = {"players", "rules", "options", "first_dealer", "start_scores"}
-OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet"}
+OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu"}
 HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made",
              "sitter_points", "forced"}
+ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
 
 
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
@@ -33,19 +35,21 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         raise Malformed("options", "Options are an object of names and values.")
     unknown(opts, OPTION_KEYS, "options")
     rs = RULESETS.get(rules)
-    target = opts.get("target", rs.targets[0] if rs else 1000)
+    target = opts.get("target", rs.targets[0] if rs else TARGETS[0])
     options = Options(
         target=integer(target, "options", "The target is a whole number."),
         gold_set=flag(opts.get("gold_set", False), "options"),
         blind_bids=flag(opts.get("blind_bids", False), "options"),
         sitter_bonus=flag(opts.get("sitter_bonus", False), "options"),
-        sheet=text(opts.get("sheet", "deferred"), "options"),  # type: ignore[arg-type]
+        sheet=text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
+                   "options"),
+        great_grand_tichu=flag(opts.get("great_grand_tichu", False), "options"),
     )
     first_dealer = integer(data.get("first_dealer", 0), "first_dealer",
                            "The first dealer is a seat number.")
     start = data.get("start_scores")
     if start is None:
-        start = [0] * len(players)
+        start = [0] * (2 if rules == TICHU else len(players))  # Tichu: one per team (§10)
     if not isinstance(start, list):
         raise Malformed("start_scores", "Start scores are a list of whole numbers.")
     return Setup(
@@ -64,10 +68,63 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
     return {
         "players": list(setup.players),
         "rules": setup.rules,
-        "options": {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
-                    "sitter_bonus": o.sitter_bonus, "sheet": o.sheet},
+        "options": ({"target": o.target, "great_grand_tichu": o.great_grand_tichu,
+                     "sheet": o.sheet} if setup.rules == TICHU else
+                    {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
+                     "sitter_bonus": o.sitter_bonus, "sheet": o.sheet}),
         "first_dealer": setup.first_dealer,
         "start_scores": list(setup.start_scores),
+    }
+
+
+def record_from_dict(data: Mapping[str, Any], rules: str,
+                     extra: frozenset[str] = frozenset()) -> Record:
+    """Build one record of the match's game: a Tichu round, or a Tysiacha hand."""
+    if rules == TICHU:
+        return round_from_dict(data, extra)
+    return hand_from_dict(data, extra)
+
+
+def record_to_dict(record: Record) -> dict[str, Any]:
+    """The record exactly as entered, as plain data (how it is stored)."""
+    if isinstance(record, TichuRound):
+        return round_to_dict(record)
+    return hand_to_dict(record)
+
+
+def round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> TichuRound:
+    """Build one Tichu round (RULES.md §10); a `kind` is refused: a round has none."""
+    if "kind" in data:
+        raise Malformed("kind", "A Tichu round has no kind: send the calls, who went out "
+                                "first, and the card points.")
+    unknown(data, ROUND_KEYS | extra, None)
+    calls = data.get("calls")
+    if calls is None:
+        calls = [None] * 4
+    if not isinstance(calls, list) or not all(c is None or isinstance(c, str) for c in calls):
+        raise Malformed("calls", "Calls are a list with one word (or null) per player.")
+    card_points = data.get("card_points")
+    if card_points is not None:
+        if not isinstance(card_points, list):
+            raise Malformed("card_points", "Card points are a list of two numbers, one per team.")
+        card_points = tuple(integer(p, "card_points", "Card points are whole numbers.")
+                            for p in card_points)
+    return TichuRound(
+        calls=tuple(calls),
+        first_out=optional_int(data.get("first_out"), "first_out",
+                               "Who went out first is a seat number."),
+        double_victory=flag(data.get("double_victory", False), "double_victory"),
+        card_points=card_points,
+    )
+
+
+def round_to_dict(record: TichuRound) -> dict[str, Any]:
+    """The Tichu round exactly as entered, as plain data (how it is stored)."""
+    return {
+        "calls": list(record.calls),
+        "first_out": record.first_out,
+        "double_victory": record.double_victory,
+        "card_points": None if record.card_points is None else list(record.card_points),
     }
 
 

@@ -6,18 +6,19 @@ import copy
 from collections.abc import Iterable
 
 from .errors import Refused
-from .game import Deal, Game
-from .model import HandRecord, HandResult, SeatResult, Setup, Sheet
+from .game import Game
+from .model import HandResult, Record, SeatResult, Setup, Sheet
 from .setup import check_setup
+from .tichu import TICHU, Tichu
 from .tysiacha import Tysiacha
 
 
 def new_game(setup: Setup) -> Game:
-    """The game behind a set-up (Tichu plugs in here, RULES.md §10)."""
-    return Tysiacha(setup)
+    """The game behind a set-up: Tichu (RULES.md §10) or Tysiacha."""
+    return Tichu(setup) if setup.rules == TICHU else Tysiacha(setup)
 
 
-def replay(setup: Setup, records: Iterable[HandRecord]) -> Sheet:
+def replay(setup: Setup, records: Iterable[Record]) -> Sheet:
     """Replay the hand records, in order, into the complete computed sheet.
 
     Raises `Refused` (with `.hand`, the 1-based number of the hand at fault) when a record
@@ -53,13 +54,13 @@ class Replay:
         other.hands = list(self.hands)
         return other
 
-    def add(self, record: HandRecord) -> HandResult:
+    def add(self, record: Record) -> HandResult:
         """Check and score the next hand, and book it on the sheet (§8); raises `Refused`."""
         game, scores, sheet, owed = self.game, self.scores, self.sheet_totals, self.owed
         deal = game.deal()
         if self.winner is not None:
             raise at_hand(deal.number, Refused(
-                None, f"The match is over: {self.setup.players[self.winner]} has won. "
+                None, f"The match is over: {game.names[self.winner]} has won. "
                       "No more hands."))
         try:
             scored = game.play(record)
@@ -82,7 +83,7 @@ class Replay:
                 sheet[i] += entry
             results.append(SeatResult(d, entry, owed[i], new, sheet[i], scored.barrel[i],
                                       scored.events[i]))
-        self.winner = pick_winner(scores, game.target, deal, scored.declarer)
+        self.winner = game.winner(scores, deal, scored)
         if self.winner is not None:
             results[self.winner].events += ("win",)
         hand = HandResult(
@@ -101,22 +102,6 @@ class Replay:
             "finished" if winner is not None else "in_progress", winner,
             None if winner is not None else self.game.next_deal(),
         )
-
-
-def pick_winner(scores: list[int], target: int, deal: Deal, declarer: int | None) -> int | None:
-    """The seat that won with this hand, if any (RULES.md §5).
-
-    Highest score first; on equal scores the declarer; else the earlier seat in the bidding order.
-    Where RULES.md is silent: a seat that wins from the barrel (score = target) is one of the
-    seats that reached the target, so a seat that jumped higher in the same hand beats it; with
-    four seats the sitter-out is the dealer, so it comes last in the bidding order.
-    """
-    if max(scores) < target:
-        return None
-    reached = [i for i in deal.order if scores[i] >= target]
-    if not reached:
-        return None
-    return min(reached, key=lambda i: (-scores[i], i != declarer, deal.order.index(i)))
 
 
 def at_hand(number: int, err: Refused) -> Refused:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import Refused
+from .errors import Malformed, Refused
 from .game import Deal, Scored
-from .model import SUITS, HandRecord, NextDeal, Setup, Standing
+from .model import SUITS, HandRecord, NextDeal, Record, Setup, Standing
 from .rulesets import (
     BARREL_BELOW,
     BARREL_HANDS,
@@ -44,6 +45,7 @@ class Tysiacha:
         self.rs = RULESETS[setup.rules]
         self.options = setup.options
         self.target = setup.options.target
+        self.names = setup.players
         self.n = len(setup.players)
         self.barrel_at = self.target - BARREL_BELOW
         self.fall_to = self.target - 2 * BARREL_BELOW
@@ -109,8 +111,27 @@ class Tysiacha:
 
     # -- one hand -------------------------------------------------------------------------
 
-    def play(self, record: HandRecord) -> Scored:
+    def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
+        """The seat that won with this hand, if any (RULES.md §5).
+
+        Highest score first; on equal scores the declarer; else the earlier seat in the bidding
+        order. Where RULES.md is silent: a seat that wins from the barrel (score = target) is one
+        of the seats that reached the target, so a seat that jumped higher in the same hand beats
+        it; with four seats the sitter-out is the dealer, so it comes last in the bidding order.
+        """
+        if max(scores) < self.target:
+            return None
+        reached = [i for i in deal.order if scores[i] >= self.target]
+        if not reached:
+            return None
+        declarer = scored.declarer
+        return min(reached, key=lambda i: (-scores[i], i != declarer, deal.order.index(i)))
+
+    def play(self, record: Record) -> Scored:
         """Check one hand (raising `Refused`), score it for every seat, and move the deal on."""
+        if not isinstance(record, HandRecord):
+            raise Malformed("calls", "A Tysiacha hand has a kind, a declarer and a bid, "
+                                     "not calls.")
         deal = self.deal()
         self.check(record, deal)
         if record.kind == "redeal":

@@ -1,0 +1,204 @@
+"""Tichu: checking and scoring one round at a time, per team (RULES.md §10).
+
+Four players, partners opposite: team 0 is seats 0 and 2, team 1 seats 1 and 3. The shared
+sheet (§8) books the two teams' scores exactly as it books Tysiacha's seats.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import Malformed, Refused
+from .game import Deal, Scored
+from .model import HandRecord, NextDeal, Setup, Standing, TichuRound
+
+TICHU = "tichu"
+"""The `rules` name of the game."""
+SEATS = 4
+TEAMS = 2
+TARGETS = (1000, 500, 1500, 2000)
+"""Targets allowed; the first is the default."""
+CALLS: dict[str, int] = {"tichu": 100, "grand": 200, "great_grand": 400}
+"""What each call wins, or loses when it fails (RULES.md §10)."""
+CALL_WORDS = {"tichu": "Tichu", "grand": "Grand Tichu", "great_grand": "Great Grand Tichu"}
+DOUBLE_VICTORY = 200
+CARD_POINTS = 100
+"""The two teams' card points always add up to this."""
+LOWEST_CARD_POINTS, HIGHEST_CARD_POINTS, CARD_STEP = -25, 125, 5
+
+
+def team_of(seat: int) -> int:
+    """The team a seat plays for: partners sit opposite."""
+    return seat % TEAMS
+
+
+def team_names(players: Sequence[str]) -> tuple[str, ...]:
+    """Each team's name, its two players: `Anna & Vera`."""
+    return tuple(f"{players[t]} & {players[t + TEAMS]}" for t in range(TEAMS))
+
+
+class Tichu:
+    """Replays the rounds of one Tichu match under its options."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.target = setup.options.target
+        self.names = team_names(setup.players)
+        self.calls = CALLS if setup.options.great_grand_tichu else {
+            c: p for c, p in CALLS.items() if c != "great_grand"}
+        self.scores = list(setup.start_scores)
+        self.dealer = setup.first_dealer
+        self.number = 1
+
+    def deal(self) -> Deal:
+        """The round that comes next; everyone is dealt cards and nobody bids."""
+        order = tuple((self.dealer + 1 + k) % SEATS for k in range(SEATS))
+        return Deal(self.number, self.dealer, None, False, 0, order)
+
+    def next_deal(self) -> NextDeal:
+        """The banner for the next round: its number and the dealer."""
+        return NextDeal(self.number, self.dealer, (self.dealer + 1) % SEATS, None, False, 0)
+
+    def copy(self) -> Tichu:
+        """An independent copy of the running state (the set-up is shared)."""
+        other = copy.copy(self)
+        other.scores = list(self.scores)
+        return other
+
+    def standings(
+        self, names: tuple[str, ...], sheet: list[int], owed: list[int]
+    ) -> tuple[Standing, ...]:
+        """Where each team stands now (`seat` is the team number, `name` the team's)."""
+        return tuple(Standing(t, self.names[t], self.scores[t], sheet[t], owed[t],
+                              False, 0, False, 0, 0) for t in range(TEAMS))
+
+    def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
+        """The team that won with this round: at the target or more and ahead; equal: play on."""
+        high = max(scores)
+        if high < self.target or scores.count(high) > 1:
+            return None
+        return scores.index(high)
+
+    def play(self, record: HandRecord | TichuRound) -> Scored:
+        """Check one round (raising `Refused`), score it per team, and pass the deal on."""
+        if not isinstance(record, TichuRound):
+            raise Malformed("kind", "A Tichu round has calls, who went out first and card "
+                                    "points, not a kind.")
+        self.check(record)
+        gains, events = round_points(record)
+        for t in range(TEAMS):
+            self.scores[t] += gains[t]
+        self.number += 1
+        self.dealer = (self.dealer + 1) % SEATS
+        return Scored(tuple(self.scores), events, (False,) * TEAMS, None, None, None, None, 1)
+
+    def check(self, record: TichuRound) -> None:
+        """Raise `Refused` naming the field if §10 does not allow this round."""
+        calls, first_out = record.calls, record.first_out
+        if len(calls) != SEATS:
+            raise Refused("calls", f"Give one call per player ({SEATS}): none, "
+                                   f"{self._allowed()}.")
+        for seat, call in enumerate(calls):
+            if call is not None and call not in self.calls:
+                if call in CALLS:
+                    raise Refused("calls", f"This table does not play {CALL_WORDS[call]}: "
+                                           f"{self.setup.players[seat]} can call "
+                                           f"{self._allowed()}.")
+                raise Refused("calls", f"“{call}” is not a call: {self.setup.players[seat]} "
+                                       f"can call {self._allowed()}, or nothing.")
+        if first_out is not None and not 0 <= first_out < SEATS:
+            raise Refused("first_out", "Who went out first must be one of the four players.")
+        if first_out is None:
+            caller = next((s for s, c in enumerate(calls) if c is not None), None)
+            if caller is not None:
+                raise Refused("first_out", f"{self.setup.players[caller]} called "
+                                           f"{CALL_WORDS[calls[caller] or '']}: say who went "
+                                           "out first.")
+            if record.double_victory:
+                raise Refused("first_out", "Say who went out first: that player and the "
+                                           "partner made the double victory.")
+        self._check_card_points(record)
+
+    def _allowed(self) -> str:
+        words = [f"“{c}” ({CALL_WORDS[c]})" for c in self.calls]
+        return ", ".join(words[:-1]) + " or " + words[-1]
+
+    def _check_card_points(self, record: TichuRound) -> None:
+        points = record.card_points
+        if record.double_victory:
+            if points is not None:
+                raise Refused("card_points", "On a double victory no card points are "
+                                             "counted: leave them out.")
+            return
+        if points is None:
+            raise Refused("card_points", "Enter the card points of both teams (they add up "
+                                         "to 100), or mark a double victory.")
+        if len(points) != TEAMS:
+            raise Refused("card_points", "Card points are two numbers: team 0's and "
+                                         "team 1's.")
+        for name, p in zip(self.names, points, strict=True):
+            if not LOWEST_CARD_POINTS <= p <= HIGHEST_CARD_POINTS:
+                raise Refused("card_points", f"Card points are from {LOWEST_CARD_POINTS} to "
+                                             f"{HIGHEST_CARD_POINTS}; {name} have {p}.")
+            if p % CARD_STEP:
+                raise Refused("card_points", f"Card points go in fives; {name} have {p}.")
+        if sum(points) != CARD_POINTS:
+            raise Refused("card_points", f"The two teams' card points add up to {CARD_POINTS}; "
+                                         f"these add up to {sum(points)}.")
+
+
+def round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+    """Each team's points for a checked round, and its event words (RULES.md §10)."""
+    gains = [0] * TEAMS
+    events: list[list[str]] = [[] for _ in range(TEAMS)]
+    if record.double_victory:
+        assert record.first_out is not None
+        winners = team_of(record.first_out)
+        gains[winners] += DOUBLE_VICTORY
+        events[winners].append("double_victory")
+    else:
+        assert record.card_points is not None
+        gains = list(record.card_points)
+    for seat, call in enumerate(record.calls):
+        if call is not None:
+            made = seat == record.first_out
+            gains[team_of(seat)] += CALLS[call] if made else -CALLS[call]
+            events[team_of(seat)].append(f"{call}_made" if made else f"{call}_failed")
+    return tuple(gains), tuple(tuple(e) for e in events)
+
+
+@dataclass(frozen=True, slots=True)
+class CallCount:
+    """How often one player called something, and how often the call was made."""
+
+    called: int = 0
+    made: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CallStatistics:
+    """The match page's call statistics: per player per call, and double victories per team."""
+
+    calls: tuple[dict[str, CallCount], ...]
+    """Per seat: each call word of the table with its counts."""
+    double_victories: tuple[int, ...]
+    """Per team."""
+
+
+def call_statistics(setup: Setup, rounds: Sequence[TichuRound]) -> CallStatistics:
+    """Count the calls made and won by each player, and each team's double victories."""
+    words = [c for c in CALLS if c != "great_grand" or setup.options.great_grand_tichu]
+    counts = [{c: [0, 0] for c in words} for _ in range(SEATS)]
+    doubles = [0] * TEAMS
+    for r in rounds:
+        for seat, call in enumerate(r.calls):
+            if call is not None:
+                counts[seat][call][0] += 1
+                counts[seat][call][1] += seat == r.first_out
+        if r.double_victory and r.first_out is not None:
+            doubles[team_of(r.first_out)] += 1
+    return CallStatistics(
+        tuple({c: CallCount(n, m) for c, (n, m) in seat.items()} for seat in counts),
+        tuple(doubles))
