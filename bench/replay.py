@@ -2,7 +2,9 @@
 
 Run:  .venv/bin/python bench/replay.py            (add --quick for a short smoke run)
 
-Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats), and the
+Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats) and per round
+for a 100-round Tichu match (with its ratio to the 3-seat Tysiacha hand, measured side by
+side), and the
 memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the Sheet) and the
 peak while replaying. A script, not a timed test: timings belong on a quiet machine.
 """
@@ -19,7 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoresheet.rules import SUITS, HandRecord, Options, Setup, replay  # noqa: E402
+from scoresheet.rules import (  # noqa: E402
+    SUITS,
+    HandRecord,
+    Options,
+    Record,
+    Setup,
+    TichuRound,
+    replay,
+)
 from scoresheet.rules.tysiacha import Tysiacha  # noqa: E402
 
 
@@ -79,7 +89,37 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, lis
     return setup, hands
 
 
-def time_per_hand(setup: Setup, hands: list[HandRecord], repeats: int) -> float:
+def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]]:
+    """A Tichu match that never ends: card points, made and failed calls, double victories.
+
+    A team at 500 or more calls Grand Tichu and the other team goes out first, so nobody
+    reaches the target of 1000.
+    """
+    rng = random.Random(seed)
+    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet="signed"),
+                  0, (0, 0))
+    scores = [0, 0]
+    rounds: list[Record] = []
+    while len(rounds) < n_rounds:
+        calls: list[str | None] = [None] * 4
+        high = [t for t in (0, 1) if scores[t] >= 500]
+        first_out = rng.randrange(4)
+        if high:
+            calls[high[0] + 2 * rng.randrange(2)] = "grand"
+            first_out = 1 - high[0] + 2 * rng.randrange(2)
+        elif rng.random() < 0.3:
+            calls[rng.randrange(4)] = "tichu"
+        double = not high and rng.random() < 0.05
+        team0 = 5 * rng.randrange(-5, 26)
+        record = TichuRound(tuple(calls), first_out, double, None if double else (team0, 100 - team0))
+        rounds.append(record)
+        last = replay(setup, rounds).hands[-1]
+        scores = [r.score for r in last.results]
+    assert replay(setup, rounds).winner is None, "the benchmark match must not end"
+    return setup, rounds
+
+
+def time_per_hand(setup: Setup, hands: list[Record], repeats: int) -> float:
     """Best-of-5 microseconds per hand over `repeats` replays."""
     best = float("inf")
     for _ in range(5):
@@ -111,10 +151,15 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()} "
           f"({platform.processor() or platform.platform()})")
     print("\n| match | hands | µs per hand |\n|---|---|---|")
+    per_hand = {}
     for seats in (3, 4):
         setup, hands = build_match(200, seats)
-        print(f"| squarescores, {seats} seats | {len(hands)} | "
-              f"{time_per_hand(setup, hands, repeats):.2f} |")
+        per_hand[seats] = time_per_hand(setup, hands, repeats)
+        print(f"| squarescores, {seats} seats | {len(hands)} | {per_hand[seats]:.2f} |")
+    setup, rounds = build_tichu_match(100)
+    per_round = time_per_hand(setup, rounds, repeats)
+    print(f"| tichu (rounds) | {len(rounds)} | {per_round:.2f} |")
+    print(f"\nTichu round / 3-seat Tysiacha hand: {per_round / per_hand[3]:.2f}")
     print("\n| hands | output kept, bytes per hand | peak while replaying, bytes per hand "
           "| peak / kept |\n|---|---|---|---|")
     for n in (50, 200, 800):
