@@ -5,7 +5,7 @@ Run:  .venv/bin/python bench/replay.py            (add --quick for a short smoke
 Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats) and per round
 for a 100-round Tichu match (with its ratio to the 3-seat Tysiacha hand, measured side by
 side), and the
-memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the Sheet) and the
+memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the MatchState) and the
 peak while replaying. A script, not a timed test: timings belong on a quiet machine.
 """
 
@@ -96,7 +96,7 @@ def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]
     reaches the target of 1000.
     """
     rng = random.Random(seed)
-    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet="signed"),
+    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet_style="signed"),
                   0, (0, 0))
     scores = [0, 0]
     rounds: list[Record] = []
@@ -131,7 +131,7 @@ def time_per_hand(setup: Setup, hands: list[Record], repeats: int) -> float:
 
 
 def memory_per_hand(setup: Setup, hands: list[HandRecord]) -> tuple[float, float]:
-    """Bytes per hand: the Sheet kept afterwards, and the peak while replaying."""
+    """Bytes per hand: the MatchState kept afterwards, and the peak while replaying."""
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()

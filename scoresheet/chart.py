@@ -1,6 +1,6 @@
 """The score race: every seat's true score after each hand, as SVG geometry.
 
-Computed on the server from the engine's `Sheet` (no scoring here, no chart library, no
+Computed on the server from the engine's `MatchState` (no scoring here, no chart library, no
 script); `templates/_chart.html` draws it and `static/app.css` colours it.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import RULESETS, Sheet
+from .rules import RULESETS, MatchState
 
 WIDTH, HEIGHT = 340, 190
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 8, 20
@@ -61,7 +61,7 @@ class Chart:
     """The lowest score shown (at `bottom`)."""
 
 
-def race(sheet: Sheet) -> Chart:
+def race(sheet: MatchState) -> Chart:
     """The score race of a sheet: one line per seat, guide lines where the rules have them."""
     setup = sheet.setup
     target = setup.options.target

@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 
 from . import services
 from .models import Match
-from .rules import Sheet
+from .rules import MatchState
 
 bp = Blueprint("export", __name__)
 
@@ -18,7 +18,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
 
 
-def sheet_csv(sheet: Sheet) -> str:
+def sheet_csv(sheet: MatchState) -> str:
     """The sheet as CSV text: BOM, header, one row per hand, then `total`."""
     names = sheet.setup.players
     header: list[str | int] = ["hand", "dealer", "declarer", "bid", "outcome"]
@@ -32,11 +32,11 @@ def sheet_csv(sheet: Sheet) -> str:
                                 "" if r.declarer is None else names[r.declarer],
                                 "" if r.bid is None else r.bid, outcome]
         for s in h.results:
-            row += [s.entry, s.sheet, s.owed, s.score]
+            row += [s.entry, s.total, s.owed, s.score]
         rows.append(row)
     total: list[str | int] = ["total", "", "", "", ""]
     for st in sheet.standings:
-        total += [st.sheet, st.sheet, st.owed, st.score]
+        total += [st.total, st.total, st.owed, st.score]
     rows.append(total)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

@@ -24,7 +24,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .rules import RULESETS, SUITS, RuleError, Sheet
+from .rules import RULESETS, SUITS, RuleError, MatchState
 from .rules.rulesets import GOLD_MIN_BID
 
 NUMBER = "Enter a whole number."
@@ -235,7 +235,7 @@ class HandForm(RefusableForm):
         return data
 
 
-def hand_form(sheet: Sheet, sitting_out: int | None, **kwargs: Any) -> HandForm:
+def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
     """The hand form for this table: one row per seat, only the options it plays."""
     setup = sheet.setup
     n = len(setup.players)
@@ -268,13 +268,13 @@ def hand_form(sheet: Sheet, sitting_out: int | None, **kwargs: Any) -> HandForm:
     return form
 
 
-def lowest_bid(sheet: Sheet, gold: bool) -> int:
+def lowest_bid(sheet: MatchState, gold: bool) -> int:
     """The lowest bid a hand can have (for the input's `min`; the engine decides)."""
     rs = RULESETS[sheet.setup.rules]
     return GOLD_MIN_BID if gold else (rs.forced_min_bid or rs.min_bid)
 
 
-def bid_step(sheet: Sheet) -> int:
+def bid_step(sheet: MatchState) -> int:
     """The ruleset's bid step."""
     return RULESETS[sheet.setup.rules].bid_step
 

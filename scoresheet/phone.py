@@ -17,7 +17,7 @@ from . import services
 from .chart import race
 from .forms import FORFEIT_WORDS, hand_form
 from .models import Match
-from .rules import HandResult, RuleError, Sheet
+from .rules import HandResult, RuleError, MatchState
 from .views import WORDS
 
 bp = Blueprint("phone", __name__)
@@ -25,7 +25,7 @@ bp.add_app_template_global(race)
 
 
 @bp.app_template_global()
-def sheet_version(match: Match, sheet: Sheet) -> str:
+def sheet_version(match: Match, sheet: MatchState) -> str:
     """The version a page was rendered at (compared with `GET …/version`)."""
     return services.version_of(match, len(sheet.hands))
 
@@ -65,7 +65,7 @@ def preview(match_id: str) -> Any:
     return {"ok": True, **preview_words(sheet, result)}
 
 
-def preview_words(sheet: Sheet, h: HandResult) -> dict[str, Any]:
+def preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     """The preview in words: the outcome, then each seat's points this hand."""
     names = sheet.setup.players
     r = h.record

@@ -25,7 +25,7 @@ from .rules import (
     Malformed,
     Refused,
     Setup,
-    Sheet,
+    MatchState,
     check_setup,
     hand_from_dict,
     hand_to_dict,
@@ -99,7 +99,7 @@ def user_matches(user: User, grouped: bool = True) -> list[Match]:
     return matches
 
 
-def sheet_of(match: Match) -> Sheet:
+def sheet_of(match: Match) -> MatchState:
     """The computed sheet: a replay of the stored hand records."""
     return computed(match).sheet
 
@@ -137,12 +137,12 @@ def preview_hand(match: Match, data: Mapping[str, Any], number: int | None = Non
     return checked_replay(match, records, number, "Changing", deleted=False).hands[number - 1]
 
 
-def match_status(match: Match, sheet: Sheet) -> str:
+def match_status(match: Match, sheet: MatchState) -> str:
     """`in_progress`, `finished` (computed), `banked` or `ended` (stored)."""
     return match.status if match.status in ("banked", "ended") else sheet.status
 
 
-def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> Sheet:
+def add_hand(match: Match, user: User, data: Mapping[str, Any]) -> MatchState:
     """Record the next hand (API body, with optional `expected_hand`); the new sheet."""
     expected = body_expected_hand(data)
     record = hand_from_dict(data, extra=HAND_EXTRA)
@@ -170,7 +170,7 @@ class NumberTaken(Exception):
 
 
 def record_next_hand(match: Match, user: User, record: HandRecord,
-                     expected: int | None) -> Sheet:
+                     expected: int | None) -> MatchState:
     """Check `record` as the next hand by replaying the match with it, then store it."""
     lock(match, load=False)
     current = computed(match)
@@ -201,7 +201,7 @@ def record_next_hand(match: Match, user: User, record: HandRecord,
 
 
 def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
-              version: int | None = None) -> Sheet:
+              version: int | None = None) -> MatchState:
     """Correct hand `number` (if `version` is given, here or as the body's `version`, it must
     still be current); the new sheet."""
     if version is None:
@@ -225,7 +225,7 @@ def edit_hand(match: Match, user: User, number: int, data: Mapping[str, Any],
     return sheet
 
 
-def delete_hand(match: Match, user: User, number: int) -> Sheet:
+def delete_hand(match: Match, user: User, number: int) -> MatchState:
     """Delete hand `number`; later hands move up one number. The new sheet."""
     hands = lock(match)
     hand = numbered(hands, number)
@@ -241,7 +241,7 @@ def delete_hand(match: Match, user: User, number: int) -> Sheet:
     return sheet
 
 
-def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, Sheet]:
+def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchState]:
     """Bring back the hand a `hand_deleted` entry removed, at its old number if the sheet is
     that long (later hands move down one), else as the next hand. Its number and the sheet."""
     hands = lock(match)
@@ -277,7 +277,7 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, Sheet]:
     return number, sheet
 
 
-def bank(match: Match, user: User) -> Sheet:
+def bank(match: Match, user: User) -> MatchState:
     """Bank a finished match: read-only, with its winner."""
     sheet = sheet_of_locked(match)
     if sheet.winner is None:
@@ -289,7 +289,7 @@ def bank(match: Match, user: User) -> Sheet:
     return sheet
 
 
-def end(match: Match, user: User) -> Sheet:
+def end(match: Match, user: User) -> MatchState:
     """End an unfinished match: read-only, without a winner."""
     sheet = sheet_of_locked(match)
     if sheet.winner is not None:
@@ -321,7 +321,7 @@ def join(user: User, code: object) -> Match:
     return match
 
 
-def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
+def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md, every field."""
     versions = dict(db.session.execute(
         db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
@@ -330,7 +330,7 @@ def match_to_dict(match: Match, sheet: Sheet) -> dict[str, Any]:
         "hands": [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]}
 
 
-def match_json(match: Match, sheet: Sheet) -> str:
+def match_json(match: Match, sheet: MatchState) -> str:
     """The match object of API.md as JSON text; its hands come encoded once per revision."""
     current = cached(match.id)
     if current is None or current.sheet is not sheet:
@@ -338,7 +338,7 @@ def match_json(match: Match, sheet: Sheet) -> str:
     return encode(match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(current.hands_text) + "]}"
 
 
-def match_head(match: Match, sheet: Sheet) -> dict[str, Any]:
+def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md without its hands."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next
@@ -355,7 +355,7 @@ def match_head(match: Match, sheet: Sheet) -> dict[str, Any]:
             "hand": nxt.hand, "dealer": nxt.dealer, "first_bidder": nxt.first_bidder,
             "sitting_out": nxt.sitting_out, "gold": nxt.gold, "min_bid": nxt.min_bid},
         "standings": [{
-            "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.sheet, "owed": s.owed,
+            "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.total, "owed": s.owed,
             "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
             "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
     }
@@ -401,7 +401,7 @@ def lock(match: Match, load: bool = True) -> list[Hand]:
     return stored_hands(match) if load else []
 
 
-def sheet_of_locked(match: Match) -> Sheet:
+def sheet_of_locked(match: Match) -> MatchState:
     """The sheet of an open match, under the match's lock."""
     lock(match, load=False)
     return computed(match).sheet
@@ -415,7 +415,7 @@ def numbered(hands: Sequence[Hand], number: int) -> Hand:
 
 
 def checked_replay(match: Match, records: list[HandRecord], number: int, verb: str,
-                   deleted: bool) -> Sheet:
+                   deleted: bool) -> MatchState:
     """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
     try:
         return replay(setup_of(match), records)
@@ -468,7 +468,7 @@ def author(hand: Hand, edited: bool = False) -> str:
     return user.username if user is not None else "someone"
 
 
-def finished_message(setup: Setup, sheet: Sheet) -> str:
+def finished_message(setup: Setup, sheet: MatchState) -> str:
     """Why no hand can be added to a finished match."""
     assert sheet.winner is not None
     return (f"The match is over: {setup.players[sheet.winner]} has won. Bank it, or correct "

@@ -16,7 +16,7 @@ from typing import Any
 
 from .extensions import db
 from .models import Hand, Match
-from .rules import HandRecord, HandResult, Replay, Setup, Sheet, hand_from_dict, setup_from_dict
+from .rules import HandRecord, HandResult, Replay, Setup, MatchState, hand_from_dict, setup_from_dict
 
 CACHE_SIZE = 256
 """Matches kept per process (a few hundred kB for 200-hand matches)."""
@@ -29,7 +29,7 @@ class Computed:
     revision: int
     run: Replay
     """The replay after the last hand, to go on from (copy it before adding)."""
-    sheet: Sheet
+    sheet: MatchState
     hands_text: tuple[str, ...]
     """Every hand as API.md shows it, already encoded as JSON (the bulk of a match's JSON)."""
 
@@ -76,7 +76,7 @@ def publish(match_id: str, revision: int, run: Replay, known: tuple[str, ...],
             versions: list[int] | None = None, keep: bool = True) -> Computed:
     """A replay as the match's sheet at `revision` (kept unless `keep` is false); `known`: its
     first hands, already encoded; `versions`: the stored hands' versions (new ones are 1)."""
-    sheet = run.sheet()
+    sheet = run.state()
     seats = len(sheet.setup.players)
     hands_text = known + tuple(
         encode(hand_json(h, seats, versions[h.number - 1] if versions else 1))
@@ -112,7 +112,7 @@ def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:
         "took": list(h.took) if played and h.took is not None else None,
         "sitter_points": r.sitter_points,
         "results": [{"delta": s.delta, "entry": s.entry, "owed": s.owed, "score": s.score,
-                     "sheet": s.sheet, "barrel": s.barrel, "events": list(s.events)}
+                     "sheet": s.total, "barrel": s.barrel, "events": list(s.events)}
                     for s in h.results],
         "version": version,
     }

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Protocol
 
-from .model import NextDeal, Record, Standing
+from .records import NextDeal, Record, Standing
 
 
 @dataclass(slots=True)
@@ -60,7 +60,7 @@ class Game(Protocol):
         ...
 
     def standings(
-        self, names: tuple[str, ...], sheet: list[int], owed: list[int]
+        self, names: tuple[str, ...], totals: list[int], owed: list[int]
     ) -> tuple[Standing, ...]:
         """Where every seat stands now."""
         ...

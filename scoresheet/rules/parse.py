@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import Malformed
-from .model import HandRecord, Options, Record, Setup, TichuRound
+from .records import HandRecord, Options, Record, Setup, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
 
@@ -41,7 +41,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         gold_set=flag(opts.get("gold_set", False), "options"),
         blind_bids=flag(opts.get("blind_bids", False), "options"),
         sitter_bonus=flag(opts.get("sitter_bonus", False), "options"),
-        sheet=text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
+        sheet_style=text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
                    "options"),
         great_grand_tichu=flag(opts.get("great_grand_tichu", False), "options"),
     )
@@ -69,9 +69,9 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "players": list(setup.players),
         "rules": setup.rules,
         "options": ({"target": o.target, "great_grand_tichu": o.great_grand_tichu,
-                     "sheet": o.sheet} if setup.rules == TICHU else
+                     "sheet": o.sheet_style} if setup.rules == TICHU else
                     {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
-                     "sitter_bonus": o.sitter_bonus, "sheet": o.sheet}),
+                     "sitter_bonus": o.sitter_bonus, "sheet": o.sheet_style}),
         "first_dealer": setup.first_dealer,
         "start_scores": list(setup.start_scores),
     }

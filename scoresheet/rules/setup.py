@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from .errors import Refused
-from .model import Setup
+from .records import Setup
 from .rulesets import RULESETS
 from .tichu import SEATS, TARGETS, TICHU, team_names
 
@@ -78,7 +78,7 @@ def _check_target(game: str, target: int, targets: tuple[int, ...]) -> None:
 def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) -> None:
     """The sheet style, the first dealer, and a start score per name (player or team)."""
     opts, n = setup.options, len(setup.players)
-    if opts.sheet not in ("deferred", "signed"):
+    if opts.sheet_style not in ("deferred", "signed"):
         raise Refused("options", "The sheet style is “deferred” or “signed”.")
     if not 0 <= setup.first_dealer < n:
         raise Refused("first_dealer", f"The first dealer must be one of the {n} players.")

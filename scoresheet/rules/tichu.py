@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import Malformed, Refused
 from .game import Deal, Scored
-from .model import HandRecord, NextDeal, Setup, Standing, TichuRound
+from .records import HandRecord, NextDeal, Setup, Standing, TichuRound
 
 TICHU = "tichu"
 """The `rules` name of the game."""
@@ -68,10 +68,10 @@ class Tichu:
         return other
 
     def standings(
-        self, names: tuple[str, ...], sheet: list[int], owed: list[int]
+        self, names: tuple[str, ...], totals: list[int], owed: list[int]
     ) -> tuple[Standing, ...]:
         """Where each team stands now (`seat` is the team number, `name` the team's)."""
-        return tuple(Standing(t, self.names[t], self.scores[t], sheet[t], owed[t],
+        return tuple(Standing(t, self.names[t], self.scores[t], totals[t], owed[t],
                               False, 0, False, 0, 0) for t in range(TEAMS))
 
     def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:

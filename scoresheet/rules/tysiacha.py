@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .errors import Malformed, Refused
 from .game import Deal, Scored
-from .model import SUITS, HandRecord, NextDeal, Record, Setup, Standing
+from .records import SUITS, HandRecord, NextDeal, Record, Setup, Standing
 from .rulesets import (
     BARREL_BELOW,
     BARREL_HANDS,
@@ -96,12 +96,12 @@ class Tysiacha:
         return self.has_lock and self.lock_at <= seat.score < self.target
 
     def standings(
-        self, names: tuple[str, ...], sheet: list[int], owed: list[int]
+        self, names: tuple[str, ...], totals: list[int], owed: list[int]
     ) -> tuple[Standing, ...]:
         """Where every seat stands now."""
         counts_zeros, counts_forfeits = self.rs.zeros, self.rs.forfeit == "count"
         return tuple(
-            Standing(i, names[i], s.score, sheet[i], owed[i], s.barrel, s.barrel_hands,
+            Standing(i, names[i], s.score, totals[i], owed[i], s.barrel, s.barrel_hands,
                      self.locked(s), s.zeros, s.forfeits,
                      BARREL_HANDS - s.barrel_hands if s.barrel else 0,
                      counts_zeros and s.zeros % 3 == 2,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scoresheet.rules import HandRecord, Options, Setup, Sheet, replay
-from scoresheet.rules.model import SheetStyle
+from scoresheet.rules import HandRecord, Options, Setup, MatchState, replay
+from scoresheet.rules.records import SheetStyle
 
 REDEAL = HandRecord("redeal")
 
@@ -16,7 +16,7 @@ def setup(
     start: Sequence[int] | None = None,
     dealer: int = 0,
     target: int | None = None,
-    sheet: SheetStyle = "deferred",
+    sheet_style: SheetStyle = "deferred",
     **flags: bool,
 ) -> Setup:
     """A match set-up; `flags` are gold_set, blind_bids, sitter_bonus."""
@@ -24,7 +24,7 @@ def setup(
     return Setup(
         players=tuple("ABCD"[:seats]),
         rules=rules,
-        options=Options(target=target or default_target, sheet=sheet, **flags),
+        options=Options(target=target or default_target, sheet_style=sheet_style, **flags),
         first_dealer=dealer,
         start_scores=tuple(start if start is not None else [0] * seats),
     )
@@ -48,7 +48,7 @@ def forfeit(declarer: int, bid: int, **kw: object) -> HandRecord:
     return HandRecord("forfeit", declarer, bid, **kw)  # type: ignore[arg-type]
 
 
-def scores(sheet: Sheet) -> list[int]:
+def scores(sheet: MatchState) -> list[int]:
     """True scores after the last hand, in seat order."""
     return [s.score for s in sheet.standings]
 
@@ -58,6 +58,6 @@ def history(s: Setup, hands: Sequence[HandRecord], seat: int) -> list[int]:
     return [h.results[seat].score for h in replay(s, hands).hands]
 
 
-def events(sheet: Sheet, hand: int, seat: int) -> tuple[str, ...]:
+def events(sheet: MatchState, hand: int, seat: int) -> tuple[str, ...]:
     """Event words of one seat in one (1-based) hand."""
     return sheet.hands[hand - 1].results[seat].events

@@ -70,7 +70,7 @@ def test_barrel_example_of_section_9_three_hands_defending_then_760() -> None:
         ("barrel_ignored", "barrel_fall")]
     seat = sheet.standings[0]
     # Sheet: 800 + entry 80 (the 900 -> 880 gain) = 880; the fall of 120 is owed: 880 - 120 = 760.
-    assert (seat.score, seat.sheet, seat.owed, seat.barrel) == (760, 880, 120, False)
+    assert (seat.score, seat.total, seat.owed, seat.barrel) == (760, 880, 120, False)
 
 
 def test_barrel_hands_are_counted_one_per_hand_in() -> None:

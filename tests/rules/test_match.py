@@ -90,7 +90,7 @@ HANDS = [
 
 def test_deferred_sheet_enters_losses_as_zero_and_owes_them() -> None:
     sheet = replay(setup(start=[0, 300, 0]), HANDS)
-    rows = [(r.delta, r.entry, r.owed, r.sheet, r.score)
+    rows = [(r.delta, r.entry, r.owed, r.total, r.score)
             for r in (h.results[1] for h in sheet.hands)]
     assert rows == [
         (-100, 0, 100, 300, 200),   # d < 0: entry 0, owed 100
@@ -100,12 +100,12 @@ def test_deferred_sheet_enters_losses_as_zero_and_owes_them() -> None:
     ]
     for h in sheet.hands:
         for r in h.results:
-            assert r.entry >= 0 and r.sheet - r.owed == r.score
+            assert r.entry >= 0 and r.total - r.owed == r.score
 
 
 def test_signed_sheet_shows_plain_signed_changes() -> None:
-    sheet = replay(setup(start=[0, 300, 0], sheet="signed"), HANDS)
-    rows = [(r.entry, r.owed, r.sheet) for r in (h.results[1] for h in sheet.hands)]
+    sheet = replay(setup(start=[0, 300, 0], sheet_style="signed"), HANDS)
+    rows = [(r.entry, r.owed, r.total) for r in (h.results[1] for h in sheet.hands)]
     assert rows == [(-100, 0, 200), (150, 0, 350), (-120, 0, 230), (40, 0, 270)]
 
 
@@ -117,4 +117,4 @@ def test_rules_run_on_the_true_score_not_the_sheet_total() -> None:
              played(1, 100, [100, None, 0])]  # seat 0 defends 100: 850
     sheet = replay(s, hands)
     r = sheet.hands[1].results[0]
-    assert (r.score, r.barrel, r.entry, r.owed, r.sheet) == (850, False, 0, 0, 850)
+    assert (r.score, r.barrel, r.entry, r.owed, r.total) == (850, False, 0, 0, 850)

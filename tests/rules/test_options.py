@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoresheet.rules import Refused, check_setup, replay
-from scoresheet.rules.model import SheetStyle
+from scoresheet.rules.records import SheetStyle
 
 from .helpers import REDEAL, events, forfeit, played, scores, setup
 
@@ -222,15 +222,15 @@ def test_polish_start_score_in_900_to_999_starts_locked() -> None:
 def test_negative_start_scores(style: SheetStyle, sheet_total: int, owed: int) -> None:
     # Deferred: a negative start is owed on the sheet (0 shown, 150 owed); the first +100
     # pays 100 of it: entry 0, owed 50.
-    sheet = replay(setup(start=[0, -150, 0], sheet=style), [])
+    sheet = replay(setup(start=[0, -150, 0], sheet_style=style), [])
     st = sheet.standings[1]
-    assert (st.score, st.sheet, st.owed) == (-150, sheet_total, owed)
-    sheet = replay(setup(start=[0, -150, 0], sheet=style), [played(1, 100, [10, None, 10])])
+    assert (st.score, st.total, st.owed) == (-150, sheet_total, owed)
+    sheet = replay(setup(start=[0, -150, 0], sheet_style=style), [played(1, 100, [10, None, 10])])
     r = sheet.hands[0].results[1]
     if style == "deferred":
-        assert (r.entry, r.owed, r.sheet, r.score) == (0, 50, 0, -50)
+        assert (r.entry, r.owed, r.total, r.score) == (0, 50, 0, -50)
     else:
-        assert (r.entry, r.owed, r.sheet, r.score) == (100, 0, -50, -50)
+        assert (r.entry, r.owed, r.total, r.score) == (100, 0, -50, -50)
 
 
 def test_options_are_off_by_default() -> None:
@@ -240,5 +240,5 @@ def test_options_are_off_by_default() -> None:
 
     s = setup_from_dict({"players": ["A", "B", "C", "D"]})
     assert s.options == Options(target=1000, gold_set=False, blind_bids=False,
-                                sitter_bonus=False, sheet="deferred")
+                                sitter_bonus=False, sheet_style="deferred")
     assert s.rules == "squarescores" and s.start_scores == (0, 0, 0, 0)

@@ -15,7 +15,7 @@ from scoresheet.rules import (
     Options,
     Refused,
     Setup,
-    Sheet,
+    MatchState,
     replay,
 )
 
@@ -30,7 +30,7 @@ class Match:
 
     setup: Setup
     hands: tuple[HandRecord, ...]
-    sheet: Sheet
+    sheet: MatchState
 
 
 @st.composite
@@ -53,7 +53,7 @@ def setups(draw: st.DrawFn, name: str, n: int) -> Setup:
             gold_set=extras and draw(st.booleans()),
             blind_bids=extras and draw(st.booleans()),
             sitter_bonus=extras and n == 4 and draw(st.booleans()),
-            sheet=draw(st.sampled_from(["deferred", "signed"])),
+            sheet_style=draw(st.sampled_from(["deferred", "signed"])),
         ),
         first_dealer=draw(st.integers(0, n - 1)),
         start_scores=tuple(start),
@@ -61,7 +61,7 @@ def setups(draw: st.DrawFn, name: str, n: int) -> Setup:
 
 
 @st.composite
-def legal_hand(draw: st.DrawFn, setup: Setup, sheet: Sheet) -> HandRecord:
+def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
     """One hand the rules accept after `sheet` (RULES.md §2, §6, §7)."""
     rs = RULESETS[setup.rules]
     opts = setup.options
@@ -137,12 +137,12 @@ def test_sheet_invariants_hold_after_every_hand(name: str, n: int, data: st.Data
     rs = RULESETS[name]
     target = m.setup.options.target
     barrel_at = target - 120
-    deferred = m.setup.options.sheet == "deferred"
+    deferred = m.setup.options.sheet_style == "deferred"
     before = list(m.setup.start_scores)
     for hand in m.sheet.hands:
         for i, r in enumerate(hand.results):
             # §8: sheet total - owed == score, always; deferred entries never negative.
-            assert r.sheet - r.owed == r.score
+            assert r.total - r.owed == r.score
             assert r.delta == r.score - before[i]
             if deferred:
                 assert r.entry >= 0 and r.owed >= 0
@@ -167,7 +167,7 @@ def test_sheet_invariants_hold_after_every_hand(name: str, n: int, data: st.Data
         for s in m.sheet.standings:
             assert s.locked == (target - 100 <= s.score < target)
     for s in m.sheet.standings:
-        assert s.sheet - s.owed == s.score
+        assert s.total - s.owed == s.score
     # §5: a winner reached the target; no other hand has one.
     won = [h for h in m.sheet.hands if any("win" in r.events for r in h.results)]
     if m.sheet.winner is None:

@@ -31,7 +31,7 @@ def tichu(target: int = 1000, start: Sequence[int] = (0, 0), dealer: int = 0,
           great_grand: bool = False, sheet: str = "signed") -> Setup:
     """A Tichu set-up: Anna & Vera are team 0, Boris & Gleb team 1."""
     return Setup(PLAYERS, "tichu",
-                 Options(target=target, great_grand_tichu=great_grand, sheet=sheet),  # type: ignore[arg-type]
+                 Options(target=target, great_grand_tichu=great_grand, sheet_style=sheet),  # type: ignore[arg-type]
                  dealer, tuple(start))
 
 
@@ -184,14 +184,14 @@ def test_the_deal_passes_to_the_next_seat_after_every_round() -> None:
 
 def test_standings_are_per_team_with_team_names() -> None:
     sheet = replay(tichu(start=(100, -50)), [rnd((35, 65), 0, ["tichu", "grand", None, None])])
-    assert [(s.seat, s.name, s.score, s.sheet, s.owed) for s in sheet.standings] == [
+    assert [(s.seat, s.name, s.score, s.total, s.owed) for s in sheet.standings] == [
         (0, "Anna & Vera", 235, 235, 0), (1, "Boris & Gleb", -185, -185, 0)]
 
 
 def test_deferred_sheet_books_a_team_loss_as_owed() -> None:
     sheet = replay(tichu(sheet="deferred"),
                    [rnd((35, 65), 0, ["tichu", "grand", None, None]), rnd((-25, 125))])
-    team1 = [(r.entry, r.owed, r.score, r.sheet) for r in (h.results[1] for h in sheet.hands)]
+    team1 = [(r.entry, r.owed, r.score, r.total) for r in (h.results[1] for h in sheet.hands)]
     assert team1 == [(0, 135, -135, 0), (0, 10, -10, 0)]
 
 
@@ -245,7 +245,7 @@ def test_tichu_set_up_refusals(data: dict[str, object], field: str, message: str
 def test_tichu_defaults_signed_sheet_target_1000_and_options_per_game() -> None:
     s = setup_from_dict({"players": list(PLAYERS), "rules": "tichu"})
     check_setup(s)
-    assert (s.options.sheet, s.options.target, s.start_scores) == ("signed", 1000, (0, 0))
+    assert (s.options.sheet_style, s.options.target, s.start_scores) == ("signed", 1000, (0, 0))
     assert setup_to_dict(s)["options"] == {"target": 1000, "great_grand_tichu": False,
                                            "sheet": "signed"}
     assert "great_grand_tichu" not in setup_to_dict(

@@ -19,7 +19,7 @@ def setups(draw: st.DrawFn) -> Setup:
                           min_size=2, max_size=2))
     return Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu",
                  Options(target=target, great_grand_tichu=draw(st.booleans()),
-                         sheet=draw(st.sampled_from(["deferred", "signed"]))),
+                         sheet_style=draw(st.sampled_from(["deferred", "signed"]))),
                  draw(st.integers(0, 3)), tuple(start))
 
 
@@ -100,11 +100,11 @@ def test_sheet_minus_owed_is_the_score_per_team(match: tuple[Setup, list[TichuRo
     sheet = replay(setup, rounds)
     for h in sheet.hands:
         for res in h.results:
-            assert res.sheet - res.owed == res.score
-            if setup.options.sheet == "deferred":
+            assert res.total - res.owed == res.score
+            if setup.options.sheet_style == "deferred":
                 assert res.entry >= 0 and res.owed >= 0
     for st_ in sheet.standings:
-        assert st_.sheet - st_.owed == st_.score
+        assert st_.total - st_.owed == st_.score
     assert [s.score for s in sheet.standings] == [
         setup.start_scores[t] + sum(h.results[t].delta for h in sheet.hands) for t in (0, 1)]
 

@@ -21,7 +21,7 @@ def test_third_zero_costs_120_and_is_deferred() -> None:
         ("zero",), ("zero",), ("zero", "zero_penalty")]
     last = sheet.standings[2]
     # Deferred sheet: the -120 is entered as 0 and owed: 200 on the sheet, 120 owed, 200-120 = 80.
-    assert (last.sheet, last.owed, last.zeros) == (200, 120, 3)
+    assert (last.total, last.owed, last.zeros) == (200, 120, 3)
     assert sheet.hands[2].results[2].entry == 0
 
 
@@ -105,7 +105,7 @@ def test_rospisat_three_times_costs_the_declarer_120_on_the_third() -> None:
     assert sheet.hands[2].results[0].events == ("forfeit", "forfeit_penalty")
     assert sheet.standings[0].forfeits == 3
     # Deferred: 300 on the sheet, 120 owed.
-    assert (sheet.standings[0].sheet, sheet.standings[0].owed) == (300, 120)
+    assert (sheet.standings[0].total, sheet.standings[0].owed) == (300, 120)
 
 
 def test_rospisat_sixth_costs_again() -> None:

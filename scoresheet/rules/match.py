@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from .errors import Refused
 from .game import Game
-from .model import HandResult, Record, SeatResult, Setup, Sheet
+from .records import HandResult, Record, SeatResult, Setup, MatchState
 from .setup import check_setup
 from .tichu import TICHU, Tichu
 from .tysiacha import Tysiacha
@@ -18,8 +18,8 @@ def new_game(setup: Setup) -> Game:
     return Tichu(setup) if setup.rules == TICHU else Tysiacha(setup)
 
 
-def replay(setup: Setup, records: Iterable[Record]) -> Sheet:
-    """Replay the hand records, in order, into the complete computed sheet.
+def replay(setup: Setup, records: Iterable[Record]) -> MatchState:
+    """Replay the hand records, in order, into the computed state of the match.
 
     Raises `Refused` (with `.hand`, the 1-based number of the hand at fault) when a record
     breaks the rules where it stands.
@@ -27,17 +27,17 @@ def replay(setup: Setup, records: Iterable[Record]) -> Sheet:
     run = Replay(setup)
     for record in records:
         run.add(record)
-    return run.sheet()
+    return run.state()
 
 
 class Replay:
-    """A sheet being replayed hand by hand; `copy()` lets a caller try a hand on a copy."""
+    """A match being replayed hand by hand; `copy()` lets a caller try a hand on a copy."""
 
     def __init__(self, setup: Setup) -> None:
         check_setup(setup)
         self.setup = setup
         self.game = new_game(setup)
-        self.signed = setup.options.sheet == "signed"
+        self.signed = setup.options.sheet_style == "signed"
         # A score below zero carried over from paper starts as owed points on the sheet (§8).
         self.scores = list(setup.start_scores)
         self.sheet_totals = [s if self.signed else max(s, 0) for s in self.scores]
@@ -93,10 +93,10 @@ class Replay:
         self.hands.append(hand)
         return hand
 
-    def sheet(self) -> Sheet:
-        """The computed sheet as it stands."""
+    def state(self) -> MatchState:
+        """The computed match as it stands."""
         winner = self.winner
-        return Sheet(
+        return MatchState(
             self.setup, tuple(self.hands),
             self.game.standings(self.setup.players, self.sheet_totals, self.owed),
             "finished" if winner is not None else "in_progress", winner,

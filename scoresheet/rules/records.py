@@ -1,4 +1,4 @@
-"""Value objects: what the table records, and the sheet the engine computes from it."""
+"""Value objects: what the table records, and the match state the engine computes from it."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ class Options:
     """A hand may be flagged blind: points doubled."""
     sitter_bonus: bool = False
     """With four seats the sitter-out may be given points from the talon."""
-    sheet: SheetStyle = "deferred"
-    """`deferred`: losses become owed points; `signed`: plain signed changes."""
+    sheet_style: SheetStyle = "deferred"
+    """How the running sheet books a loss (API key `sheet`): `deferred`, as owed points;
+    `signed`, as a plain signed entry."""
     great_grand_tichu: bool = False
     """Tichu: a player may call Great Grand Tichu (±400, RULES.md §10)."""
 
@@ -106,8 +107,8 @@ class SeatResult:
     """Losses not yet taken off the sheet, after this hand."""
     score: int
     """True score after this hand."""
-    sheet: int
-    """Sheet total after this hand (`sheet - owed == score`)."""
+    total: int
+    """Running sheet total after this hand (`total - owed == score`)."""
     barrel: bool
     """On the barrel after this hand."""
     events: tuple[str, ...]
@@ -153,8 +154,8 @@ class Standing:
     name: str
     score: int
     """True score."""
-    sheet: int
-    """Sheet total."""
+    total: int
+    """Running sheet total (`total - owed == score`)."""
     owed: int
     """Losses still to be taken off the sheet."""
     barrel: bool
@@ -191,8 +192,9 @@ class NextDeal:
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
-    """The whole computed sheet of a match: a replay of its hand records."""
+class MatchState:
+    """Everything computed about a match: a replay of its hand records (the running sheet
+    of RULES.md §8 is `hands` and `standings`)."""
 
     setup: Setup
     hands: tuple[HandResult, ...]
