@@ -50,7 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import accounts, api, assets, database, errors, export, phone, recovery, security, views
+    from . import accounts, api, assets, common, database, errors, phone, recovery, security, views
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -59,9 +59,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    common.init_app(app)
     accounts.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
-    app.register_blueprint(export.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(recovery.bp)
     app.register_blueprint(phone.bp)

@@ -13,8 +13,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db, login_manager
 from .models import ApiToken, User
+from .errors import Conflict
 from .rules import Malformed, Refused
-from .services import Conflict
 
 USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")
 MIN_PASSWORD = 8

@@ -1,69 +1,24 @@
-"""The JSON API of API.md: thin views over `services`, Bearer tokens, JSON errors."""
+"""The JSON API of API.md: thin views over `queries` and `services`, with Bearer tokens.
+
+Bodies are read by `bodies`, answers shaped by `shapes`, errors answered by `errors`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request
-from werkzeug.exceptions import HTTPException
-from werkzeug.http import HTTP_STATUS_CODES
+from flask import Blueprint, Response, current_app, g, request
 
-from . import accounts, audit, backup, export, limits, services
+from . import accounts, audit, backup, bodies, export, limits, queries, services, shapes
+from .errors import error_response
 from .extensions import csrf
-from .rules import Malformed, RuleError
-from .services import Conflict
+from .replay_cache import encoded_hands
+from .rules import Malformed, setup_from_dict
 
 bp = Blueprint("api", __name__)
 csrf.exempt(bp)
-PUBLIC = {"api.create_user", "api.create_token"}
-ACCOUNT_KEYS = ("username", "password")
-
-
-def error_response(status: int, message: str | None = None, field: str | None = None) -> Response:
-    """The API's error body: a sentence a person can act on, and the request key at fault."""
-    response = jsonify(error=message or HTTP_STATUS_CODES.get(status, "Unknown error"),
-                       field=field)
-    response.status_code = status
-    if status == 401:
-        response.headers["WWW-Authenticate"] = "Bearer"
-    return response
-
-
-def http_error_response(e: HTTPException) -> Response:
-    """An HTTP error as the API's JSON error (`errors.http_error` calls it for every HTTP
-    error under /api: unknown routes, wrong methods, 500s)."""
-    code = e.code or 500
-    if code == 413:
-        return error_response(413, "The request is too large: at most 64 KiB.")
-    if code == 405:
-        return error_response(405, f"{request.method} is not allowed here.")
-    if code == 429:
-        return error_response(429, "Too many tries in a short time: wait a few minutes, "
-                                   "then try again.")
-    if code >= 500:
-        return error_response(code, "Something went wrong on our side; nothing was changed.")
-    message = e.description if code in (401, 404) and e.description and \
-        not e.description.startswith("The requested URL") else None
-    return error_response(code, message or default_message(code))
-
-
-def default_message(code: int) -> str:
-    """A plain sentence for a status code."""
-    return {400: "The request is not valid JSON.",
-            401: "Send a valid token: Authorization: Bearer <token>.",
-            404: "There is nothing here."}.get(code, HTTP_STATUS_CODES.get(code, "Error"))
-
-
-@bp.errorhandler(RuleError)
-def rule_error(e: RuleError) -> Response:
-    """Malformed → 400, refused by the rules → 422."""
-    return error_response(400 if isinstance(e, Malformed) else 422, e.message, e.field)
-
-
-@bp.errorhandler(Conflict)
-def conflict(e: Conflict) -> Response:
-    """A clash with the current state → 409."""
-    return error_response(409, e.message, e.field)
+_PUBLIC = {"api.create_user", "api.create_token"}
+_ACCOUNT_KEYS = ("username", "password")
 
 
 @bp.before_request
@@ -77,7 +32,7 @@ def refuse_large_body() -> None:
 @bp.before_request
 def require_token() -> Response | None:
     """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
-    if request.endpoint in PUBLIC:
+    if request.endpoint in _PUBLIC:
         return None
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and \
@@ -88,7 +43,7 @@ def require_token() -> Response | None:
     return None
 
 
-def body() -> dict[str, Any]:
+def _body() -> dict[str, Any]:
     """The request body, which must be a JSON object sent as `application/json`."""
     if not request.is_json:
         raise Malformed(None, "Send the body as JSON, with Content-Type: application/json.")
@@ -101,26 +56,26 @@ def body() -> dict[str, Any]:
     return data
 
 
-def account_body() -> dict[str, Any]:
+def _account_body() -> dict[str, Any]:
     """A body with a username and a password and nothing else."""
-    data = body()
+    data = _body()
     for key in data:
-        if key not in ACCOUNT_KEYS:
+        if key not in _ACCOUNT_KEYS:
             raise Malformed(key, f"“{key}” is not something this request can hold.")
     return data
 
 
-def match_response(match: Any, sheet: Any, status: int = 200) -> Response:
-    """The match object."""
-    return current_app.response_class(services.match_json(match, sheet), status,
-                                      mimetype="application/json")
+def _match_response(match: Any, sheet: Any, status: int = 200) -> Response:
+    """The match object (its hands as this process's replay cache keeps them encoded)."""
+    text = shapes.match_json(match, sheet, encoded_hands(match.id, sheet))
+    return current_app.response_class(text, status, mimetype="application/json")
 
 
 @bp.post("/users")
 @limits.register_limits
 def create_user() -> Any:
     """Register; answers with the username and a first token."""
-    data = account_body()
+    data = _account_body()
     user = accounts.register(data.get("username"), data.get("password"))
     return {"username": user.username, "token": accounts.create_token(user)}, 201
 
@@ -129,8 +84,8 @@ def create_user() -> Any:
 @limits.login_limits
 def create_token() -> Any:
     """Log in: a new token for a username and password."""
-    data = account_body()
-    for key in ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
+    data = _account_body()
+    for key in _ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
         if not isinstance(data.get(key), str):
             raise Malformed(key, f"The {key} is a text.")
     user = accounts.authenticate(data["username"], data["password"])
@@ -151,107 +106,108 @@ def revoke_token() -> Any:
 @bp.get("/matches")
 def list_matches() -> Any:
     """The caller's matches, newest first, in brief."""
-    return {"matches": [services.match_brief(m)
-                        for m in services.user_matches(g.api_user, grouped=False)]}
+    return {"matches": [shapes.match_brief(m)
+                        for m in queries.user_matches(g.api_user, grouped=False)]}
 
 
 @bp.post("/matches")
 def create_match() -> Any:
     """Start a match; the caller is its first member."""
-    match = services.create_match(g.api_user, body())
-    return match_response(match, services.sheet_of(match), 201)
+    match = services.create_match(g.api_user, setup_from_dict(_body()))
+    return _match_response(match, queries.sheet_of(match), 201)
 
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str) -> Any:
     """One of the caller's matches."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.sheet_of(match))
+    match = queries.get_match(match_id, g.api_user)
+    return _match_response(match, queries.sheet_of(match))
 
 
 @bp.post("/matches/join")
 @limits.join_limits
 def join_match() -> Any:
     """Join a match by its code."""
-    match = services.join(g.api_user, body().get("code"))
-    return match_response(match, services.sheet_of(match))
+    match = services.join(g.api_user, bodies.join_code(_body()))
+    return _match_response(match, queries.sheet_of(match))
 
 
 @bp.post("/matches/<match_id>/hands")
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.add_hand(match, g.api_user, body()), 201)
+    match = queries.get_match(match_id, g.api_user)
+    record, expected, _ = bodies.hand_body(_body())
+    return _match_response(match, services.add_hand(match, g.api_user, record, expected), 201)
 
 
 @bp.put("/matches/<match_id>/hands/<int:number>")
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand; later hands are recomputed."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.edit_hand(match, g.api_user, number, body()))
+    match = queries.get_match(match_id, g.api_user)
+    record, _, version = bodies.hand_body(_body(), correction=True)
+    return _match_response(match, services.edit_hand(match, g.api_user, number, record, version))
 
 
 @bp.delete("/matches/<match_id>/hands/<int:number>")
 def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand; later hands renumber."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.delete_hand(match, g.api_user, number))
+    match = queries.get_match(match_id, g.api_user)
+    return _match_response(match, services.delete_hand(match, g.api_user, number))
 
 
 @bp.post("/matches/<match_id>/bank")
 def bank(match_id: str) -> Any:
     """Bank a finished match."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.bank(match, g.api_user))
+    match = queries.get_match(match_id, g.api_user)
+    return _match_response(match, services.bank(match, g.api_user))
 
 
 @bp.post("/matches/<match_id>/end")
 def end(match_id: str) -> Any:
     """End an unfinished match."""
-    match = services.get_match(match_id, g.api_user)
-    return match_response(match, services.end(match, g.api_user))
+    match = queries.get_match(match_id, g.api_user)
+    return _match_response(match, services.end(match, g.api_user))
 
 
 @bp.get("/matches/<match_id>/sheet.csv")
 def sheet_csv(match_id: str) -> Response:
     """The sheet as CSV."""
-    return export.csv_response(services.get_match(match_id, g.api_user))
+    return export.csv_response(queries.get_match(match_id, g.api_user))
 
 
 @bp.get("/matches/<match_id>/history")
 def history(match_id: str) -> Any:
     """Every change to the match, newest first, with the records before and after."""
-    match = services.get_match(match_id, g.api_user)
+    match = queries.get_match(match_id, g.api_user)
     players = list(match.setup["players"])
     entries = audit.entries(match)
-    restorable = audit.restorable_ids(entries)
-    return {"history": [{**audit.entry_to_dict(e, players), "restorable": e.id in restorable}
-                        for e in entries]}
+    restorable = services.restorable_ids(match, entries)
+    return {"history": [shapes.history_entry(e, players, e.id in restorable) for e in entries]}
 
 
 @bp.post("/matches/<match_id>/history/<int:entry_id>/restore")
 def restore_hand(match_id: str, entry_id: int) -> Any:
     """Bring back a deleted hand (the id of its `hand_deleted` history entry)."""
-    match = services.get_match(match_id, g.api_user)
+    match = queries.get_match(match_id, g.api_user)
     _, sheet = services.restore_hand(match, g.api_user, entry_id)
-    return match_response(match, sheet)
+    return _match_response(match, sheet)
 
 
 @bp.get("/matches/<match_id>/backup")
 def match_backup(match_id: str) -> Any:
     """One match as a backup document."""
-    return backup.document([services.get_match(match_id, g.api_user)])
+    return backup.document([queries.get_match(match_id, g.api_user)])
 
 
 @bp.get("/backup")
 def my_backup() -> Any:
     """Every match of the caller as one backup document."""
-    return backup.document(services.user_matches(g.api_user, grouped=False))
+    return backup.document(queries.user_matches(g.api_user, grouped=False))
 
 
 @bp.post("/matches/import")
 def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
     request.max_content_length = backup.IMPORT_LIMIT
-    matches = backup.import_matches(g.api_user, body())
-    return {"matches": [services.match_to_dict(m, services.sheet_of(m)) for m in matches]}, 201
+    matches = backup.import_matches(g.api_user, _body())
+    return {"matches": [shapes.match_to_dict(m, queries.sheet_of(m)) for m in matches]}, 201

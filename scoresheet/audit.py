@@ -33,12 +33,6 @@ def entries(match: Match) -> list[AuditEntry]:
     ).scalars())
 
 
-def restorable_ids(history: list[AuditEntry]) -> set[int]:
-    """Ids of the `hand_deleted` entries whose hand was not brought back yet."""
-    restored = {e.restores_id for e in history if e.restores_id is not None}
-    return {e.id for e in history if e.action == "hand_deleted" and e.id not in restored}
-
-
 def describe(entry: AuditEntry, players: list[str]) -> str:
     """The entry in plain words: "anna corrected hand 3: bid 120 → 140"."""
     who, n = entry.username, entry.hand_number

@@ -16,8 +16,11 @@ from sqlalchemy import func
 from . import audit, services
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
+from .queries import stored_hands
+from .replay_cache import store_summary
 from .rules import Malformed, check_setup, hand_from_dict, hand_to_dict, replay, setup_from_dict
 from .rules import setup_to_dict as setup_dict
+from .shapes import member_names
 
 FORMAT = "tysiacha-scoresheet"
 VERSION = 1
@@ -44,12 +47,12 @@ def match_document(match: Match) -> dict[str, Any]:
         "id": match.id, "join_code": match.join_code, "setup": match.setup,
         "status": match.status, "created_at": isoformat(match.created_at),
         "created_by": username(match.created_by_id),
-        "members": services.member_names(match),
+        "members": member_names(match),
         "hands": [{"number": h.number, "record": h.record, "version": h.version,
                    "created_by": h.created_by.username if h.created_by else None,
                    "updated_by": h.updated_by.username if h.updated_by else None,
                    "created_at": isoformat(h.created_at),
-                   "updated_at": isoformat(h.updated_at)} for h in services.stored_hands(match)],
+                   "updated_at": isoformat(h.updated_at)} for h in stored_hands(match)],
         "audit": [audit.entry_to_dict(e, players) for e in reversed(audit.entries(match))],
     }
 
@@ -131,6 +134,7 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
         return importer or named(name)
 
     match = Match(setup=setup_dict(setup), status=status, created_by_id=None)
+    store_summary(match, sheet)
     if importer is None:
         match.id, match.join_code = str(data["id"]), str(data["join_code"])
         match.created_at = when(data.get("created_at"))

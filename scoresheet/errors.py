@@ -1,34 +1,60 @@
-"""Error answers: a friendly page for people, JSON under /api; never a crash page."""
+"""Errors and their answers, in one place: a page a player can act on, JSON under /api.
+
+One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
+an engine refusal (`Malformed` → 400, `Refused` → 422) and a `Conflict` (409). Views that put a
+refusal next to its form field catch it themselves; whatever they do not catch ends here.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.http import HTTP_STATUS_CODES
 
 from .extensions import db
+from .rules import Malformed, RuleError
 
-TITLES = {400: "That did not work", 401: "Log in first", 403: "Not allowed",
-          404: "Not found", 405: "Not allowed", 409: "Changed meanwhile",
-          413: "Too much at once", 415: "That did not work", 422: "That did not work",
-          429: "Too many tries", 500: "Something went wrong"}
-MESSAGES = {
+_TITLES = {400: "That did not work", 401: "Log in first", 403: "Not allowed",
+           404: "Not found", 405: "Not allowed", 409: "Changed meanwhile",
+           413: "Too much at once", 415: "That did not work", 422: "That did not work",
+           429: "Too many tries", 500: "Something went wrong"}
+_PAGE_MESSAGES = {
     404: "There is nothing here.",
     405: "That page cannot be used this way: go back and use its buttons.",
     413: "That was far more than any form here sends (at most 64 KiB): nothing was saved.",
     429: "Too many tries in a short time: nothing was saved. Wait a few minutes, then try again.",
     500: "Something went wrong on our side and nothing was saved. Go back and try again.",
 }
-CSRF_MESSAGE = ("This form was out of date or not sent from this site: nothing was saved. "
-                "Go back, reload the page and try again.")
-FALLBACK = ("<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
-            "</title><h1>Something went wrong</h1><p>Nothing was saved. Go back and try again.")
+_API_MESSAGES = {
+    400: "The request is not valid JSON.",
+    401: "Send a valid token: Authorization: Bearer <token>.",
+    404: "There is nothing here.",
+    413: "The request is too large: at most 64 KiB.",
+    429: "Too many tries in a short time: wait a few minutes, then try again.",
+    500: "Something went wrong on our side; nothing was changed.",
+}
+_CSRF_MESSAGE = ("This form was out of date or not sent from this site: nothing was saved. "
+                 "Go back, reload the page and try again.")
+_FALLBACK = ("<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
+             "</title><h1>Something went wrong</h1><p>Nothing was saved. Go back and try again.")
+
+
+class Conflict(Exception):
+    """The change clashes with the match's current state (HTTP 409); nothing was stored."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
 
 
 def init_app(app: Flask) -> None:
-    """Answer every HTTP error (and every unexpected exception, as 500) in kind."""
+    """Answer every error in kind: HTTP errors, engine refusals and conflicts."""
     app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(RuleError, rule_error)
+    app.register_error_handler(Conflict, conflict)
 
 
 def is_api() -> bool:
@@ -36,34 +62,70 @@ def is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
+def error_response(status: int, message: str | None = None, field: str | None = None) -> Response:
+    """The API's error body: a sentence a person can act on, and the request key at fault."""
+    response = jsonify(error=message or HTTP_STATUS_CODES.get(status, "Unknown error"),
+                       field=field)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
 def http_error(e: HTTPException) -> Any:
     """The JSON error under /api, an error page everywhere else."""
-    code = e.code or 500
-    if code >= 500:
+    if (e.code or 500) >= 500:
         db.session.rollback()
-    if is_api():
-        from .api import http_error_response
-
-        return http_error_response(e)
-    return error_page(e)
+    return _api_http_error(e) if is_api() else _error_page(e)
 
 
-def error_page(e: HTTPException) -> Any:
+def rule_error(e: RuleError) -> Any:
+    """Malformed → 400, refused by the rules → 422: the engine's sentence, nothing stored."""
+    db.session.rollback()
+    code = 400 if isinstance(e, Malformed) else 422
+    return error_response(code, e.message, e.field) if is_api() else _page(code, e.message)
+
+
+def conflict(e: Conflict) -> Any:
+    """A clash with the current state → 409."""
+    db.session.rollback()
+    return error_response(409, e.message, e.field) if is_api() else _page(409, e.message)
+
+
+def _api_http_error(e: HTTPException) -> Response:
+    """An HTTP error as the API's JSON error (unknown routes, wrong methods, 500s)."""
+    code = e.code or 500
+    if code == 405:
+        return error_response(405, f"{request.method} is not allowed here.")
+    message = e.description if code in (401, 404) and e.description and \
+        not e.description.startswith("The requested URL") else None
+    if code >= 500:
+        message = _API_MESSAGES[500]
+    return error_response(code, message or _API_MESSAGES.get(code) or
+                          HTTP_STATUS_CODES.get(code, "Error"))
+
+
+def _error_page(e: HTTPException) -> Any:
     """A page a player can act on (a stranger's match is simply not there)."""
     code = e.code or 500
     if e.response is not None and code != 429:
         return e.response
-    message = MESSAGES.get(code)
+    message = _PAGE_MESSAGES.get(code)
     if code in (400, 404, 409, 422) and e.description and \
             not str(e.description).startswith(("The requested URL", "The browser (or proxy)")):
         message = str(e.description)
     if code == 400 and "CSRF" in str(e.description):
-        message = CSRF_MESSAGE
+        message = _CSRF_MESSAGE
+    return _page(code, message, fallback=isinstance(e, InternalServerError))
+
+
+def _page(code: int, message: str | None, fallback: bool = False) -> Any:
+    """The error page; if it cannot be rendered while answering a crash, a plain one."""
     try:
-        html = render_template("error.html", title=TITLES.get(code, "That did not work"),
+        html = render_template("error.html", title=_TITLES.get(code, "That did not work"),
                                message=message or "That did not work.", code=code)
     except Exception:  # noqa: BLE001  (the page itself failed: say so plainly, never a trace)
-        if not isinstance(e, InternalServerError):
+        if not fallback:
             raise
-        html = FALLBACK
+        html = _FALLBACK
     return html, code

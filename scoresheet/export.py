@@ -1,20 +1,17 @@
-"""The sheet as CSV (API.md "CSV export"), for the page and for the API."""
+"""The sheet as CSV (API.md "CSV export"): one function for the page and the API."""
 
 from __future__ import annotations
 
 import csv
 import io
 
-from flask import Blueprint, Response
-from flask_login import current_user, login_required
+from flask import Response
 
-from . import services
 from .models import Match
+from .queries import sheet_of
 from .rules import MatchState
 
-bp = Blueprint("export", __name__)
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
 
 
@@ -46,22 +43,16 @@ def sheet_csv(sheet: MatchState) -> str:
 
 def safe_cell(value: str | int) -> str | int:
     """Neutralise a text cell a spreadsheet would run as a formula; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
 
 
 def csv_response(match: Match) -> Response:
     """The CSV download of a match's sheet."""
-    body = sheet_csv(services.sheet_of(match))
+    body = sheet_csv(sheet_of(match))
     response = Response(body, content_type="text/csv; charset=utf-8")
     filename = f"tysiacha-{match.created_at:%Y-%m-%d}-{match.id}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
-
-@bp.get("/matches/<match_id>/sheet.csv")
-@login_required
-def sheet_download(match_id: str) -> Response:
-    """Download the sheet of one of your matches."""
-    return csv_response(services.get_match(match_id, current_user))

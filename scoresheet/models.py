@@ -1,6 +1,7 @@
 """Stored records only: users, tokens, matches, members and the hand records as entered.
 
-Scores are never stored: every view replays the hand records through the engine.
+Scores are never stored as the truth: every view of a match replays its hand records through
+the engine. Lists read `Match.summary`, a copy of what that replay says, kept with every change.
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ class Match(db.Model):
     revision: Mapped[int] = mapped_column(default=0)
     """Counts every change to the hands or the status: a computed sheet is current for one
     revision (caches and the live-update ETag key on it)."""
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What lists show, copied from the replay (`replay_cache.summary_of`: computed status,
+    winner, number of hands, each seat's score) in the same transaction as every change; a
+    cache, never the truth (None only before migration 0003 filled it)."""
     join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

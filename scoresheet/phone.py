@@ -13,12 +13,12 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from . import services
+from . import bodies, queries, services
 from .chart import race
+from .common import WORDS
 from .forms import FORFEIT_WORDS, hand_form
 from .models import Match
-from .rules import HandResult, RuleError, MatchState
-from .views import WORDS
+from .rules import HandResult, MatchState, RuleError
 
 bp = Blueprint("phone", __name__)
 bp.add_app_template_global(race)
@@ -27,14 +27,14 @@ bp.add_app_template_global(race)
 @bp.app_template_global()
 def sheet_version(match: Match, sheet: MatchState) -> str:
     """The version a page was rendered at (compared with `GET …/version`)."""
-    return services.version_of(match, len(sheet.hands))
+    return queries.version_of(match, len(sheet.hands))
 
 
 @bp.get("/matches/<match_id>/version")
 @login_required
 def version(match_id: str) -> Response:
     """The match's version, from the database; 304 while it is what the phone already has."""
-    v = services.poll_version(match_id, current_user)
+    v = queries.poll_version(match_id, current_user)
     response = jsonify(version=v)
     response.set_etag(v)
     response.cache_control.no_cache = True
@@ -46,8 +46,8 @@ def version(match_id: str) -> Response:
 @login_required
 def preview(match_id: str) -> Any:
     """The engine's result for the hand form as typed so far (`?number=n`: a correction)."""
-    m = services.get_match(match_id, current_user)
-    sheet = services.sheet_of(m)
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
     number = request.args.get("number", type=int)
     if number is not None and not 1 <= number <= len(sheet.hands):
         return {"ok": False, "message": f"This match has no hand {number}."}, 404
@@ -59,13 +59,13 @@ def preview(match_id: str) -> Any:
         message = next(iter(e for errs in form.errors.values() for e in errs), "Check the form.")
         return {"ok": False, "message": message}
     try:
-        result = services.preview_hand(m, form.to_data(), number)
+        result = services.preview_hand(m, bodies.hand_body(form.to_data()).record, number)
     except RuleError as err:
         return {"ok": False, "field": err.field, "message": err.message}
-    return {"ok": True, **preview_words(sheet, result)}
+    return {"ok": True, **_preview_words(sheet, result)}
 
 
-def preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
+def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     """The preview in words: the outcome, then each seat's points this hand."""
     names = sheet.setup.players
     r = h.record

@@ -22,13 +22,13 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from . import audit, backup, services
+from . import audit, backup, queries, services
+from .common import back_to
+from .errors import Conflict
 from .extensions import db
 from .forms import ConfirmForm
 from .models import Match, User
 from .rules import RuleError
-from .services import Conflict
-from .views import back_to
 
 bp = Blueprint("recovery", __name__, cli_group=None)
 
@@ -43,10 +43,10 @@ class ImportForm(FlaskForm):
 @login_required
 def history(match_id: str) -> str:
     """Every change to the match in plain words, newest first; deleted hands can come back."""
-    m = services.get_match(match_id, current_user)
+    m = queries.get_match(match_id, current_user)
     entries = audit.entries(m)
     players = list(m.setup["players"])
-    restorable = audit.restorable_ids(entries) if m.status == "open" else set()
+    restorable = services.restorable_ids(m, entries)
     rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
     return render_template("history.html", match=m, rows=rows, players=players)
 
@@ -55,7 +55,7 @@ def history(match_id: str) -> str:
 @login_required
 def restore(match_id: str) -> Any:
     """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation."""
-    m = services.get_match(match_id, current_user)
+    m = queries.get_match(match_id, current_user)
     entry_id = request.args.get("entry", type=int) or 0
     entry = db.get_or_404(audit.AuditEntry, entry_id)
     if entry.match_id != m.id or entry.action != "hand_deleted":
@@ -81,15 +81,15 @@ def restore(match_id: str) -> Any:
 @login_required
 def match_backup(match_id: str) -> Response:
     """Download one match as a backup file."""
-    m = services.get_match(match_id, current_user)
-    return download(backup.document([m]), f"tysiacha-{m.id}.json")
+    m = queries.get_match(match_id, current_user)
+    return _download(backup.document([m]), f"tysiacha-{m.id}.json")
 
 
 @bp.get("/backup.json")
 @login_required
 def my_backup() -> Response:
     """Download every match of mine as one backup file."""
-    return download(backup.document(services.user_matches(current_user, grouped=False)),
+    return _download(backup.document(queries.user_matches(current_user, grouped=False)),
                     "tysiacha-matches.json")
 
 
@@ -123,7 +123,7 @@ def import_match() -> Any:
     return render_template("import.html", form=form)
 
 
-def download(doc: dict[str, Any], filename: str) -> Response:
+def _download(doc: dict[str, Any], filename: str) -> Response:
     """A JSON document as a file to keep (<, > and & escaped: no browser ever reads markup)."""
     text = json.dumps(doc, ensure_ascii=False, indent=1)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -6,15 +6,18 @@ shown next to the field it names and stores nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import NotFound
 from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
-from . import accounts, errors, limits, services
+from . import accounts, bodies, export, limits, queries, services, shapes
+from .common import back_to
+from .errors import Conflict
 from .forms import (
     FORFEIT_WORDS,
     RULESET_LABELS,
@@ -28,32 +31,10 @@ from .forms import (
     lowest_bid,
     record_to_form_data,
 )
-from .models import Match
-from .rules import RULESETS, RuleError
-from .services import Conflict
+from .models import Match, User
+from .rules import RULESETS, RuleError, setup_from_dict
 
 bp = Blueprint("pages", __name__)
-
-WORDS = {
-    "status": {"in_progress": "in progress", "finished": "finished: bank it",
-               "banked": "banked", "ended": "ended"},
-    "events": {"zero": "zero", "zero_penalty": "3rd zero −120", "forfeit_penalty": "−120",
-               "barrel_on": "on the barrel", "barrel_ignored": "barrel: not counted",
-               "barrel_fall": "fell off the barrel", "barrel_off": "off the barrel",
-               "locked": "locked", "unlocked": "unlocked", "capped": "capped", "win": "wins"},
-}
-
-
-@bp.app_context_processor
-def page_words() -> dict[str, Any]:
-    """Words the templates show for the engine's codes."""
-    return {"words": WORDS}
-
-
-@bp.errorhandler(HTTPException)
-def http_error(e: HTTPException) -> Any:
-    """An error page a player can act on (a stranger's match is simply not there)."""
-    return errors.http_error(e)
 
 
 @bp.after_request
@@ -64,12 +45,7 @@ def refused_form(response: Response) -> Response:
     return response
 
 
-def back_to(match: Match) -> Response:
-    """Redirect to the match page."""
-    return redirect(url_for("pages.match", match_id=match.id))
-
-
-def safe_next(target: str | None) -> str:
+def _safe_next(target: str | None) -> str:
     """Where to go after logging in: only a path on this site, judged as the Location header
     will carry it (`iri_to_uri` drops tabs and newlines: "/\\t/evil" would become "//evil").
     Anything else, or anything holding a control, space, invisible character or backslash,
@@ -116,7 +92,7 @@ def login() -> Any:
         else:
             login_user(user)
             flash(f"Logged in as {user.username}.")
-            response = redirect(safe_next(request.args.get("next")))
+            response = redirect(_safe_next(request.args.get("next")))
             limits.remember_device(response, user.username)
             return response
     return render_template("login.html", form=form)
@@ -138,16 +114,14 @@ def logout() -> Response:
 @login_required
 def index() -> str:
     """Home: your matches, start one, join one."""
-    return home(JoinForm(formdata=None))
+    return _home(JoinForm(formdata=None))
 
 
-def home(join_form: JoinForm) -> str:
-    """The home page: matches in progress first, then banked and ended ones."""
-    rows = []
-    for m in services.user_matches(current_user):
-        sheet = services.sheet_of(m)
-        rows.append((m, sheet, services.match_status(m, sheet)))
-    return render_template("index.html", rows=rows, join_form=join_form)
+def _home(join_form: JoinForm) -> str:
+    """The home page: matches in progress first, then banked and ended ones (one query, from
+    their stored summaries: nothing is replayed)."""
+    matches = [shapes.match_brief(m) for m in queries.user_matches(current_user)]
+    return render_template("index.html", matches=matches, join_form=join_form)
 
 
 @bp.post("/join")
@@ -164,7 +138,7 @@ def join() -> Any:
         else:
             flash("You joined the match: its sheet is on your phone too.")
             return back_to(m)
-    return home(form)
+    return _home(form)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
@@ -174,7 +148,7 @@ def new_match() -> Any:
     form = MatchForm()
     if form.validate_on_submit():
         try:
-            match = services.create_match(current_user, form.to_data())
+            match = services.create_match(current_user, setup_from_dict(form.to_data()))
         except RuleError as err:
             form.refuse_rule(err)
         else:
@@ -187,25 +161,32 @@ def new_match() -> Any:
 @login_required
 def match(match_id: str) -> str:
     """The running sheet of a match."""
-    m = services.get_match(match_id, current_user)
-    sheet = services.sheet_of(m)
-    return render_template("match.html", match=m, sheet=sheet, **match_context(m, sheet))
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
+    return render_template("match.html", match=m, sheet=sheet, **_match_context(m, sheet))
 
 
-def match_context(m: Match, sheet: Any) -> dict[str, Any]:
+def _match_context(m: Match, sheet: Any) -> dict[str, Any]:
     """What every match template needs besides the sheet."""
     rules = sheet.setup.rules
-    return {"status": services.match_status(m, sheet), "ruleset": RULESETS[rules],
+    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS[rules],
             "rules_label": RULESET_LABELS.get(rules, rules),
             "forfeit_word": FORFEIT_WORDS.get(rules, "forfeit")}
+
+
+@bp.get("/matches/<match_id>/sheet.csv")
+@login_required
+def sheet_download(match_id: str) -> Response:
+    """Download the sheet of one of your matches."""
+    return export.csv_response(queries.get_match(match_id, current_user))
 
 
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
 @login_required
 def new_hand(match_id: str) -> Any:
     """Enter the next hand."""
-    m = services.get_match(match_id, current_user)
-    sheet = services.sheet_of(m)
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
         flash("No more hands can be entered in this match.", "warning")
@@ -213,7 +194,8 @@ def new_hand(match_id: str) -> Any:
     form = hand_form(sheet, nxt.sitting_out, data={"expected_hand": str(nxt.hand)})
     if form.validate_on_submit():
         try:
-            services.add_hand(m, current_user, form.to_data())
+            record, expected, _ = bodies.hand_body(form.to_data())
+            services.add_hand(m, current_user, record, expected)
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)
@@ -231,19 +213,20 @@ def new_hand(match_id: str) -> Any:
 @login_required
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand; every later hand is recomputed."""
-    m = services.get_match(match_id, current_user)
-    hand = services.get_hand(m, number)
+    m = queries.get_match(match_id, current_user)
+    hand = queries.get_hand(m, number)
     if m.status != "open":
         flash("This match is closed: its hands can no longer change.", "warning")
         return back_to(m)
-    sheet = services.sheet_of(m)
+    sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
     data = record_to_form_data(hand.record, len(sheet.setup.players))
     form = hand_form(sheet, deal.sitting_out, data={**data, "version": str(hand.version)})
     if form.validate_on_submit():
         version = form.version.data
         try:
-            services.edit_hand(m, current_user, number, form.to_data(),
+            record, _, _ = bodies.hand_body(form.to_data(), correction=True)
+            services.edit_hand(m, current_user, number, record,
                                (int(version) if version.isdecimal() else -1) if version else None)
         except Conflict as err:
             flash(err.message, "warning")
@@ -262,41 +245,44 @@ def edit_hand(match_id: str, number: int) -> Any:
 @login_required
 def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand after a confirmation; later hands move up and are recomputed."""
-    m = services.get_match(match_id, current_user)
-    services.get_hand(m, number)
-    return confirmed(m, f"Delete hand {number}",
-                     f"Hand {number} is removed and every later hand moves up one number "
-                     "and is recomputed.",
-                     lambda: services.delete_hand(m, current_user, number),
-                     f"Hand {number} deleted; the hands after it are recomputed.")
+    m = queries.get_match(match_id, current_user)
+    queries.get_hand(m, number)
+    return _confirmed(m, f"Delete hand {number}",
+                      f"Hand {number} is removed and every later hand moves up one number "
+                      "and is recomputed.",
+                      lambda m, user: services.delete_hand(m, user, number),
+                      f"Hand {number} deleted; the hands after it are recomputed.")
 
 
-@bp.route("/matches/<match_id>/bank", methods=["GET", "POST"])
+_CLOSINGS = {
+    "bank": ("Bank the match",
+             "The sheet becomes final with its winner: nobody can change it again.",
+             services.bank, "Match banked."),
+    "end": ("End the match",
+            "The match stops here without a winner and its sheet becomes final.",
+            services.end, "Match ended."),
+}
+
+
+@bp.route("/matches/<match_id>/bank", methods=["GET", "POST"], endpoint="bank",
+          defaults={"step": "bank"})
+@bp.route("/matches/<match_id>/end", methods=["GET", "POST"], endpoint="end",
+          defaults={"step": "end"})
 @login_required
-def bank(match_id: str) -> Any:
-    """Bank a finished match after a confirmation."""
-    m = services.get_match(match_id, current_user)
-    return confirmed(m, "Bank the match",
-                     "The sheet becomes final with its winner: nobody can change it again.",
-                     lambda: services.bank(m, current_user), "Match banked.")
+def close(match_id: str, step: str) -> Any:
+    """Bank a finished match, or end an unfinished one, after a confirmation."""
+    title, question, command, done = _CLOSINGS[step]
+    return _confirmed(queries.get_match(match_id, current_user), title, question, command, done)
 
 
-@bp.route("/matches/<match_id>/end", methods=["GET", "POST"])
-@login_required
-def end(match_id: str) -> Any:
-    """End an unfinished match after a confirmation."""
-    m = services.get_match(match_id, current_user)
-    return confirmed(m, "End the match",
-                     "The match stops here without a winner and its sheet becomes final.",
-                     lambda: services.end(m, current_user), "Match ended.")
-
-
-def confirmed(m: Match, title: str, question: str, action: Any, done: str) -> Any:
-    """A final step: a page with a box to tick; the action runs only when it is ticked."""
+def _confirmed(m: Match, title: str, question: str, command: Callable[[Match, User], object],
+               done: str) -> Any:
+    """A final step: a page with a box to tick; the command runs (on the match, by this user)
+    only when it is ticked."""
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            action()
+            command(m, current_user)
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
         else:

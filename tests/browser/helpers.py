@@ -46,18 +46,18 @@ class Phone:
 
     def register(self, username: str) -> None:
         """Make an account through the page."""
-        self.page.goto("/register")
-        self.page.fill("#username", username)
-        self.page.fill("#password", PASSWORD)
-        self.tap("button:text('Make my account')")
-        self.page.wait_for_url(f"{self.server}/")
+        self._account_form("/register", username, "button:text('Make my account')")
 
     def log_in(self, username: str) -> None:
         """Log in through the page."""
-        self.page.goto("/login")
+        self._account_form("/login", username, "form.stack button:text('Log in')")
+
+    def _account_form(self, url: str, username: str, button: str) -> None:
+        """Fill in the username and password form at `url`, send it, land on the home page."""
+        self.page.goto(url)
         self.page.fill("#username", username)
         self.page.fill("#password", PASSWORD)
-        self.tap("form.stack button:text('Log in')")
+        self.tap(button)
         self.page.wait_for_url(f"{self.server}/")
 
     def screenshot(self, folder: Path, name: str) -> None:

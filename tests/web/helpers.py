@@ -32,3 +32,28 @@ def played(declarer: int, bid: int, points: list[int | None], **kw: Any) -> dict
 WINNING_START = [870, 0, 0]
 """Start scores from which seat 0 wins with `WINNING_HAND` (870 + 140 ≥ 1000)."""
 WINNING_HAND = played(0, 140, [None, 20, 20], marriages=[["hearts"], [], []])
+
+
+def create_match(user: Any, body: dict[str, Any]) -> Any:
+    """`services.create_match` from an API body, read as the API reads it."""
+    from scoresheet import services
+    from scoresheet.rules import setup_from_dict
+
+    return services.create_match(user, setup_from_dict(body))
+
+
+def add_hand(match: Any, user: Any, body: dict[str, Any]) -> Any:
+    """`services.add_hand` from an API body (with its optional `expected_hand`)."""
+    from scoresheet import bodies, services
+
+    record, expected, _ = bodies.hand_body(body)
+    return services.add_hand(match, user, record, expected)
+
+
+def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any],
+              version: int | None = None) -> Any:
+    """`services.edit_hand` from an API body (`version` here, or in the body)."""
+    from scoresheet import bodies, services
+
+    record, _, in_body = bodies.hand_body(body, correction=True)
+    return services.edit_hand(match, user, number, record, version or in_body)

@@ -19,6 +19,10 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from scoresheet import create_app, models, psycopg_url
 from scoresheet.database import MIGRATIONS, downgrade, upgrade
 from scoresheet.extensions import db
+from scoresheet.replay_cache import summary_of
+from scoresheet.rules import hand_from_dict, hand_to_dict, replay, setup_from_dict
+
+from .helpers import WINNING_HAND, WINNING_START, played
 
 assert models  # imported for its tables
 SCRIPTS = ScriptDirectory(MIGRATIONS)
@@ -142,3 +146,25 @@ def test_workers_starting_together_on_an_empty_database_migrate_it_once(
         assert out == "" and err == "", "starting up logs nothing"
     assert current(engine) == set(SCRIPTS.get_heads())
     assert differences(engine) == []
+
+
+def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine) -> None:
+    migrate(engine, "0002")
+    setup = {"players": ["A", "B", "C"], "start_scores": WINNING_START}
+    bodies = [played(1, 100, [20, None, 20]), WINNING_HAND]
+    records = [hand_from_dict(b) for b in bodies]
+    with engine.begin() as conn:
+        for match_id, hands in (("won", records), ("new", [])):
+            conn.execute(models.Match.__table__.insert().values(
+                id=match_id, setup=setup, status="open", revision=0, join_code=match_id,
+                created_at=models.utcnow(), updated_at=models.utcnow()))
+            for number, record in enumerate(hands, start=1):
+                conn.execute(models.Hand.__table__.insert().values(
+                    match_id=match_id, number=number, record=hand_to_dict(record), version=1,
+                    created_at=models.utcnow(), updated_at=models.utcnow()))
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        stored = dict(conn.execute(db.select(models.Match.id, models.Match.summary)).all())
+    assert stored["won"] == summary_of(replay(setup_from_dict(setup), records))
+    assert stored["won"]["winner"] == 0 and stored["won"]["hands"] == 2
+    assert stored["new"] == summary_of(replay(setup_from_dict(setup), []))

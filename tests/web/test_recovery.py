@@ -47,6 +47,8 @@ def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: A
                      json=played(1, 140, [25, None, 20])).status_code == 200
     assert boris.delete(f"/api/matches/{mid}/hands/2").status_code == 200
     anna.add_hand(mid, WINNING_HAND)
+    finished = anna.get(f"/api/matches/{mid}/history").json["history"]
+    assert finished[1]["restorable"], "won, but the hand would come back inside the sheet"
     assert anna.post(f"/api/matches/{mid}/bank").status_code == 200
     history = anna.get(f"/api/matches/{mid}/history").json["history"]
     assert [e["words"] for e in history] == [
@@ -65,7 +67,7 @@ def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: A
     assert history[2]["before"] == {**MISSED, "declarer": 2, "points": [20, 20, None],
                                     "made": None, "blind": False, "sitter_points": 0,
                                     "forced": False}
-    assert history[2]["restorable"] and not history[3]["restorable"]
+    assert not any(e["restorable"] for e in history), "a banked match takes no hand back"
 
 
 def test_times_carry_their_utc_offset_on_every_database(api_user: Any) -> None:
@@ -168,6 +170,38 @@ def test_a_restore_the_rules_refuse_is_refused_and_stores_nothing(api_user: Any)
     assert answer.json["error"].startswith("The match is over: Anna has won.")
     assert api_user.get(f"/api/matches/{mid}").json == before
     assert api_user.post(f"/api/matches/{mid}/history/99999/restore").status_code == 404
+
+
+@pytest.mark.parametrize("close", ["finished", "banked", "ended"])
+def test_the_page_and_the_api_agree_which_deleted_hands_can_come_back(api_user: Any,
+                                                                      close: str) -> None:
+    mid = api_user.new_match(start_scores=WINNING_START)["id"]
+    api_user.add_hand(mid, MISSED)
+    api_user.add_hand(mid, played(2, 100, [20, 20, None]))
+    api_user.delete(f"/api/matches/{mid}/hands/2")  # would come back as hand 2
+    api_user.delete(f"/api/matches/{mid}/hands/1")  # would come back as hand 1
+    if close == "ended":
+        assert api_user.post(f"/api/matches/{mid}/end").status_code == 200
+    else:
+        api_user.add_hand(mid, WINNING_HAND)  # won with one hand: no hand 2 after it
+    if close == "banked":
+        assert api_user.post(f"/api/matches/{mid}/bank").status_code == 200
+    history = api_user.get(f"/api/matches/{mid}/history").json["history"]
+    deleted = {e["hand"]: e["id"] for e in history if e["action"] == "hand_deleted"}
+    by_api = {e["id"] for e in history if e["restorable"]}
+    assert api_user.client.post("/login", data={"username": "anna", "password": "correct horse"}
+                                ).status_code == 302
+    page = api_user.client.get(f"/matches/{mid}/history").text
+    by_page = {int(n.attrs["href"].rpartition("entry=")[2]) for n in parse(page).walk()
+               if n.tag == "a" and "restore" in n.attrs.get("href", "")}
+    assert by_api == by_page == ({deleted[1]} if close == "finished" else set())
+    before = api_user.get(f"/api/matches/{mid}").json
+    for entry in sorted(set(deleted.values()) - by_api):
+        answer = api_user.post(f"/api/matches/{mid}/history/{entry}/restore")
+        assert answer.status_code == 409, answer.json
+    assert api_user.get(f"/api/matches/{mid}").json == before
+    for entry in by_api:
+        assert api_user.post(f"/api/matches/{mid}/history/{entry}/restore").status_code == 200
 
 
 def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from werkzeug.exceptions import NotFound
 
-from scoresheet import accounts, services
+from scoresheet import accounts, queries, services, shapes
 from scoresheet.extensions import db
 from scoresheet.models import Hand, User
 from scoresheet.rules import Malformed, Refused
-from scoresheet.services import Conflict
+from scoresheet.errors import Conflict
 
-from .helpers import WINNING_HAND, WINNING_START, played
+from .helpers import add_hand, create_match, edit_hand, WINNING_HAND, WINNING_START, played
 
 MISSED = played(1, 100, [20, None, 20])
 
@@ -46,9 +46,9 @@ def hands_in_db(match: Any) -> list[tuple[int, int]]:
 
 
 def test_hands_are_stored_exactly_as_entered(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, {**MISSED, "expected_hand": 1})
-    hand = services.get_hand(match, 1)
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, {**MISSED, "expected_hand": 1})
+    hand = queries.get_hand(match, 1)
     assert hand.record == {"kind": "played", "declarer": 1, "bid": 100, "points": [20, None, 20],
                            "marriages": [[], [], []], "made": None, "blind": False,
                            "sitter_points": 0, "forced": False}
@@ -57,39 +57,39 @@ def test_hands_are_stored_exactly_as_entered(anna: User) -> None:
 
 def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: User,
                                                                         boris: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, MISSED)
-    services.edit_hand(match, boris, 1, played(1, 105, [20, None, 20]), version=1)
-    assert services.get_hand(match, 1).version == 2
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, MISSED)
+    edit_hand(match, boris, 1, played(1, 105, [20, None, 20]), version=1)
+    assert queries.get_hand(match, 1).version == 2
     with pytest.raises(Conflict, match="This hand was changed by boris meanwhile"):
-        services.edit_hand(match, anna, 1, played(1, 110, [20, None, 20]), version=1)
+        edit_hand(match, anna, 1, played(1, 110, [20, None, 20]), version=1)
     assert hands_in_db(match) == [(1, 105)]
-    services.edit_hand(match, anna, 1, played(1, 110, [20, None, 20]))
-    assert services.get_hand(match, 1).version == 3
+    edit_hand(match, anna, 1, played(1, 110, [20, None, 20]))
+    assert queries.get_hand(match, 1).version == 3
 
 
 def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User,
                                                              monkeypatch: Any) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
     before = services.computed(match)
-    services.add_hand(match, anna, MISSED)
+    add_hand(match, anna, MISSED)
     # boris's request read the match before anna's hand was committed
     monkeypatch.setattr(services, "computed", lambda m: before)
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
-        services.add_hand(match, boris, {**MISSED, "expected_hand": 1})
+        add_hand(match, boris, {**MISSED, "expected_hand": 1})
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
-        services.add_hand(match, boris, MISSED)  # retried, but it never sees hand 1
+        add_hand(match, boris, MISSED)  # retried, but it never sees hand 1
     monkeypatch.undo()
     assert hands_in_db(match) == [(1, 100)]
 
 
 def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
         anna: User, boris: User, monkeypatch: Any) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
     before = services.computed(match)
-    services.add_hand(match, anna, MISSED)
+    add_hand(match, anna, MISSED)
     real = services.computed
     calls: list[int] = []
 
@@ -98,41 +98,41 @@ def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
         return before if len(calls) == 1 else real(m)
 
     monkeypatch.setattr(services, "computed", stale_once)
-    sheet = services.add_hand(match, boris, played(2, 120, [20, 20, None]))
+    sheet = add_hand(match, boris, played(2, 120, [20, 20, None]))
     assert [h.number for h in sheet.hands] == [1, 2] and len(calls) == 2
     assert hands_in_db(match) == [(1, 100), (2, 120)]
 
 
 def test_refusals_propagate_with_field_and_store_nothing(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     with pytest.raises(Refused) as refused:
-        services.add_hand(match, anna, played(1, 100, [20, None, 120]))
+        add_hand(match, anna, played(1, 100, [20, None, 120]))
     assert refused.value.field == "points"
     with pytest.raises(Malformed) as malformed:
-        services.add_hand(match, anna, {"kind": "played", "points": "lots"})
+        add_hand(match, anna, {"kind": "played", "points": "lots"})
     assert malformed.value.field == "points"
     with pytest.raises(Refused) as bad_setup:
-        services.create_match(anna, {"players": ["A", "B"]})
+        create_match(anna, {"players": ["A", "B"]})
     assert bad_setup.value.field == "players"
     assert hands_in_db(match) == []
-    assert len(services.user_matches(anna)) == 1
+    assert len(queries.user_matches(anna)) == 1
 
 
 def test_a_stranger_is_told_404(anna: User, boris: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     with pytest.raises(NotFound):
-        services.get_match(match.id, boris)
+        queries.get_match(match.id, boris)
     with pytest.raises(NotFound):
-        services.get_match("nosuchmatch", anna)
+        queries.get_match("nosuchmatch", anna)
     with pytest.raises(NotFound):
         services.join(boris, "NOSUCHCODE")
-    assert services.get_match(match.id, anna) is match
+    assert queries.get_match(match.id, anna) is match
 
 
 def test_delete_renumbers_the_stored_hands(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     for bid in (100, 105, 110, 115):
-        services.add_hand(match, anna, played(1, bid, [20, None, 20]))
+        add_hand(match, anna, played(1, bid, [20, None, 20]))
     services.delete_hand(match, anna, 2)
     assert hands_in_db(match) == [(1, 100), (2, 110), (3, 115)]
     sheet = services.delete_hand(match, anna, 3)
@@ -141,34 +141,34 @@ def test_delete_renumbers_the_stored_hands(anna: User) -> None:
 
 
 def test_user_matches_puts_open_ones_first_then_newest(anna: User, boris: User) -> None:
-    old = services.create_match(anna, {"players": ["A", "B", "C"]})
-    ended = services.create_match(anna, {"players": ["D", "E", "F"]})
+    old = create_match(anna, {"players": ["A", "B", "C"]})
+    ended = create_match(anna, {"players": ["D", "E", "F"]})
     services.end(ended, anna)
-    banked = services.create_match(anna, {"players": ["G", "H", "I"],
+    banked = create_match(anna, {"players": ["G", "H", "I"],
                                           "start_scores": WINNING_START})
-    services.add_hand(banked, anna, WINNING_HAND)
+    add_hand(banked, anna, WINNING_HAND)
     services.bank(banked, anna)
-    new = services.create_match(anna, {"players": ["J", "K", "L"]})
-    services.create_match(boris, {"players": ["M", "N", "O"]})
-    assert services.user_matches(anna) == [new, old, banked, ended]
-    assert services.user_matches(anna, grouped=False) == [new, banked, ended, old]
+    new = create_match(anna, {"players": ["J", "K", "L"]})
+    create_match(boris, {"players": ["M", "N", "O"]})
+    assert queries.user_matches(anna) == [new, old, banked, ended]
+    assert queries.user_matches(anna, grouped=False) == [new, banked, ended, old]
 
 
 def test_match_status_combines_stored_and_computed(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"],
+    match = create_match(anna, {"players": ["A", "B", "C"],
                                          "start_scores": WINNING_START})
-    assert services.match_status(match, services.sheet_of(match)) == "in_progress"
-    sheet = services.add_hand(match, anna, WINNING_HAND)
-    assert services.match_status(match, sheet) == "finished"
+    assert shapes.match_status(match, queries.sheet_of(match).status) == "in_progress"
+    sheet = add_hand(match, anna, WINNING_HAND)
+    assert shapes.match_status(match, sheet.status) == "finished"
     services.bank(match, anna)
     assert match.status == "banked"
-    assert services.match_status(match, services.sheet_of(match)) == "banked"
+    assert shapes.match_status(match, queries.sheet_of(match).status) == "banked"
 
 
 def test_match_to_dict_members_are_usernames_in_joining_order(anna: User, boris: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code.lower())
-    data = services.match_to_dict(match, services.sheet_of(match))
+    data = shapes.match_to_dict(match, queries.sheet_of(match))
     assert data["members"] == ["anna", "boris"]
 
 

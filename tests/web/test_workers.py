@@ -11,7 +11,7 @@ from conftest import ApiUser, app_config
 from flask import Flask
 from werkzeug.exceptions import NotFound
 
-from scoresheet import accounts, create_app, services
+from scoresheet import accounts, create_app, queries
 from scoresheet.extensions import db
 
 from .helpers import played
@@ -79,8 +79,8 @@ def test_the_live_update_version_moves_on_every_worker(app: Flask, second_app: F
         with an_app.app_context():
             user = accounts.find_user(username)
             assert user is not None
-            version = services.poll_version(match["id"], user)
-            assert version == services.version_of(services.get_match(match["id"], user))
+            version = queries.poll_version(match["id"], user)
+            assert version == queries.version_of(queries.get_match(match["id"], user))
             return version
 
     before = version_on(second_app)

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from scoresheet import accounts, services, sheets
+from scoresheet import accounts, queries, replay_cache, services, shapes
 from scoresheet.extensions import db
 from scoresheet.models import Hand, Match, User
 from scoresheet.rules import Refused, hand_from_dict, replay, setup_from_dict
 
-from .helpers import played
+from .helpers import add_hand, create_match, edit_hand, played
 
 
 @pytest.fixture
@@ -33,35 +33,35 @@ def fresh_replay(match: Match) -> Any:
 
 def test_the_cached_sheet_is_the_replay_of_the_stored_records_after_every_change(
         anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
+    match = create_match(anna, {"players": ["A", "B", "C"]})
     for declarer, bid in [(1, 100), (2, 120), (0, 105), (1, 140)]:
-        services.add_hand(match, anna, played(declarer, bid, [None, 40, 40]
+        add_hand(match, anna, played(declarer, bid, [None, 40, 40]
                                               if declarer == 0 else [40, None, 40]
                                               if declarer == 1 else [40, 40, None]))
-        assert services.sheet_of(match) == fresh_replay(match)
-    services.edit_hand(match, anna, 2, played(2, 100, [30, 30, None]))
-    assert services.sheet_of(match) == fresh_replay(match)
+        assert queries.sheet_of(match) == fresh_replay(match)
+    edit_hand(match, anna, 2, played(2, 100, [30, 30, None]))
+    assert queries.sheet_of(match) == fresh_replay(match)
     services.delete_hand(match, anna, 1)
-    assert services.sheet_of(match) == fresh_replay(match)
-    assert [h.record.bid for h in services.sheet_of(match).hands] == [100, 105, 140]
+    assert queries.sheet_of(match) == fresh_replay(match)
+    assert [h.record.bid for h in queries.sheet_of(match).hands] == [100, 105, 140]
 
 
 def test_a_refused_hand_leaves_the_cached_replay_as_it_was(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
-    before = services.sheet_of(match)
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, played(1, 100, [20, None, 20]))
+    before = queries.sheet_of(match)
     with pytest.raises(Refused):
-        services.add_hand(match, anna, played(1, 100, [20, None, 120]))  # 140 card points
-    assert services.sheet_of(match) == before
-    services.add_hand(match, anna, played(2, 100, [20, 20, None]))
-    assert services.sheet_of(match) == fresh_replay(match)
-    assert len(services.sheet_of(match).hands) == 2
+        add_hand(match, anna, played(1, 100, [20, None, 120]))  # 140 card points
+    assert queries.sheet_of(match) == before
+    add_hand(match, anna, played(2, 100, [20, 20, None]))
+    assert queries.sheet_of(match) == fresh_replay(match)
+    assert len(queries.sheet_of(match).hands) == 2
 
 
 def test_a_change_made_by_another_worker_is_seen_through_the_revision(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
-    assert services.sheet_of(match).hands[0].record.bid == 100  # now cached here
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, played(1, 100, [20, None, 20]))
+    assert queries.sheet_of(match).hands[0].record.bid == 100  # now cached here
     # Another worker corrects hand 1: its own transaction, this process's cache untouched.
     hand = db.session.execute(db.select(Hand).where(Hand.match_id == match.id)).scalar_one()
     hand.record = {**hand.record, "bid": 120, "points": [0, None, 0]}
@@ -69,14 +69,14 @@ def test_a_change_made_by_another_worker_is_seen_through_the_revision(anna: User
                        .values(revision=Match.revision + 1))
     db.session.commit()
     db.session.expire_all()
-    sheet = services.sheet_of(match)
+    sheet = queries.sheet_of(match)
     assert sheet.hands[0].record.bid == 120 and sheet.standings[1].score == 120
 
 
 def test_a_sheet_read_while_the_revision_moved_is_not_kept(anna: User, monkeypatch: Any) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
-    sheets._cache.clear()
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, played(1, 100, [20, None, 20]))
+    replay_cache._cache.clear()
     real_execute = db.session.execute
     calls: list[int] = []
 
@@ -89,30 +89,30 @@ def test_a_sheet_read_while_the_revision_moved_is_not_kept(anna: User, monkeypat
         return real_execute(statement, *args, **kw)
 
     monkeypatch.setattr(db.session, "execute", racing_execute)
-    sheets.computed(match)
+    replay_cache.computed(match)
     monkeypatch.undo()
-    assert sheets.cached(match.id) is None
+    assert match.id not in replay_cache._cache
 
 
 def test_the_match_json_from_cached_hands_is_the_match_object(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["Аня", "B", "C"]})
-    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
-    services.add_hand(match, anna, {"kind": "redeal"})
-    sheet = services.sheet_of(match)
-    assert sheets.cached(match.id) is not None and sheets.cached(match.id).sheet is sheet
-    assert json.loads(services.match_json(match, sheet)) == services.match_to_dict(match, sheet)
-    assert [h["number"] for h in json.loads(services.match_json(match, sheet))["hands"]] == [1, 2]
+    match = create_match(anna, {"players": ["Аня", "B", "C"]})
+    add_hand(match, anna, played(1, 100, [20, None, 20]))
+    add_hand(match, anna, {"kind": "redeal"})
+    sheet = queries.sheet_of(match)
+    assert replay_cache.encoded_hands(match.id, sheet) is not None
+    assert json.loads(shapes.match_json(match, sheet, replay_cache.encoded_hands(match.id, sheet))) == shapes.match_to_dict(match, sheet)
+    assert [h["number"] for h in json.loads(shapes.match_json(match, sheet, replay_cache.encoded_hands(match.id, sheet)))["hands"]] == [1, 2]
 
 
 def test_the_lock_rereads_the_match_row_another_writer_changed(anna: User) -> None:
-    match = services.create_match(anna, {"players": ["A", "B", "C"]})
-    services.add_hand(match, anna, played(1, 100, [20, None, 20]))
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, played(1, 100, [20, None, 20]))
     db.session.commit()
     revision = match.revision
     # Another worker changes the match after this request loaded it.
     with db.engine.begin() as other:
         other.execute(db.update(Match).where(Match.id == match.id)
                       .values(revision=Match.revision + 1))
-    services.lock(match, load=False)
+    services._lock(match, load=False)
     assert match.revision == revision + 1
     db.session.rollback()

@@ -1,14 +1,17 @@
-"""Computed sheets, replayed from the stored hand records and kept per match revision.
+"""Caches of the replay: the computed sheet kept per match revision, and each match's summary.
 
 The records in the database are the one truth. Replaying 200 hands costs a couple of
 milliseconds, so each process keeps the latest replay of the matches it served, keyed by
 the match's `revision` (which every change bumps in the same transaction). A request whose
 revision differs replays from the database again, so several workers never disagree.
+
+Lists (the home page, `GET /api/matches`) must not replay every match: each match stores a
+small summary of its replay (`summary_of`), written in the same transaction as every change by
+`store_summary`, never edited by hand.
 """
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
@@ -16,9 +19,10 @@ from typing import Any
 
 from .extensions import db
 from .models import Hand, Match
-from .rules import HandRecord, HandResult, Replay, Setup, MatchState, hand_from_dict, setup_from_dict
+from .rules import HandRecord, MatchState, Replay, Setup, hand_from_dict, setup_from_dict
+from .shapes import encode, hand_json
 
-CACHE_SIZE = 256
+_CACHE_SIZE = 256
 """Matches kept per process (a few hundred kB for 200-hand matches)."""
 
 
@@ -64,19 +68,15 @@ def computed(match: Match) -> Computed:
     run = Replay(setup_of(match))
     for record, _ in rows:
         run.add(hand_from_dict(record))
-    return publish(match.id, revision, run, (), [v for _, v in rows], keep=now == revision)
+    return publish(match.id, revision, run, run.state(), (), [v for _, v in rows],
+                   keep=now == revision)
 
 
-def cached(match_id: str) -> Computed | None:
-    """The latest replay this process kept of the match, whatever its revision."""
-    return _cache.get(match_id)
-
-
-def publish(match_id: str, revision: int, run: Replay, known: tuple[str, ...],
+def publish(match_id: str, revision: int, run: Replay, sheet: MatchState, known: tuple[str, ...],
             versions: list[int] | None = None, keep: bool = True) -> Computed:
-    """A replay as the match's sheet at `revision` (kept unless `keep` is false); `known`: its
-    first hands, already encoded; `versions`: the stored hands' versions (new ones are 1)."""
-    sheet = run.state()
+    """A replay and its sheet as the match's sheet at `revision` (kept unless `keep` is false);
+    `known`: its first hands, already encoded; `versions`: the stored hands' versions (new ones
+    are 1)."""
     seats = len(sheet.setup.players)
     hands_text = known + tuple(
         encode(hand_json(h, seats, versions[h.number - 1] if versions else 1))
@@ -87,32 +87,25 @@ def publish(match_id: str, revision: int, run: Replay, known: tuple[str, ...],
     with _lock:
         _cache[match_id] = result
         _cache.move_to_end(match_id)
-        while len(_cache) > CACHE_SIZE:
+        while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return result
 
 
-def encode(value: Any) -> str:
-    """Compact JSON, as the API sends it."""
-    return json.dumps(value, separators=(",", ":"))
+def encoded_hands(match_id: str, sheet: MatchState) -> tuple[str, ...] | None:
+    """The hands of `sheet`, already encoded as the API shows them, if this process keeps that
+    very sheet (else None: the caller encodes them)."""
+    found = _cache.get(match_id)
+    return found.hands_text if found is not None and found.sheet is sheet else None
 
 
-def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:
-    """One computed hand as API.md shows it, with its stored `version` (for edits)."""
-    r = h.record
-    played = r.kind == "played"
-    marriages = r.marriages or ((),) * seats
-    return {
-        "number": h.number, "kind": r.kind, "dealer": h.dealer, "sitting_out": h.sitting_out,
-        "declarer": r.declarer, "bid": r.bid, "blind": r.blind, "gold": h.gold,
-        "forced": r.forced,
-        "points": list(h.points) if played and h.points is not None else None,
-        "marriages": [list(m) for m in marriages] if played else None,
-        "made": h.made if played else None,
-        "took": list(h.took) if played and h.took is not None else None,
-        "sitter_points": r.sitter_points,
-        "results": [{"delta": s.delta, "entry": s.entry, "owed": s.owed, "score": s.score,
-                     "sheet": s.total, "barrel": s.barrel, "events": list(s.events)}
-                    for s in h.results],
-        "version": version,
-    }
+def summary_of(sheet: MatchState) -> dict[str, Any]:
+    """What lists show of a match, computed from its replay: the computed status, the winner,
+    the number of hands and each seat's score."""
+    return {"status": sheet.status, "winner": sheet.winner, "hands": len(sheet.hands),
+            "scores": [s.score for s in sheet.standings]}
+
+
+def store_summary(match: Match, sheet: MatchState) -> None:
+    """Keep the summary of `sheet`, the match's new replay, with the change being recorded."""
+    match.summary = summary_of(sheet)

@@ -1,0 +1,81 @@
+"""Reading matches: a member's match or 404, their list, the computed sheet, the live version.
+
+The read side of the service layer (`services` holds the commands that change a match).
+"""
+
+from __future__ import annotations
+
+from flask import abort
+from sqlalchemy import func
+
+from .extensions import db
+from .models import Hand, Match, Member, User
+from .replay_cache import computed
+from .rules import MatchState
+
+
+def get_match(match_id: str, user: User) -> Match:
+    """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
+    match = db.session.execute(
+        db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
+    ).scalar_one_or_none()
+    if match is None:
+        abort(404, "There is no such match.")
+    return match
+
+
+def get_hand(match: Match, number: int) -> Hand:
+    """The stored hand with this number (for an edit form: its record and version), else 404."""
+    hand = db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+    ).scalar_one_or_none()
+    if hand is None:
+        abort(404, f"This match has no hand {number}.")
+    return hand
+
+
+def user_matches(user: User, grouped: bool = True) -> list[Match]:
+    """The user's matches, newest first, in one query; `grouped`: open ones before banked and
+    ended ones. Each carries its stored summary: listing them replays nothing."""
+    matches = list(db.session.execute(
+        db.select(Match).join(Member).where(Member.user_id == user.id)
+        .order_by(Match.created_at.desc(), Match.id)
+    ).scalars())
+    if grouped:
+        matches.sort(key=lambda m: m.status != "open")  # stable: newest first within each
+    return matches
+
+
+def sheet_of(match: Match) -> MatchState:
+    """The computed sheet: a replay of the stored hand records."""
+    return computed(match).sheet
+
+
+def version_of(match: Match, hands: int | None = None) -> str:
+    """The match's version for live updates, `<hands>-<revision>`, read from the database
+    (`hands`: the count when the caller has just replayed them)."""
+    if hands is None:
+        hands = db.session.execute(
+            db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
+    return f"{hands}-{match.revision}"
+
+
+def poll_version(match_id: str, user: User) -> str:
+    """`version_of` one of the user's matches in a single query, without loading the match
+    (404 like `get_match`): every phone at every table asks for it every few seconds."""
+    hands = db.select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
+    row = db.session.execute(
+        db.select(Match.revision, hands).join(Member)
+        .where(Match.id == match_id, Member.user_id == user.id)
+    ).one_or_none()
+    if row is None:
+        abort(404, "There is no such match.")
+    return f"{row[1]}-{row[0]}"
+
+
+def stored_hands(match: Match) -> list[Hand]:
+    """The match's hand rows in order, fresh from the database."""
+    return list(db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
+        .execution_options(populate_existing=True)
+    ).scalars())

@@ -1,0 +1,107 @@
+"""The JSON shapes of the API (API.md), in one place: the match object, a hand, the standings,
+a match in brief for lists, and a history entry."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .audit import entry_to_dict
+from .extensions import db
+from .models import AuditEntry, Hand, Match, Member, User, isoformat
+from .rules import HandResult, MatchState, setup_to_dict
+
+
+def encode(value: Any) -> str:
+    """Compact JSON, as the API sends it."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def match_status(match: Match, sheet_status: str) -> str:
+    """`in_progress`, `finished` (computed by the replay), `banked` or `ended` (stored)."""
+    return match.status if match.status in ("banked", "ended") else sheet_status
+
+
+def member_names(match: Match) -> list[str]:
+    """The members' usernames in the order they joined (one query, not one per member)."""
+    return list(db.session.execute(
+        db.select(User.username).join(Member, Member.user_id == User.id)
+        .where(Member.match_id == match.id).order_by(Member.id)
+    ).scalars())
+
+
+def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:
+    """One computed hand as API.md shows it, with its stored `version` (for edits)."""
+    r = h.record
+    played = r.kind == "played"
+    marriages = r.marriages or ((),) * seats
+    return {
+        "number": h.number, "kind": r.kind, "dealer": h.dealer, "sitting_out": h.sitting_out,
+        "declarer": r.declarer, "bid": r.bid, "blind": r.blind, "gold": h.gold,
+        "forced": r.forced,
+        "points": list(h.points) if played and h.points is not None else None,
+        "marriages": [list(m) for m in marriages] if played else None,
+        "made": h.made if played else None,
+        "took": list(h.took) if played and h.took is not None else None,
+        "sitter_points": r.sitter_points,
+        "results": [{"delta": s.delta, "entry": s.entry, "owed": s.owed, "score": s.score,
+                     "sheet": s.total, "barrel": s.barrel, "events": list(s.events)}
+                    for s in h.results],
+        "version": version,
+    }
+
+
+def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
+    """The match object of API.md without its hands."""
+    setup = setup_to_dict(sheet.setup)
+    nxt = sheet.next
+    return {
+        "id": match.id,
+        "players": setup["players"],
+        "rules": setup["rules"],
+        "options": setup["options"],
+        "status": match_status(match, sheet.status),
+        "winner": sheet.winner,
+        "join_code": match.join_code,
+        "members": member_names(match),
+        "next": None if nxt is None or match.status != "open" else {
+            "hand": nxt.hand, "dealer": nxt.dealer, "first_bidder": nxt.first_bidder,
+            "sitting_out": nxt.sitting_out, "gold": nxt.gold, "min_bid": nxt.min_bid},
+        "standings": [{
+            "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.total, "owed": s.owed,
+            "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
+            "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
+    }
+
+
+def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
+    """The match object of API.md, every field."""
+    versions = dict(db.session.execute(
+        db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+    seats = len(sheet.setup.players)
+    return match_head(match, sheet) | {
+        "hands": [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]}
+
+
+def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | None = None) -> str:
+    """The match object of API.md as JSON text; `hands_text`: its hands, already encoded (the
+    replay cache keeps them per revision: the bulk of a long match's JSON)."""
+    if hands_text is None:
+        return encode(match_to_dict(match, sheet))
+    return encode(match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
+
+
+def match_brief(match: Match) -> dict[str, Any]:
+    """A match in brief, for lists: read from its stored summary, nothing replayed."""
+    summary = match.summary
+    assert summary is not None, "every change stores it; migration 0003 filled older matches"
+    return {"id": match.id, "players": list(match.setup["players"]),
+            "rules": match.setup["rules"], "status": match_status(match, summary["status"]),
+            "winner": summary["winner"], "hands": summary["hands"],
+            "created_at": isoformat(match.created_at)}
+
+
+def history_entry(entry: AuditEntry, players: list[str], restorable: bool) -> dict[str, Any]:
+    """One history entry as `GET …/history` shows it: the stored entry and whether its deleted
+    hand can be restored now."""
+    return {**entry_to_dict(entry, players), "restorable": restorable}
