@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
-from scoresheet import create_app, sheets  # noqa: E402
+from bench.timing import interleaved, report  # noqa: E402
+from scoresheet import create_app, replay_cache  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
 
 
@@ -64,7 +62,7 @@ def main() -> None:
             client.get(url, headers=auth)
 
         def cold() -> None:
-            sheets._cache.clear()
+            replay_cache._cache.clear()
             client.get(url, headers=auth)
 
         timed: dict[str, Callable[[], object]] = {
@@ -74,23 +72,10 @@ def main() -> None:
             "GET sheet.csv": lambda: client.get(f"{url}/sheet.csv", headers=auth),
             "GET match, cold": cold,
         }
-        times: dict[str, list[float]] = {name: [] for name in timed}
-        for _ in range(args.rounds):
-            for name, call in timed.items():
-                start = time.perf_counter()
-                call()
-                times[name].append(time.perf_counter() - start)
-            undo()
+        times = interleaved(timed, args.rounds, after_round=undo)
 
-    base = statistics.median(times["GET /healthz"])
-    print(f"{platform.python_implementation()} {platform.python_version()}, "
-          f"{app.config['SQLALCHEMY_DATABASE_URI'].split(':')[0]}, {args.hands} hands, "
-          f"{args.rounds} interleaved rounds")
-    print(f"{'request':<20} {'median ms':>10} {'p90 ms':>8} {'× healthz':>10}")
-    for name, samples in times.items():
-        med = statistics.median(samples)
-        p90 = statistics.quantiles(samples, n=10)[-1]
-        print(f"{name:<20} {med * 1000:>10.3f} {p90 * 1000:>8.3f} {med / base:>10.1f}")
+    report(f"{args.hands} hands, {args.rounds} interleaved rounds",
+           app.config["SQLALCHEMY_DATABASE_URI"], times)
 
 
 if __name__ == "__main__":

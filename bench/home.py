@@ -1,0 +1,90 @@
+"""Benchmark: the home page of a user with many matches, in a cold process, against GET /healthz.
+
+Run:  .venv/bin/python bench/home.py       (--matches N, --hands N, --rounds N; DATABASE_URL
+                                            to use PostgreSQL)
+
+Builds, through the JSON API, `--matches` matches of `--hands` hands each for one user (the
+engine benchmark's generator), logs that user in on a page client, then times interleaved,
+round by round: `GET /healthz`, the home page `GET /`, and `GET /api/matches`. Before each
+timed home page and list the process's replay cache is emptied, so each is what a COLD process
+pays: "cold" means a process whose replay cache is empty, templates compiled, and one warm-up
+request to another page made (docs/performance.md). Reports medians and their ratio to
+/healthz. A script, not a timed test: the ratios are what to compare, the machine is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.replay import build_match  # noqa: E402
+from bench.timing import interleaved, report  # noqa: E402
+from scoresheet import create_app  # noqa: E402
+from scoresheet.rules import hand_to_dict  # noqa: E402
+
+
+def _empty_replay_cache() -> Callable[[], None]:
+    """What empties this process's replay cache (`replay_cache`; `sheets` before issue 9)."""
+    for name in ("scoresheet.replay_cache", "scoresheet.sheets"):
+        try:
+            return importlib.import_module(name)._cache.clear  # type: ignore[no-any-return]
+        except ModuleNotFoundError:
+            continue
+    raise SystemExit("No replay cache module found.")
+
+
+def main() -> None:
+    """Build the matches, time the three requests interleaved, print a table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=100)
+    args = parser.parse_args()
+
+    empty_cache = _empty_replay_cache()
+    setup, records = build_match(args.hands)
+    with tempfile.TemporaryDirectory() as instance:
+        app = create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
+                          "SQLALCHEMY_DATABASE_URI": os.environ.get(
+                              "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
+        client = app.test_client()
+        user = {"username": "bench", "password": "benchbench"}
+        token = client.post("/api/users", json=user).get_json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(args.matches):
+            match = client.post("/api/matches", headers=auth, json={
+                "players": list(setup.players), "rules": setup.rules}).get_json()
+            for record in records:
+                assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
+                                   json=hand_to_dict(record)).status_code == 201
+        assert client.post("/login", data=user).status_code == 302
+
+        def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
+            def call() -> None:
+                assert client.get(url, headers=headers).status_code == 200
+            return call
+
+        client.get("/")  # compile the templates
+        empty_cache()
+        client.get("/matches/new")  # the warm-up request to another page
+        timed: dict[str, Callable[[], None]] = {
+            "GET /healthz": get("/healthz"),
+            "GET / (home), cold": get("/"),
+            "GET /api/matches, cold": get("/api/matches", auth),
+        }
+        times = interleaved(timed, args.rounds, before_each=empty_cache)
+
+    report(f"{args.matches} matches of {args.hands} hands, {args.rounds} interleaved rounds",
+           app.config["SQLALCHEMY_DATABASE_URI"], times)
+
+
+if __name__ == "__main__":
+    main()
