@@ -1,7 +1,8 @@
-"""bench/load.py still runs: two tables for two seconds on SQLite behind one gunicorn worker.
+"""The benchmarks still run. bench/load.py: two tables for two seconds on SQLite behind one
+gunicorn worker; bench/web.py and bench/home.py: a few hands and rounds in-process.
 
-Only that it works end to end (gunicorn, set-up, polls, hand entry, report) — its figures are
-for docs/performance.md, measured on a quiet machine, never asserted here.
+Only that they work end to end (set-up, requests, report) — their figures are for
+docs/performance.md, measured on a quiet machine, never asserted here.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,3 +24,14 @@ def test_the_load_benchmark_runs_without_errors() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "== sqlite:" in done.stdout and "errors 0," in done.stdout, done.stdout
     assert "add hand" in done.stdout and "healthz" in done.stdout
+
+
+@pytest.mark.parametrize("script", [
+    ["bench/web.py", "--hands", "3", "--rounds", "3"],
+    ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
+])
+def test_the_web_benchmarks_run(script: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-W", "error", *script], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "GET /healthz" in done.stdout and "× healthz" in done.stdout, done.stdout
