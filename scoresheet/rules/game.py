@@ -51,8 +51,18 @@ class Game(Protocol):
         """The hand that comes next."""
         ...
 
+    def check(self, record: Record) -> None:
+        """Raise `Refused` naming the field if the rules do not allow this as the next hand.
+
+        Changes nothing (python-chess's `is_legal()`).
+        """
+        ...
+
     def play(self, record: Record) -> Scored:
-        """Check one hand against the rules (raising `Refused`), score it and move on."""
+        """Score a hand that `check` allowed and move on (python-chess's `push()`).
+
+        Does not check: a hand `check` refuses gives a meaningless result or an error.
+        """
         ...
 
     def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:

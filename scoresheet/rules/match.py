@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 
-from .errors import Refused
+from .errors import Refused, RuleError
 from .game import Game
 from .records import HandResult, Record, SeatResult, Setup, MatchState
 from .setup import check_setup
@@ -13,7 +13,7 @@ from .tichu import TICHU, Tichu
 from .tysiacha import Tysiacha
 
 
-def new_game(setup: Setup) -> Game:
+def _new_game(setup: Setup) -> Game:
     """The game behind a set-up: Tichu (RULES.md §10) or Tysiacha."""
     return Tichu(setup) if setup.rules == TICHU else Tysiacha(setup)
 
@@ -23,6 +23,17 @@ def replay(setup: Setup, records: Iterable[Record]) -> MatchState:
 
     Raises `Refused` (with `.hand`, the 1-based number of the hand at fault) when a record
     breaks the rules where it stands.
+
+    >>> from scoresheet.rules import HandRecord, Options, Setup, replay
+    >>> setup = Setup(("Anna", "Boris", "Vera"), "squarescores", Options(1000), 0, (0, 0, 0))
+    >>> boris = HandRecord("played", declarer=1, bid=120, points=(30, None, 10),
+    ...                    marriages=((), ("hearts",), ()))
+    >>> state = replay(setup, [boris])
+    >>> [s.score for s in state.standings], state.hands[0].made, state.next.hand
+    ([30, 120, 10], True, 2)
+    >>> replay(setup, [boris, HandRecord("played", declarer=2, bid=95, points=(60, 60, None))])
+    Traceback (most recent call last):
+    scoresheet.rules.errors.Refused: The lowest bid is 100; 95 is too low.
     """
     run = Replay(setup)
     for record in records:
@@ -36,7 +47,7 @@ class Replay:
     def __init__(self, setup: Setup) -> None:
         check_setup(setup)
         self.setup = setup
-        self.game = new_game(setup)
+        self.game = _new_game(setup)
         self.signed = setup.options.sheet_style == "signed"
         # A score below zero carried over from paper starts as owed points on the sheet (§8).
         self.scores = list(setup.start_scores)
@@ -55,17 +66,18 @@ class Replay:
         return other
 
     def add(self, record: Record) -> HandResult:
-        """Check and score the next hand, and book it on the sheet (§8); raises `Refused`."""
+        """Check the next hand, score it and book it on the sheet (§8); raises `Refused`."""
         game, scores, sheet, owed = self.game, self.scores, self.sheet_totals, self.owed
         deal = game.deal()
         if self.winner is not None:
-            raise at_hand(deal.number, Refused(
+            raise _at_hand(deal.number, Refused(
                 None, f"The match is over: {game.names[self.winner]} has won. "
                       "No more hands."))
         try:
-            scored = game.play(record)
-        except Refused as err:
-            raise at_hand(deal.number, err) from None
+            game.check(record)
+        except RuleError as err:
+            raise _at_hand(deal.number, err) from None
+        scored = game.play(record)
         results: list[SeatResult] = []
         for i, new in enumerate(scored.scores):
             d = new - scores[i]
@@ -104,7 +116,7 @@ class Replay:
         )
 
 
-def at_hand(number: int, err: Refused) -> Refused:
+def _at_hand(number: int, err: RuleError) -> RuleError:
     """Tag a refusal with the number of the hand it concerns."""
     err.hand = number
     return err

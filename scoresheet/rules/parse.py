@@ -23,7 +23,7 @@ ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
 
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """Build a match set-up; only `players` is required."""
-    unknown(data, SETUP_KEYS, None)
+    _unknown(data, SETUP_KEYS, None)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise Malformed("players", "Players are a list of names.")
@@ -33,19 +33,19 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     opts = data.get("options") or {}
     if not isinstance(opts, Mapping):
         raise Malformed("options", "Options are an object of names and values.")
-    unknown(opts, OPTION_KEYS, "options")
+    _unknown(opts, OPTION_KEYS, "options")
     rs = RULESETS.get(rules)
     target = opts.get("target", rs.targets[0] if rs else TARGETS[0])
     options = Options(
-        target=integer(target, "options", "The target is a whole number."),
-        gold_set=flag(opts.get("gold_set", False), "options"),
-        blind_bids=flag(opts.get("blind_bids", False), "options"),
-        sitter_bonus=flag(opts.get("sitter_bonus", False), "options"),
-        sheet_style=text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
+        target=_integer(target, "options", "The target is a whole number."),
+        gold_set=_flag(opts.get("gold_set", False), "options"),
+        blind_bids=_flag(opts.get("blind_bids", False), "options"),
+        sitter_bonus=_flag(opts.get("sitter_bonus", False), "options"),
+        sheet_style=_text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
                    "options"),
-        great_grand_tichu=flag(opts.get("great_grand_tichu", False), "options"),
+        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options"),
     )
-    first_dealer = integer(data.get("first_dealer", 0), "first_dealer",
+    first_dealer = _integer(data.get("first_dealer", 0), "first_dealer",
                            "The first dealer is a seat number.")
     start = data.get("start_scores")
     if start is None:
@@ -57,7 +57,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         rules=rules,
         options=options,
         first_dealer=first_dealer,
-        start_scores=tuple(integer(s, "start_scores", "Start scores are whole numbers.")
+        start_scores=tuple(_integer(s, "start_scores", "Start scores are whole numbers.")
                            for s in start),
     )
 
@@ -81,23 +81,23 @@ def record_from_dict(data: Mapping[str, Any], rules: str,
                      extra: frozenset[str] = frozenset()) -> Record:
     """Build one record of the match's game: a Tichu round, or a Tysiacha hand."""
     if rules == TICHU:
-        return round_from_dict(data, extra)
+        return _round_from_dict(data, extra)
     return hand_from_dict(data, extra)
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
     """The record exactly as entered, as plain data (how it is stored)."""
     if isinstance(record, TichuRound):
-        return round_to_dict(record)
+        return _round_to_dict(record)
     return hand_to_dict(record)
 
 
-def round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> TichuRound:
+def _round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> TichuRound:
     """Build one Tichu round (RULES.md §10); a `kind` is refused: a round has none."""
     if "kind" in data:
         raise Malformed("kind", "A Tichu round has no kind: send the calls, who went out "
                                 "first, and the card points.")
-    unknown(data, ROUND_KEYS | extra, None)
+    _unknown(data, ROUND_KEYS | extra, None)
     calls = data.get("calls")
     if calls is None:
         calls = [None] * 4
@@ -107,18 +107,18 @@ def round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()
     if card_points is not None:
         if not isinstance(card_points, list):
             raise Malformed("card_points", "Card points are a list of two numbers, one per team.")
-        card_points = tuple(integer(p, "card_points", "Card points are whole numbers.")
+        card_points = tuple(_integer(p, "card_points", "Card points are whole numbers.")
                             for p in card_points)
     return TichuRound(
         calls=tuple(calls),
-        first_out=optional_int(data.get("first_out"), "first_out",
+        first_out=_optional_int(data.get("first_out"), "first_out",
                                "Who went out first is a seat number."),
-        double_victory=flag(data.get("double_victory", False), "double_victory"),
+        double_victory=_flag(data.get("double_victory", False), "double_victory"),
         card_points=card_points,
     )
 
 
-def round_to_dict(record: TichuRound) -> dict[str, Any]:
+def _round_to_dict(record: TichuRound) -> dict[str, Any]:
     """The Tichu round exactly as entered, as plain data (how it is stored)."""
     return {
         "calls": list(record.calls),
@@ -130,7 +130,7 @@ def round_to_dict(record: TichuRound) -> dict[str, Any]:
 
 def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> HandRecord:
     """Build one hand record (RULES.md §2); keys in `extra` are the caller's to read."""
-    unknown(data, HAND_KEYS | extra, None)
+    _unknown(data, HAND_KEYS | extra, None)
     kind = data.get("kind", "played")
     if not isinstance(kind, str):
         raise Malformed("kind", "The kind is “played”, “forfeit” or “redeal”.")
@@ -138,7 +138,7 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
     if points is not None:
         if not isinstance(points, list):
             raise Malformed("points", "Card points are a list with one number (or null) per player.")
-        points = tuple(None if p is None else integer(p, "points", "Card points are whole numbers.")
+        points = tuple(None if p is None else _integer(p, "points", "Card points are whole numbers.")
                        for p in points)
     marriages = data.get("marriages")
     if marriages is not None:
@@ -150,15 +150,15 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
     made = data.get("made")
     return HandRecord(
         kind=kind,  # type: ignore[arg-type]
-        declarer=optional_int(data.get("declarer"), "declarer", "The declarer is a seat number."),
-        bid=optional_int(data.get("bid"), "bid", "The bid is a whole number."),
+        declarer=_optional_int(data.get("declarer"), "declarer", "The declarer is a seat number."),
+        bid=_optional_int(data.get("bid"), "bid", "The bid is a whole number."),
         points=points,
         marriages=marriages,
-        made=None if made is None else flag(made, "made"),
-        blind=flag(data.get("blind", False), "blind"),
-        sitter_points=integer(data.get("sitter_points") or 0, "sitter_points",
+        made=None if made is None else _flag(made, "made"),
+        blind=_flag(data.get("blind", False), "blind"),
+        sitter_points=_integer(data.get("sitter_points") or 0, "sitter_points",
                               "The sitter-out's points are a whole number."),
-        forced=flag(data.get("forced", False), "forced"),
+        forced=_flag(data.get("forced", False), "forced"),
     )
 
 
@@ -177,14 +177,14 @@ def hand_to_dict(record: HandRecord) -> dict[str, Any]:
     }
 
 
-def unknown(data: Mapping[str, Any], allowed: set[str] | frozenset[str], field: str | None) -> None:
+def _unknown(data: Mapping[str, Any], allowed: set[str] | frozenset[str], field: str | None) -> None:
     """Refuse keys we do not know, so a typo is not silently ignored."""
     for key in data:
         if key not in allowed:
             raise Malformed(field or key, f"“{key}” is not something a {field or 'request'} can hold.")
 
 
-def integer(value: Any, field: str, message: str) -> int:
+def _integer(value: Any, field: str, message: str) -> int:
     """A whole number (not a bool, not a float)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise Malformed(field, message)
@@ -193,19 +193,19 @@ def integer(value: Any, field: str, message: str) -> int:
     return value
 
 
-def optional_int(value: Any, field: str, message: str) -> int | None:
+def _optional_int(value: Any, field: str, message: str) -> int | None:
     """A whole number or nothing."""
-    return None if value is None else integer(value, field, message)
+    return None if value is None else _integer(value, field, message)
 
 
-def flag(value: Any, field: str) -> bool:
+def _flag(value: Any, field: str) -> bool:
     """A yes/no value."""
     if not isinstance(value, bool):
         raise Malformed(field, "This is a yes/no value: true or false.")
     return value
 
 
-def text(value: Any, field: str) -> str:
+def _text(value: Any, field: str) -> str:
     """A short text."""
     if not isinstance(value, str):
         raise Malformed(field, "This is a text value.")

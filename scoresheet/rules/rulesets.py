@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .records import SUITS
+
 Endgame = Literal["barrel_took", "barrel_bid", "lock", "cap", "none"]
 ForfeitStyle = Literal["count", "minus_bid", "bomb"]
 
@@ -57,6 +59,8 @@ BARREL_BELOW = 120
 """The barrel sits this far below the target; a fall from it drops twice as far (RULES.md §4)."""
 LOCK_BELOW = 100
 """Polish: a seat this close to the target is locked (RULES.md §7)."""
+PACK = 120
+"""Card points in the pack (RULES.md §1)."""
 MAX_BID = 400
 GOLD_MIN_BID = 120
 BARREL_HANDS = 3
@@ -85,3 +89,19 @@ def round_points(points: int, step: int) -> int:
     if step == 0:
         return points
     return (points + step // 2) // step * step
+
+
+def complete_points(
+    points: tuple[int | None, ...] | None, declarer: int
+) -> tuple[int | None, ...]:
+    """Fill in the declarer's card points from 120 − the defenders' (RULES.md §2)."""
+    assert points is not None
+    if points[declarer] is not None:
+        return points
+    rest = PACK - sum(p for p in points if p is not None)
+    return points[:declarer] + (rest,) + points[declarer + 1:]
+
+
+def marriage_points(suits: tuple[str, ...]) -> int:
+    """What the marriages one seat declared are worth (RULES.md §1)."""
+    return sum(SUITS[s] for s in suits) if suits else 0

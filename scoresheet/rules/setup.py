@@ -62,7 +62,7 @@ def _check_tichu(setup: Setup) -> None:
 def _check_names(players: tuple[str, ...]) -> None:
     seen: set[str] = set()
     for name in players:
-        check_name(name)
+        _check_name(name)
         key = name.casefold()
         if key in seen:
             raise Refused("players", f"Two players are called “{name}”: give each a different name.")
@@ -95,7 +95,7 @@ def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) ->
                                           f"{barrel_at}, as the sheet never shows those scores.")
 
 
-def check_name(name: str) -> None:
+def _check_name(name: str) -> None:
     """A player name: 1–40 characters in any script, no control characters."""
     if not name.strip():
         raise Refused("players", "Every player needs a name.")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import Malformed, Refused
 from .game import Deal, Scored
-from .records import HandRecord, NextDeal, Setup, Standing, TichuRound
+from .records import NextDeal, Record, Setup, Standing, TichuRound
 
 TICHU = "tichu"
 """The `rules` name of the game."""
@@ -46,7 +46,7 @@ class Tichu:
         self.setup = setup
         self.target = setup.options.target
         self.names = team_names(setup.players)
-        self.calls = CALLS if setup.options.great_grand_tichu else {
+        self._calls = CALLS if setup.options.great_grand_tichu else {
             c: p for c, p in CALLS.items() if c != "great_grand"}
         self.scores = list(setup.start_scores)
         self.dealer = setup.first_dealer
@@ -81,27 +81,17 @@ class Tichu:
             return None
         return scores.index(high)
 
-    def play(self, record: HandRecord | TichuRound) -> Scored:
-        """Check one round (raising `Refused`), score it per team, and pass the deal on."""
+    def check(self, record: Record) -> None:
+        """Raise `Refused` naming the field if §10 does not allow this as the next round."""
         if not isinstance(record, TichuRound):
             raise Malformed("kind", "A Tichu round has calls, who went out first and card "
                                     "points, not a kind.")
-        self.check(record)
-        gains, events = round_points(record)
-        for t in range(TEAMS):
-            self.scores[t] += gains[t]
-        self.number += 1
-        self.dealer = (self.dealer + 1) % SEATS
-        return Scored(tuple(self.scores), events, (False,) * TEAMS, None, None, None, None, 1)
-
-    def check(self, record: TichuRound) -> None:
-        """Raise `Refused` naming the field if §10 does not allow this round."""
         calls, first_out = record.calls, record.first_out
         if len(calls) != SEATS:
             raise Refused("calls", f"Give one call per player ({SEATS}): none, "
                                    f"{self._allowed()}.")
         for seat, call in enumerate(calls):
-            if call is not None and call not in self.calls:
+            if call is not None and call not in self._calls:
                 if call in CALLS:
                     raise Refused("calls", f"This table does not play {CALL_WORDS[call]}: "
                                            f"{self.setup.players[seat]} can call "
@@ -122,7 +112,7 @@ class Tichu:
         self._check_card_points(record)
 
     def _allowed(self) -> str:
-        words = [f"“{c}” ({CALL_WORDS[c]})" for c in self.calls]
+        words = [f"“{c}” ({CALL_WORDS[c]})" for c in self._calls]
         return ", ".join(words[:-1]) + " or " + words[-1]
 
     def _check_card_points(self, record: TichuRound) -> None:
@@ -148,8 +138,18 @@ class Tichu:
             raise Refused("card_points", f"The two teams' card points add up to {CARD_POINTS}; "
                                          f"these add up to {sum(points)}.")
 
+    def play(self, record: Record) -> Scored:
+        """Score a round that `check` allowed, per team, and pass the deal on (checks nothing)."""
+        assert isinstance(record, TichuRound)
+        gains, events = _round_points(record)
+        for t in range(TEAMS):
+            self.scores[t] += gains[t]
+        self.number += 1
+        self.dealer = (self.dealer + 1) % SEATS
+        return Scored(tuple(self.scores), events, (False,) * TEAMS, None, None, None, None, 1)
 
-def round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+
+def _round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
     """Each team's points for a checked round, and its event words (RULES.md §10)."""
     gains = [0] * TEAMS
     events: list[list[str]] = [[] for _ in range(TEAMS)]
