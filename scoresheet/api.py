@@ -136,7 +136,7 @@ def join_match() -> Any:
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
     match = queries.get_match(match_id, g.api_user)
-    record, expected, _ = bodies.hand_body(_body())
+    record, expected, _ = bodies.hand_body(_body(), match.setup["rules"])
     return _match_response(match, services.add_hand(match, g.api_user, record, expected), 201)
 
 
@@ -144,7 +144,7 @@ def add_hand(match_id: str) -> Any:
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand; later hands are recomputed."""
     match = queries.get_match(match_id, g.api_user)
-    record, _, version = bodies.hand_body(_body(), correction=True)
+    record, _, version = bodies.hand_body(_body(), match.setup["rules"], correction=True)
     return _match_response(match, services.edit_hand(match, g.api_user, number, record, version))
 
 

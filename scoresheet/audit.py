@@ -6,11 +6,14 @@ from typing import Any
 
 from .extensions import db
 from .models import AuditEntry, Match, User, isoformat
+from .rules.tichu import CALL_WORDS
 
 ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
            "hand_restored", "match_banked", "match_ended", "match_imported")
 FIELDS = (("kind", "kind"), ("declarer", "declarer"), ("bid", "bid"), ("made", "made"),
-          ("blind", "blind"), ("forced", "forced"), ("sitter_points", "sitter's points"))
+          ("blind", "blind"), ("forced", "forced"), ("sitter_points", "sitter's points"),
+          ("first_out", "out first"), ("double_victory", "double victory"),
+          ("card_points", "card points"))
 
 
 def log(match: Match, user: User | None, action: str, hand_number: int | None = None,
@@ -63,6 +66,8 @@ def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
     """A hand record in brief: "Boris bid 120", "a redeal"."""
     if not record:
         return "?"
+    if "calls" in record:
+        return _round_words(record, players)
     kind, bid = record.get("kind"), record.get("bid")
     name = seat_name(record.get("declarer"), players)
     if kind == "redeal":
@@ -74,16 +79,30 @@ def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
     return f"{name} bid {bid}{outcome}"
 
 
+def _round_words(record: dict[str, Any], players: list[str]) -> str:
+    """A Tichu round in brief: "Anna out first, Anna: Tichu, cards 35 : 65"."""
+    first = record.get("first_out")
+    parts = [] if first is None else [f"{seat_name(first, players)} out first"]
+    parts += [f"{seat_name(i, players)}: {CALL_WORDS.get(c, c)}"
+              for i, c in enumerate(record.get("calls") or []) if c]
+    points = record.get("card_points")
+    if record.get("double_victory"):
+        parts.append("double victory")
+    elif isinstance(points, list) and len(points) == 2:
+        parts.append(f"cards {points[0]} : {points[1]}")
+    return ", ".join(parts)
+
+
 def changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -> list[str]:
     """What differs between two hand records, one phrase per change."""
     out = []
     for key, label in FIELDS:
         old, new = before.get(key), after.get(key)
         if old != new:
-            if key == "declarer":
+            if key in ("declarer", "first_out"):
                 old, new = seat_name(old, players), seat_name(new, players)
             out.append(f"{label} {value_words(old)} → {value_words(new)}")
-    for key, label in (("points", "points"), ("marriages", "marriages")):
+    for key, label in (("points", "points"), ("marriages", "marriages"), ("calls", "call")):
         olds, news = before.get(key) or [], after.get(key) or []
         for seat in range(max(len(olds), len(news))):
             old = olds[seat] if seat < len(olds) else None

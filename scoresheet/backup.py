@@ -18,7 +18,7 @@ from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .queries import stored_hands
 from .replay_cache import store_summary
-from .rules import Malformed, check_setup, hand_from_dict, hand_to_dict, replay, setup_from_dict
+from .rules import Malformed, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
 from .rules import setup_to_dict as setup_dict
 from .shapes import member_names
 
@@ -113,11 +113,10 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     a new match of theirs; without, it keeps its id, join code, members and authors."""
     setup = setup_from_dict(data.get("setup"))
     check_setup(setup)
-    services.check_served(setup)
     hands = data.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
         raise Malformed("hands", "A match in a backup lists its hands.")
-    records = [hand_from_dict(h.get("record")) for h in hands]
+    records = [record_from_dict(h.get("record"), setup.rules) for h in hands]
     sheet = replay(setup, records)  # Refused propagates: nothing is stored
     status = data.get("status")
     if status not in ("open", "banked", "ended"):
@@ -152,7 +151,7 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
         made, edited = who(h.get("created_by")), who(h.get("updated_by"))
         version = h.get("version")
         db.session.add(Hand(
-            match_id=match.id, number=number, record=hand_to_dict(record),
+            match_id=match.id, number=number, record=record_to_dict(record),
             version=version if isinstance(version, int) and version > 0 else 1,
             created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
             created_at=when(h.get("created_at")), updated_at=when(h.get("updated_at"))))
@@ -175,7 +174,7 @@ def load_audit(match: Match, entries: Any, named: Any) -> None:
             raise Malformed("audit", "An audit entry has an action and a user.")
         before, after = e.get("before"), e.get("after")
         if e["action"] in HAND_ACTIONS:
-            before, after = (None if r is None else hand_to_dict(hand_from_dict(r))
+            before, after = (None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
                              for r in (before, after))
         elif not all(r is None or isinstance(r, dict) for r in (before, after)):
             raise Malformed("audit", "An audit entry's before and after are objects.")

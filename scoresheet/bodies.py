@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .rules import HandRecord, Malformed, hand_from_dict
+from .rules import Malformed, Record, record_from_dict
 
 _HAND_EXTRA = frozenset({"expected_hand"})
 _CORRECTION_EXTRA = frozenset({"expected_hand", "version"})
@@ -15,20 +15,21 @@ _CORRECTION_EXTRA = frozenset({"expected_hand", "version"})
 class HandBody(NamedTuple):
     """A hand's body, read: the record and the optional counters that came with it."""
 
-    record: HandRecord
+    record: Record
     expected_hand: int | None
     """The number the caller means this hand to get (a new hand only)."""
     version: int | None
     """The hand's version the caller saw (a correction only)."""
 
 
-def hand_body(data: Mapping[str, Any], correction: bool = False) -> HandBody:
-    """A new hand's body (API.md), or with `correction` a corrected hand's (which may also say
-    the `version` it corrects); Malformed names the key at fault."""
+def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> HandBody:
+    """A new hand's body (API.md) for a match of these `rules` (a Tichu round or a Tysiacha
+    hand), or with `correction` a corrected hand's (which may also say the `version` it
+    corrects); Malformed names the key at fault."""
     version = _counter(data, "version", "The version is the hand's version number: 1, 2, 3 …") \
         if correction else None
     expected = _counter(data, "expected_hand", "The expected hand is a hand number: 1, 2, 3 …")
-    record = hand_from_dict(data, extra=_CORRECTION_EXTRA if correction else _HAND_EXTRA)
+    record = record_from_dict(data, rules, _CORRECTION_EXTRA if correction else _HAND_EXTRA)
     return HandBody(record, expected, version)
 
 

@@ -17,7 +17,7 @@ LEFT, RIGHT, TOP, BOTTOM = 34, 8, 8, 20
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """One seat's line."""
+    """One seat's (Tichu: one team's) line."""
 
     seat: int
     """Seat number (its colour class is `seat-<n>`)."""
@@ -62,10 +62,11 @@ class Chart:
 
 
 def race(sheet: MatchState) -> Chart:
-    """The score race of a sheet: one line per seat, guide lines where the rules have them."""
+    """The score race of a sheet: one line per seat (Tichu: per team), guide lines where the
+    rules have them."""
     setup = sheet.setup
     target = setup.options.target
-    rs = RULESETS[setup.rules]
+    rs = RULESETS.get(setup.rules)  # None for Tichu: no barrel, no lock
     runs = [[start] + [h.results[i].score for h in sheet.hands]
             for i, start in enumerate(setup.start_scores)]
     low = min(0, *(min(r) for r in runs))
@@ -82,10 +83,12 @@ def race(sheet: MatchState) -> Chart:
     series = tuple(
         Series(i, name, " ".join(f"{x(k):g},{y(v):g}" for k, v in enumerate(run)),
                (x(n), y(run[-1])), run[-1])
-        for i, (name, run) in enumerate(zip(setup.players, runs, strict=True)))
+        for i, (name, run) in enumerate(zip((s.name for s in sheet.standings), runs,
+                                            strict=True)))
     guides = [Guide("target", target, y(target), f"{target}")]
-    for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
-        if value is not None:
-            guides.append(Guide(kind, value, y(value), f"{value}"))
+    if rs is not None:
+        for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
+            if value is not None:
+                guides.append(Guide(kind, value, y(value), f"{value}"))
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, n, series, tuple(guides),
                  y(0) if low < 0 else None, low)

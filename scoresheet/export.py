@@ -9,29 +9,37 @@ from flask import Response
 
 from .models import Match
 from .queries import sheet_of
-from .rules import MatchState
+from .rules import MatchState, TichuRound
+from .rules.tichu import TICHU
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
 
 
 def sheet_csv(sheet: MatchState) -> str:
-    """The sheet as CSV text: BOM, header, one row per hand, then `total`."""
-    names = sheet.setup.players
-    header: list[str | int] = ["hand", "dealer", "declarer", "bid", "outcome"]
-    for name in names:
+    """The sheet as CSV text: BOM, header, one row per hand, then `total`. A Tichu sheet has
+    its own columns before the teams' (API.md "Tichu")."""
+    players = sheet.setup.players
+    tichu = sheet.setup.rules == TICHU
+    header: list[str | int] = (["hand", "dealer", "first_out", "calls"] if tichu
+                               else ["hand", "dealer", "declarer", "bid", "outcome"])
+    for name in (st.name for st in sheet.standings):
         header += [name, f"{name} total", f"{name} owed", f"{name} score"]
     rows: list[list[str | int]] = [header]
     for h in sheet.hands:
         r = h.record
-        outcome = r.kind if r.kind != "played" else ("made" if h.made else "missed")
-        row: list[str | int] = [h.number, names[h.dealer],
-                                "" if r.declarer is None else names[r.declarer],
-                                "" if r.bid is None else r.bid, outcome]
+        row: list[str | int] = [h.number, players[h.dealer]]
+        if isinstance(r, TichuRound):
+            row += ["" if r.first_out is None else players[r.first_out],
+                    "; ".join(f"{players[i]} {c}" for i, c in enumerate(r.calls) if c)]
+        else:
+            outcome = r.kind if r.kind != "played" else ("made" if h.made else "missed")
+            row += ["" if r.declarer is None else players[r.declarer],
+                    "" if r.bid is None else r.bid, outcome]
         for s in h.results:
             row += [s.entry, s.total, s.owed, s.score]
         rows.append(row)
-    total: list[str | int] = ["total", "", "", "", ""]
+    total: list[str | int] = ["total"] + [""] * (len(header) - 4 * len(sheet.standings) - 1)
     for st in sheet.standings:
         total += [st.total, st.total, st.owed, st.score]
     rows.append(total)
@@ -52,7 +60,8 @@ def csv_response(match: Match) -> Response:
     """The CSV download of a match's sheet."""
     body = sheet_csv(sheet_of(match))
     response = Response(body, content_type="text/csv; charset=utf-8")
-    filename = f"tysiacha-{match.created_at:%Y-%m-%d}-{match.id}.csv"
+    game = "tichu" if match.setup["rules"] == TICHU else "tysiacha"
+    filename = f"{game}-{match.created_at:%Y-%m-%d}-{match.id}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -26,6 +26,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules import RULESETS, SUITS, RuleError, MatchState
 from .rules.rulesets import GOLD_MIN_BID
+from .rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
 
 NUMBER = "Enter a whole number."
 MAX_SEATS = 4
@@ -35,6 +36,7 @@ RULESET_LABELS = {
     "classic": "Classic: barrel won by a bid of 120",
     "ggtables": "GGTables: 2–4 players, bombs",
     "tyzicha": "Tyzicha: 3 players, to 1001",
+    "tichu": "Tichu: 4 players in two teams",
 }
 FORFEIT_WORDS = {"squarescores": "Rospisat'", "ggtables": "Bomb", "tyzicha": "Concede"}
 
@@ -142,13 +144,15 @@ class MatchForm(RefusableForm):
     rules = SelectField("Rules", choices=options(RULESET_LABELS.items()), default="squarescores")
     target = SelectField("Target", default="",
                          choices=options([("", "The usual for these rules")]
-                                         + [(t, t) for t in ("500", "1000", "1001", "2000",
-                                                             "3000")]))
+                                         + [(t, t) for t in ("500", "1000", "1001", "1500",
+                                                             "2000", "3000")]))
     gold_set = BooleanField("Gold set: the first deal round doubled, minimum bid 120")
     blind_bids = BooleanField("Blind bids (doubled)")
     sitter_bonus = BooleanField("Sitter-out bonus (four players)")
-    sheet = RadioField("Sheet", default="deferred",
-                       choices=options([("deferred", "Paper style: losses owed"),
+    great_grand_tichu = BooleanField("Tichu: Great Grand Tichu (±400) may be called")
+    sheet = RadioField("MatchState", default="",
+                       choices=options([("", "The usual: Tysiacha paper style, Tichu signed"),
+                                        ("deferred", "Paper style: losses owed"),
                                         ("signed", "Signed: plus and minus")]))
     first_dealer = SelectField("First dealer", coerce=int, default=0,
                                choices=options((i, f"Player {i + 1}") for i in range(4)))
@@ -166,15 +170,18 @@ class MatchForm(RefusableForm):
         names = [p.data or "" for p in self.players()]
         while names and not names[-1]:
             names.pop()
-        options: dict[str, Any] = {"gold_set": self.gold_set.data,
-                                   "blind_bids": self.blind_bids.data,
-                                   "sitter_bonus": self.sitter_bonus.data,
-                                   "sheet": self.sheet.data}
+        tichu = self.rules.data == TICHU
+        options: dict[str, Any] = {"great_grand_tichu": self.great_grand_tichu.data} if tichu \
+            else {"gold_set": self.gold_set.data, "blind_bids": self.blind_bids.data,
+                  "sitter_bonus": self.sitter_bonus.data}
+        if self.sheet.data:
+            options["sheet"] = self.sheet.data
         if self.target.data:
             options["target"] = int(self.target.data)
         data: dict[str, Any] = {"players": names, "rules": self.rules.data, "options": options,
                                 "first_dealer": self.first_dealer.data}
-        starts = [s.data for s in self.start_scores()][: len(names)]
+        # Tichu keeps one score per team: the first two boxes (RULES.md §10).
+        starts = [s.data for s in self.start_scores()][: 2 if tichu else len(names)]
         if any(s is not None for s in starts):
             data["start_scores"] = [s or 0 for s in starts]
         return data
@@ -266,6 +273,77 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     form.declarer.choices = options((i, name) for i, name in enumerate(setup.players)
                                     if i != sitting_out)
     return form
+
+
+class RoundForm(RefusableForm):
+    """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `round_form`."""
+
+    GROUPS = ("calls",)
+    first_out = RadioField("Out first", coerce=int, validators=[Optional()],
+                           invalid_choice_message="Pick who went out first from the players.")
+    double_victory = BooleanField("Double victory: 1st and 2nd out, +200")
+    card_points = number_field("Card points", default=50, render_kw={
+        "min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""})
+    expected_hand = HiddenField()
+    version = HiddenField()
+
+    def calls(self) -> list[Any]:
+        """The call toggles, one per player."""
+        return [self[f"calls_{i}"] for i in range(4)]
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body: team 1's card points are 100 minus team 0's (RULES.md §10)."""
+        team0 = self.card_points.data
+        data: dict[str, Any] = {
+            "calls": [c.data or None for c in self.calls()],
+            "first_out": self.first_out.data,
+            "double_victory": self.double_victory.data,
+            "card_points": None if self.double_victory.data or team0 is None
+            else [team0, 100 - team0],
+        }
+        expected = self.expected_hand.data
+        if expected:  # anything but digits is refused by the service, not silently dropped
+            data["expected_hand"] = int(expected) if expected.isdecimal() else expected
+        return data
+
+
+def round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
+    """The round form for this Tichu table: a call toggle per player, names to tap."""
+    setup = sheet.setup
+    words = [c for c in CALL_WORDS if c != "great_grand" or setup.options.great_grand_tichu]
+
+    class TableRoundForm(RoundForm):
+        pass
+
+    for i, name in enumerate(setup.players):
+        setattr(TableRoundForm, f"calls_{i}", RadioField(
+            f"{name} called", default="",
+            choices=options([("", "No call")] + [(c, CALL_WORDS[c].replace(" Tichu", ""))
+                                                  for c in words]),
+            invalid_choice_message="Pick a call: none, Tichu or Grand."))
+    form = TableRoundForm(**kwargs)
+    form.first_out.choices = options(enumerate(setup.players))
+    form.card_points.label.text = f"Card points {sheet.standings[0].name}"
+    return form
+
+
+def entry_form(sheet: MatchState, sitting_out: int | None,
+               data: dict[str, Any] | None = None) -> RoundForm | HandForm:
+    """The form for one hand of this table: Tichu's round form or Tysiacha's hand form."""
+    if sheet.setup.rules == TICHU:
+        return round_form(sheet, data=data)
+    return hand_form(sheet, sitting_out, data=data)
+
+
+def round_to_form_data(record: dict[str, Any]) -> dict[str, Any]:
+    """A stored Tichu round as the edit form's initial data."""
+    points = record.get("card_points")
+    data = {"first_out": record.get("first_out"),
+            "double_victory": record.get("double_victory"),
+            "card_points": None if points is None else points[0]}
+    for i, call in enumerate(record.get("calls") or [None] * 4):
+        data[f"calls_{i}"] = call or ""
+    return data
 
 
 def lowest_bid(sheet: MatchState, gold: bool) -> int:

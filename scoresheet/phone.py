@@ -16,9 +16,9 @@ from werkzeug.wrappers import Response
 from . import bodies, queries, services
 from .chart import race
 from .common import WORDS
-from .forms import FORFEIT_WORDS, hand_form
+from .forms import FORFEIT_WORDS, entry_form
 from .models import Match
-from .rules import HandResult, MatchState, RuleError
+from .rules import HandResult, RuleError, MatchState, TichuRound
 
 bp = Blueprint("phone", __name__)
 bp.add_app_template_global(race)
@@ -54,22 +54,25 @@ def preview(match_id: str) -> Any:
     deal = sheet.next if number is None else sheet.hands[number - 1]
     if m.status != "open" or deal is None:
         return {"ok": False, "message": "No more hands can be entered in this match."}
-    form = hand_form(sheet, deal.sitting_out)
+    form = entry_form(sheet, deal.sitting_out)
     if not form.validate():
         message = next(iter(e for errs in form.errors.values() for e in errs), "Check the form.")
         return {"ok": False, "message": message}
     try:
-        result = services.preview_hand(m, bodies.hand_body(form.to_data()).record, number)
+        record = bodies.hand_body(form.to_data(), sheet.setup.rules).record
+        result = services.preview_hand(m, record, number)
     except RuleError as err:
         return {"ok": False, "field": err.field, "message": err.message}
     return {"ok": True, **_preview_words(sheet, result)}
 
 
 def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
-    """The preview in words: the outcome, then each seat's points this hand."""
-    names = sheet.setup.players
+    """The preview in words: the outcome, then each seat's (Tichu: team's) points this hand."""
+    names = [s.name for s in sheet.standings]
     r = h.record
-    if r.kind == "redeal":
+    if isinstance(r, TichuRound):
+        summary, outcome = "This round:", "round"
+    elif r.kind == "redeal":
         summary, outcome = "Redeal: nobody scores; the same dealer deals again.", "redeal"
     elif r.kind == "forfeit":
         word = FORFEIT_WORDS.get(sheet.setup.rules, "Forfeit")

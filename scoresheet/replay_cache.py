@@ -19,7 +19,7 @@ from typing import Any
 
 from .extensions import db
 from .models import Hand, Match
-from .rules import HandRecord, MatchState, Replay, Setup, hand_from_dict, setup_from_dict
+from .rules import Record, Replay, Setup, MatchState, record_from_dict, setup_from_dict
 from .shapes import encode, hand_json
 
 _CACHE_SIZE = 256
@@ -47,9 +47,10 @@ def setup_of(match: Match) -> Setup:
     return setup_from_dict(match.setup)
 
 
-def stored_records(match: Match) -> list[HandRecord]:
+def stored_records(match: Match) -> list[Record]:
     """The match's hand records in order, fresh from the database (no ORM objects: cheaper)."""
-    return [hand_from_dict(r) for r in db.session.execute(
+    rules = match.setup["rules"]
+    return [record_from_dict(r, rules) for r in db.session.execute(
         db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)
     ).scalars()]
 
@@ -66,8 +67,9 @@ def computed(match: Match) -> Computed:
     # Keep it only if no change landed between reading the revision and the records.
     now = db.session.execute(db.select(Match.revision).where(Match.id == match.id)).scalar_one()
     run = Replay(setup_of(match))
+    rules = match.setup["rules"]
     for record, _ in rows:
-        run.add(hand_from_dict(record))
+        run.add(record_from_dict(record, rules))
     return publish(match.id, revision, run, run.state(), (), [v for _, v in rows],
                    keep=now == revision)
 
@@ -77,9 +79,8 @@ def publish(match_id: str, revision: int, run: Replay, sheet: MatchState, known:
     """A replay and its sheet as the match's sheet at `revision` (kept unless `keep` is false);
     `known`: its first hands, already encoded; `versions`: the stored hands' versions (new ones
     are 1)."""
-    seats = len(sheet.setup.players)
     hands_text = known + tuple(
-        encode(hand_json(h, seats, versions[h.number - 1] if versions else 1))
+        encode(hand_json(h, sheet.setup, versions[h.number - 1] if versions else 1))
         for h in sheet.hands[len(known):])
     result = Computed(revision, run, sheet, hands_text)
     if not keep:

@@ -22,8 +22,8 @@ from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, utcnow
 from .queries import get_hand, stored_hands
 from .replay_cache import computed, publish, setup_of, store_summary, stored_records
-from .rules import HandRecord, HandResult, MatchState, Refused, Setup, check_setup, hand_from_dict
-from .rules import hand_to_dict, replay, setup_to_dict
+from .rules import HandResult, Record, Refused, Setup, MatchState, check_setup, record_from_dict
+from .rules import record_to_dict, replay, setup_to_dict
 
 _RETRIES = 5
 
@@ -31,7 +31,6 @@ _RETRIES = 5
 def create_match(user: User, setup: Setup) -> Match:
     """Start a match (the set-up is checked here); the creator is its first member."""
     check_setup(setup)
-    check_served(setup)
     match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
     match.members.append(Member(user_id=user.id))
     store_summary(match, replay(setup, []))
@@ -40,12 +39,6 @@ def create_match(user: User, setup: Setup) -> Match:
     audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
     db.session.commit()
     return match
-
-
-def check_served(setup: Setup) -> None:
-    """Refuse a game the engine knows but the pages and the API do not serve yet (Tichu)."""
-    if setup.rules == "tichu":
-        raise Refused("rules", "Tichu is not served here yet: choose a Tysiacha ruleset.")
 
 
 def join(user: User, code: str) -> Match:
@@ -66,7 +59,7 @@ def join(user: User, code: str) -> Match:
     return match
 
 
-def preview_hand(match: Match, record: HandRecord, number: int | None = None) -> HandResult:
+def preview_hand(match: Match, record: Record, number: int | None = None) -> HandResult:
     """The engine's result for a draft hand (the next one, or a correction of hand `number`),
     replayed with the stored hands; nothing is stored."""
     if number is None:
@@ -76,7 +69,7 @@ def preview_hand(match: Match, record: HandRecord, number: int | None = None) ->
     return _checked_replay(match, records, number, "Changing", deleted=False).hands[number - 1]
 
 
-def add_hand(match: Match, user: User, record: HandRecord,
+def add_hand(match: Match, user: User, record: Record,
              expected_hand: int | None = None) -> MatchState:
     """Record the next hand (if `expected_hand` is given, it must be that number); the new
     sheet."""
@@ -92,7 +85,7 @@ def add_hand(match: Match, user: User, record: HandRecord,
     raise AssertionError("unreachable")
 
 
-def edit_hand(match: Match, user: User, number: int, record: HandRecord,
+def edit_hand(match: Match, user: User, number: int, record: Record,
               version: int | None = None) -> MatchState:
     """Correct hand `number` (if `version` is given, it must still be current); the new
     sheet."""
@@ -101,11 +94,11 @@ def edit_hand(match: Match, user: User, number: int, record: HandRecord,
     if version is not None and hand.version != version:
         raise Conflict(f"This hand was changed by {_author(hand, edited=True)} meanwhile: "
                        "check it and enter your correction again.")
-    records = [hand_from_dict(h.record) for h in hands]
+    records = _records(match, hands)
     records[number - 1] = record
     sheet = _checked_replay(match, records, number, "Changing", deleted=False)
-    audit.log(match, user, "hand_edited", number, before=hand.record, after=hand_to_dict(record))
-    hand.record = hand_to_dict(record)
+    audit.log(match, user, "hand_edited", number, before=hand.record, after=record_to_dict(record))
+    hand.record = record_to_dict(record)
     hand.version += 1
     hand.updated_by_id = user.id
     hand.updated_at = _touch(match, sheet)
@@ -117,7 +110,7 @@ def delete_hand(match: Match, user: User, number: int) -> MatchState:
     """Delete hand `number`; later hands move up one number. The new sheet."""
     hands = _lock(match)
     hand = _numbered(hands, number)
-    records = [hand_from_dict(h.record) for h in hands if h is not hand]
+    records = _records(match, [h for h in hands if h is not hand])
     sheet = _checked_replay(match, records, number, "Deleting", deleted=True)
     audit.log(match, user, "hand_deleted", number, before=hand.record)
     db.session.delete(hand)
@@ -158,9 +151,9 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
     if entry.id not in restorable_ids(match, [entry]):
         before = computed(match).sheet  # under the lock: the sheet as it stands
         raise Conflict(_finished_message(before.setup, before))
-    record = hand_from_dict(entry.before)
+    record = record_from_dict(entry.before, match.setup["rules"])
     number = _restored_number(entry, len(hands))
-    records = [hand_from_dict(h.record) for h in hands]
+    records = _records(match, hands)
     records.insert(number - 1, record)
     try:
         sheet = _checked_replay(match, records, number, "Restoring", deleted=False)
@@ -170,9 +163,9 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
             err.args = (err.message,)
         raise
     _renumber(match, number, 1)
-    db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
+    db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
-    audit.log(match, user, "hand_restored", number, after=hand_to_dict(record),
+    audit.log(match, user, "hand_restored", number, after=record_to_dict(record),
               restores_id=entry.id)
     _touch(match, sheet)
     db.session.commit()
@@ -196,7 +189,8 @@ def end(match: Match, user: User) -> MatchState:
     """End an unfinished match: read-only, without a winner."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is not None:
-        raise Conflict(f"{sheet.setup.players[sheet.winner]} has won this match: bank it instead.")
+        raise Conflict(f"{sheet.standings[sheet.winner].name} has won this match: bank it "
+                       "instead.")
     audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
     match.status = "ended"
     _touch(match, sheet)
@@ -212,7 +206,7 @@ class _NumberTaken(Exception):
         self.number = number
 
 
-def _record_next_hand(match: Match, user: User, record: HandRecord,
+def _record_next_hand(match: Match, user: User, record: Record,
                       expected: int | None) -> MatchState:
     """Check `record` as the next hand by replaying the match with it, then store it."""
     _lock(match, load=False)
@@ -231,9 +225,9 @@ def _record_next_hand(match: Match, user: User, record: HandRecord,
             raise Conflict(_finished_message(current.sheet.setup, current.sheet)) from None
         raise
     sheet = trial.state()
-    db.session.add(Hand(match_id=match.id, number=number, record=hand_to_dict(record),
+    db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
-    audit.log(match, user, "hand_added", number, after=hand_to_dict(record))
+    audit.log(match, user, "hand_added", number, after=record_to_dict(record))
     _touch(match, sheet)
     revision = match.revision
     try:
@@ -279,7 +273,7 @@ def _restored_number(entry: AuditEntry, hands: int) -> int:
     return min(entry.hand_number or hands + 1, hands + 1)
 
 
-def _checked_replay(match: Match, records: list[HandRecord], number: int, verb: str,
+def _checked_replay(match: Match, records: list[Record], number: int, verb: str,
                     deleted: bool) -> MatchState:
     """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
     try:
@@ -317,8 +311,14 @@ def _author(hand: Hand, edited: bool = False) -> str:
     return user.username if user is not None else "someone"
 
 
+def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
+    """The engine's records of these stored hands."""
+    rules = match.setup["rules"]
+    return [record_from_dict(h.record, rules) for h in hands]
+
+
 def _finished_message(setup: Setup, sheet: MatchState) -> str:
     """Why no hand can be added to a finished match."""
     assert sheet.winner is not None
-    return (f"The match is over: {setup.players[sheet.winner]} has won. Bank it, or correct "
+    return (f"The match is over: {sheet.standings[sheet.winner].name} has won. Bank it, or correct "
             "an earlier hand first.")

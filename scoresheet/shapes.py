@@ -9,7 +9,8 @@ from typing import Any
 from .audit import entry_to_dict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat
-from .rules import HandResult, MatchState, setup_to_dict
+from .rules import HandResult, Setup, MatchState, TichuRound, setup_to_dict
+from .rules.tichu import TICHU
 
 
 def encode(value: Any) -> str:
@@ -30,11 +31,13 @@ def member_names(match: Match) -> list[str]:
     ).scalars())
 
 
-def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:
+def hand_json(h: HandResult, setup: Setup, version: int) -> dict[str, Any]:
     """One computed hand as API.md shows it, with its stored `version` (for edits)."""
     r = h.record
+    if isinstance(r, TichuRound):
+        return _round_json(h, r, version)
     played = r.kind == "played"
-    marriages = r.marriages or ((),) * seats
+    marriages = r.marriages or ((),) * len(setup.players)
     return {
         "number": h.number, "kind": r.kind, "dealer": h.dealer, "sitting_out": h.sitting_out,
         "declarer": r.declarer, "bid": r.bid, "blind": r.blind, "gold": h.gold,
@@ -51,11 +54,24 @@ def hand_json(h: HandResult, seats: int, version: int) -> dict[str, Any]:
     }
 
 
+def _round_json(h: HandResult, r: TichuRound, version: int) -> dict[str, Any]:
+    """One computed Tichu round (API.md "Tichu"): its record, then one result per team."""
+    return {
+        "number": h.number, "dealer": h.dealer, "calls": list(r.calls), "first_out": r.first_out,
+        "double_victory": r.double_victory,
+        "card_points": None if r.card_points is None else list(r.card_points),
+        "results": [{"team": t, "delta": s.delta, "entry": s.entry, "owed": s.owed,
+                     "score": s.score, "sheet": s.total, "events": list(s.events)}
+                    for t, s in enumerate(h.results)],
+        "version": version,
+    }
+
+
 def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md without its hands."""
     setup = setup_to_dict(sheet.setup)
-    nxt = sheet.next
-    return {
+    nxt = sheet.next if match.status == "open" else None
+    head = {
         "id": match.id,
         "players": setup["players"],
         "rules": setup["rules"],
@@ -64,7 +80,17 @@ def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
         "winner": sheet.winner,
         "join_code": match.join_code,
         "members": member_names(match),
-        "next": None if nxt is None or match.status != "open" else {
+    }
+    if sheet.setup.rules == TICHU:  # API.md "Tichu": teams, and standings per team
+        return head | {
+            "teams": [{"team": s.seat, "seats": [s.seat, s.seat + 2], "name": s.name}
+                      for s in sheet.standings],
+            "next": None if nxt is None else {"hand": nxt.hand, "dealer": nxt.dealer},
+            "standings": [{"team": s.seat, "name": s.name, "score": s.score, "sheet": s.total,
+                           "owed": s.owed} for s in sheet.standings],
+        }
+    return head | {
+        "next": None if nxt is None else {
             "hand": nxt.hand, "dealer": nxt.dealer, "first_bidder": nxt.first_bidder,
             "sitting_out": nxt.sitting_out, "gold": nxt.gold, "min_bid": nxt.min_bid},
         "standings": [{
@@ -78,9 +104,8 @@ def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md, every field."""
     versions = dict(db.session.execute(
         db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
-    seats = len(sheet.setup.players)
     return match_head(match, sheet) | {
-        "hands": [hand_json(h, seats, versions.get(h.number, 1)) for h in sheet.hands]}
+        "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]}
 
 
 def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | None = None) -> str:

@@ -27,12 +27,14 @@ from .forms import (
     MatchForm,
     RegisterForm,
     bid_step,
-    hand_form,
+    entry_form,
     lowest_bid,
     record_to_form_data,
+    round_to_form_data,
 )
 from .models import Match, User
-from .rules import RULESETS, RuleError, setup_from_dict
+from .rules import RULESETS, MatchState, RuleError, setup_from_dict
+from .rules.tichu import CALL_WORDS, TICHU
 
 bp = Blueprint("pages", __name__)
 
@@ -169,9 +171,10 @@ def match(match_id: str) -> str:
 def _match_context(m: Match, sheet: Any) -> dict[str, Any]:
     """What every match template needs besides the sheet."""
     rules = sheet.setup.rules
-    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS[rules],
+    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
             "rules_label": RULESET_LABELS.get(rules, rules),
-            "forfeit_word": FORFEIT_WORDS.get(rules, "forfeit")}
+            "forfeit_word": FORFEIT_WORDS.get(rules, "forfeit"),
+            "tichu": rules == TICHU, "call_words": CALL_WORDS}
 
 
 @bp.get("/matches/<match_id>/sheet.csv")
@@ -184,17 +187,18 @@ def sheet_download(match_id: str) -> Response:
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
 @login_required
 def new_hand(match_id: str) -> Any:
-    """Enter the next hand."""
+    """Enter the next hand (Tichu: the next round)."""
     m = queries.get_match(match_id, current_user)
     sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
         flash("No more hands can be entered in this match.", "warning")
         return back_to(m)
-    form = hand_form(sheet, nxt.sitting_out, data={"expected_hand": str(nxt.hand)})
+    tichu = sheet.setup.rules == TICHU
+    form = entry_form(sheet, nxt.sitting_out, {"expected_hand": str(nxt.hand)})
     if form.validate_on_submit():
         try:
-            record, expected, _ = bodies.hand_body(form.to_data())
+            record, expected, _ = bodies.hand_body(form.to_data(), sheet.setup.rules)
             services.add_hand(m, current_user, record, expected)
         except Conflict as err:
             flash(err.message, "warning")
@@ -202,17 +206,15 @@ def new_hand(match_id: str) -> Any:
         except RuleError as err:
             form.refuse_rule(err, nxt.hand)
         else:
-            flash(f"Hand {nxt.hand} recorded.")
+            flash(f"Round {nxt.hand} recorded." if tichu else f"Hand {nxt.hand} recorded.")
             return back_to(m)
-    return render_template("hand_form.html", form=form, match=m, sheet=sheet, deal=nxt,
-                           number=nxt.hand, editing=False, step=bid_step(sheet),
-                           min_bid=lowest_bid(sheet, nxt.gold))
+    return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 @login_required
 def edit_hand(match_id: str, number: int) -> Any:
-    """Correct a hand; every later hand is recomputed."""
+    """Correct a hand (Tichu: a round); every later one is recomputed."""
     m = queries.get_match(match_id, current_user)
     hand = queries.get_hand(m, number)
     if m.status != "open":
@@ -220,12 +222,14 @@ def edit_hand(match_id: str, number: int) -> Any:
         return back_to(m)
     sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
-    data = record_to_form_data(hand.record, len(sheet.setup.players))
-    form = hand_form(sheet, deal.sitting_out, data={**data, "version": str(hand.version)})
+    tichu = sheet.setup.rules == TICHU
+    data = round_to_form_data(hand.record) if tichu else \
+        record_to_form_data(hand.record, len(sheet.setup.players))
+    form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version)})
     if form.validate_on_submit():
         version = form.version.data
         try:
-            record, _, _ = bodies.hand_body(form.to_data(), correction=True)
+            record, _, _ = bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
             services.edit_hand(m, current_user, number, record,
                                (int(version) if version.isdecimal() else -1) if version else None)
         except Conflict as err:
@@ -234,10 +238,20 @@ def edit_hand(match_id: str, number: int) -> Any:
         except RuleError as err:
             form.refuse_rule(err, number)
         else:
-            flash(f"Hand {number} corrected; the hands after it are recomputed.")
+            flash(f"Round {number} corrected; the rounds after it are recomputed." if tichu
+                  else f"Hand {number} corrected; the hands after it are recomputed.")
             return back_to(m)
+    return _entry_page(form, m, sheet, deal, number, editing=True)
+
+
+def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int,
+                editing: bool) -> str:
+    """The page of the hand (or round) form."""
+    if sheet.setup.rules == TICHU:
+        return render_template("round_form.html", form=form, match=m, sheet=sheet, deal=deal,
+                               number=number, editing=editing)
     return render_template("hand_form.html", form=form, match=m, sheet=sheet, deal=deal,
-                           number=number, editing=True, step=bid_step(sheet),
+                           number=number, editing=editing, step=bid_step(sheet),
                            min_bid=lowest_bid(sheet, deal.gold))
 
 
@@ -247,6 +261,12 @@ def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand after a confirmation; later hands move up and are recomputed."""
     m = queries.get_match(match_id, current_user)
     queries.get_hand(m, number)
+    if m.setup["rules"] == TICHU:
+        return _confirmed(m, f"Delete round {number}",
+                          f"Round {number} is removed and every later round moves up one "
+                          "number and is recomputed.",
+                          lambda m, user: services.delete_hand(m, user, number),
+                          f"Round {number} deleted; the rounds after it are recomputed.")
     return _confirmed(m, f"Delete hand {number}",
                       f"Hand {number} is removed and every later hand moves up one number "
                       "and is recomputed.",

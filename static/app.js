@@ -105,6 +105,23 @@
     if (!document.hidden) start();
   }
 
+  // Tichu: the other team's card points are 100 minus these; a double victory counts none,
+  // so its card points are put away while it is ticked (the server ignores them then).
+  function setUpRound(form) {
+    var points = form.querySelector("[data-card-points]");
+    var rest = form.querySelector("output[data-complement-of]");
+    var double = form.querySelector("input[name=double_victory]");
+    var box = form.querySelector(".card-points");
+    function update() {
+      var n = num(points);
+      if (rest) rest.textContent = n === null || isNaN(n) ? "—" : String(100 - n);
+      if (box && double) box.hidden = double.checked;
+    }
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    update();
+  }
+
   // Keep the screen on during a match, where the browser allows it.
   function setUpWakeLock() {
     if (!("wakeLock" in navigator)) return;
@@ -119,6 +136,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     setUpSteppers(document);
     document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
+    document.querySelectorAll("form.round").forEach(setUpRound);
     var live = document.getElementById("live");
     if (live && live.getAttribute("data-version-url")) setUpLive(live);
     if (document.querySelector("[data-wake]")) setUpWakeLock();
