@@ -46,7 +46,7 @@ def add_hand(match: Any, user: Any, body: dict[str, Any]) -> Any:
     """`services.add_hand` from an API body (with its optional `expected_hand`)."""
     from scoresheet import bodies, services
 
-    record, expected, _ = bodies.hand_body(body)
+    record, expected, _ = bodies.hand_body(body, match.setup["rules"])
     return services.add_hand(match, user, record, expected)
 
 
@@ -55,5 +55,5 @@ def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any],
     """`services.edit_hand` from an API body (`version` here, or in the body)."""
     from scoresheet import bodies, services
 
-    record, _, in_body = bodies.hand_body(body, correction=True)
+    record, _, in_body = bodies.hand_body(body, match.setup["rules"], correction=True)
     return services.edit_hand(match, user, number, record, version or in_body)
