@@ -3,6 +3,8 @@ long matches quickly."""
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 from pathlib import Path
 from typing import Any
@@ -63,6 +65,20 @@ class Phone:
     def screenshot(self, folder: Path, name: str) -> None:
         """The visible screen as a small PNG (CSS pixels, not the phone's 2.6× pixels)."""
         self.page.screenshot(path=str(folder / f"{name}.png"), scale="css", animations="disabled")
+
+
+def bank_and_download(phone: Phone) -> list[list[str]]:
+    """Bank the finished match on the open match page, download its sheet: the CSV's rows
+    (after checking its byte-order mark)."""
+    phone.tap("a.button:text('Bank the match')")
+    phone.tap("label.check")
+    phone.tap("button:text('Bank the match')")
+    phone.page.wait_for_selector("li.flash:has-text('Match banked')")
+    with phone.page.expect_download() as download:
+        phone.tap("a:text('Download the sheet (CSV)')")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text.startswith("\ufeff")
+    return list(csv.reader(io.StringIO(text[1:])))
 
 
 def api_user(phone: Phone, username: str) -> dict[str, str]:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Any
 
-from .helpers import Phone
+from .helpers import Phone, bank_and_download
 
 LIVE_WAIT_MS = 8_000
 """The other phone polls every 3 s: it must show a new hand well within this."""
@@ -130,15 +128,7 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
     anna.screenshot(shots, "race")
 
     # Anna banks it, and downloads the sheet.
-    anna.tap("a.button:text('Bank the match')")
-    anna.tap("label.check")
-    anna.tap("button:text('Bank the match')")
-    anna.page.wait_for_selector("li.flash:has-text('Match banked')")
-    with anna.page.expect_download() as download:
-        anna.tap("a:text('Download the sheet (CSV)')")
-    text = Path(download.value.path()).read_text(encoding="utf-8")
-    assert text.startswith("\ufeff")
-    rows = list(csv.reader(io.StringIO(text[1:])))
+    rows = bank_and_download(anna)
     assert rows[0][:5] == ["hand", "dealer", "declarer", "bid", "outcome"]
     assert [r[4] for r in rows[1:6]] == ["made", "forfeit", "redeal", "made", "made"]
     assert rows[1][5 + 8] == "25"                       # Vera's corrected entry in hand 1

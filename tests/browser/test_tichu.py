@@ -3,12 +3,10 @@ round in at most five taps, a failed Grand Tichu, a double victory, a correction
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Any
 
-from .helpers import Phone
+from .helpers import Phone, bank_and_download
 from .test_table import LIVE_WAIT_MS, standings, wait_for_preview
 
 TYPICAL_ROUND_TAPS = 5
@@ -126,14 +124,7 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     anna.screenshot(shots, "tichu-sheet")
 
     # Anna banks it and downloads the sheet.
-    anna.tap("a.button:text('Bank the match')")
-    anna.tap("label.check")
-    anna.tap("button:text('Bank the match')")
-    anna.page.wait_for_selector("li.flash:has-text('Match banked')")
-    with anna.page.expect_download() as download:
-        anna.tap("a:text('Download the sheet (CSV)')")
-    text = Path(download.value.path()).read_text(encoding="utf-8")
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = bank_and_download(anna)
     assert rows[0][:5] == ["hand", "dealer", "first_out", "calls", "Anna & Vera"]
     assert [r[3] for r in rows[1:5]] == ["", "Boris grand", "", "Anna tichu"]
     assert rows[-1][0] == "total" and rows[-1][4 + 3] == "1025"
