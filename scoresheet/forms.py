@@ -171,9 +171,11 @@ class MatchForm(RefusableForm):
         while names and not names[-1]:
             names.pop()
         tichu = self.rules.data == TICHU
-        options: dict[str, Any] = {"great_grand_tichu": self.great_grand_tichu.data} if tichu \
-            else {"gold_set": self.gold_set.data, "blind_bids": self.blind_bids.data,
-                  "sitter_bonus": self.sitter_bonus.data}
+        flags = {name: self[name].data for name in
+                 ("gold_set", "blind_bids", "sitter_bonus", "great_grand_tichu")}
+        ours = ("great_grand_tichu",) if tichu else ("gold_set", "blind_bids", "sitter_bonus")
+        # The other game's options go only when ticked: the engine then says they do not apply.
+        options: dict[str, Any] = {k: v for k, v in flags.items() if v or k in ours}
         if self.sheet.data:
             options["sheet"] = self.sheet.data
         if self.target.data:

@@ -148,9 +148,18 @@ def test_the_csv_download_of_a_tichu_match(phone: Phone) -> None:
 
 def test_starting_a_tichu_match_from_the_page(phone: Phone) -> None:
     data = {f"players-{i}": n for i, n in enumerate(PLAYERS)}
+    gold = phone.post("/matches/new", {**data, "rules": "tichu", "target": "", "sheet": "",
+                                        "first_dealer": "0", "gold_set": "y"})
+    assert group_errors(gold.text, "Options") == [
+        "Tichu has no gold set: that is a Tysiacha option."]
+    grand = phone.post("/matches/new", {**data, "rules": "squarescores", "target": "",
+                                         "sheet": "", "first_dealer": "0",
+                                         "great_grand_tichu": "y"})
+    assert group_errors(grand.text, "Options") == [
+        "Great Grand Tichu is a Tichu call; squarescores has none."]
     ok = phone.post("/matches/new", {**data, "rules": "tichu", "target": "1500", "sheet": "",
-                                      "first_dealer": "0", "gold_set": "y"})
-    assert ok.status_code == 302  # gold set is a Tysiacha option: the Tichu form leaves it out
+                                      "first_dealer": "0"})
+    assert ok.status_code == 302
     three = phone.post("/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C",
                                          "rules": "tichu", "target": "", "sheet": "",
                                          "first_dealer": "0"})
