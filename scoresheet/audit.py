@@ -108,6 +108,8 @@ def changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -
             old = olds[seat] if seat < len(olds) else None
             new = news[seat] if seat < len(news) else None
             if old != new:
+                if key == "calls":
+                    old, new = CALL_WORDS.get(old, old), CALL_WORDS.get(new, new)
                 out.append(f"{seat_name(seat, players)}'s {label} "
                            f"{value_words(old)} → {value_words(new)}")
     return out

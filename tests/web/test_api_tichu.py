@@ -215,3 +215,13 @@ def test_the_tichu_csv_has_its_columns_per_team(api_user: Any) -> None:
                      "135", "135", "0", "135", "0", "0", "135", "-135"]
     assert second == ["2", "Boris", "Boris", "", "0", "135", "0", "135", "65", "65", "0", "65"]
     assert total == ["total", "", "", "", "135", "135", "0", "135", "65", "65", "0", "65"]
+
+
+def test_a_corrected_round_is_told_in_the_history(api_user: Any) -> None:
+    match = new_tichu(api_user)
+    api_user.add_hand(match["id"], {"first_out": 1, "card_points": [50, 50]})
+    api_user.put(rounds_url(match, 1), json={"first_out": 0, "calls": ["tichu", None, None, None],
+                                             "card_points": [30, 70]})
+    history = api_user.get(f"/api/matches/{match['id']}/history").json["history"]
+    assert history[0]["words"] == ("anna corrected hand 1: out first Boris → Anna; card points "
+                                   "50, 50 → 30, 70; Anna's call — → Tichu")
