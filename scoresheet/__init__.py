@@ -50,7 +50,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import accounts, api, assets, common, database, errors, phone, recovery, security, views
+    from . import (accounts, api, assets, common, database, errors, i18n, phone, recovery, security,
+                   views)
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -58,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
     security.init_app(app)
+    i18n.init_app(app)
     errors.init_app(app)
     common.init_app(app)
     accounts.init_app(app)

@@ -7,6 +7,7 @@ import re
 import secrets
 
 from flask import Flask, current_app
+from flask_babel import gettext as _
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -30,7 +31,7 @@ def init_app(app: Flask) -> None:
 @login_manager.user_loader
 def load_user(session_id: str) -> User | None:
     """The user of a session, unless the user has logged out everywhere since."""
-    user_id, _, version = session_id.partition(":")
+    user_id, _sep, version = session_id.partition(":")
     if not user_id.isdigit() or not version.isdigit():
         return None
     user = db.session.get(User, int(user_id))
@@ -42,29 +43,35 @@ def load_user(session_id: str) -> User | None:
 def register(username: object, password: object) -> User:
     """Create an account; raises Malformed/Refused naming the field, Conflict if taken."""
     if not isinstance(username, str):
-        raise Malformed("username", "The username is a text.")
+        raise Malformed("username", _("The username is a text."))
     if not isinstance(password, str):
-        raise Malformed("password", "The password is a text.")
+        raise Malformed("password", _("The password is a text."))
     if not USERNAME.fullmatch(username):
-        raise Refused("username", "A username has 3 to 40 characters: letters, digits, "
-                                  "“.”, “_” or “-”.")
+        raise Refused("username", _("A username has 3 to 40 characters: letters, digits, "
+                                    "“.”, “_” or “-”."))
     if len(password) < MIN_PASSWORD:
-        raise Refused("password", f"A password needs at least {MIN_PASSWORD} characters.")
+        raise Refused("password", _("A password needs at least %(num)d characters.",
+                                    num=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
-        raise Refused("password", f"A password has at most {MAX_PASSWORD} characters.")
+        raise Refused("password", _("A password has at most %(num)d characters.",
+                                    num=MAX_PASSWORD))
     if not encodable(password):
-        raise Malformed("password", "The password holds characters that are not text.")
+        raise Malformed("password", _("The password holds characters that are not text."))
     if find_user(username) is not None:
-        raise Conflict(f"The username “{username}” is taken: choose another.", "username")
+        raise Conflict(taken(username), "username")
     user = User(username=username, password_hash=hash_password(password))
     db.session.add(user)
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(f"The username “{username}” is taken: choose another.",
-                       "username") from None
+        raise Conflict(taken(username), "username") from None
     return user
+
+
+def taken(username: str) -> str:
+    """The refusal of a username someone else has."""
+    return _("The username “%(name)s” is taken: choose another.", name=username)
 
 
 def find_user(username: str) -> User | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
+from flask_babel import gettext as _
 
 from . import accounts, audit, backup, bodies, export, limits, queries, services, shapes
 from .errors import error_response
@@ -34,11 +35,11 @@ def require_token() -> Response | None:
     """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
     if request.endpoint in _PUBLIC:
         return None
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
     user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and \
         token.strip() else None
     if user is None:
-        return error_response(401, "Send a valid token: Authorization: Bearer <token>.")
+        return error_response(401)
     g.api_user, g.api_token = user, token.strip()
     return None
 
@@ -46,13 +47,13 @@ def require_token() -> Response | None:
 def _body() -> dict[str, Any]:
     """The request body, which must be a JSON object sent as `application/json`."""
     if not request.is_json:
-        raise Malformed(None, "Send the body as JSON, with Content-Type: application/json.")
+        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
     try:
         data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
-        raise Malformed(None, "The request body must be a JSON object.")
+        raise Malformed(None, _("The request body must be a JSON object."))
     return data
 
 
@@ -61,7 +62,7 @@ def _account_body() -> dict[str, Any]:
     data = _body()
     for key in data:
         if key not in _ACCOUNT_KEYS:
-            raise Malformed(key, f"“{key}” is not something this request can hold.")
+            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
     return data
 
 
@@ -87,10 +88,11 @@ def create_token() -> Any:
     data = _account_body()
     for key in _ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
         if not isinstance(data.get(key), str):
-            raise Malformed(key, f"The {key} is a text.")
+            raise Malformed(key, _("The username is a text.") if key == "username"
+                            else _("The password is a text."))
     user = accounts.authenticate(data["username"], data["password"])
     if user is None:
-        return error_response(401, "Wrong username or password.")
+        return error_response(401, _("Wrong username or password."))
     return {"token": accounts.create_token(user)}, 201
 
 
@@ -136,7 +138,7 @@ def join_match() -> Any:
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
     match = queries.get_match(match_id, g.api_user)
-    record, expected, _ = bodies.hand_body(_body(), match.setup["rules"])
+    record, expected, _version = bodies.hand_body(_body(), match.setup["rules"])
     return _match_response(match, services.add_hand(match, g.api_user, record, expected), 201)
 
 
@@ -144,7 +146,7 @@ def add_hand(match_id: str) -> Any:
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand; later hands are recomputed."""
     match = queries.get_match(match_id, g.api_user)
-    record, _, version = bodies.hand_body(_body(), match.setup["rules"], correction=True)
+    record, _expected, version = bodies.hand_body(_body(), match.setup["rules"], correction=True)
     return _match_response(match, services.edit_hand(match, g.api_user, number, record, version))
 
 
@@ -189,7 +191,7 @@ def history(match_id: str) -> Any:
 def restore_hand(match_id: str, entry_id: int) -> Any:
     """Bring back a deleted hand (the id of its `hand_deleted` history entry)."""
     match = queries.get_match(match_id, g.api_user)
-    _, sheet = services.restore_hand(match, g.api_user, entry_id)
+    _number, sheet = services.restore_hand(match, g.api_user, entry_id)
     return _match_response(match, sheet)
 
 

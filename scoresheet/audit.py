@@ -4,16 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from .extensions import db
+from .forms import CALL_NAMES
 from .models import AuditEntry, Match, User, isoformat
-from .rules.tichu import CALL_WORDS
 
 ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
            "hand_restored", "match_banked", "match_ended", "match_imported")
-FIELDS = (("kind", "kind"), ("declarer", "declarer"), ("bid", "bid"), ("made", "made"),
-          ("blind", "blind"), ("forced", "forced"), ("sitter_points", "sitter's points"),
-          ("first_out", "out first"), ("double_victory", "double victory"),
-          ("card_points", "card points"))
+FIELDS = (("kind", _l("kind %(old)s → %(new)s")), ("declarer", _l("declarer %(old)s → %(new)s")),
+          ("bid", _l("bid %(old)s → %(new)s")), ("made", _l("made %(old)s → %(new)s")),
+          ("blind", _l("blind %(old)s → %(new)s")), ("forced", _l("forced %(old)s → %(new)s")),
+          ("sitter_points", _l("sitter's points %(old)s → %(new)s")),
+          ("first_out", _l("out first %(old)s → %(new)s")),
+          ("double_victory", _l("double victory %(old)s → %(new)s")),
+          ("card_points", _l("card points %(old)s → %(new)s")))
+SEAT_FIELDS = (("points", _l("%(name)s's points %(old)s → %(new)s")),
+               ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
+               ("calls", _l("%(name)s's call %(old)s → %(new)s")))
+KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
+SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"),
+         "spades": _l("spades")}
 
 
 def log(match: Match, user: User | None, action: str, hand_number: int | None = None,
@@ -38,27 +50,32 @@ def entries(match: Match) -> list[AuditEntry]:
 
 def describe(entry: AuditEntry, players: list[str]) -> str:
     """The entry in plain words: "anna corrected hand 3: bid 120 → 140"."""
-    who, n = entry.username, entry.hand_number
+    who, n = entry.username, entry.hand_number or 0
     match entry.action:
         case "match_created":
-            return f"{who} started the match: {', '.join(players)}"
+            return _("%(name)s started the match: %(players)s", name=who,
+                     players=", ".join(players))
         case "match_imported":
-            return f"{who} imported the match from a backup"
+            return _("%(name)s imported the match from a backup", name=who)
         case "member_joined":
-            return f"{who} joined the match"
+            return _("%(name)s joined the match", name=who)
         case "match_banked":
-            return f"{who} banked the match"
+            return _("%(name)s banked the match", name=who)
         case "match_ended":
-            return f"{who} ended the match"
+            return _("%(name)s ended the match", name=who)
         case "hand_added":
-            return f"{who} recorded hand {n}: {hand_words(entry.after, players)}"
+            return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n,
+                     hand=hand_words(entry.after, players))
         case "hand_deleted":
-            return f"{who} deleted hand {n} ({hand_words(entry.before, players)})"
+            return _("%(name)s deleted hand %(num)d (%(hand)s)", name=who, num=n,
+                     hand=hand_words(entry.before, players))
         case "hand_restored":
-            return f"{who} restored a deleted hand as hand {n}: {hand_words(entry.after, players)}"
+            return _("%(name)s restored a deleted hand as hand %(num)d: %(hand)s", name=who,
+                     num=n, hand=hand_words(entry.after, players))
         case "hand_edited":
             changes = changed(entry.before or {}, entry.after or {}, players)
-            return f"{who} corrected hand {n}: {'; '.join(changes) or 'no change'}"
+            return _("%(name)s corrected hand %(num)d: %(changes)s", name=who, num=n,
+                     changes="; ".join(changes) or _("no change"))
     return f"{who}: {entry.action}"
 
 
@@ -71,53 +88,56 @@ def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
     kind, bid = record.get("kind"), record.get("bid")
     name = seat_name(record.get("declarer"), players)
     if kind == "redeal":
-        return "a redeal"
+        return _("a redeal")
     if kind == "forfeit":
-        return f"{name} gave up at {bid}"
+        return _("%(name)s gave up at %(bid)s", name=name, bid=bid)
     made = record.get("made")
-    outcome = "" if made is None else (", made" if made else ", missed")
-    return f"{name} bid {bid}{outcome}"
+    if made is None:
+        return _("%(name)s bid %(bid)s", name=name, bid=bid)
+    if made:
+        return _("%(name)s bid %(bid)s, made", name=name, bid=bid)
+    return _("%(name)s bid %(bid)s, missed", name=name, bid=bid)
 
 
 def _round_words(record: dict[str, Any], players: list[str]) -> str:
     """A Tichu round in brief: "Anna out first, Anna: Tichu, cards 35 : 65"."""
     first = record.get("first_out")
-    parts = [] if first is None else [f"{seat_name(first, players)} out first"]
-    parts += [f"{seat_name(i, players)}: {CALL_WORDS.get(c, c)}"
+    parts = [] if first is None else [_("%(name)s out first", name=seat_name(first, players))]
+    parts += [f"{seat_name(i, players)}: {CALL_NAMES.get(c, c)}"
               for i, c in enumerate(record.get("calls") or []) if c]
     points = record.get("card_points")
     if record.get("double_victory"):
-        parts.append("double victory")
+        parts.append(_("double victory"))
     elif isinstance(points, list) and len(points) == 2:
-        parts.append(f"cards {points[0]} : {points[1]}")
+        parts.append(_("cards %(team0)d : %(team1)d", team0=points[0], team1=points[1]))
     return ", ".join(parts)
 
 
 def changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -> list[str]:
     """What differs between two hand records, one phrase per change."""
     out = []
-    for key, label in FIELDS:
+    for key, phrase in FIELDS:
         old, new = before.get(key), after.get(key)
         if old != new:
             if key in ("declarer", "first_out"):
                 old, new = seat_name(old, players), seat_name(new, players)
-            out.append(f"{label} {value_words(old)} → {value_words(new)}")
-    for key, label in (("points", "points"), ("marriages", "marriages"), ("calls", "call")):
+            out.append(str(phrase) % {"old": value_words(old), "new": value_words(new)})
+    for key, phrase in SEAT_FIELDS:
         olds, news = before.get(key) or [], after.get(key) or []
         for seat in range(max(len(olds), len(news))):
             old = olds[seat] if seat < len(olds) else None
             new = news[seat] if seat < len(news) else None
             if old != new:
                 if key == "calls":
-                    old, new = CALL_WORDS.get(old, old), CALL_WORDS.get(new, new)
-                out.append(f"{seat_name(seat, players)}'s {label} "
-                           f"{value_words(old)} → {value_words(new)}")
+                    old, new = CALL_NAMES.get(old, old), CALL_NAMES.get(new, new)
+                out.append(str(phrase) % {"name": seat_name(seat, players),
+                                          "old": value_words(old), "new": value_words(new)})
     return out
 
 
 def seat_name(seat: Any, players: list[str]) -> str:
     """A player's name for a seat number."""
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "nobody"
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else _("nobody")
 
 
 def value_words(value: Any) -> str:
@@ -125,9 +145,11 @@ def value_words(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, list):
-        return ", ".join(map(str, value)) or "none"
+        return ", ".join(str(SUITS.get(v, v)) for v in value) or _("none")
+    if isinstance(value, str) and value in KINDS:
+        return str(KINDS[value])
     return str(value)
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from sqlalchemy import func
 
+from flask_babel import gettext as _
+
 from . import audit, services
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
@@ -76,11 +78,11 @@ def restore_database(doc: Any) -> tuple[int, int]:
     items = check_document(doc)
     users = doc.get("users")
     if not isinstance(users, list):
-        raise Malformed("users", "A database backup lists its users.")
+        raise Malformed("users", _("A database backup lists its users."))
     for u in users:
         if not isinstance(u, dict) or not all(isinstance(u.get(k), str)
                                               for k in ("username", "password_hash")):
-            raise Malformed("users", "Each user has a username and a password hash.")
+            raise Malformed("users", _("Each user has a username and a password hash."))
         db.session.add(User(username=u["username"], password_hash=u["password_hash"],
                             created_at=when(u.get("created_at"))))
     db.session.flush()
@@ -99,12 +101,14 @@ def is_empty() -> bool:
 def check_document(doc: Any) -> list[dict[str, Any]]:
     """The document's matches, after checking its format and version."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise Malformed("format", f"This is not a scoresheet backup (format “{FORMAT}”).")
+        raise Malformed("format", _("This is not a scoresheet backup (format “%(format)s”).",
+                                    format=FORMAT))
     if doc.get("version") != VERSION:
-        raise Malformed("version", f"This backup's version is not {VERSION}: it cannot be read.")
+        raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.",
+                                     version=VERSION))
     matches = doc.get("matches")
     if not isinstance(matches, list) or not all(isinstance(m, dict) for m in matches):
-        raise Malformed("matches", "A backup lists its matches.")
+        raise Malformed("matches", _("A backup lists its matches."))
     return matches
 
 
@@ -115,14 +119,14 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     check_setup(setup)
     hands = data.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
-        raise Malformed("hands", "A match in a backup lists its hands.")
+        raise Malformed("hands", _("A match in a backup lists its hands."))
     records = [record_from_dict(h.get("record"), setup.rules) for h in hands]
     sheet = replay(setup, records)  # Refused propagates: nothing is stored
     status = data.get("status")
     if status not in ("open", "banked", "ended"):
-        raise Malformed("status", "A match's status is open, banked or ended.")
+        raise Malformed("status", _("A match's status is open, banked or ended."))
     if (status == "banked") != (sheet.winner is not None and status != "open"):
-        raise Malformed("status", "The match's status does not fit its sheet.")
+        raise Malformed("status", _("The match's status does not fit its sheet."))
     users = {} if importer else {u.username: u for u in db.session.execute(db.select(User))
                                  .scalars()}
 
@@ -166,18 +170,18 @@ def load_audit(match: Match, entries: Any, named: Any) -> None:
     """Copy a backup's audit trail, oldest first, keeping who (by name; `named` finds the
     account of that name, if it is the same database) and when."""
     if not isinstance(entries, list):
-        raise Malformed("audit", "A match's audit trail is a list.")
+        raise Malformed("audit", _("A match's audit trail is a list."))
     new_ids: dict[Any, int] = {}
     for e in entries:
         if not isinstance(e, dict) or e.get("action") not in audit.ACTIONS or \
                 not isinstance(e.get("user"), str):
-            raise Malformed("audit", "An audit entry has an action and a user.")
+            raise Malformed("audit", _("An audit entry has an action and a user."))
         before, after = e.get("before"), e.get("after")
         if e["action"] in HAND_ACTIONS:
             before, after = (None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
                              for r in (before, after))
         elif not all(r is None or isinstance(r, dict) for r in (before, after)):
-            raise Malformed("audit", "An audit entry's before and after are objects.")
+            raise Malformed("audit", _("An audit entry's before and after are objects."))
         number = e.get("hand")
         user = named(e["user"])
         entry = AuditEntry(
@@ -197,6 +201,6 @@ def when(value: Any) -> datetime:
     try:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise Malformed("at", "A time in a backup is written like 2026-11-30T04:42:08+00:00."
-                        ) from None
+        raise Malformed("at", _("A time in a backup is written like %(example)s.",
+                                example="2026-11-30T04:42:08+00:00")) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -7,30 +7,36 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, redirect, url_for
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
+from .forms import RULESET_NAMES
 from .models import Match
 from .rules import MatchState, TichuRound
 from .rules.tichu import CallStatistics, call_statistics, team_names
 
 WORDS = {
-    "status": {"in_progress": "in progress", "finished": "finished: bank it",
-               "banked": "banked", "ended": "ended"},
-    "events": {"zero": "zero", "zero_penalty": "3rd zero −120", "forfeit_penalty": "−120",
-               "barrel_on": "on the barrel", "barrel_ignored": "barrel: not counted",
-               "barrel_fall": "fell off the barrel", "barrel_off": "off the barrel",
-               "locked": "locked", "unlocked": "unlocked", "capped": "capped", "win": "wins",
-               "tichu_made": "Tichu made", "tichu_failed": "Tichu failed",
-               "grand_made": "Grand made", "grand_failed": "Grand failed",
-               "great_grand_made": "Great Grand made", "great_grand_failed": "Great Grand failed",
-               "double_victory": "double victory"},
+    "status": {"in_progress": _l("in progress"), "finished": _l("finished: bank it"),
+               "banked": _l("banked"), "ended": _l("ended")},
+    "events": {"zero": _l("zero"), "zero_penalty": _l("3rd zero −120"),
+               "forfeit_penalty": _l("−120"), "barrel_on": _l("on the barrel"),
+               "barrel_ignored": _l("barrel: not counted"),
+               "barrel_fall": _l("fell off the barrel"), "barrel_off": _l("off the barrel"),
+               "locked": _l("locked"), "unlocked": _l("unlocked"), "capped": _l("capped"),
+               "win": _l("wins"), "tichu_made": _l("Tichu made"),
+               "tichu_failed": _l("Tichu failed"), "grand_made": _l("Grand made"),
+               "grand_failed": _l("Grand failed"), "great_grand_made": _l("Great Grand made"),
+               "great_grand_failed": _l("Great Grand failed"),
+               "double_victory": _l("double victory")},
+    "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
 }
 
 
 def init_app(app: Flask) -> None:
     """Give every template the words for the engine's codes, and Tichu's team names and call
     statistics."""
-    app.context_processor(lambda: {"words": WORDS})
+    app.context_processor(lambda: {"words": WORDS, "guide_words": WORDS["guides"],
+                                   "ruleset_names": RULESET_NAMES})
     app.add_template_global(team_names)
     app.add_template_global(call_statistics_of, "call_statistics")
 

@@ -10,33 +10,36 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException, InternalServerError
-from werkzeug.http import HTTP_STATUS_CODES
 
 from .extensions import db
 from .rules import Malformed, RuleError
 
-_TITLES = {400: "That did not work", 401: "Log in first", 403: "Not allowed",
-           404: "Not found", 405: "Not allowed", 409: "Changed meanwhile",
-           413: "Too much at once", 415: "That did not work", 422: "That did not work",
-           429: "Too many tries", 500: "Something went wrong"}
+_DID_NOT_WORK = _l("That did not work")
+_TITLES = {400: _DID_NOT_WORK, 401: _l("Log in first"), 403: _l("Not allowed"),
+           404: _l("Not found"), 405: _l("Not allowed"), 409: _l("Changed meanwhile"),
+           413: _l("Too much at once"), 415: _DID_NOT_WORK, 422: _DID_NOT_WORK,
+           429: _l("Too many tries"), 500: _l("Something went wrong")}
 _PAGE_MESSAGES = {
-    404: "There is nothing here.",
-    405: "That page cannot be used this way: go back and use its buttons.",
-    413: "That was far more than any form here sends (at most 64 KiB): nothing was saved.",
-    429: "Too many tries in a short time: nothing was saved. Wait a few minutes, then try again.",
-    500: "Something went wrong on our side and nothing was saved. Go back and try again.",
+    404: _l("There is nothing here."),
+    405: _l("That page cannot be used this way: go back and use its buttons."),
+    413: _l("That was far more than any form here sends (at most 64 KiB): nothing was saved."),
+    429: _l("Too many tries in a short time: nothing was saved. Wait a few minutes, then try "
+            "again."),
+    500: _l("Something went wrong on our side and nothing was saved. Go back and try again."),
 }
 _API_MESSAGES = {
-    400: "The request is not valid JSON.",
-    401: "Send a valid token: Authorization: Bearer <token>.",
-    404: "There is nothing here.",
-    413: "The request is too large: at most 64 KiB.",
-    429: "Too many tries in a short time: wait a few minutes, then try again.",
-    500: "Something went wrong on our side; nothing was changed.",
+    400: _l("The request is not valid JSON."),
+    401: _l("Send a valid token: Authorization: Bearer <token>."),
+    404: _l("There is nothing here."),
+    413: _l("The request is too large: at most 64 KiB."),
+    429: _l("Too many tries in a short time: wait a few minutes, then try again."),
+    500: _l("Something went wrong on our side; nothing was changed."),
 }
-_CSRF_MESSAGE = ("This form was out of date or not sent from this site: nothing was saved. "
-                 "Go back, reload the page and try again.")
+_CSRF_MESSAGE = _l("This form was out of date or not sent from this site: nothing was saved. "
+                   "Go back, reload the page and try again.")
 _FALLBACK = ("<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
              "</title><h1>Something went wrong</h1><p>Nothing was saved. Go back and try again.")
 
@@ -62,9 +65,9 @@ def is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def error_response(status: int, message: str | None = None, field: str | None = None) -> Response:
+def error_response(status: int, message: Any = None, field: str | None = None) -> Response:
     """The API's error body: a sentence a person can act on, and the request key at fault."""
-    response = jsonify(error=message or HTTP_STATUS_CODES.get(status, "Unknown error"),
+    response = jsonify(error=str(message or _API_MESSAGES.get(status) or _fallback(status)),
                        field=field)
     response.status_code = status
     if status == 401:
@@ -96,13 +99,17 @@ def _api_http_error(e: HTTPException) -> Response:
     """An HTTP error as the API's JSON error (unknown routes, wrong methods, 500s)."""
     code = e.code or 500
     if code == 405:
-        return error_response(405, f"{request.method} is not allowed here.")
+        return error_response(405, _("%(method)s is not allowed here.", method=request.method))
     message = e.description if code in (401, 404) and e.description and \
         not e.description.startswith("The requested URL") else None
     if code >= 500:
         message = _API_MESSAGES[500]
-    return error_response(code, message or _API_MESSAGES.get(code) or
-                          HTTP_STATUS_CODES.get(code, "Error"))
+    return error_response(code, message)
+
+
+def _fallback(code: int) -> str:
+    """A sentence for a status code no message above names."""
+    return _("That did not work (HTTP %(code)d).", code=code)
 
 
 def _error_page(e: HTTPException) -> Any:
@@ -119,11 +126,11 @@ def _error_page(e: HTTPException) -> Any:
     return _page(code, message, fallback=isinstance(e, InternalServerError))
 
 
-def _page(code: int, message: str | None, fallback: bool = False) -> Any:
+def _page(code: int, message: Any, fallback: bool = False) -> Any:
     """The error page; if it cannot be rendered while answering a crash, a plain one."""
     try:
-        html = render_template("error.html", title=_TITLES.get(code, "That did not work"),
-                               message=message or "That did not work.", code=code)
+        html = render_template("error.html", title=_TITLES.get(code, _DID_NOT_WORK),
+                               message=message or _("That did not work."), code=code)
     except Exception:  # noqa: BLE001  (the page itself failed: say so plainly, never a trace)
         if not fallback:
             raise

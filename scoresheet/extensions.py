@@ -1,5 +1,6 @@
 """Flask extensions, created unbound and bound to an app in `create_app`."""
 
+from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -21,6 +22,6 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "pages.login"
-login_manager.login_message = "Log in to see that page."
+login_manager.login_message = _l("Log in to see that page.")
 limiter = Limiter(key_func=get_remote_address)
 """Brute-force limits on logging in, registering and joining (see `limits.py`)."""

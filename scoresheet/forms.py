@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -28,17 +30,31 @@ from .rules import RULESETS, SUITS, RuleError, MatchState
 from .rules.rulesets import GOLD_MIN_BID
 from .rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
 
-NUMBER = "Enter a whole number."
+NUMBER = _l("Enter a whole number.")
 MAX_SEATS = 4
 RULESET_LABELS = {
-    "squarescores": "SquareScores: barrel, zeros, Rospisat'",
-    "polish": "Polish: lock at 900",
-    "classic": "Classic: barrel won by a bid of 120",
-    "ggtables": "GGTables: 2–4 players, bombs",
-    "tyzicha": "Tyzicha: 3 players, to 1001",
-    "tichu": "Tichu: 4 players in two teams",
+    "squarescores": _l("SquareScores: barrel, zeros, Rospisat'"),
+    "polish": _l("Polish: lock at 900"),
+    "classic": _l("Classic: barrel won by a bid of 120"),
+    "ggtables": _l("GGTables: 2–4 players, bombs"),
+    "tyzicha": _l("Tyzicha: 3 players, to 1001"),
+    "tichu": _l("Tichu: 4 players in two teams"),
 }
-FORFEIT_WORDS = {"squarescores": "Rospisat'", "ggtables": "Bomb", "tyzicha": "Concede"}
+RULESET_NAMES = {"squarescores": _l("SquareScores"), "polish": _l("Polish"),
+                 "classic": _l("Classic"), "ggtables": _l("GGTables"), "tyzicha": _l("Tyzicha")}
+"""A ruleset's short name, for lists."""
+FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"),
+                 "tyzicha": _l("Concede")}
+CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"),
+              "great_grand": _l("Great Grand Tichu")}
+"""A Tichu call as players name it (docs/glossary.md)."""
+CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Great Grand")}
+"""A Tichu call as the round form's toggle says it."""
+MARRIAGE_LABELS = {
+    "hearts": _l("%(name)s: hearts marriage"), "diamonds": _l("%(name)s: diamonds marriage"),
+    "clubs": _l("%(name)s: clubs marriage"), "spades": _l("%(name)s: spades marriage"),
+}
+"""A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
 
 
 def options(pairs: Any) -> list[SelectChoice]:
@@ -51,6 +67,17 @@ def strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
+def seat_number(value: Any) -> int | None:
+    """A seat number as sent (None if empty); anything else is -1, which no choice has, so the
+    field says its own plain message (not WTForms' "could not coerce")."""
+    if value is None or value == "" or isinstance(value, int):
+        return value if value != "" else None
+    try:
+        return int(value)
+    except ValueError:
+        return -1
+
+
 class NumberField(IntegerField):
     """A whole number typed on the numeric keypad, refused in words a player understands."""
 
@@ -59,10 +86,10 @@ class NumberField(IntegerField):
         try:
             super().process_formdata(valuelist)
         except ValueError as err:
-            raise ValueError(NUMBER) from err
+            raise ValueError(str(NUMBER)) from err
 
 
-def number_field(label: str, **kw: Any) -> NumberField:
+def number_field(label: Any, **kw: Any) -> NumberField:
     """An optional whole number typed on the numeric keypad."""
     kw.setdefault("validators", [Optional()])
     render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
@@ -99,9 +126,9 @@ class RefusableForm(FlaskForm):
             self.refuse(err.field, err.message)
 
 
-def username_field(missing: str) -> StringField:
+def username_field(missing: Any) -> StringField:
     """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
-    return StringField("Username", filters=[strip], validators=[InputRequired(missing)],
+    return StringField(_l("Username"), filters=[strip], validators=[InputRequired(missing)],
                        render_kw={"autocomplete": "username", "autocapitalize": "none",
                                   "spellcheck": "false"})
 
@@ -109,23 +136,24 @@ def username_field(missing: str) -> StringField:
 class RegisterForm(RefusableForm):
     """A new account."""
 
-    username = username_field("Choose a username.")
-    password = PasswordField("Password", validators=[InputRequired("Choose a password.")],
+    username = username_field(_l("Choose a username."))
+    password = PasswordField(_l("Password"), validators=[InputRequired(_l("Choose a password."))],
                              render_kw={"autocomplete": "new-password"})
 
 
 class LoginForm(RefusableForm):
     """Log in with a username and password."""
 
-    username = username_field("Enter your username.")
-    password = PasswordField("Password", validators=[InputRequired("Enter your password.")],
+    username = username_field(_l("Enter your username."))
+    password = PasswordField(_l("Password"), validators=[InputRequired(_l("Enter your password."))],
                              render_kw={"autocomplete": "current-password"})
 
 
 class JoinForm(RefusableForm):
     """Join a match with the code its table shares."""
 
-    code = StringField("Join code", filters=[strip], validators=[InputRequired("Enter the code.")],
+    code = StringField(_l("Join code"), filters=[strip],
+                       validators=[InputRequired(_l("Enter the code."))],
                        render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                   "spellcheck": "false"})
 
@@ -133,29 +161,35 @@ class JoinForm(RefusableForm):
 class ConfirmForm(RefusableForm):
     """A final step (bank, end, delete) that needs a ticked box."""
 
-    confirm = BooleanField("Yes, I am sure",
-                           validators=[DataRequired("Tick the box to confirm.")])
+    confirm = BooleanField(_l("Yes, I am sure"),
+                           validators=[DataRequired(_l("Tick the box to confirm."))])
 
 
 class MatchForm(RefusableForm):
     """Start a match (API.md POST /api/matches)."""
 
     GROUPS = ("players", "options", "start_scores")
-    rules = SelectField("Rules", choices=options(RULESET_LABELS.items()), default="squarescores")
-    target = SelectField("Target", default="",
-                         choices=options([("", "The usual for these rules")]
+    rules = SelectField(_l("Rules"), choices=options(RULESET_LABELS.items()),
+                        default="squarescores",
+                        invalid_choice_message=_l("Choose one of the rulesets."))
+    target = SelectField(_l("Target"), default="",
+                         invalid_choice_message=_l("Choose one of the targets."),
+                         choices=options([("", _l("The usual for these rules"))]
                                          + [(t, t) for t in ("500", "1000", "1001", "1500",
                                                              "2000", "3000")]))
-    gold_set = BooleanField("Gold set: the first deal round doubled, minimum bid 120")
-    blind_bids = BooleanField("Blind bids (doubled)")
-    sitter_bonus = BooleanField("Sitter-out bonus (four players)")
-    great_grand_tichu = BooleanField("Tichu: Great Grand Tichu (±400) may be called")
-    sheet = RadioField("MatchState", default="",
-                       choices=options([("", "The usual: Tysiacha paper style, Tichu signed"),
-                                        ("deferred", "Paper style: losses owed"),
-                                        ("signed", "Signed: plus and minus")]))
-    first_dealer = SelectField("First dealer", coerce=int, default=0,
-                               choices=options((i, f"Player {i + 1}") for i in range(4)))
+    gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
+    blind_bids = BooleanField(_l("Blind bids (doubled)"))
+    sitter_bonus = BooleanField(_l("Sitter-out bonus (four players)"))
+    great_grand_tichu = BooleanField(_l("Tichu: Great Grand Tichu (±400) may be called"))
+    sheet = RadioField(_l("Sheet"), default="",
+                       invalid_choice_message=_l("Choose how the sheet shows losses."),
+                       choices=options([("", _l("The usual: Tysiacha paper style, Tichu signed")),
+                                        ("deferred", _l("Paper style: losses owed")),
+                                        ("signed", _l("Signed: plus and minus"))]))
+    first_dealer = SelectField(_l("First dealer"), coerce=seat_number, default=0,
+                               choices=options((i, _l("Player %(num)d", num=i + 1))
+                                               for i in range(4)),
+                               invalid_choice_message=_l("Pick the first dealer from the players."))
 
     def players(self) -> list[Any]:
         """The four name fields."""
@@ -193,24 +227,26 @@ class MatchForm(RefusableForm):
 # when some of them are not sent.
 for _i in range(MAX_SEATS):
     setattr(MatchForm, f"players-{_i}", StringField(
-        f"Player {_i + 1}" + (" (if four play)" if _i == MAX_SEATS - 1 else ""), filters=[strip]))
-    setattr(MatchForm, f"start_scores-{_i}", number_field(f"Player {_i + 1}"))
+        _l("Player %(num)d (if four play)", num=_i + 1) if _i == MAX_SEATS - 1
+        else _l("Player %(num)d", num=_i + 1), filters=[strip]))
+    setattr(MatchForm, f"start_scores-{_i}", number_field(_l("Player %(num)d", num=_i + 1)))
 
 
 class HandForm(RefusableForm):
     """One hand, new or corrected (API.md hand body); seats are added by `hand_form`."""
 
     GROUPS = ("points", "marriages")
-    kind = RadioField("What happened", default="played",
-                      choices=options([("played", "Played"), ("forfeit", "Rospisat'"),
-                                       ("redeal", "Redeal")]),
-                      invalid_choice_message="Say what happened: played, called off or redealt.")
-    declarer = RadioField("Declarer", coerce=int, validators=[Optional()],
-                          invalid_choice_message="Pick the declarer from the players.")
-    bid = number_field("Bid")
-    blind = BooleanField("Blind bid (doubled)")
-    sitter_points = number_field("Sitter-out's talon points")
-    forced = BooleanField("Forced to take it at 100")
+    kind = RadioField(_l("What happened"), default="played",
+                      choices=options([("played", _l("Played")), ("forfeit", _l("Rospisat'")),
+                                       ("redeal", _l("Redeal"))]),
+                      invalid_choice_message=_l("Say what happened: played, called off or "
+                                                "redealt."))
+    declarer = RadioField(_l("Declarer"), coerce=seat_number, validators=[Optional()],
+                          invalid_choice_message=_l("Pick the declarer from the players."))
+    bid = number_field(_l("Bid"))
+    blind = BooleanField(_l("Blind bid (doubled)"))
+    sitter_points = number_field(_l("Sitter-out's talon points"))
+    forced = BooleanField(_l("Forced to take it at 100"))
     expected_hand = HiddenField()
     version = HiddenField()
 
@@ -256,11 +292,13 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     # One named field per seat (a seat that sits out sends nothing).
     for i, name in enumerate(setup.players):
         setattr(TableHandForm, f"points_{i}", number_field(
-            f"{name}: card points", render_kw={"min": 0, "max": 120, "data-seat-points": i}))
+            _("%(name)s: card points", name=name),
+            render_kw={"min": 0, "max": 120, "data-seat-points": i}))
         setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
-            f"{name}: marriages", choices=options((s, f"{name}: {s} marriage") for s in SUITS),
+            _("%(name)s: marriages", name=name),
+            choices=options((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in SUITS),
             option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
-            invalid_choice_message="Use hearts, diamonds, clubs or spades."))
+            invalid_choice_message=_("Use hearts, diamonds, clubs or spades.")))
     # A field set to None is left out of the form (WTForms): only what this table plays.
     if not setup.options.blind_bids:
         TableHandForm.blind = None  # type: ignore[assignment]
@@ -269,9 +307,9 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     if rs.forced_min_bid is None:
         TableHandForm.forced = None  # type: ignore[assignment]
     form = TableHandForm(**kwargs)
-    form.kind.choices = options([("played", "Played"),
-                                 ("forfeit", FORFEIT_WORDS.get(setup.rules, "Forfeit")),
-                                 ("redeal", "Redeal")])
+    form.kind.choices = options([("played", _("Played")),
+                                 ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))),
+                                 ("redeal", _("Redeal"))])
     form.declarer.choices = options((i, name) for i, name in enumerate(setup.players)
                                     if i != sitting_out)
     return form
@@ -281,10 +319,10 @@ class RoundForm(RefusableForm):
     """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `round_form`."""
 
     GROUPS = ("calls",)
-    first_out = RadioField("Out first", coerce=int, validators=[Optional()],
-                           invalid_choice_message="Pick who went out first from the players.")
-    double_victory = BooleanField("Double victory: 1st and 2nd out, +200")
-    card_points = number_field("Card points", default=50, render_kw={
+    first_out = RadioField(_l("Out first"), coerce=seat_number, validators=[Optional()],
+                           invalid_choice_message=_l("Pick who went out first from the players."))
+    double_victory = BooleanField(_l("Double victory: 1st and 2nd out, +200"))
+    card_points = number_field(_l("Card points"), default=50, render_kw={
         "min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""})
     expected_hand = HiddenField()
     version = HiddenField()
@@ -319,13 +357,12 @@ def round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
 
     for i, name in enumerate(setup.players):
         setattr(TableRoundForm, f"calls_{i}", RadioField(
-            f"{name} called", default="",
-            choices=options([("", "No call")] + [(c, CALL_WORDS[c].replace(" Tichu", ""))
-                                                  for c in words]),
-            invalid_choice_message="Pick a call: none, Tichu or Grand."))
+            _("%(name)s called", name=name), default="",
+            choices=options([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
+            invalid_choice_message=_("Pick a call: none, Tichu or Grand.")))
     form = TableRoundForm(**kwargs)
     form.first_out.choices = options(enumerate(setup.players))
-    form.card_points.label.text = f"Card points {sheet.standings[0].name}"
+    form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)
     return form
 
 

@@ -49,6 +49,8 @@ class User(UserMixin, db.Model):
     username: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     session_version: Mapped[int] = mapped_column(default=0)
+    language: Mapped[str | None] = mapped_column(String(10))
+    """The language the player chose with the switch (`en`, `ru`, …); None: the phone's."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     def get_id(self) -> str:

@@ -7,9 +7,12 @@ script shows it, it never computes a score itself.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -17,10 +20,20 @@ from . import bodies, queries, services
 from .chart import race
 from .common import WORDS
 from .forms import FORFEIT_WORDS, entry_form
+from .i18n import languages
 from .models import Match
 from .rules import HandResult, RuleError, MatchState, TichuRound
 
 bp = Blueprint("phone", __name__)
+MANIFEST = {
+    "id": "/", "start_url": "/", "scope": "/", "display": "standalone", "orientation": "portrait",
+    "background_color": "#ffffff", "theme_color": "#0b4fa8",
+    "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png",
+               "purpose": "any maskable"},
+              {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png",
+               "purpose": "any maskable"}],
+}
+"""The manifest's fields that no language changes (`manifest` adds the words)."""
 bp.add_app_template_global(race)
 
 
@@ -50,14 +63,14 @@ def preview(match_id: str) -> Any:
     sheet = queries.sheet_of(m)
     number = request.args.get("number", type=int)
     if number is not None and not 1 <= number <= len(sheet.hands):
-        return {"ok": False, "message": f"This match has no hand {number}."}, 404
+        return {"ok": False, "message": _("This match has no hand %(num)d.", num=number)}, 404
     deal = sheet.next if number is None else sheet.hands[number - 1]
     if m.status != "open" or deal is None:
-        return {"ok": False, "message": "No more hands can be entered in this match."}
+        return {"ok": False, "message": _("No more hands can be entered in this match.")}
     form = entry_form(sheet, deal.sitting_out)
     if not form.validate():
-        message = next(iter(e for errs in form.errors.values() for e in errs), "Check the form.")
-        return {"ok": False, "message": message}
+        message = next(iter(e for errs in form.errors.values() for e in errs), _("Check the form."))
+        return {"ok": False, "message": str(message)}
     try:
         record = bodies.hand_body(form.to_data(), sheet.setup.rules).record
         result = services.preview_hand(m, record, number)
@@ -70,24 +83,29 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     """The preview in words: the outcome, then each seat's (Tichu: team's) points this hand."""
     names = [s.name for s in sheet.standings]
     r = h.record
+    declarer = names[r.declarer or 0] if not isinstance(r, TichuRound) else ""
     if isinstance(r, TichuRound):
-        summary, outcome = "This round:", "round"
+        summary, outcome = _("This round:"), "round"
     elif r.kind == "redeal":
-        summary, outcome = "Redeal: nobody scores; the same dealer deals again.", "redeal"
+        summary, outcome = _("Redeal: nobody scores; the same dealer deals again."), "redeal"
     elif r.kind == "forfeit":
-        word = FORFEIT_WORDS.get(sheet.setup.rules, "Forfeit")
-        summary, outcome = f"{word}: {names[r.declarer or 0]} calls {r.bid} off.", "missed"
+        summary = _("%(word)s: %(name)s calls %(bid)s off.", name=declarer, bid=r.bid,
+                    word=FORFEIT_WORDS.get(sheet.setup.rules, _("Forfeit")))
+        outcome = "missed"
     else:
         took = h.took[r.declarer or 0] if h.took else 0
         outcome = "made" if h.made else "missed"
-        summary = f"{names[r.declarer or 0]} {outcome} {r.bid}: took {took}."
+        summary = (_("%(name)s made %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
+                   if h.made else
+                   _("%(name)s missed %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took))
     seats = []
     for i, s in enumerate(h.results):
-        text = f"{names[i]}{' (out)' if i == h.sitting_out else ''}: {s.entry:+d}"
+        name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
+        text = f"{name}: {s.entry:+d}"
         if s.delta != s.entry:
-            text += f" (score {s.delta:+d})"
+            text += " " + _("(score %(delta)s)", delta="%+d" % s.delta)
         text += f" → {s.score}"
-        events = [WORDS["events"][e] for e in s.events if e in WORDS["events"]]
+        events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
         seats.append(text + (f", {', '.join(events)}" if events else ""))
     return {"outcome": outcome, "summary": summary, "seats": seats}
 
@@ -105,6 +123,21 @@ def favicon() -> Response:
     """The icon browsers ask for on pages that name none (error pages, the offline page)."""
     response = current_app.send_static_file("icon-192.png")
     response.cache_control.no_cache = None
+    response.cache_control.max_age = 24 * 3600
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest, its name and description in the page's language (`?lang=`)."""
+    lang = request.args.get("lang", "").replace("-", "_")
+    with force_locale(lang if lang in languages() else "en"):
+        body = {**MANIFEST, "name": _("Tysiacha scoresheet"), "short_name": "Tysiacha",
+                "description": _("The score sheet of a Tysiacha (1000) table, kept on every "
+                                 "player's phone.")}
+    response = current_app.response_class(json.dumps(body, ensure_ascii=False),
+                                          mimetype="application/manifest+json")
+    response.cache_control.public = True
     response.cache_control.max_age = 24 * 3600
     return response
 

@@ -6,6 +6,7 @@ The read side of the service layer (`services` holds the commands that change a 
 from __future__ import annotations
 
 from flask import abort
+from flask_babel import gettext as _
 from sqlalchemy import func
 
 from .extensions import db
@@ -20,7 +21,7 @@ def get_match(match_id: str, user: User) -> Match:
         db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
     ).scalar_one_or_none()
     if match is None:
-        abort(404, "There is no such match.")
+        abort(404, _("There is no such match."))
     return match
 
 
@@ -30,7 +31,7 @@ def get_hand(match: Match, number: int) -> Hand:
         db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
     ).scalar_one_or_none()
     if hand is None:
-        abort(404, f"This match has no hand {number}.")
+        abort(404, _("This match has no hand %(num)d.", num=number))
     return hand
 
 
@@ -69,7 +70,7 @@ def poll_version(match_id: str, user: User) -> str:
         .where(Match.id == match_id, Member.user_id == user.id)
     ).one_or_none()
     if row is None:
-        abort(404, "There is no such match.")
+        abort(404, _("There is no such match."))
     return f"{row[1]}-{row[0]}"
 
 

@@ -18,6 +18,9 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -36,7 +39,8 @@ bp = Blueprint("recovery", __name__, cli_group=None)
 class ImportForm(FlaskForm):
     """Upload a backup file."""
 
-    file = FileField("Backup file (.json)", validators=[FileRequired("Choose the backup file.")])
+    file = FileField(_l("Backup file (.json)"),
+                     validators=[FileRequired(_l("Choose the backup file."))])
 
 
 @bp.get("/matches/<match_id>/history")
@@ -64,17 +68,20 @@ def restore(match_id: str) -> Any:
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            number, _ = services.restore_hand(m, current_user, entry_id)
+            number, _sheet = services.restore_hand(m, current_user, entry_id)
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
-        flash(f"The deleted hand is back as hand {number}; the hands after it are recomputed.")
+        flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.",
+                num=number))
         return back_to(m)
     return render_template(
-        "confirm.html", form=form, match=m, title=f"Restore deleted hand {entry.hand_number}",
-        question=f"The hand {entry.username} deleted ({words}) comes back as hand "
-                 f"{entry.hand_number} if the sheet is that long (later hands move down one), "
-                 "otherwise as the next hand; every hand after it is recomputed.")
+        "confirm.html", form=form, match=m,
+        title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
+        question=_("The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
+                   "is that long (later hands move down one), otherwise as the next hand; every "
+                   "hand after it is recomputed.", name=entry.username, hand=words,
+                   num=entry.hand_number or 0))
 
 
 @bp.get("/matches/<match_id>/backup.json")
@@ -113,11 +120,12 @@ def import_match() -> Any:
         except (ValueError, RecursionError) as err:
             db.session.rollback()
             message = err.message if isinstance(err, RuleError) else \
-                "This file is not a backup of this app (it is not JSON)."
+                _("This file is not a backup of this app (it is not JSON).")
             form.file.errors = [message]
         else:
-            flash(f"Imported {len(matches)} match{'es' if len(matches) != 1 else ''} "
-                  "from the backup, each with a new join code.")
+            flash(ngettext("Imported %(num)d match from the backup, with a new join code.",
+                           "Imported %(num)d matches from the backup, each with a new join code.",
+                           len(matches)))
             return back_to(matches[0]) if len(matches) == 1 else \
                 redirect(url_for("pages.index"))
     return render_template("import.html", form=form)

@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 from flask import Flask, abort
+from flask_babel import gettext as _
+from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
 CONTENT_SECURITY_POLICY = (
@@ -71,6 +73,21 @@ def security_headers(response: Response) -> Response:
     return response
 
 
+def local_path(target: str | None, fallback: str) -> str:
+    """`target` if it is a path on this site, judged as the Location header will carry it
+    (`iri_to_uri` drops tabs and newlines: "/\\t/evil" would become "//evil"); anything else,
+    or anything holding a control, space, invisible character or backslash: `fallback`."""
+    if target and target.isprintable() and " " not in target and "\\" not in target and \
+            _on_site(target) and _on_site(iri_to_uri(target)):
+        return target
+    return fallback
+
+
+def _on_site(url: str) -> bool:
+    """A path of this site: one slash first, never two (a browser reads "//host" as a host)."""
+    return url.startswith("/") and not url.startswith("//")
+
+
 def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
     """A match id or hand number that cannot exist is answered 404 before any query runs
     (PostgreSQL refuses NUL bytes and numbers beyond its integers with an error, not a miss)."""
@@ -78,9 +95,9 @@ def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> Non
         return
     match_id = values.get("match_id")
     if match_id is not None and not MATCH_ID.fullmatch(str(match_id)):
-        abort(404, "There is no such match.")
+        abort(404, _("There is no such match."))
     number = values.get("number")
     if isinstance(number, int) and not 1 <= number <= MAX_HAND_NUMBER:
-        abort(404, f"This match has no hand {number}.")
+        abort(404, _("This match has no hand %(num)d.", num=number))
     if any(isinstance(v, int) and not 0 <= v <= MAX_ROW_ID for v in values.values()):
-        abort(404, "There is nothing here.")  # any other id in a URL: an integer column's range
+        abort(404, _("There is nothing here."))  # any other id in a URL: an integer column's range

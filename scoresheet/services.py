@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from flask import abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
 from . import audit
@@ -48,7 +51,7 @@ def join(user: User, code: str) -> Match:
         db.select(Match).where(Match.join_code == code)
     ).scalar_one_or_none() if 0 < len(code) <= 16 and code.isascii() and code.isalnum() else None
     if match is None:
-        abort(404, "No match has that join code: check it with the table.")
+        abort(404, _("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):
         match.members.append(Member(user_id=user.id))
         audit.log(match, user, "member_joined")
@@ -66,7 +69,7 @@ def preview_hand(match: Match, record: Record, number: int | None = None) -> Han
         return computed(match).run.copy().add(record)
     records = stored_records(match)
     records[number - 1] = record
-    return _checked_replay(match, records, number, "Changing", deleted=False).hands[number - 1]
+    return _checked_replay(match, records, number, _CHANGING, deleted=False).hands[number - 1]
 
 
 def add_hand(match: Match, user: User, record: Record,
@@ -80,8 +83,9 @@ def add_hand(match: Match, user: User, record: Record,
             # Without expected_hand the caller meant "the next hand, whatever its number":
             # check it again against the hand that got in first.
             if expected_hand is not None or attempt == _RETRIES - 1:
-                raise Conflict(f"Hand {taken.number} was already recorded by "
-                               f"{_author(get_hand(match, taken.number))}.") from None
+                raise Conflict(_("Hand %(num)d was already recorded by %(name)s.",
+                                 num=taken.number,
+                                 name=_author(get_hand(match, taken.number)))) from None
     raise AssertionError("unreachable")
 
 
@@ -92,11 +96,11 @@ def edit_hand(match: Match, user: User, number: int, record: Record,
     hands = _lock(match)
     hand = _numbered(hands, number)
     if version is not None and hand.version != version:
-        raise Conflict(f"This hand was changed by {_author(hand, edited=True)} meanwhile: "
-                       "check it and enter your correction again.")
+        raise Conflict(_("This hand was changed by %(name)s meanwhile: check it and enter "
+                         "your correction again.", name=_author(hand, edited=True)))
     records = _records(match, hands)
     records[number - 1] = record
-    sheet = _checked_replay(match, records, number, "Changing", deleted=False)
+    sheet = _checked_replay(match, records, number, _CHANGING, deleted=False)
     audit.log(match, user, "hand_edited", number, before=hand.record, after=record_to_dict(record))
     hand.record = record_to_dict(record)
     hand.version += 1
@@ -111,7 +115,7 @@ def delete_hand(match: Match, user: User, number: int) -> MatchState:
     hands = _lock(match)
     hand = _numbered(hands, number)
     records = _records(match, [h for h in hands if h is not hand])
-    sheet = _checked_replay(match, records, number, "Deleting", deleted=True)
+    sheet = _checked_replay(match, records, number, _DELETING, deleted=True)
     audit.log(match, user, "hand_deleted", number, before=hand.record)
     db.session.delete(hand)
     db.session.flush()
@@ -144,10 +148,10 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
     hands = _lock(match)
     entry = db.session.get(AuditEntry, entry_id)
     if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
-        abort(404, "There is no such deleted hand in this match.")
+        abort(404, _("There is no such deleted hand in this match."))
     if db.session.execute(db.select(AuditEntry.id)
                           .where(AuditEntry.restores_id == entry.id)).first() is not None:
-        raise Conflict(f"The hand {entry.username} deleted was restored already.")
+        raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
     if entry.id not in restorable_ids(match, [entry]):
         before = computed(match).sheet  # under the lock: the sheet as it stands
         raise Conflict(_finished_message(before.setup, before))
@@ -156,10 +160,11 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
     records = _records(match, hands)
     records.insert(number - 1, record)
     try:
-        sheet = _checked_replay(match, records, number, "Restoring", deleted=False)
+        sheet = _checked_replay(match, records, number, _RESTORING, deleted=False)
     except Refused as err:
         if err.hand == number:
-            err.message = f"The deleted hand cannot come back as hand {number}: {err.message}"
+            err.message = _("The deleted hand cannot come back as hand %(num)d: %(reason)s",
+                            num=number, reason=err.message)
             err.args = (err.message,)
         raise
     _renumber(match, number, 1)
@@ -177,7 +182,7 @@ def bank(match: Match, user: User) -> MatchState:
     """Bank a finished match: read-only, with its winner."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is None:
-        raise Conflict("Only a finished match can be banked: nobody has won yet.")
+        raise Conflict(_("Only a finished match can be banked: nobody has won yet."))
     audit.log(match, user, "match_banked", before={"status": "open"}, after={"status": "banked"})
     match.status = "banked"
     _touch(match, sheet)
@@ -189,8 +194,8 @@ def end(match: Match, user: User) -> MatchState:
     """End an unfinished match: read-only, without a winner."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is not None:
-        raise Conflict(f"{sheet.standings[sheet.winner].name} has won this match: bank it "
-                       "instead.")
+        raise Conflict(_("%(name)s has won this match: bank it instead.",
+                         name=sheet.standings[sheet.winner].name))
     audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
     match.status = "ended"
     _touch(match, sheet)
@@ -213,10 +218,11 @@ def _record_next_hand(match: Match, user: User, record: Record,
     current = computed(match)
     number = len(current.sheet.hands) + 1
     if expected is not None and expected < number:
-        raise Conflict(f"Hand {expected} was already recorded by "
-                       f"{_author(get_hand(match, expected))}.")
+        raise Conflict(_("Hand %(num)d was already recorded by %(name)s.", num=expected,
+                         name=_author(get_hand(match, expected))))
     if expected is not None and expected > number:
-        raise Conflict(f"The next hand is hand {number}, not hand {expected}.")
+        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number,
+                         expected=expected))
     trial = current.run.copy()
     try:
         trial.add(record)
@@ -248,9 +254,9 @@ def _lock(match: Match, load: bool = True) -> list[Hand]:
         .execution_options(populate_existing=True)
     ).scalar_one()
     if match.status == "banked":
-        raise Conflict("This match is banked: its sheet can no longer change.")
+        raise Conflict(_("This match is banked: its sheet can no longer change."))
     if match.status == "ended":
-        raise Conflict("This match has ended: its sheet can no longer change.")
+        raise Conflict(_("This match has ended: its sheet can no longer change."))
     return stored_hands(match) if load else []
 
 
@@ -263,7 +269,7 @@ def _sheet_of_locked(match: Match) -> MatchState:
 def _numbered(hands: Sequence[Hand], number: int) -> Hand:
     """The hand with this number, else 404."""
     if not 1 <= number <= len(hands):
-        abort(404, f"This match has no hand {number}.")
+        abort(404, _("This match has no hand %(num)d.", num=number))
     return hands[number - 1]
 
 
@@ -273,7 +279,12 @@ def _restored_number(entry: AuditEntry, hands: int) -> int:
     return min(entry.hand_number or hands + 1, hands + 1)
 
 
-def _checked_replay(match: Match, records: list[Record], number: int, verb: str,
+_CHANGING = _l("Changing hand %(num)d would break hand %(later)d: %(reason)s")
+_DELETING = _l("Deleting hand %(num)d would break hand %(later)d: %(reason)s")
+_RESTORING = _l("Restoring hand %(num)d would break hand %(later)d: %(reason)s")
+
+
+def _checked_replay(match: Match, records: list[Record], number: int, breaks: Any,
                     deleted: bool) -> MatchState:
     """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
     try:
@@ -281,7 +292,7 @@ def _checked_replay(match: Match, records: list[Record], number: int, verb: str,
     except Refused as err:
         if err.hand is not None and (deleted or err.hand != number):
             later = err.hand + 1 if deleted and err.hand >= number else err.hand
-            err.message = f"{verb} hand {number} would break hand {later}: {err.message}"
+            err.message = str(breaks) % {"num": number, "later": later, "reason": err.message}
             err.args = (err.message,)
         raise
 
@@ -308,7 +319,7 @@ def _touch(match: Match, sheet: MatchState) -> datetime:
 def _author(hand: Hand, edited: bool = False) -> str:
     """Who recorded (or last changed) a hand, for a conflict message."""
     user = hand.updated_by if edited else hand.created_by
-    return user.username if user is not None else "someone"
+    return user.username if user is not None else _("someone")
 
 
 def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
@@ -320,5 +331,5 @@ def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
 def _finished_message(setup: Setup, sheet: MatchState) -> str:
     """Why no hand can be added to a finished match."""
     assert sheet.winner is not None
-    return (f"The match is over: {sheet.standings[sheet.winner].name} has won. Bank it, or correct "
-            "an earlier hand first.")
+    return _("The match is over: %(name)s has won. Bank it, or correct an earlier hand first.",
+             name=sheet.standings[sheet.winner].name)

@@ -10,15 +10,17 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.exceptions import NotFound
-from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
-from . import accounts, bodies, export, limits, queries, services, shapes
+from . import accounts, bodies, export, i18n, limits, queries, security, services, shapes
 from .common import back_to
 from .errors import Conflict
 from .forms import (
+    CALL_NAMES,
     FORFEIT_WORDS,
     RULESET_LABELS,
     ConfirmForm,
@@ -34,7 +36,7 @@ from .forms import (
 )
 from .models import Match, User
 from .rules import RULESETS, MatchState, RuleError, setup_from_dict
-from .rules.tichu import CALL_WORDS, TICHU
+from .rules.tichu import TICHU
 
 bp = Blueprint("pages", __name__)
 
@@ -45,22 +47,6 @@ def refused_form(response: Response) -> Response:
     if request.method == "POST" and response.status_code == 200:
         response.status_code = 422
     return response
-
-
-def _safe_next(target: str | None) -> str:
-    """Where to go after logging in: only a path on this site, judged as the Location header
-    will carry it (`iri_to_uri` drops tabs and newlines: "/\\t/evil" would become "//evil").
-    Anything else, or anything holding a control, space, invisible character or backslash,
-    goes home."""
-    if target and target.isprintable() and " " not in target and "\\" not in target and \
-            _on_site(target) and _on_site(iri_to_uri(target)):
-        return target
-    return url_for("pages.index")
-
-
-def _on_site(url: str) -> bool:
-    """A path of this site: one slash first, never two (a browser reads "//host" as a host)."""
-    return url.startswith("/") and not url.startswith("//")
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -75,7 +61,8 @@ def register() -> Any:
             form.refuse(err.field, err.message)
         else:
             login_user(user)
-            flash(f"Welcome, {user.username}. Start a match or join your table's.")
+            i18n.adopt_choice(user)
+            flash(_("Welcome, %(name)s. Start a match or join your table's.", name=user.username))
             response = redirect(url_for("pages.index"))
             limits.remember_device(response, user.username)
             return response
@@ -90,11 +77,13 @@ def login() -> Any:
     if form.validate_on_submit():
         user = accounts.authenticate(form.username.data, form.password.data)
         if user is None:
-            form.refuse("password", "That username and password do not match.")
+            form.refuse("password", _("That username and password do not match."))
         else:
             login_user(user)
-            flash(f"Logged in as {user.username}.")
-            response = redirect(_safe_next(request.args.get("next")))
+            i18n.adopt_choice(user)
+            flash(_("Logged in as %(name)s.", name=user.username))
+            response = redirect(security.local_path(request.args.get("next"),
+                                                    url_for("pages.index")))
             limits.remember_device(response, user.username)
             return response
     return render_template("login.html", form=form)
@@ -108,7 +97,7 @@ def logout() -> Response:
         accounts.end_sessions(current_user)
     logout_user()
     session.clear()
-    flash("Logged out.")
+    flash(_("Logged out."))
     return redirect(url_for("pages.login"))
 
 
@@ -138,7 +127,7 @@ def join() -> Any:
         except NotFound as err:
             form.refuse("code", str(err.description))
         else:
-            flash("You joined the match: its sheet is on your phone too.")
+            flash(_("You joined the match: its sheet is on your phone too."))
             return back_to(m)
     return _home(form)
 
@@ -154,7 +143,7 @@ def new_match() -> Any:
         except RuleError as err:
             form.refuse_rule(err)
         else:
-            flash("Match started. Share the join code with the table.")
+            flash(_("Match started. Share the join code with the table."))
             return back_to(match)
     return render_template("match_new.html", form=form)
 
@@ -173,8 +162,8 @@ def _match_context(m: Match, sheet: Any) -> dict[str, Any]:
     rules = sheet.setup.rules
     return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
             "rules_label": RULESET_LABELS.get(rules, rules),
-            "forfeit_word": FORFEIT_WORDS.get(rules, "forfeit"),
-            "tichu": rules == TICHU, "call_words": CALL_WORDS}
+            "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
+            "tichu": rules == TICHU, "call_words": CALL_NAMES}
 
 
 @bp.get("/matches/<match_id>/sheet.csv")
@@ -192,13 +181,13 @@ def new_hand(match_id: str) -> Any:
     sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
-        flash("No more hands can be entered in this match.", "warning")
+        flash(_("No more hands can be entered in this match."), "warning")
         return back_to(m)
     tichu = sheet.setup.rules == TICHU
     form = entry_form(sheet, nxt.sitting_out, {"expected_hand": str(nxt.hand)})
     if form.validate_on_submit():
         try:
-            record, expected, _ = bodies.hand_body(form.to_data(), sheet.setup.rules)
+            record, expected, _version = bodies.hand_body(form.to_data(), sheet.setup.rules)
             services.add_hand(m, current_user, record, expected)
         except Conflict as err:
             flash(err.message, "warning")
@@ -206,7 +195,8 @@ def new_hand(match_id: str) -> Any:
         except RuleError as err:
             form.refuse_rule(err, nxt.hand)
         else:
-            flash(f"Round {nxt.hand} recorded." if tichu else f"Hand {nxt.hand} recorded.")
+            flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu
+                  else _("Hand %(num)d recorded.", num=nxt.hand))
             return back_to(m)
     return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
 
@@ -218,7 +208,7 @@ def edit_hand(match_id: str, number: int) -> Any:
     m = queries.get_match(match_id, current_user)
     hand = queries.get_hand(m, number)
     if m.status != "open":
-        flash("This match is closed: its hands can no longer change.", "warning")
+        flash(_("This match is closed: its hands can no longer change."), "warning")
         return back_to(m)
     sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
@@ -229,7 +219,7 @@ def edit_hand(match_id: str, number: int) -> Any:
     if form.validate_on_submit():
         version = form.version.data
         try:
-            record, _, _ = bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
+            record, _expected, _version = bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
             services.edit_hand(m, current_user, number, record,
                                (int(version) if version.isdecimal() else -1) if version else None)
         except Conflict as err:
@@ -238,8 +228,9 @@ def edit_hand(match_id: str, number: int) -> Any:
         except RuleError as err:
             form.refuse_rule(err, number)
         else:
-            flash(f"Round {number} corrected; the rounds after it are recomputed." if tichu
-                  else f"Hand {number} corrected; the hands after it are recomputed.")
+            flash(_("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
+                  if tichu else
+                  _("Hand %(num)d corrected; the hands after it are recomputed.", num=number))
             return back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
@@ -262,25 +253,26 @@ def delete_hand(match_id: str, number: int) -> Any:
     m = queries.get_match(match_id, current_user)
     queries.get_hand(m, number)
     if m.setup["rules"] == TICHU:
-        return _confirmed(m, f"Delete round {number}",
-                          f"Round {number} is removed and every later round moves up one "
-                          "number and is recomputed.",
+        return _confirmed(m, _("Delete round %(num)d", num=number),
+                          _("Round %(num)d is removed and every later round moves up one "
+                            "number and is recomputed.", num=number),
                           lambda m, user: services.delete_hand(m, user, number),
-                          f"Round {number} deleted; the rounds after it are recomputed.")
-    return _confirmed(m, f"Delete hand {number}",
-                      f"Hand {number} is removed and every later hand moves up one number "
-                      "and is recomputed.",
+                          _("Round %(num)d deleted; the rounds after it are recomputed.",
+                            num=number))
+    return _confirmed(m, _("Delete hand %(num)d", num=number),
+                      _("Hand %(num)d is removed and every later hand moves up one number "
+                        "and is recomputed.", num=number),
                       lambda m, user: services.delete_hand(m, user, number),
-                      f"Hand {number} deleted; the hands after it are recomputed.")
+                      _("Hand %(num)d deleted; the hands after it are recomputed.", num=number))
 
 
 _CLOSINGS = {
-    "bank": ("Bank the match",
-             "The sheet becomes final with its winner: nobody can change it again.",
-             services.bank, "Match banked."),
-    "end": ("End the match",
-            "The match stops here without a winner and its sheet becomes final.",
-            services.end, "Match ended."),
+    "bank": (_l("Bank the match"),
+             _l("The sheet becomes final with its winner: nobody can change it again."),
+             services.bank, _l("Match banked.")),
+    "end": (_l("End the match"),
+            _l("The match stops here without a winner and its sheet becomes final."),
+            services.end, _l("Match ended.")),
 }
 
 
@@ -295,8 +287,8 @@ def close(match_id: str, step: str) -> Any:
     return _confirmed(queries.get_match(match_id, current_user), title, question, command, done)
 
 
-def _confirmed(m: Match, title: str, question: str, command: Callable[[Match, User], object],
-               done: str) -> Any:
+def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object],
+               done: Any) -> Any:
     """A final step: a page with a box to tick; the command runs (on the match, by this user)
     only when it is ticked."""
     form = ConfirmForm()
@@ -306,6 +298,6 @@ def _confirmed(m: Match, title: str, question: str, command: Callable[[Match, Us
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
         else:
-            flash(done)
+            flash(str(done))
         return back_to(m)
     return render_template("confirm.html", form=form, match=m, title=title, question=question)

@@ -40,7 +40,8 @@
       out.classList.remove("made", "missed", "refused");
       out.textContent = "";
       var head = document.createElement("p");
-      head.textContent = answer.ok ? "Preview: " + answer.summary : answer.message;
+      var label = form.getAttribute("data-preview-label") || "";
+      head.textContent = answer.ok ? label + " " + answer.summary : answer.message;
       out.appendChild(head);
       if (!answer.ok) { out.classList.add("refused"); return; }
       if (answer.outcome === "made" || answer.outcome === "missed") out.classList.add(answer.outcome);

@@ -99,8 +99,9 @@ def test_new_match_refusals_show_next_to_their_group(
 
 
 @pytest.mark.parametrize("field, value, element, message", [
-    ("rules", "bridge", "rules", "Not a valid choice."),
+    ("rules", "bridge", "rules", "Choose one of the rulesets."),
     ("first_dealer", "3", "first_dealer", "The first dealer must be one of the 3 players."),
+    ("first_dealer", "x", "first_dealer", "Pick the first dealer from the players."),
     ("start_scores-1", "lots", "start_scores-1", "Enter a whole number."),
 ])
 def test_new_match_field_refusals_show_next_to_the_field(

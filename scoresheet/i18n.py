@@ -1,0 +1,86 @@
+"""The table's language: which one a request gets, and the switch that changes it.
+
+Pages: the account's language, else the `lang` cookie, else the phone's `Accept-Language`,
+else English. The JSON API follows `Accept-Language` only (its keys never change). Words are
+translated with Flask-Babel from the gettext catalogs in `scoresheet/translations/`
+(README, "Developing": `pybabel extract/update/compile`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
+from flask_babel import Babel, get_locale
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from .extensions import db
+from .security import local_path
+
+LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
+"""Each language in its own words (the switch shows them so; they are never translated)."""
+COOKIE = "lang"
+COOKIE_MAX_AGE = 400 * 24 * 3600
+
+bp = Blueprint("i18n", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Bind Flask-Babel with our locale selector; add the switch and `<html lang>` helpers."""
+    app.config.setdefault("LANGUAGES", list(LANGUAGES))
+    Babel(app, locale_selector=select_locale)  # one per app: its cache of catalogs is its own
+    app.register_blueprint(bp)
+    app.context_processor(_language_context)
+
+
+def languages() -> list[str]:
+    """The languages this app speaks (config `LANGUAGES`; tests add a pseudo-locale)."""
+    return list(current_app.config["LANGUAGES"])
+
+
+def select_locale() -> str:
+    """The language of this request (see the module's docstring)."""
+    if not has_request_context():
+        return "en"  # the CLI (backup, restore) speaks English
+    offered = languages()
+    if not (request.path == "/api" or request.path.startswith("/api/")):
+        chosen = getattr(current_user, "language", None) if current_user else None
+        for choice in (chosen, request.cookies.get(COOKIE)):
+            if choice in offered:
+                return str(choice)
+    return request.accept_languages.best_match(offered) or "en"
+
+
+def adopt_choice(user: Any) -> None:
+    """On logging in or registering: a language chosen with the switch before (the cookie)
+    becomes the account's, unless the account has one already."""
+    choice = request.cookies.get(COOKIE)
+    if user.language is None and choice in languages():
+        user.language = choice
+        db.session.commit()
+
+
+def html_lang() -> str:
+    """The page's language as `<html lang>` wants it (BCP 47: `pt-BR`, not `pt_BR`)."""
+    return str(get_locale() or "en").replace("_", "-")
+
+
+def _language_context() -> dict[str, Any]:
+    return {"html_lang": html_lang(), "language_names": {code: LANGUAGES.get(code, code)
+                                                         for code in languages()}}
+
+
+@bp.post("/language")
+def switch() -> Response:
+    """Remember the chosen language (cookie, and the account when logged in); back to the page."""
+    choice = request.form.get("lang", "")
+    response = redirect(local_path(request.form.get("next"), url_for("pages.index")))
+    if choice in languages():
+        if current_user.is_authenticated:
+            current_user.language = choice
+            db.session.commit()
+        response.set_cookie(COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=True,
+                            samesite="Lax", secure=bool(current_app.config["SESSION_COOKIE_SECURE"]))
+    return response
+

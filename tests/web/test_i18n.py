@@ -1,0 +1,152 @@
+"""The table's language: the catalogs, choosing the language, and what never changes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import read_mo, write_mo
+from flask import Flask
+
+from scoresheet import create_app
+from scoresheet.extensions import db
+from scoresheet.models import User
+
+from conftest import app_config
+from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
+from .page_helpers import Phone, parse
+
+
+def messages(catalog: Catalog) -> dict[Any, Any]:
+    """A compiled catalog's messages, comparable (plural ids and strings as tuples)."""
+    def plain(value: Any) -> Any:
+        return tuple(value) if isinstance(value, tuple | list) else value
+
+    return {plain(m.id): plain(m.string) for m in catalog if m.id}
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_every_committed_mo_is_compiled_from_its_po(language: str) -> None:
+    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as f:
+        committed_mo = read_mo(f)
+    fresh = io.BytesIO()
+    write_mo(fresh, committed(language))  # what `pybabel compile` makes of the .po now
+    fresh.seek(0)
+    assert messages(committed_mo) == messages(read_mo(fresh)), (
+        f"{language}: messages.mo is out of date: run `pybabel compile -d scoresheet/translations`")
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_every_catalog_holds_every_word_of_the_code(language: str) -> None:
+    words = {m.id for m in extracted() if m.id}
+    held = {m.id for m in committed(language) if m.id}
+    assert not words - held, (f"{language}: missing {sorted(map(str, words - held))[:5]}: run "
+                              "`pybabel extract` and `pybabel update` (README, Developing)")
+    assert not held - words, f"{language}: words no longer in the code: {sorted(map(str, held - words))[:5]}"
+
+
+@pytest.fixture
+def pseudo_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app on SQLite, speaking the pseudo-locale too."""
+    pseudo_catalog(tmp_path / "pseudo")
+    app = create_app(app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path,
+                                LANGUAGES=["en", "ru", "uk", "pl", "de", PSEUDO],
+                                BABEL_TRANSLATION_DIRECTORIES=f"translations;{tmp_path / 'pseudo'}"))
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def html_lang(response: Any) -> str:
+    """The page's `<html lang>`."""
+    return next(n.attrs["lang"] for n in parse(response.text).walk() if n.tag == "html")
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("ru-RU,ru;q=0.9,en;q=0.5", "ru"), ("uk", "uk"), ("pl-PL", "pl"), ("de-CH,de;q=0.8", "de"),
+    ("fr-FR,fr;q=0.9", "en"), ("", "en"), ("en-GB", "en"), ("el, pl;q=0.5", "pl"),
+])
+def test_the_phones_language_is_the_default(pseudo_app: Flask, header: str, lang: str) -> None:
+    response = pseudo_app.test_client().get("/login", headers={"Accept-Language": header})
+    assert response.status_code == 200
+    assert html_lang(response) == lang
+
+
+def test_every_page_has_the_switch_each_language_in_its_own_words(pseudo_app: Flask) -> None:
+    page = parse(pseudo_app.test_client().get("/login").text)
+    buttons = {n.attrs["value"]: (n.attrs["lang"], n.text()) for n in page.walk()
+               if n.tag == "button" and n.attrs.get("name") == "lang"}
+    assert buttons["ru"] == ("ru", "Русский") and buttons["uk"] == ("uk", "Українська")
+    assert buttons["pl"] == ("pl", "Polski") and buttons["de"] == ("de", "Deutsch")
+    assert buttons["en"] == ("en", "English")
+
+
+def test_the_switch_is_remembered_in_a_cookie_and_for_the_account(pseudo_app: Flask) -> None:
+    pseudo_app.config["WTF_CSRF_ENABLED"] = True
+    phone = Phone(pseudo_app.test_client())
+    response = phone.post("/language", {"lang": "pl", "next": "/register"}, form_url="/login")
+    assert response.status_code == 302 and response.location == "/register"
+    assert html_lang(phone.get("/login", headers={"Accept-Language": "de"})) == "pl"  # cookie
+    assert phone.register("anna").status_code == 302
+    with pseudo_app.app_context():  # the choice made before registering is the account's
+        assert db.session.execute(db.select(User.language)).scalar_one() == "pl"
+    phone.post("/language", {"lang": "uk", "next": "/"}, form_url="/")
+    with pseudo_app.app_context():
+        assert db.session.execute(db.select(User.language)).scalar_one() == "uk"
+    other = Phone(pseudo_app.test_client())  # another phone, which asks for German
+    other.post("/login", {"username": "anna", "password": "correct horse"})
+    assert html_lang(other.get("/", headers={"Accept-Language": "de"})) == "uk"   # the account's
+
+
+def test_the_switch_refuses_unknown_languages_and_other_sites(pseudo_app: Flask) -> None:
+    client = pseudo_app.test_client()
+    response = client.post("/language", data={"lang": "xx", "next": "//evil.example/"})
+    assert response.status_code == 302 and response.location == "/"
+    assert "lang=" not in response.headers.get("Set-Cookie", "")
+
+
+def test_the_api_follows_accept_language_and_keeps_its_keys(pseudo_app: Flask) -> None:
+    client = pseudo_app.test_client()
+    response = client.get("/api/matches", headers={"Accept-Language": PSEUDO})
+    assert response.status_code == 401
+    assert set(response.json) == {"error", "field"}
+    assert response.json["error"].startswith("⟦") and response.json["error"].endswith("⟧")
+    english = client.get("/api/matches", headers={"Accept-Language": "fr"})
+    assert english.json["error"] == "Send a valid token: Authorization: Bearer <token>."
+    client.set_cookie("lang", PSEUDO)  # a cookie does not change what a script reads
+    assert client.get("/api/matches").json["error"] == english.json["error"]
+
+
+def test_the_manifest_speaks_the_pages_language(pseudo_app: Flask) -> None:
+    client = pseudo_app.test_client()
+    page = client.get("/login", headers={"Accept-Language": PSEUDO})
+    link = next(n.attrs["href"] for n in parse(page.text).walk()
+                if n.tag == "link" and n.attrs.get("rel") == "manifest")
+    manifest = client.get(link).json
+    assert manifest["name"].startswith("⟦") and manifest["description"].startswith("⟦")
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert client.get("/manifest.webmanifest?lang=zz").json["name"] == "Tysiacha scoresheet"
+
+
+@pytest.mark.parametrize(("count", "word"), [(1, "раздача"), (2, "раздачи"), (4, "раздачи"),
+                                             (5, "раздач"), (11, "раздач"), (21, "раздача"),
+                                             (22, "раздачи")])
+def test_plural_forms_follow_the_language(tmp_path: Path, count: int, word: str) -> None:
+    catalog = Catalog(locale="ru")
+    catalog.add(("%(num)d hand", "%(num)d hands"),
+                ("%(num)d раздача", "%(num)d раздачи", "%(num)d раздач"))
+    (tmp_path / "ru" / "LC_MESSAGES").mkdir(parents=True)
+    with open(tmp_path / "ru" / "LC_MESSAGES" / "messages.mo", "wb") as f:
+        write_mo(f, catalog)
+    app = create_app(app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path,
+                                BABEL_TRANSLATION_DIRECTORIES=str(tmp_path)))
+    with app.test_request_context(headers={"Accept-Language": "ru"}):
+        from flask_babel import ngettext
+
+        assert ngettext("%(num)d hand", "%(num)d hands", count) == f"{count} {word}"
+    with app.app_context():
+        db.engine.dispose()
