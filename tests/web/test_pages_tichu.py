@@ -192,3 +192,19 @@ def test_a_deleted_round_comes_back_from_the_history(phone: Phone, csrf_app: Fla
     history = phone.get(f"/matches/{match_id}/history").text
     assert "Anna out first, Anna: Tichu, cards 60 : 40" in parse(history).text()
     assert records(csrf_app) == []
+
+
+def test_a_german_table_reads_its_own_tichu_words(phone: Phone) -> None:
+    match_id = new_tichu(phone)
+    post_round(phone, match_id, first_out="0", calls_0="tichu", calls_1="grand",
+               card_points="35")
+    german = {"Accept-Language": "de"}
+    form = parse(phone.get(f"/matches/{match_id}/hands/new", headers=german).text).text()
+    for words in ("Runde 2", "Als Erster raus", "Ansage: Boris", "Keine Ansage", "Großes",
+                  "Doppelsieg: als Erster und Zweiter raus, +200", "Kartenpunkte Anna & Vera",
+                  "Runde 2 speichern"):
+        assert words in form, words
+    page = parse(phone.get(f"/matches/{match_id}", headers=german).text).text()
+    for words in ("Runde 2: Boris gibt.", "Tichu geschafft", "Großes Tichu verloren",
+                  "Als Erster raus: Anna", "Karten 35 : 65", "Ansagen", "Doppelsiege:"):
+        assert words in page, words
