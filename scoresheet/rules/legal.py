@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import Malformed, Refused
+from .messages import malformed, refuse
 from .game import Deal
 from .records import SUITS, HandRecord, Record, Setup
 from .rulesets import MAX_BID, PACK, Ruleset, complete_points, marriage_points
@@ -27,15 +27,15 @@ def check_hand(
     allowed there).
     """
     if not isinstance(record, HandRecord):
-        raise Malformed("calls", "A Tysiacha hand has a kind, a declarer and a bid, not calls.")
+        raise malformed("calls", "not_a_tysiacha_hand")
     opts = setup.options
     n = len(setup.players)
     if record.kind not in ("played", "forfeit", "redeal"):
-        raise Refused("kind", "Say what happened: the hand was played, forfeited or redealt.")
+        raise refuse("kind", "kind")
     if record.blind and not opts.blind_bids:
-        raise Refused("blind", "This table does not play blind bids.")
+        raise refuse("blind", "no_blind")
     if record.forced and rs.forced_min_bid is None:
-        raise Refused("forced", "Forced contracts are a Tyzicha rule; this table does not use them.")
+        raise refuse("forced", "no_forced")
     if record.sitter_points:
         _check_sitter_points(record.sitter_points, rs, opts.sitter_bonus and n == 4)
     if record.kind == "redeal":
@@ -54,67 +54,59 @@ def check_hand(
         if marriages is not None:
             took += marriage_points(marriages[declarer])
         if (took >= bid) != record.made:
-            said, real = ("made", "missed") if record.made else ("missed", "made")
-            raise Refused("made", f"{_name(setup, declarer)} took {took} against a bid of "
-                                  f"{bid}: the contract was {real}, not {said}.")
-
-
-def _name(setup: Setup, seat: int) -> str:
-    """A player's name for a message."""
-    return setup.players[seat]
+            raise refuse("made", "said_made_but_missed" if record.made else "said_missed_but_made",
+                         name=setup.players[declarer], took=took, bid=bid)
 
 
 def _check_sitter_points(points: int, rs: Ruleset, allowed: bool) -> None:
     """Talon points for the sitter-out: only with the option and four seats (RULES.md §6)."""
     if not allowed:
-        raise Refused("sitter_points", "This table gives the sitter-out no points.")
+        raise refuse("sitter_points", "no_sitter_points")
     step = rs.bid_step
     if points < 0 or points % step or points > MAX_SITTER_POINTS:
-        raise Refused("sitter_points", f"The sitter-out's points are a multiple of {step} "
-                                       f"from 0 to {MAX_SITTER_POINTS}.")
+        raise refuse("sitter_points", "sitter_points", step=step, most=MAX_SITTER_POINTS)
 
 
 def _check_redeal(record: HandRecord) -> None:
     """A redeal carries nothing but its kind."""
     if record.declarer is not None:
-        raise Refused("declarer", "A redeal has no declarer.")
+        raise refuse("declarer", "redeal_declarer")
     if record.bid is not None:
-        raise Refused("bid", "A redeal has no bid.")
+        raise refuse("bid", "redeal_bid")
     if record.points is not None and any(p is not None for p in record.points):
-        raise Refused("points", "A redeal has no card points.")
+        raise refuse("points", "redeal_points")
     if record.marriages is not None and any(record.marriages):
-        raise Refused("marriages", "A redeal has no marriages.")
+        raise refuse("marriages", "redeal_marriages")
     if record.made is not None:
-        raise Refused("made", "A redeal is neither made nor missed.")
+        raise refuse("made", "redeal_made")
     if record.blind or record.forced:
-        raise Refused("blind" if record.blind else "forced", "A redeal has no contract.")
+        raise refuse("blind" if record.blind else "forced", "redeal_contract")
     if record.sitter_points:
-        raise Refused("sitter_points", "A redeal gives nobody points.")
+        raise refuse("sitter_points", "redeal_sitter_points")
 
 
 def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -> tuple[int, int]:
     """Declarer and bid (RULES.md §2, §6, §7); returns them once they are known good."""
     d = record.declarer
     if d is None:
-        raise Refused("declarer", "Say who declared (won the auction).")
+        raise refuse("declarer", "declarer_missing")
     if not 0 <= d < len(setup.players):
-        raise Refused("declarer", f"There is no seat {d} at this table.")
+        raise refuse("declarer", "declarer_no_seat", seat=d)
     if d == deal.sitting_out:
-        raise Refused("declarer", f"{_name(setup, d)} deals and sits out this hand, "
-                                  "so cannot declare.")
+        raise refuse("declarer", "declarer_sits_out", name=setup.players[d])
     bid = record.bid
     if bid is None:
-        raise Refused("bid", "Enter the bid.")
+        raise refuse("bid", "bid_missing")
     lowest = deal.min_bid
     if record.forced and rs.forced_min_bid is not None and not deal.gold:
         lowest = rs.forced_min_bid
     if bid < lowest:
-        why = " in a gold set" if deal.gold else ""
-        raise Refused("bid", f"The lowest bid{why} is {lowest}; {bid} is too low.")
+        raise refuse("bid", "bid_too_low_gold" if deal.gold else "bid_too_low",
+                     lowest=lowest, bid=bid)
     if bid > MAX_BID:
-        raise Refused("bid", f"The highest bid is {MAX_BID}; {bid} is too high.")
+        raise refuse("bid", "bid_too_high", highest=MAX_BID, bid=bid)
     if bid % rs.bid_step:
-        raise Refused("bid", f"Bids go in steps of {rs.bid_step}; {bid} is not one.")
+        raise refuse("bid", "bid_step", step=rs.bid_step, bid=bid)
     return d, bid
 
 
@@ -123,14 +115,13 @@ def _check_forfeit(
 ) -> None:
     """A forfeited hand is not played; Rospisat' is not allowed on the barrel (RULES.md §4)."""
     if record.points is not None and any(p is not None for p in record.points):
-        raise Refused("points", "A forfeited hand is not played: leave the card points out.")
+        raise refuse("points", "forfeit_points")
     if record.marriages is not None and any(record.marriages):
-        raise Refused("marriages", "A forfeited hand is not played: leave the marriages out.")
+        raise refuse("marriages", "forfeit_marriages")
     if record.made:
-        raise Refused("made", "A forfeited hand is not made: the declarer gave it up.")
+        raise refuse("made", "forfeit_made")
     if rs.forfeit == "count" and on_barrel[declarer]:
-        raise Refused("kind", f"{_name(setup, declarer)} is on the barrel: "
-                              "Rospisat' is not allowed there.")
+        raise refuse("kind", "forfeit_on_barrel", name=setup.players[declarer])
 
 
 def _check_points(record: HandRecord, setup: Setup, deal: Deal, declarer: int) -> None:
@@ -138,27 +129,24 @@ def _check_points(record: HandRecord, setup: Setup, deal: Deal, declarer: int) -
     pts = record.points
     n = len(setup.players)
     if pts is None:
-        raise Refused("points", "Enter the card points the defenders took.")
+        raise refuse("points", "points_missing")
     if len(pts) != n:
-        raise Refused("points", f"Give card points for each of the {n} players.")
+        raise refuse("points", "points_per_player", n=n)
     for i, p in enumerate(pts):
         if i == deal.sitting_out:
             if p is not None:
-                raise Refused("points", f"{_name(setup, i)} sits out this hand and takes no "
-                                        "card points.")
+                raise refuse("points", "points_sitter", name=setup.players[i])
         elif p is None:
             if i != declarer:
-                raise Refused("points", f"Enter the card points {_name(setup, i)} took.")
+                raise refuse("points", "points_seat_missing", name=setup.players[i])
         elif not 0 <= p <= PACK:
-            raise Refused("points", f"Card points are whole numbers from 0 to {PACK}; "
-                                    f"{_name(setup, i)} has {p}.")
+            raise refuse("points", "points_range", pack=PACK, name=setup.players[i], points=p)
     total = sum(p for p in pts if p is not None)
     if pts[declarer] is None:
         if total > PACK:
-            raise Refused("points", f"The defenders' card points add up to {total}; "
-                                    f"the pack holds {PACK}.")
+            raise refuse("points", "points_defenders_sum", total=total, pack=PACK)
     elif total != PACK:
-        raise Refused("points", f"Card points add up to {total}; the pack holds {PACK}.")
+        raise refuse("points", "points_sum", total=total, pack=PACK)
 
 
 def _check_marriages(record: HandRecord, setup: Setup, deal: Deal) -> None:
@@ -168,17 +156,14 @@ def _check_marriages(record: HandRecord, setup: Setup, deal: Deal) -> None:
         return
     n = len(setup.players)
     if len(marriages) != n:
-        raise Refused("marriages", f"Give the marriages of each of the {n} players.")
+        raise refuse("marriages", "marriages_per_player", n=n)
     seen: set[str] = set()
     for i, suits in enumerate(marriages):
         if suits and i == deal.sitting_out:
-            raise Refused("marriages", f"{_name(setup, i)} sits out this hand and cannot "
-                                       "declare a marriage.")
+            raise refuse("marriages", "marriage_sitter", name=setup.players[i])
         for suit in suits:
             if suit not in SUITS:
-                raise Refused("marriages", f"“{suit}” is not a suit: use hearts, diamonds, "
-                                           "clubs or spades.")
+                raise refuse("marriages", "marriage_suit", suit=suit)
             if suit in seen:
-                raise Refused("marriages", f"The {suit} marriage is declared twice; "
-                                           "each suit can be declared once a hand.")
+                raise refuse("marriages", "marriage_twice", suit=suit)
             seen.add(suit)

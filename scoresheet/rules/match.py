@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 
-from .errors import Refused, RuleError
+from .errors import RuleError
+from .messages import refuse
 from .game import Game
 from .records import HandResult, Record, SeatResult, Setup, MatchState
 from .setup import check_setup
@@ -70,9 +71,8 @@ class Replay:
         game, scores, sheet, owed = self.game, self.scores, self.sheet_totals, self.owed
         deal = game.deal()
         if self.winner is not None:
-            raise _at_hand(deal.number, Refused(
-                None, f"The match is over: {game.names[self.winner]} has won. "
-                      "No more hands."))
+            raise _at_hand(deal.number,
+                           refuse(None, "match_over", winner=game.names[self.winner]))
         try:
             game.check(record)
         except RuleError as err:

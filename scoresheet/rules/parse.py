@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import Malformed
-from .records import HandRecord, Options, Record, Setup, TichuRound
+from .messages import malformed
+from .records import HandRecord, Options, Record, Setup, SheetStyle, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
 
@@ -26,38 +26,37 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     _unknown(data, SETUP_KEYS, None)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise Malformed("players", "Players are a list of names.")
+        raise malformed("players", "players_not_list")
     rules = data.get("rules", "squarescores")
     if not isinstance(rules, str):
-        raise Malformed("rules", "The ruleset is a name, such as “squarescores”.")
+        raise malformed("rules", "rules_not_name")
     opts = data.get("options") or {}
     if not isinstance(opts, Mapping):
-        raise Malformed("options", "Options are an object of names and values.")
+        raise malformed("options", "options_not_object")
     _unknown(opts, OPTION_KEYS, "options")
     rs = RULESETS.get(rules)
     target = opts.get("target", rs.targets[0] if rs else TARGETS[0])
     options = Options(
-        target=_integer(target, "options", "The target is a whole number."),
-        gold_set=_flag(opts.get("gold_set", False), "options"),
-        blind_bids=_flag(opts.get("blind_bids", False), "options"),
-        sitter_bonus=_flag(opts.get("sitter_bonus", False), "options"),
-        sheet_style=_text(opts.get("sheet", "signed" if rules == TICHU else "deferred"),  # type: ignore[arg-type]
-                   "options"),
-        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options"),
+        target=_integer(target, "options", "target_not_number"),
+        gold_set=_flag(opts.get("gold_set", False), "options", "gold_set"),
+        blind_bids=_flag(opts.get("blind_bids", False), "options", "blind_bids"),
+        sitter_bonus=_flag(opts.get("sitter_bonus", False), "options", "sitter_bonus"),
+        sheet_style=_sheet_style(opts.get("sheet", "signed" if rules == TICHU else "deferred")),
+        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options",
+                                "great_grand_tichu"),
     )
-    first_dealer = _integer(data.get("first_dealer", 0), "first_dealer",
-                           "The first dealer is a seat number.")
+    first_dealer = _integer(data.get("first_dealer", 0), "first_dealer", "first_dealer_not_number")
     start = data.get("start_scores")
     if start is None:
         start = [0] * (2 if rules == TICHU else len(players))  # Tichu: one per team (§10)
     if not isinstance(start, list):
-        raise Malformed("start_scores", "Start scores are a list of whole numbers.")
+        raise malformed("start_scores", "start_scores_not_list")
     return Setup(
         players=tuple(players),
         rules=rules,
         options=options,
         first_dealer=first_dealer,
-        start_scores=tuple(_integer(s, "start_scores", "Start scores are whole numbers.")
+        start_scores=tuple(_integer(s, "start_scores", "start_score_not_number")
                            for s in start),
     )
 
@@ -95,24 +94,22 @@ def record_to_dict(record: Record) -> dict[str, Any]:
 def _round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> TichuRound:
     """Build one Tichu round (RULES.md §10); a `kind` is refused: a round has none."""
     if "kind" in data:
-        raise Malformed("kind", "A Tichu round has no kind: send the calls, who went out "
-                                "first, and the card points.")
+        raise malformed("kind", "tichu_round_has_no_kind")
     _unknown(data, ROUND_KEYS | extra, None)
     calls = data.get("calls")
     if calls is None:
         calls = [None] * 4
     if not isinstance(calls, list) or not all(c is None or isinstance(c, str) for c in calls):
-        raise Malformed("calls", "Calls are a list with one word (or null) per player.")
+        raise malformed("calls", "calls_not_list")
     card_points = data.get("card_points")
     if card_points is not None:
         if not isinstance(card_points, list):
-            raise Malformed("card_points", "Card points are a list of two numbers, one per team.")
-        card_points = tuple(_integer(p, "card_points", "Card points are whole numbers.")
+            raise malformed("card_points", "card_points_not_list")
+        card_points = tuple(_integer(p, "card_points", "points_not_number")
                             for p in card_points)
     return TichuRound(
         calls=tuple(calls),
-        first_out=_optional_int(data.get("first_out"), "first_out",
-                               "Who went out first is a seat number."),
+        first_out=_optional_int(data.get("first_out"), "first_out", "first_out_not_number"),
         double_victory=_flag(data.get("double_victory", False), "double_victory"),
         card_points=card_points,
     )
@@ -133,31 +130,31 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
     _unknown(data, HAND_KEYS | extra, None)
     kind = data.get("kind", "played")
     if not isinstance(kind, str):
-        raise Malformed("kind", "The kind is “played”, “forfeit” or “redeal”.")
+        raise malformed("kind", "kind_not_word")
     points = data.get("points")
     if points is not None:
         if not isinstance(points, list):
-            raise Malformed("points", "Card points are a list with one number (or null) per player.")
-        points = tuple(None if p is None else _integer(p, "points", "Card points are whole numbers.")
+            raise malformed("points", "points_not_list")
+        points = tuple(None if p is None else _integer(p, "points", "points_not_number")
                        for p in points)
     marriages = data.get("marriages")
     if marriages is not None:
         if not isinstance(marriages, list) or not all(
             isinstance(m, list) and all(isinstance(s, str) for s in m) for m in marriages
         ):
-            raise Malformed("marriages", "Marriages are a list with one list of suits per player.")
+            raise malformed("marriages", "marriages_not_list")
         marriages = tuple(tuple(m) for m in marriages)
     made = data.get("made")
     return HandRecord(
         kind=kind,  # type: ignore[arg-type]
-        declarer=_optional_int(data.get("declarer"), "declarer", "The declarer is a seat number."),
-        bid=_optional_int(data.get("bid"), "bid", "The bid is a whole number."),
+        declarer=_optional_int(data.get("declarer"), "declarer", "declarer_not_number"),
+        bid=_optional_int(data.get("bid"), "bid", "bid_not_number"),
         points=points,
         marriages=marriages,
         made=None if made is None else _flag(made, "made"),
         blind=_flag(data.get("blind", False), "blind"),
         sitter_points=_integer(data.get("sitter_points") or 0, "sitter_points",
-                              "The sitter-out's points are a whole number."),
+                               "sitter_points_not_number"),
         forced=_flag(data.get("forced", False), "forced"),
     )
 
@@ -181,32 +178,33 @@ def _unknown(data: Mapping[str, Any], allowed: set[str] | frozenset[str], field:
     """Refuse keys we do not know, so a typo is not silently ignored."""
     for key in data:
         if key not in allowed:
-            raise Malformed(field or key, f"“{key}” is not something a {field or 'request'} can hold.")
+            raise malformed(field or key, "unknown_option" if field == "options" else "unknown_key",
+                            key=key)
 
 
-def _integer(value: Any, field: str, message: str) -> int:
-    """A whole number (not a bool, not a float)."""
+def _integer(value: Any, field: str, code: str) -> int:
+    """A whole number (not a bool, not a float); `code` says what it should have been."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed(field, message)
+        raise malformed(field, code)
     if abs(value) > 10**9:
-        raise Malformed(field, "That number is far too large.")
+        raise malformed(field, "number_too_large")
     return value
 
 
-def _optional_int(value: Any, field: str, message: str) -> int | None:
+def _optional_int(value: Any, field: str, code: str) -> int | None:
     """A whole number or nothing."""
-    return None if value is None else _integer(value, field, message)
+    return None if value is None else _integer(value, field, code)
 
 
-def _flag(value: Any, field: str) -> bool:
-    """A yes/no value."""
+def _flag(value: Any, field: str, key: str | None = None) -> bool:
+    """A yes/no value; `key` names it where the field holds several (options)."""
     if not isinstance(value, bool):
-        raise Malformed(field, "This is a yes/no value: true or false.")
+        raise malformed(field, "not_yes_no", key=key or field)
     return value
 
 
-def _text(value: Any, field: str) -> str:
-    """A short text."""
+def _sheet_style(value: Any) -> SheetStyle:
+    """The sheet style's word; `check_setup` refuses any but `deferred` and `signed` (§8)."""
     if not isinstance(value, str):
-        raise Malformed(field, "This is a text value.")
-    return value
+        raise malformed("options", "sheet_style")
+    return value  # type: ignore[return-value]

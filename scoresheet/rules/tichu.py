@@ -10,7 +10,7 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import Malformed, Refused
+from .messages import malformed, refuse
 from .game import Deal, Scored
 from .records import NextDeal, Record, Setup, Standing, TichuRound
 
@@ -84,31 +84,26 @@ class Tichu:
     def check(self, record: Record) -> None:
         """Raise `Refused` naming the field if §10 does not allow this as the next round."""
         if not isinstance(record, TichuRound):
-            raise Malformed("kind", "A Tichu round has calls, who went out first and card "
-                                    "points, not a kind.")
+            raise malformed("kind", "not_a_tichu_round")
         calls, first_out = record.calls, record.first_out
         if len(calls) != SEATS:
-            raise Refused("calls", f"Give one call per player ({SEATS}): none, "
-                                   f"{self._allowed()}.")
+            raise refuse("calls", "calls_per_player", seats=SEATS, allowed=self._allowed())
         for seat, call in enumerate(calls):
             if call is not None and call not in self._calls:
                 if call in CALLS:
-                    raise Refused("calls", f"This table does not play {CALL_WORDS[call]}: "
-                                           f"{self.setup.players[seat]} can call "
-                                           f"{self._allowed()}.")
-                raise Refused("calls", f"“{call}” is not a call: {self.setup.players[seat]} "
-                                       f"can call {self._allowed()}, or nothing.")
+                    raise refuse("calls", "call_not_played", call=CALL_WORDS[call],
+                                 name=self.setup.players[seat], allowed=self._allowed())
+                raise refuse("calls", "call_unknown", call=call, name=self.setup.players[seat],
+                             allowed=self._allowed())
         if first_out is not None and not 0 <= first_out < SEATS:
-            raise Refused("first_out", "Who went out first must be one of the four players.")
+            raise refuse("first_out", "first_out_no_seat")
         if first_out is None:
             caller = next((s for s, c in enumerate(calls) if c is not None), None)
             if caller is not None:
-                raise Refused("first_out", f"{self.setup.players[caller]} called "
-                                           f"{CALL_WORDS[calls[caller] or '']}: say who went "
-                                           "out first.")
+                raise refuse("first_out", "first_out_after_call", name=self.setup.players[caller],
+                             call=CALL_WORDS[calls[caller] or ""])
             if record.double_victory:
-                raise Refused("first_out", "Say who went out first: that player and the "
-                                           "partner made the double victory.")
+                raise refuse("first_out", "first_out_double_victory")
         self._check_card_points(record)
 
     def _allowed(self) -> str:
@@ -119,24 +114,20 @@ class Tichu:
         points = record.card_points
         if record.double_victory:
             if points is not None:
-                raise Refused("card_points", "On a double victory no card points are "
-                                             "counted: leave them out.")
+                raise refuse("card_points", "card_points_double_victory")
             return
         if points is None:
-            raise Refused("card_points", "Enter the card points of both teams (they add up "
-                                         "to 100), or mark a double victory.")
+            raise refuse("card_points", "card_points_missing")
         if len(points) != TEAMS:
-            raise Refused("card_points", "Card points are two numbers: team 0's and "
-                                         "team 1's.")
+            raise refuse("card_points", "card_points_per_team")
         for name, p in zip(self.names, points, strict=True):
             if not LOWEST_CARD_POINTS <= p <= HIGHEST_CARD_POINTS:
-                raise Refused("card_points", f"Card points are from {LOWEST_CARD_POINTS} to "
-                                             f"{HIGHEST_CARD_POINTS}; {name} have {p}.")
+                raise refuse("card_points", "card_points_range", lowest=LOWEST_CARD_POINTS,
+                             highest=HIGHEST_CARD_POINTS, name=name, points=p)
             if p % CARD_STEP:
-                raise Refused("card_points", f"Card points go in fives; {name} have {p}.")
+                raise refuse("card_points", "card_points_step", name=name, points=p)
         if sum(points) != CARD_POINTS:
-            raise Refused("card_points", f"The two teams' card points add up to {CARD_POINTS}; "
-                                         f"these add up to {sum(points)}.")
+            raise refuse("card_points", "card_points_sum", total=CARD_POINTS, sum=sum(points))
 
     def play(self, record: Record) -> Scored:
         """Score a round that `check` allowed, per team, and pass the deal on (checks nothing)."""

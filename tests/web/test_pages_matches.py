@@ -78,7 +78,7 @@ def test_new_match_with_options_and_start_scores(phone: Phone, csrf_app: Flask) 
     ({"rules": "tyzicha", "players-3": "D"}, "Players, clockwise",
      "tyzicha is played by 3 players, not 4."),
     ({"target": "500"}, "Options", "squarescores plays to 1000 or 2000 or 3000, not 500."),
-    ({"rules": "ggtables", "gold_set": "y"}, "Options", "ggtables has no a gold set."),
+    ({"rules": "ggtables", "gold_set": "y"}, "Options", "ggtables has no gold set."),
     ({"sitter_bonus": "y"}, "Options", "The sitter-out bonus needs four at the table."),
     ({"start_scores-0": "900"}, "Scores carried over from paper (optional)",
      "start score 900 is on the barrel"),
