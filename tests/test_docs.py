@@ -1,8 +1,8 @@
 """The documentation stands alone and stays true.
 
 Every relative link of every Markdown file stays inside the repository and reaches a file;
-every § a comment or page cites is a section of docs/rules.md; every hand body that
-docs/api.md shows is sent to the API and answered as the page says.
+every § a comment or page cites is a section of docs/rules.md; every route of the API is in
+docs/api.md, and every hand body it shows is sent to the API and answered as the page says.
 """
 
 from __future__ import annotations
@@ -136,3 +136,19 @@ def test_every_hand_body_of_api_md_is_answered_as_it_says(api_user: Any) -> None
 @pytest.mark.parametrize("page", ["README.md", "docs/api.md", "docs/rules.md"])
 def test_pages_send_nobody_to_files_beside_the_repository(page: str) -> None:
     assert "../shared" not in (ROOT / page).read_text(encoding="utf-8")
+
+
+def _route(path: str) -> str:
+    """A path with every `<part>` written as `<>`: `/api/matches/<match_id>` → `/api/matches/<>`."""
+    return re.sub(r"<[^>]+>", "<>", path)
+
+
+def test_api_md_documents_every_api_route(app: Any) -> None:
+    documented = {(method, _route(path)) for method, path in
+                  re.findall(r"\b(GET|POST|PUT|DELETE) (/api/(?:<[^>]*>|[^\s`<])*)",
+                             API.read_text(encoding="utf-8"))}
+    served = {(method, _route(rule.rule)) for rule in app.url_map.iter_rules()
+              if rule.rule.startswith("/api/")
+              for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
+    assert ("POST", "/api/matches/<>/hands") in served
+    assert not served - documented
