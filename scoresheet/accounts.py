@@ -43,9 +43,9 @@ def load_user(session_id: str) -> User | None:
 def register(username: object, password: object) -> User:
     """Create an account; raises Malformed/Refused naming the field, Conflict if taken."""
     if not isinstance(username, str):
-        raise Malformed("username", _("The username is a text."))
+        raise Malformed("username", _("The username must be text."))
     if not isinstance(password, str):
-        raise Malformed("password", _("The password is a text."))
+        raise Malformed("password", _("The password must be text."))
     if not USERNAME.fullmatch(username):
         raise Refused("username", _("A username has 3 to 40 characters: letters, digits, "
                                     "“.”, “_” or “-”."))

@@ -62,7 +62,8 @@ def _account_body() -> dict[str, Any]:
     data = _body()
     for key in data:
         if key not in _ACCOUNT_KEYS:
-            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
+            raise Malformed(key, _("This request has no “%(key)s”: send only a username and a "
+                                   "password.", key=key))
     return data
 
 
@@ -88,8 +89,8 @@ def create_token() -> Any:
     data = _account_body()
     for key in _ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
         if not isinstance(data.get(key), str):
-            raise Malformed(key, _("The username is a text.") if key == "username"
-                            else _("The password is a text."))
+            raise Malformed(key, _("The username must be text.") if key == "username"
+                            else _("The password must be text."))
     user = accounts.authenticate(data["username"], data["password"])
     if user is None:
         return error_response(401, _("Wrong username or password."))

@@ -23,6 +23,7 @@ FIELDS = (("kind", _l("kind %(old)s → %(new)s")), ("declarer", _l("declarer %(
 SEAT_FIELDS = (("points", _l("%(name)s's points %(old)s → %(new)s")),
                ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
                ("calls", _l("%(name)s's call %(old)s → %(new)s")))
+# TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
 KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
 SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"),
          "spades": _l("spades")}
@@ -145,6 +146,7 @@ def value_words(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
+        # TRANSLATORS: a yes/no value changed in the history: "blind no → yes"
         return _("yes") if value else _("no")
     if isinstance(value, list):
         return ", ".join(str(SUITS.get(v, v)) for v in value) or _("none")

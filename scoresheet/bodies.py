@@ -40,7 +40,7 @@ def join_code(data: Mapping[str, Any]) -> str:
     """The `code` of a join request."""
     code = data.get("code")
     if not isinstance(code, str):
-        raise Malformed("code", _("The join code is a text."))
+        raise Malformed("code", _("The join code must be text."))
     return code
 
 

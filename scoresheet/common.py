@@ -16,6 +16,7 @@ from .rules import MatchState, TichuRound
 from .rules.tichu import CallStatistics, call_statistics, team_names
 
 WORDS = {
+    # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
     "status": {"in_progress": _l("in progress"), "finished": _l("finished: bank it"),
                "banked": _l("banked"), "ended": _l("ended")},
     "events": {"zero": _l("zero"), "zero_penalty": _l("3rd zero −120"),

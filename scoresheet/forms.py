@@ -43,6 +43,7 @@ RULESET_LABELS = {
 RULESET_NAMES = {"squarescores": _l("SquareScores"), "polish": _l("Polish"),
                  "classic": _l("Classic"), "ggtables": _l("GGTables"), "tyzicha": _l("Tyzicha")}
 """A ruleset's short name, for lists."""
+# TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
 FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"),
                  "tyzicha": _l("Concede")}
 CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"),

@@ -8,14 +8,19 @@ translated with Flask-Babel from the gettext catalogs in `scoresheet/translation
 
 from __future__ import annotations
 
+from datetime import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_datetime, get_locale, get_translations
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .extensions import db
+from .rules import errors as rule_errors
+from .rules.messages import MESSAGES
+from .models import isoformat
 from .security import local_path
 
 LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
@@ -30,8 +35,11 @@ def init_app(app: Flask) -> None:
     """Bind Flask-Babel with our locale selector; add the switch and `<html lang>` helpers."""
     app.config.setdefault("LANGUAGES", list(LANGUAGES))
     Babel(app, locale_selector=select_locale)  # one per app: its cache of catalogs is its own
+    rule_errors.translator = translate_refusal
     app.register_blueprint(bp)
     app.context_processor(_language_context)
+    app.add_template_filter(isoformat, "iso")
+    app.add_template_filter(utc_time, "utc_time")
 
 
 def languages() -> list[str]:
@@ -52,6 +60,17 @@ def select_locale() -> str:
     return request.accept_languages.best_match(offered) or "en"
 
 
+def translate_refusal(code: str, params: Mapping[str, Any]) -> str:
+    """An engine refusal in the request's language: its sentence looked up in the catalog by
+    the English of its kind (`rules.messages.MESSAGES`), filled with the same values."""
+    english = MESSAGES[code]
+    text = get_translations().ugettext(english) if has_request_context() else english
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a place: English
+        return english.format(**params)
+
+
 def adopt_choice(user: Any) -> None:
     """On logging in or registering: a language chosen with the switch before (the cookie)
     becomes the account's, unless the account has one already."""
@@ -59,6 +78,12 @@ def adopt_choice(user: Any) -> None:
     if user.language is None and choice in languages():
         user.language = choice
         db.session.commit()
+
+
+def utc_time(moment: datetime) -> str:
+    """A stored time as text for the page's language, in UTC (the page's script shows it in
+    the phone's own time zone)."""
+    return f"{format_datetime(moment, 'short')} UTC"
 
 
 def html_lang() -> str:

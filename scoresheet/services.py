@@ -165,7 +165,6 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
         if err.hand == number:
             err.message = _("The deleted hand cannot come back as hand %(num)d: %(reason)s",
                             num=number, reason=err.message)
-            err.args = (err.message,)
         raise
     _renumber(match, number, 1)
     db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
@@ -293,7 +292,6 @@ def _checked_replay(match: Match, records: list[Record], number: int, breaks: An
         if err.hand is not None and (deleted or err.hand != number):
             later = err.hand + 1 if deleted and err.hand >= number else err.hand
             err.message = str(breaks) % {"num": number, "later": later, "reason": err.message}
-            err.args = (err.message,)
         raise
 
 

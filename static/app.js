@@ -123,6 +123,24 @@
     update();
   }
 
+  // Times: the page shows them in UTC and says so; here they become the phone's own time
+  // zone, written the way the page's language writes dates.
+  function setUpTimes(root) {
+    var times = root.querySelectorAll("time[data-local]");
+    if (!times.length || typeof Intl === "undefined") return;
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+                                       { dateStyle: "short", timeStyle: "short" });
+    } catch (e) { return; }
+    times.forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (!isNaN(moment.getTime())) time.textContent = format.format(moment);
+    });
+    root.querySelectorAll("[data-zone=utc]").forEach(function (n) { n.hidden = true; });
+    root.querySelectorAll("[data-zone=local]").forEach(function (n) { n.hidden = false; });
+  }
+
   // Keep the screen on during a match, where the browser allows it.
   function setUpWakeLock() {
     if (!("wakeLock" in navigator)) return;
@@ -136,6 +154,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setUpSteppers(document);
+    setUpTimes(document);
     document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
     document.querySelectorAll("form.round").forEach(setUpRound);
     var live = document.getElementById("live");

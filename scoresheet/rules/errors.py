@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+
+translator: Callable[[str, Mapping[str, object]], str] | None = None
+"""Set by the web layer (scoresheet/i18n.py): a refusal's sentence in the language of the
+request, looked up by its kind (`code`) and filled with its `params`; None: English."""
 
 
 class RuleError(ValueError):
@@ -15,13 +19,31 @@ class RuleError(ValueError):
                  code: str = "", params: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.field = field
-        self.message = message
+        self._english = message
+        self._said: str | None = None
         self.hand = hand
         """The 1-based number of the hand at fault, when a replay refused one."""
         self.code = code
         """The kind of refusal: its key in `messages.MESSAGES`."""
         self.params = dict(params or {})
         """The values filled into the sentence, by name."""
+
+
+    @property
+    def message(self) -> str:
+        """The sentence for the player: in the request's language where the web layer
+        translates (`translator`), else English."""
+        if self._said is not None:
+            return self._said
+        if self.code and translator is not None:
+            return translator(self.code, self.params)
+        return self._english
+
+    @message.setter
+    def message(self, text: str) -> None:
+        """Replace the sentence (a caller that says more, already in the player's words)."""
+        self._said = text
+        self.args = (text,)
 
 
 class Malformed(RuleError):

@@ -96,7 +96,7 @@ def test_log_in_with_wrong_types_is_400(client: Any, api_user: Any, body: Any,
                                         field: str) -> None:
     response = client.post("/api/tokens", json=body)
     assert response.status_code == 400
-    assert response.json == {"error": f"The {field} is a text.", "field": field}
+    assert response.json == {"error": f"The {field} must be text.", "field": field}
 
 
 def test_deleting_the_current_token_stops_it_working(api_user: Any) -> None:

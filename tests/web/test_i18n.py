@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,21 @@ def test_plural_forms_follow_the_language(tmp_path: Path, count: int, word: str)
         assert ngettext("%(num)d hand", "%(num)d hands", count) == f"{count} {word}"
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.mark.parametrize(("language", "written"), [
+    ("en", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s?[AP]M UTC"),
+    ("de", r"\d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} UTC"),
+    ("ru", r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC"),
+])
+def test_history_times_are_utc_written_for_the_language(pseudo_app: Flask, language: str,
+                                                        written: str) -> None:
+    phone = Phone(pseudo_app.test_client())
+    phone.register("anna")
+    mid = phone.new_match()
+    page = parse(phone.get(f"/matches/{mid}/history", headers={"Accept-Language": language}).text)
+    time = next(n for n in page.walk() if n.tag == "time")
+    assert re.fullmatch(written, time.text()), time.text()
+    assert time.attrs["datetime"].endswith("+00:00") and "data-local" in time.attrs
+    notes = {n.attrs["data-zone"]: "hidden" in n.attrs for n in page.walk() if "data-zone" in n.attrs}
+    assert notes == {"utc": False, "local": True}  # without a script: UTC, and it says so

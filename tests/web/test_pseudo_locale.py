@@ -22,7 +22,7 @@ from scoresheet.models import Match
 
 from .page_helpers import Node, Phone, parse, played
 
-NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha")
+NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC")
 SEEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "data-preview-label")
 SKIPPED = {"script", "style"}
 
@@ -245,7 +245,7 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     one = json.dumps({**json.loads(backup), "matches": json.loads(backup)["matches"][:1]})
     r.post("/import", {"file": (io.BytesIO(one.encode()), "one.json")})
 
-    # The API's refusals that the web layer words (the engine's come with its message ids).
+    # The API's refusals that the web layer words.
     api = r.api
     api("GET", "/api/matches", 401)
     api("GET", "/api/nothing", 404, token)
@@ -288,6 +288,39 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
         json={"format": "tysiacha-scoresheet", "version": 99})
     api("POST", "/api/matches/import", 400, token,
         json={"format": "tysiacha-scoresheet", "version": 1, "matches": 5})
+    # The engine's refusals (message ids translated by the web layer), on the API and pages.
+    for setup in ({"players": ["Anna", "Boris"]}, {"players": ["Anna", "Anna", "Vera"]},
+                  {"players": ["Anna", "Boris", "Vera"], "options": {"target": 500}},
+                  {"players": ["Anna", "Boris", "Vera"], "options": {"zeros": 1}},
+                  {"players": ["Anna", "Boris", "Vera"], "rules": "ggtables",
+                   "options": {"gold_set": True}},
+                  {"players": ["Anna", "Boris", "Vera"], "start_scores": [900, 0, 0]},
+                  {"players": ["Anna", "Boris", "Vera"], "rules": "bridge"},
+                  {"players": "Anna"}, {"players": ["Anna", "Boris", "Vera"], "first_dealer": 7}):
+        api("POST", "/api/matches", 400 if setup.get("players") == "Anna" or
+            "zeros" in setup.get("options", {}) else 422, token, json=setup)
+    fresh = api("POST", "/api/matches", 201, token, json={"players": ["Anna", "Boris", "Vera"]})
+    for hand, status in (({"declarer": 1, "bid": 95, "points": [40, None, 20]}, 422),
+                         ({"declarer": 1, "bid": 100, "points": [90, None, 90]}, 422),
+                         ({"declarer": 1, "bid": 105, "points": [40, None, 20],
+                           "marriages": [["hearts"], ["hearts"], []]}, 422),
+                         ({"declarer": 1, "bid": 100, "points": [40, None, 20],
+                           "marriages": [["stars"], [], []]}, 422),
+                         ({"kind": "redeal", "bid": 100}, 422), ({"bid": 100}, 422),
+                         ({"declarer": 1, "bid": 100, "points": [40, None, 20], "made": True},
+                          422),
+                         ({"declarer": 1, "bid": 100, "points": [40, None, 20], "blind": True},
+                          422),
+                         ({"declarer": 1, "bid": "x"}, 400), ({"kind": 5}, 400),
+                         ({"declarer": 1, "bid": 100, "colour": "red"}, 400)):
+        api("POST", f"/api/matches/{fresh['id']}/hands", status, token, json=hand)
+    r.post("/matches/new", {"players-0": "Anna", "players-1": "Anna", "players-2": "Vera",
+                            "rules": "squarescores", "target": "", "sheet": "deferred",
+                            "first_dealer": "0"}, status=422)
+    r.post(f"/matches/{fresh['id']}/hands/new", played(1, 95, [40, None, 20]), status=422,
+           form_url=f"/matches/{fresh['id']}")
+    r.post(f"/matches/{fresh['id']}/hands/new", played(1, 100, [90, None, 90]), status=422,
+           form_url=f"/matches/{fresh['id']}")
     history = r.api("GET", f"/api/matches/{mid}/history", 200, token)["history"]
     for item in history:
         r.check_text("API history words", item["words"])
