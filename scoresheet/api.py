@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from . import accounts, audit, backup, bodies, export, limits, queries, services, shapes
 from .errors import error_response
 from .extensions import csrf
-from .replay_cache import encoded_hands
+from .replay_cache import encoded_hands, setup_of
 from .rules import Malformed, setup_from_dict
 
 bp = Blueprint("api", __name__)
@@ -141,6 +141,15 @@ def add_hand(match_id: str) -> Any:
     match = queries.get_match(match_id, g.api_user)
     record, expected, _version = bodies.hand_body(_body(), match.setup["rules"])
     return _match_response(match, services.add_hand(match, g.api_user, record, expected), 201)
+
+
+@bp.post("/matches/<match_id>/hands/preview")
+def preview_hand(match_id: str) -> Any:
+    """The next hand as it would be stored, with its results; nothing is stored."""
+    match = queries.get_match(match_id, g.api_user)
+    record, expected, _version = bodies.hand_body(_body(), match.setup["rules"])
+    result = services.preview_hand(match, record, expected_hand=expected)
+    return {"hand": shapes.hand_json(result, setup_of(match), 1)}
 
 
 @bp.put("/matches/<match_id>/hands/<int:number>")

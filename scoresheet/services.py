@@ -24,8 +24,8 @@ from .errors import Conflict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, utcnow
 from .queries import get_hand, stored_hands
-from .replay_cache import computed, publish, setup_of, store_summary, stored_records
-from .rules import HandResult, Record, Refused, Setup, MatchState, check_setup, record_from_dict
+from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
+from .rules import HandResult, Record, Refused, Replay, Setup, MatchState, check_setup, record_from_dict
 from .rules import record_to_dict, replay, setup_to_dict
 
 _RETRIES = 5
@@ -62,11 +62,13 @@ def join(user: User, code: str) -> Match:
     return match
 
 
-def preview_hand(match: Match, record: Record, number: int | None = None) -> HandResult:
-    """The engine's result for a draft hand (the next one, or a correction of hand `number`),
-    replayed with the stored hands; nothing is stored."""
+def preview_hand(match: Match, record: Record, number: int | None = None,
+                 expected_hand: int | None = None) -> HandResult:
+    """The engine's result for a draft hand (the next one, refused as adding it would be, or a
+    correction of hand `number`), replayed with the stored hands; nothing is stored."""
     if number is None:
-        return computed(match).run.copy().add(record)
+        _refuse_closed(match)
+        return _try_next(match, computed(match), record, expected_hand)[1]
     records = stored_records(match)
     records[number - 1] = record
     return _checked_replay(match, records, number, _CHANGING, deleted=False).hands[number - 1]
@@ -216,19 +218,7 @@ def _record_next_hand(match: Match, user: User, record: Record,
     _lock(match, load=False)
     current = computed(match)
     number = len(current.sheet.hands) + 1
-    if expected is not None and expected < number:
-        raise Conflict(_("Hand %(num)d was already recorded by %(name)s.", num=expected,
-                         name=_author(get_hand(match, expected))))
-    if expected is not None and expected > number:
-        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number,
-                         expected=expected))
-    trial = current.run.copy()
-    try:
-        trial.add(record)
-    except Refused as err:
-        if err.hand == number and current.sheet.winner is not None:
-            raise Conflict(_finished_message(current.sheet.setup, current.sheet)) from None
-        raise
+    trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
     db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
                         created_by_id=user.id, updated_by_id=user.id))
@@ -243,6 +233,27 @@ def _record_next_hand(match: Match, user: User, record: Record,
     return publish(match.id, revision, trial, sheet, current.hands_text).sheet
 
 
+def _try_next(match: Match, current: Computed, record: Record,
+              expected: int | None) -> tuple[Replay, HandResult]:
+    """`record` tried as the next hand of `match` after `current` (on a copy of its replay),
+    with its result; a wrong `expected` hand number or a finished match is a Conflict."""
+    number = len(current.sheet.hands) + 1
+    if expected is not None and expected < number:
+        raise Conflict(_("Hand %(num)d was already recorded by %(name)s.", num=expected,
+                         name=_author(get_hand(match, expected))))
+    if expected is not None and expected > number:
+        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number,
+                         expected=expected))
+    trial = current.run.copy()
+    try:
+        result = trial.add(record)
+    except Refused as err:
+        if err.hand == number and current.sheet.winner is not None:
+            raise Conflict(_finished_message(current.sheet.setup, current.sheet)) from None
+        raise
+    return trial, result
+
+
 def _lock(match: Match, load: bool = True) -> list[Hand]:
     """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
     and return its hands as they are now (unless `load` is false)."""
@@ -252,11 +263,16 @@ def _lock(match: Match, load: bool = True) -> list[Hand]:
         db.select(Match).where(Match.id == match.id).with_for_update()
         .execution_options(populate_existing=True)
     ).scalar_one()
+    _refuse_closed(match)
+    return stored_hands(match) if load else []
+
+
+def _refuse_closed(match: Match) -> None:
+    """Conflict if the match is banked or ended: its sheet can no longer change."""
     if match.status == "banked":
         raise Conflict(_("This match is banked: its sheet can no longer change."))
     if match.status == "ended":
         raise Conflict(_("This match has ended: its sheet can no longer change."))
-    return stored_hands(match) if load else []
 
 
 def _sheet_of_locked(match: Match) -> MatchState:

@@ -121,6 +121,48 @@ def test_a_finished_match_takes_no_more_hands(api_user: Any) -> None:
     assert len(stored(api_user, match)) == 1
 
 
+def test_a_preview_is_the_hand_adding_it_stores_and_stores_nothing(api_user: Any) -> None:
+    match = api_user.new_match(start_scores=[650, 420, 300])
+    api_user.add_hand(match["id"], MISSED)
+    before = api_user.get(f"/api/matches/{match['id']}").json
+    history = api_user.get(f"/api/matches/{match['id']}/history").json
+    body = played(2, 120, [42, 23, None], marriages=[[], ["hearts"], []], expected_hand=2)
+    response = api_user.post(f"{hands_url(match)}/preview", json=body)
+    assert response.status_code == 200
+    assert api_user.get(f"/api/matches/{match['id']}").json == before
+    assert api_user.get(f"/api/matches/{match['id']}/history").json == history
+    (hand,) = response.json.values()
+    assert hand["number"] == 2 and hand["points"] == [42, 23, 55]
+    assert hand == api_user.add_hand(match["id"], body)["hands"][1]
+
+
+def test_a_refused_preview_names_the_field_and_a_malformed_one_is_400(api_user: Any) -> None:
+    match = api_user.new_match()
+    response = api_user.post(f"{hands_url(match)}/preview", json=played(1, 103, [20, None, 20]))
+    assert response.status_code == 422 and response.json["field"] == "bid"
+    response = api_user.post(f"{hands_url(match)}/preview", json=played(1, "100", [20, None, 20]))
+    assert response.status_code == 400 and response.json["field"] == "bid"
+    response = api_user.post(f"{hands_url(match)}/preview", json={**MISSED, "expected_hand": 3})
+    assert response.status_code == 409 and "next hand is hand 1" in response.json["error"]
+    assert stored(api_user, match) == []
+
+
+def test_a_stranger_previewing_gets_the_404_of_a_missing_match(api_user: Any,
+                                                              stranger: Any) -> None:
+    match = api_user.new_match()
+    response = stranger.post(f"{hands_url(match)}/preview", json=MISSED)
+    missing = stranger.post("/api/matches/nosuchmatch/hands/preview", json=MISSED)
+    assert response.status_code == missing.status_code == 404
+    assert response.json == missing.json
+
+
+def test_a_finished_match_previews_no_more_hands(api_user: Any) -> None:
+    match = api_user.new_match(start_scores=WINNING_START)
+    api_user.add_hand(match["id"], WINNING_HAND)
+    response = api_user.post(f"{hands_url(match)}/preview", json=MISSED)
+    assert response.status_code == 409 and "Anna has won" in response.json["error"]
+
+
 def test_editing_a_hand_recomputes_every_later_hand(api_user: Any) -> None:
     match = api_user.new_match()
     api_user.add_hand(match["id"], MISSED)
@@ -249,6 +291,7 @@ def assert_read_only(user: Any, match: dict[str, Any], status: str) -> None:
     before = user.get(f"/api/matches/{match['id']}").json
     base = f"/api/matches/{match['id']}"
     for method, url, body in [("post", f"{base}/hands", MISSED),
+                              ("post", f"{base}/hands/preview", MISSED),
                               ("put", f"{base}/hands/1", MISSED),
                               ("delete", f"{base}/hands/1", None),
                               ("post", f"{base}/bank", None), ("post", f"{base}/end", None)]:

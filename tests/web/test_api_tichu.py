@@ -40,6 +40,17 @@ def test_a_tichu_match_has_teams_and_standings_per_team(api_user: Any) -> None:
     assert "teams" not in api_user.new_match()
 
 
+def test_a_round_previews_as_adding_it_stores_it(api_user: Any) -> None:
+    match = new_tichu(api_user, first_dealer=3)
+    response = api_user.post(f"{rounds_url(match)}/preview", json=EXAMPLE)
+    assert response.status_code == 200
+    assert [r["delta"] for r in response.json["hand"]["results"]] == [135, -135]
+    assert api_user.get(f"/api/matches/{match['id']}").json["hands"] == []
+    assert response.json["hand"] == api_user.add_hand(match["id"], EXAMPLE)["hands"][0]
+    response = api_user.post(f"{rounds_url(match)}/preview", json={"card_points": [60, 50]})
+    assert response.status_code == 422 and response.json["field"] == "card_points"
+
+
 def test_a_round_is_scored_per_team_with_its_event_words(api_user: Any) -> None:
     match = new_tichu(api_user, first_dealer=3)
     answer = api_user.add_hand(match["id"], {**EXAMPLE, "expected_hand": 1})
