@@ -1,36 +1,76 @@
-"""Benchmark: replay a realistic long match through the engine (issue 2).
+"""Benchmark: replay a realistic long match through the engine (issues 2 and 9).
 
 Run:  .venv/bin/python bench/replay.py            (add --quick for a short smoke run)
 
-Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats) and per round
-for a 100-round Tichu match (with its ratio to the 3-seat Tysiacha hand, measured side by
-side), and the
-memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the MatchState) and the
-peak while replaying. A script, not a timed test: timings belong on a quiet machine.
+Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats), side by side
+in one run with the engine of an earlier commit (`--baseline`, default 63158d1, where issue 9
+started): that engine is read from a temporary `git worktree` of the commit, imported under
+another name and the worktree removed again, so nothing is copied into the repository. Both
+engines replay the same hands (converted through the JSON shapes), interleaved, best of 5.
+Then per round for a 100-round Tichu match (with its ratio to the 3-seat Tysiacha hand), and
+the memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the
+MatchState) and the peak while replaying. A script, not a timed test: timings belong on a
+quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import platform
 import random
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from scoresheet.rules import (  # noqa: E402
     SUITS,
     HandRecord,
     Options,
     Record,
+    Replay,
     Setup,
     TichuRound,
+    hand_to_dict,
     replay,
+    setup_to_dict,
 )
-from scoresheet.rules.tysiacha import Tysiacha  # noqa: E402
+
+BASELINE = "63158d1"
+"""The commit issue 9 started from: the engine the speed-up is measured against."""
+
+
+def load_engine(commit: str) -> ModuleType:
+    """The `scoresheet.rules` package of `commit`, imported as `baseline_rules`.
+
+    Read from a temporary `git worktree` (removed again once every module is imported).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
+                        str(tree), commit], check=True)
+        try:
+            package = tree / "scoresheet" / "rules"
+            spec = importlib.util.spec_from_file_location(
+                "baseline_rules", package / "__init__.py",
+                submodule_search_locations=[str(package)])
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["baseline_rules"] = module
+            spec.loader.exec_module(module)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                           check=True)
+    return module
 
 
 def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, list[HandRecord]]:
@@ -43,12 +83,16 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, lis
     rng = random.Random(seed)
     setup = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores", Options(1000), 0,
                   (0,) * seats)
-    game = Tysiacha(setup)  # the engine's own state, to pick legal hands as we go
+    run = Replay(setup)  # the match so far, to pick legal hands as we go
     hands: list[HandRecord] = []
     while len(hands) < n_hands:
-        deal = game.deal()
-        seat_state = game.seats
-        in_hand = [i for i in deal.order if i != deal.sitting_out]
+        state = run.state()
+        deal = state.next
+        assert deal is not None
+        seat_state = state.standings
+        sitting_out = deal.sitting_out
+        order = [(deal.dealer + 1 + k) % seats for k in range(seats)]
+        in_hand = [i for i in order if i != sitting_out]
         r = rng.random()
         if r < 0.03:
             record = HandRecord("redeal")
@@ -82,7 +126,7 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, lis
                     bid = 100 + 5 * rng.randrange(0, 13)
                 record = HandRecord("played", declarer, bid, tuple(points),
                                     tuple(tuple(m) for m in marriages))
-        game.play(record)
+        run.add(record)
         hands.append(record)
     sheet = replay(setup, hands)
     assert sheet.winner is None, "the benchmark match must not end"
@@ -119,15 +163,41 @@ def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]
     return setup, rounds
 
 
-def time_per_hand(setup: Setup, hands: list[Record], repeats: int) -> float:
-    """Best-of-5 microseconds per hand over `repeats` replays."""
+def _best_of_5(run: Callable[[], Any], repeats: int, n_hands: int) -> float:
+    """Best-of-5 microseconds per hand over `repeats` calls of `run`."""
     best = float("inf")
     for _ in range(5):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in range(repeats):
-            replay(setup, hands)
-        best = min(best, time.perf_counter() - t0)
-    return best / repeats / len(hands) * 1e6
+            run()
+        best = min(best, time.process_time() - t0)
+    return best / repeats / n_hands * 1e6
+
+
+def time_per_hand(setup: Setup, hands: list[Record], repeats: int) -> float:
+    """Best-of-5 microseconds per hand over `repeats` replays."""
+    return _best_of_5(lambda: replay(setup, hands), repeats, len(hands))
+
+
+def side_by_side(
+    base: ModuleType, setup: Setup, hands: Sequence[HandRecord], repeats: int
+) -> tuple[float, float]:
+    """Microseconds per hand of the baseline engine and of this one, taken in turns.
+
+    The baseline replays the same hands, rebuilt through the JSON shapes as its own objects;
+    both must agree on every seat's score.
+    """
+    base_setup = base.setup_from_dict(setup_to_dict(setup))
+    base_hands = [base.hand_from_dict(hand_to_dict(h)) for h in hands]
+    ours = replay(setup, hands)
+    theirs = base.replay(base_setup, base_hands)
+    assert [s.score for s in ours.standings] == [s.score for s in theirs.standings]
+    before, now = float("inf"), float("inf")
+    for _ in range(3):
+        before = min(before, _best_of_5(lambda: base.replay(base_setup, base_hands), repeats,
+                                        len(hands)))
+        now = min(now, time_per_hand(setup, list(hands), repeats))
+    return before, now
 
 
 def memory_per_hand(setup: Setup, hands: list[HandRecord]) -> tuple[float, float]:
@@ -143,22 +213,29 @@ def memory_per_hand(setup: Setup, hands: list[HandRecord]) -> tuple[float, float
 
 
 def main() -> None:
-    """Print the figures as a Markdown table, ready for docs/performance.md."""
+    """Print the figures as Markdown tables, ready for docs/performance.md."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
+    ap.add_argument("--baseline", default=BASELINE,
+                    help=f"commit whose engine to compare with (default {BASELINE})")
     args = ap.parse_args()
     repeats = 5 if args.quick else 100
+    base = load_engine(args.baseline)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
     print(f"Python {platform.python_version()} on {platform.machine()} "
-          f"({platform.processor() or platform.platform()})")
-    print("\n| match | hands | µs per hand |\n|---|---|---|")
+          f"({platform.processor() or platform.platform()}); this tree at {head}")
+    print(f"\n| µs per hand | {args.baseline} | now | now / {args.baseline} |\n|---|---|---|---|")
     per_hand = {}
     for seats in (3, 4):
         setup, hands = build_match(200, seats)
-        per_hand[seats] = time_per_hand(setup, hands, repeats)
-        print(f"| squarescores, {seats} seats | {len(hands)} | {per_hand[seats]:.2f} |")
+        before, per_hand[seats] = side_by_side(base, setup, hands, repeats)
+        print(f"| squarescores, {seats} seats, {len(hands)} hands | {before:.2f} | "
+              f"{per_hand[seats]:.2f} | {per_hand[seats] / before:.2f} |")
     setup, rounds = build_tichu_match(100)
     per_round = time_per_hand(setup, rounds, repeats)
-    print(f"| tichu (rounds) | {len(rounds)} | {per_round:.2f} |")
+    print(f"\n| match | records | µs per record |\n|---|---|---|\n"
+          f"| tichu (rounds) | {len(rounds)} | {per_round:.2f} |")
     print(f"\nTichu round / 3-seat Tysiacha hand: {per_round / per_hand[3]:.2f}")
     print("\n| hands | output kept, bytes per hand | peak while replaying, bytes per hand "
           "| peak / kept |\n|---|---|---|---|")

@@ -9,11 +9,10 @@ from typing import Protocol
 from .records import NextDeal, Record, Standing
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Deal:
-    """Who does what in the hand about to be scored."""
+    """Who does what in the hand about to be scored (its number is the sheet's to count)."""
 
-    number: int
     dealer: int
     sitting_out: int | None
     gold: bool
@@ -66,7 +65,10 @@ class Game(Protocol):
         ...
 
     def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
-        """Who won with the hand just played (`scores` after it), if anyone (RULES.md §5, §10)."""
+        """Who won with the hand just played (`scores` after it), if anyone (RULES.md §5, §10).
+
+        Asked only when a score reached the target.
+        """
         ...
 
     def standings(

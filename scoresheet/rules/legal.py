@@ -8,6 +8,7 @@ that passed and checks nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from .messages import malformed, refuse
 from .game import Deal
@@ -18,32 +19,40 @@ MAX_SITTER_POINTS = 400
 """RULES.md §6 sets no upper bound on the sitter bonus; the highest bid (400) stops a typo."""
 
 
+class Seated(Protocol):
+    """What the check needs to know of a seat before the hand."""
+
+    @property
+    def barrel(self) -> bool:
+        """On the barrel."""
+        ...
+
+
 def check_hand(
-    record: Record, setup: Setup, rs: Ruleset, deal: Deal, on_barrel: Sequence[bool]
+    record: Record, setup: Setup, rs: Ruleset, deal: Deal, seats: Sequence[Seated]
 ) -> None:
     """Raise `Refused` naming the field if the rules do not allow this hand as `deal`.
 
-    `on_barrel` says, per seat, who is on the barrel before the hand (Rospisat' is not
-    allowed there).
+    `seats` say who is on the barrel before the hand (Rospisat' is not allowed there).
     """
     if not isinstance(record, HandRecord):
         raise malformed("calls", "not_a_tysiacha_hand")
-    opts = setup.options
-    n = len(setup.players)
-    if record.kind not in ("played", "forfeit", "redeal"):
+    kind = record.kind
+    if kind != "played" and kind != "forfeit" and kind != "redeal":
         raise refuse("kind", "kind")
-    if record.blind and not opts.blind_bids:
+    if record.blind and not setup.options.blind_bids:
         raise refuse("blind", "no_blind")
     if record.forced and rs.forced_min_bid is None:
         raise refuse("forced", "no_forced")
     if record.sitter_points:
-        _check_sitter_points(record.sitter_points, rs, opts.sitter_bonus and n == 4)
-    if record.kind == "redeal":
+        _check_sitter_points(record.sitter_points, rs,
+                             setup.options.sitter_bonus and len(setup.players) == 4)
+    if kind == "redeal":
         _check_redeal(record)
         return
     declarer, bid = _check_contract(record, setup, rs, deal)
-    if record.kind == "forfeit":
-        _check_forfeit(record, setup, rs, declarer, on_barrel)
+    if kind == "forfeit":
+        _check_forfeit(record, setup, rs, declarer, seats)
         return
     _check_points(record, setup, deal, declarer)
     _check_marriages(record, setup, deal)
@@ -111,7 +120,7 @@ def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -
 
 
 def _check_forfeit(
-    record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, on_barrel: Sequence[bool]
+    record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, seats: Sequence[Seated]
 ) -> None:
     """A forfeited hand is not played; Rospisat' is not allowed on the barrel (RULES.md §4)."""
     if record.points is not None and any(p is not None for p in record.points):
@@ -120,7 +129,7 @@ def _check_forfeit(
         raise refuse("marriages", "forfeit_marriages")
     if record.made:
         raise refuse("made", "forfeit_made")
-    if rs.forfeit == "count" and on_barrel[declarer]:
+    if rs.forfeit == "count" and seats[declarer].barrel:
         raise refuse("kind", "forfeit_on_barrel", name=setup.players[declarer])
 
 
@@ -132,16 +141,18 @@ def _check_points(record: HandRecord, setup: Setup, deal: Deal, declarer: int) -
         raise refuse("points", "points_missing")
     if len(pts) != n:
         raise refuse("points", "points_per_player", n=n)
+    sitting_out = deal.sitting_out
+    total = 0
     for i, p in enumerate(pts):
-        if i == deal.sitting_out:
-            if p is not None:
-                raise refuse("points", "points_sitter", name=setup.players[i])
-        elif p is None:
-            if i != declarer:
+        if p is None:
+            if i != declarer and i != sitting_out:
                 raise refuse("points", "points_seat_missing", name=setup.players[i])
+        elif i == sitting_out:
+            raise refuse("points", "points_sitter", name=setup.players[i])
         elif not 0 <= p <= PACK:
             raise refuse("points", "points_range", pack=PACK, name=setup.players[i], points=p)
-    total = sum(p for p in pts if p is not None)
+        else:
+            total += p
     if pts[declarer] is None:
         if total > PACK:
             raise refuse("points", "points_defenders_sum", total=total, pack=PACK)
@@ -157,6 +168,8 @@ def _check_marriages(record: HandRecord, setup: Setup, deal: Deal) -> None:
     n = len(setup.players)
     if len(marriages) != n:
         raise refuse("marriages", "marriages_per_player", n=n)
+    if not any(marriages):
+        return
     seen: set[str] = set()
     for i, suits in enumerate(marriages):
         if suits and i == deal.sitting_out:

@@ -68,40 +68,44 @@ class Replay:
 
     def add(self, record: Record) -> HandResult:
         """Check the next hand, score it and book it on the sheet (§8); raises `Refused`."""
-        game, scores, sheet, owed = self.game, self.scores, self.sheet_totals, self.owed
-        deal = game.deal()
+        game = self.game
+        number = len(self.hands) + 1
         if self.winner is not None:
-            raise _at_hand(deal.number,
-                           refuse(None, "match_over", winner=game.names[self.winner]))
+            raise _at_hand(number, refuse(None, "match_over", winner=game.names[self.winner]))
         try:
             game.check(record)
         except RuleError as err:
-            raise _at_hand(deal.number, err) from None
+            raise _at_hand(number, err) from None
+        deal = game.deal()
         scored = game.play(record)
+        scores, totals, owed = self.scores, self.sheet_totals, self.owed
+        signed, barrel, events = self.signed, scored.barrel, scored.events
         results: list[SeatResult] = []
         for i, new in enumerate(scored.scores):
             d = new - scores[i]
             scores[i] = new
-            if self.signed:
+            if signed:
                 entry = d
-                sheet[i] += d
-            elif d < 0:
+            elif d < 0:  # deferred (§8): a loss is owed, not entered
                 entry = 0
                 owed[i] -= d
-            else:
+            elif owed[i]:  # a gain pays what is owed first
                 pay = min(d, owed[i])
                 entry = d - pay
                 owed[i] -= pay
-                sheet[i] += entry
-            results.append(SeatResult(d, entry, owed[i], new, sheet[i], scored.barrel[i],
-                                      scored.events[i]))
-        self.winner = game.winner(scores, deal, scored)
-        if self.winner is not None:
-            results[self.winner].events += ("win",)
-        hand = HandResult(
-            deal.number, record, deal.dealer, deal.sitting_out, deal.gold,
-            scored.points, scored.took, scored.made, scored.multiplier, tuple(results),
-        )
+            else:
+                entry = d
+            totals[i] += entry
+            results.append(_new(SeatResult, (d, entry, owed[i], new, totals[i], barrel[i],
+                                             events[i])))
+        # Nobody wins below the target, in any game (RULES.md §5, §10).
+        winner = self.winner = (game.winner(scores, deal, scored)
+                                if max(scores) >= game.target else None)
+        if winner is not None:
+            results[winner] = results[winner]._replace(events=events[winner] + ("win",))
+        hand = _new(HandResult, (number, record, deal.dealer, deal.sitting_out, deal.gold,
+                                 scored.points, scored.took, scored.made, scored.multiplier,
+                                 tuple(results)))
         self.hands.append(hand)
         return hand
 
@@ -114,6 +118,10 @@ class Replay:
             "finished" if winner is not None else "in_progress", winner,
             None if winner is not None else self.game.next_deal(),
         )
+
+
+_new = tuple.__new__
+"""Builds a named tuple from a tuple of its fields, skipping its Python-level `__new__`."""
 
 
 def _at_hand(number: int, err: RuleError) -> RuleError:

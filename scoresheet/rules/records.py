@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Kind = Literal["played", "forfeit", "redeal"]
 Status = Literal["in_progress", "finished"]
@@ -90,13 +90,12 @@ Record = HandRecord | TichuRound
 """What the table enters after a hand: a Tysiacha hand or a Tichu round."""
 
 
-@dataclass(slots=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     """What one hand did to one seat.
 
-    Read-only by convention: built fresh by every replay and never changed after. Not frozen
-    because a frozen dataclass costs about five times as much to build, and a replay builds
-    one per seat per hand (docs/performance.md).
+    A named tuple, read-only, because a replay builds one per seat per hand: built by
+    `tuple.__new__` it costs about half a slots dataclass and a fifth of a frozen one
+    (docs/performance.md).
     """
 
     delta: int
@@ -115,14 +114,8 @@ class SeatResult:
     """Words for what happened (API.md): `made`, `zero`, `barrel_on`, …"""
 
 
-@dataclass(slots=True)
-class HandResult:
-    """One hand as recorded, completed, and scored.
-
-    Read-only by convention: built fresh by every replay and never changed after. Not frozen
-    because a frozen dataclass costs about five times as much to build, and a replay builds
-    one per seat per hand (docs/performance.md).
-    """
+class HandResult(NamedTuple):
+    """One hand as recorded, completed, and scored (a named tuple, like `SeatResult`)."""
 
     number: int
     """1-based position in the match."""

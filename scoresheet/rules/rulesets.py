@@ -98,10 +98,11 @@ def complete_points(
     assert points is not None
     if points[declarer] is not None:
         return points
-    rest = PACK - sum(p for p in points if p is not None)
-    return points[:declarer] + (rest,) + points[declarer + 1:]
+    completed = list(points)
+    completed[declarer] = PACK - sum(filter(None, points))  # filter drops None (and 0)
+    return tuple(completed)
 
 
 def marriage_points(suits: tuple[str, ...]) -> int:
     """What the marriages one seat declared are worth (RULES.md §1)."""
-    return sum(SUITS[s] for s in suits) if suits else 0
+    return sum(map(SUITS.__getitem__, suits))

@@ -55,7 +55,7 @@ class Tichu:
     def deal(self) -> Deal:
         """The round that comes next; everyone is dealt cards and nobody bids."""
         order = tuple((self.dealer + 1 + k) % SEATS for k in range(SEATS))
-        return Deal(self.number, self.dealer, None, False, 0, order)
+        return Deal(self.dealer, None, False, 0, order)
 
     def next_deal(self) -> NextDeal:
         """The banner for the next round: its number and the dealer."""

@@ -44,48 +44,39 @@ class Tysiacha:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.rs = RULESETS[setup.rules]
+        self.rs = rs = RULESETS[setup.rules]
         self.options = setup.options
         self.target = setup.options.target
         self.names = setup.players
-        self.n = len(setup.players)
+        self.n = n = len(setup.players)
         self.barrel_at = self.target - BARREL_BELOW
         self.fall_to = self.target - 2 * BARREL_BELOW
         self.lock_at = self.target - LOCK_BELOW
-        self.has_barrel = self.rs.has_barrel
-        self.has_lock = self.rs.endgame == "lock"
+        self.has_barrel = rs.has_barrel
+        self.has_lock = rs.endgame == "lock"
         self.seats = [_Seat(s) for s in setup.start_scores]
         self.dealer = setup.first_dealer
         self.number = 1
-        self.gold_left = self.n if setup.options.gold_set else 0
+        self.gold_left = n if setup.options.gold_set else 0
         self.gold_made = False
-        self.orders = tuple(tuple((d + 1 + k) % self.n for k in range(self.n))
-                            for d in range(self.n))
-        """Bidding order for each dealer, dealer's left first."""
-        self.next: Deal | None = None
-        """The deal about to be played; None once a hand has moved the match on."""
+        self._deals = tuple(
+            tuple(Deal(dealer, dealer if n == 4 else None, gold,
+                       GOLD_MIN_BID if gold else rs.min_bid,
+                       tuple((dealer + 1 + k) % n for k in range(n)))
+                  for dealer in range(n))
+            for gold in (False, True))
+        """Every deal there can be, by gold set and dealer (built once, shared)."""
 
     # -- the deal -------------------------------------------------------------------------
 
     def deal(self) -> Deal:
-        """The hand that comes next (made once per hand: the sheet and `play` both ask)."""
-        if self.next is None:
-            dealer = self.dealer
-            gold = self.gold_left > 0
-            self.next = Deal(
-                number=self.number,
-                dealer=dealer,
-                sitting_out=dealer if self.n == 4 else None,
-                gold=gold,
-                min_bid=GOLD_MIN_BID if gold else self.rs.min_bid,
-                order=self.orders[dealer],
-            )
-        return self.next
+        """The hand that comes next."""
+        return self._deals[self.gold_left > 0][self.dealer]
 
     def next_deal(self) -> NextDeal:
         """The banner for the next hand."""
         d = self.deal()
-        return NextDeal(d.number, d.dealer, d.order[0], d.sitting_out, d.gold, d.min_bid)
+        return NextDeal(self.number, d.dealer, d.order[0], d.sitting_out, d.gold, d.min_bid)
 
     def copy(self) -> Tysiacha:
         """An independent copy of the running state (the set-up and tables are shared)."""
@@ -131,7 +122,7 @@ class Tysiacha:
 
     def check(self, record: Record) -> None:
         """Raise `Refused` naming the field if the rules do not allow this as the next hand."""
-        check_hand(record, self.setup, self.rs, self.deal(), [s.barrel for s in self.seats])
+        check_hand(record, self.setup, self.rs, self.deal(), self.seats)
 
     def play(self, record: Record) -> Scored:
         """Score a hand that `check` allowed, for every seat, and move the deal on.
@@ -148,7 +139,6 @@ class Tysiacha:
                 None, None, None, None, 1,
             )
             self.number += 1  # the same dealer deals again
-            self.next = None
             return scored
         scored = self._score(record, deal)
         self._advance(deal, scored.made)
@@ -158,7 +148,6 @@ class Tysiacha:
         """Pass the deal on and count the hand towards a gold set (RULES.md §6)."""
         self.number += 1
         self.dealer = (self.dealer + 1) % self.n
-        self.next = None
         if deal.gold:
             self.gold_left -= 1
             self.gold_made = self.gold_made or bool(made)
@@ -168,99 +157,93 @@ class Tysiacha:
     def _score(self, record: HandRecord, deal: Deal) -> Scored:
         """Score a played or forfeited hand for every seat (RULES.md §3, §4, §7)."""
         rs = self.rs
-        declarer = record.declarer
-        bid = record.bid
+        declarer, bid = record.declarer, record.bid
         assert declarer is not None and bid is not None
-        gold = 2 if deal.gold else 1
-        played = record.kind == "played"
+        mult = 2 if deal.gold else 1
+        seats = self.seats
         points: tuple[int | None, ...] | None = None
         took: tuple[int | None, ...] | None = None
         made: bool | None = None
         declarer_took: int | None = None
-        if played:
+        bomb = 0
+        if record.kind == "played":
             points = complete_points(record.points, declarer)
-            marriages = record.marriages or ((),) * self.n
-            took = tuple(
-                None if p is None else p + marriage_points(marriages[i])
-                for i, p in enumerate(points)
-            )
+            marriages = record.marriages
+            took = points if marriages is None or not any(marriages) else tuple(
+                [p if p is None or not m else p + marriage_points(m)
+                 for p, m in zip(points, marriages, strict=True)])
             declarer_took = took[declarer]
             assert declarer_took is not None
             made = declarer_took >= bid
-            mult = gold * (2 if record.blind else 1)
+            if record.blind:
+                mult *= 2
+            pays = rs.defenders_score_on_made or not made
+            rounding, zeros = rs.rounding, rs.zeros
+        elif rs.forfeit == "bomb":
+            # The first forfeit of a seat is free, later ones pay every other seat (§7).
+            bomb = (40 if self.n == 4 else 60) if seats[declarer].forfeits > 0 else 0
+            opponents_get = bomb
         else:
-            mult = gold
-        declarer_seat = self.seats[declarer]
-        bomb_pays = rs.forfeit == "bomb" and not played and declarer_seat.forfeits > 0
-
+            opponents_get = rs.forfeit_bonus * mult
+        sitting_out = deal.sitting_out
+        has_lock, lock_at, target = self.has_lock, self.lock_at, self.target
         new_scores: list[int] = []
         all_events: list[tuple[str, ...]] = []
-        for i, seat in enumerate(self.seats):
-            events: list[str] = []
+        for i, seat in enumerate(seats):
             old = seat.score
-            if i == deal.sitting_out:
-                events.append("sitting_out")
+            if i == declarer:
+                events: list[str] = []
+                new = self._declare(seat, record, mult, made, declarer_took, events)
+            elif i == sitting_out:
+                events = ["sitting_out"]
                 # The number the table entered (§6), not multiplied: §3's multiplier is for the
                 # declarer's, defenders' and forfeit points. It goes through the barrel rules
                 # like any gain: it can put the sitter on the barrel or take it to the target.
-                gain = record.sitter_points
-                if bomb_pays:
-                    gain += 40 if self.n == 4 else 60
-                new = self._collect(seat, gain, events, in_hand=False)
-            elif i == declarer:
-                new = self._declare(seat, record, mult, made, declarer_took, events)
+                gain = record.sitter_points + bomb
+                new = self._collect(seat, gain, events, False, False) if gain else old
             else:
-                if played:
-                    assert points is not None
-                    raw = points[i]
-                    assert raw is not None
-                    if rs.defenders_score_on_made or not made:
-                        gain = (round_points(raw, rs.rounding)
-                                + marriage_points(marriages[i])) * mult
-                    else:
-                        gain = 0
-                    zero = rs.zeros and raw == 0
-                elif rs.forfeit == "bomb":
-                    gain = (40 if self.n == 4 else 60) if bomb_pays else 0
-                    zero = False
+                events = []
+                if points is not None and took is not None:  # a played hand
+                    raw, seat_took = points[i], took[i]
+                    assert raw is not None and seat_took is not None
+                    # Took minus the card points is what the seat's marriages are worth.
+                    gain = (round_points(raw, rounding) + seat_took - raw) * mult if pays else 0
+                    new = self._collect(seat, gain, events, True, zeros and raw == 0)
                 else:
-                    gain = rs.forfeit_bonus * mult
-                    zero = False
-                new = self._collect(seat, gain, events, in_hand=True, zero=zero)
-            if self.has_lock:
-                was, now = self.lock_at <= old < self.target, self.lock_at <= new < self.target
+                    new = self._collect(seat, opponents_get, events, True, False)
+            if has_lock:
+                was, now = lock_at <= old < target, lock_at <= new < target
                 if now and not was:
                     events.append("locked")
-                elif was and not now and new < self.target:
+                elif was and not now and new < target:
                     events.append("unlocked")
             seat.score = new
             new_scores.append(new)
-            all_events.append(tuple(events))
-        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in self.seats]),
+            all_events.append(tuple(events) if events else ())
+        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]),
                       declarer, points, took, made, mult)
 
-    def _collect(
-        self, seat: _Seat, gain: int, events: list[str], *, in_hand: bool, zero: bool = False
-    ) -> int:
+    def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool,
+                 zero: bool) -> int:
         """A defender, forfeit opponent or sitter-out takes what the hand gave it (RULES.md §4)."""
+        score = seat.score
         if seat.barrel:
             if gain or in_hand:
                 events.append("barrel_ignored")
-            return self._barrel_hand(seat, seat.score, events) if in_hand else seat.score
-        if self._locked(seat):
+            return self._barrel_hand(seat, score, events) if in_hand else score
+        if self.has_lock and self.lock_at <= score < self.target:
             if gain or in_hand:
                 events.append("locked")
-            return seat.score
-        penalty = 0
+            return score
+        new = score + gain
         if zero:
             seat.zeros += 1
             events.append("zero")
             if seat.zeros % 3 == 0:
-                penalty = COUNT_PENALTY
+                new -= COUNT_PENALTY
                 events.append("zero_penalty")
-        new = seat.score + gain - penalty
         if self.rs.endgame == "cap" and new > self.target - 1:
-            new = max(self.target - 1, seat.score)  # a seat is never above 1000 already (§6)
+            new = max(self.target - 1, score)  # a seat is never above 1000 already (§6)
             events.append("capped")
         return self._maybe_barrel_on(seat, new, events)
 

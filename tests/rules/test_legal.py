@@ -58,7 +58,7 @@ def test_the_check_names_the_field_and_the_replay_the_hand() -> None:
     game = Tysiacha(s)
     with pytest.raises(Refused) as err:
         check_hand(played(1, 95, [10, None, 10]), s, RULESETS["squarescores"], game.deal(),
-                   [False] * 3)
+                   game.seats)
     assert (err.value.field, err.value.message, err.value.hand) == (
         "bid", "The lowest bid is 100; 95 is too low.", None)
     with pytest.raises(Refused) as err:

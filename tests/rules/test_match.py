@@ -118,3 +118,13 @@ def test_rules_run_on_the_true_score_not_the_sheet_total() -> None:
     sheet = replay(s, hands)
     r = sheet.hands[1].results[0]
     assert (r.score, r.barrel, r.entry, r.owed, r.total) == (850, False, 0, 0, 850)
+
+
+def test_computed_results_cannot_be_changed() -> None:
+    # One replay's results may be shared by the web's cache: they are named tuples, read-only.
+    hand = replay(setup(), [played(1, 100, [10, None, 10])]).hands[0]
+    with pytest.raises(AttributeError):
+        hand.results[0].score = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        hand.made = False  # type: ignore[misc]
+    assert hand.results[1].score == 100 and hand.made
