@@ -55,10 +55,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
+    security.init_app(app)  # first: its body guard runs before the CSRF check and the limiter
     login_manager.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)
-    security.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     common.init_app(app)

@@ -27,8 +27,6 @@ from .shapes import member_names
 FORMAT = "tysiacha-scoresheet"
 VERSION = 1
 HAND_ACTIONS = frozenset({"hand_added", "hand_edited", "hand_deleted", "hand_restored"})
-IMPORT_LIMIT = 4 * 1024 * 1024
-"""A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
 
 
 def document(matches: list[Match], users: list[User] | None = None) -> dict[str, Any]:

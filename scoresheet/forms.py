@@ -29,6 +29,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from .rules import RULESETS, SUITS, RuleError, MatchState
 from .rules.rulesets import GOLD_MIN_BID
 from .rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
+from .security import MAX_HAND_NUMBER, ascii_number
 
 NUMBER = _l("Enter a whole number.")
 MAX_SEATS = 4
@@ -276,8 +277,8 @@ class HandForm(RefusableForm):
             if "sitter_points" in self:
                 data["sitter_points"] = self.sitter_points.data or 0
         expected = self.expected_hand.data
-        if expected:  # anything but digits is refused by the service, not silently dropped
-            data["expected_hand"] = int(expected) if expected.isdecimal() else expected
+        if expected:  # anything but a hand number is refused by the service, not dropped
+            data["expected_hand"] = ascii_number(expected, MAX_HAND_NUMBER) or expected
         return data
 
 

@@ -22,7 +22,8 @@ from .common import WORDS
 from .forms import FORFEIT_WORDS, entry_form
 from .i18n import languages
 from .models import Match
-from .rules import HandResult, RuleError, MatchState, TichuRound
+from .rules import HandResult, MatchState, RuleError, TichuRound
+from .security import ascii_number
 
 bp = Blueprint("phone", __name__)
 MANIFEST = {
@@ -61,9 +62,10 @@ def preview(match_id: str) -> Any:
     """The engine's result for the hand form as typed so far (`?number=n`: a correction)."""
     m = queries.get_match(match_id, current_user)
     sheet = queries.sheet_of(m)
-    number = request.args.get("number", type=int)
-    if number is not None and not 1 <= number <= len(sheet.hands):
-        return {"ok": False, "message": _("This match has no hand %(num)d.", num=number)}, 404
+    asked = request.args.get("number")
+    number = None if asked is None else ascii_number(asked, len(sheet.hands))
+    if asked is not None and number is None:
+        return {"ok": False, "message": _("There is nothing here.")}, 404
     deal = sheet.next if number is None else sheet.hands[number - 1]
     if m.status != "open" or deal is None:
         return {"ok": False, "message": _("No more hands can be entered in this match.")}

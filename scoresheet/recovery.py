@@ -25,15 +25,17 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from . import audit, backup, queries, services
+from . import audit, backup, queries, security, services
 from .common import back_to
 from .errors import Conflict
 from .extensions import db
 from .forms import ConfirmForm
 from .models import Match, User
 from .rules import RuleError
+from .views import refused_form
 
 bp = Blueprint("recovery", __name__, cli_group=None)
+bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page
 
 
 class ImportForm(FlaskForm):
@@ -60,15 +62,12 @@ def history(match_id: str) -> str:
 def restore(match_id: str) -> Any:
     """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation."""
     m = queries.get_match(match_id, current_user)
-    entry_id = request.args.get("entry", type=int) or 0
-    entry = db.get_or_404(audit.AuditEntry, entry_id)
-    if entry.match_id != m.id or entry.action != "hand_deleted":
-        return back_to(m)
+    entry = services.deleted_entry(m, security.ascii_number(request.args.get("entry")))
     words = audit.hand_words(entry.before, list(m.setup["players"]))
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            number, _sheet = services.restore_hand(m, current_user, entry_id)
+            number, _sheet = services.restore_hand(m, current_user, entry.id)
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
@@ -98,14 +97,6 @@ def my_backup() -> Response:
     """Download every match of mine as one backup file."""
     return _download(backup.document(queries.user_matches(current_user, grouped=False)),
                     "tysiacha-matches.json")
-
-
-@bp.url_value_preprocessor
-def allow_large_backups(endpoint: str | None, _values: Any) -> None:
-    """A backup upload may exceed the 64 KiB of other requests. (This runs before every
-    before_request hook, so the CSRF check reads the body with this limit too.)"""
-    if endpoint == "recovery.import_match":
-        request.max_content_length = backup.IMPORT_LIMIT
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -162,8 +153,12 @@ def backup_command(file: str) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def restore_command(file: str) -> None:
     """Load a backup written by `backup` into this database, which must be empty."""
-    with open(file, encoding="utf-8-sig") as f:
-        doc = json.load(f)
+    try:
+        with open(file, encoding="utf-8-sig") as f:
+            doc = json.load(f)
+    except (ValueError, RecursionError):
+        raise click.ClickException(f"{file} is not a backup of this app (it is not JSON)."
+                                   ) from None
     if not backup.is_empty():
         raise click.ClickException(
             "This database is not empty: restore only into a new, empty database "
@@ -172,5 +167,6 @@ def restore_command(file: str) -> None:
         users, matches = backup.restore_database(doc)
     except RuleError as err:
         db.session.rollback()
-        raise click.ClickException(f"The backup was not restored: {err.message}") from None
+        raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}"
+                                   ) from None
     click.echo(f"Restored {users} users and {matches} matches from {file}.")

@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
-from flask import Flask, abort
+from flask import Flask, abort, request
 from flask_babel import gettext as _
+from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
@@ -32,13 +34,26 @@ MAX_HAND_NUMBER = 100_000
 """No match has more hands; a larger number in a URL is simply not there (no database overflow)."""
 MAX_ROW_ID = 2**31 - 1
 FALSE_WORDS = {"0", "false", "no", "off"}
+BACKUP_UPLOADS = frozenset({"api.import_matches", "recovery.import_match"})
+IMPORT_LIMIT = 4 * 1024 * 1024
+"""A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
+
+
+class AsciiIntConverter(IntegerConverter):
+    """`<int:…>` in a URL: ASCII digits only (werkzeug's own also takes "１" or "١" as 1)."""
+
+    regex = r"[0-9]+"
 
 
 def init_app(app: Flask) -> None:
-    """Decide the cookie flags, add the headers to every response, guard URL values."""
+    """Decide the cookie flags, add the headers to every response, guard URL values and bodies
+    (call it before any extension that reads the body: the CSRF check, the limiter)."""
+    app.url_map.converters["int"] = AsciiIntConverter
     configure_cookies(app)
     app.after_request(security_headers)
     app.url_value_preprocessor(guard_url_values)
+    app.url_value_preprocessor(allow_large_backups)
+    app.before_request(guard_body)
 
 
 def configure_cookies(app: Flask) -> None:
@@ -101,3 +116,37 @@ def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> Non
         abort(404, _("This match has no hand %(num)d.", num=number))
     if any(isinstance(v, int) and not 0 <= v <= MAX_ROW_ID for v in values.values()):
         abort(404, _("There is nothing here."))  # any other id in a URL: an integer column's range
+
+
+def allow_large_backups(endpoint: str | None, _values: Any) -> None:
+    """A backup upload (page or API) may exceed the 64 KiB of other requests. (This runs
+    before every before_request hook, so the body guard and the CSRF check read the body with
+    this limit too.)"""
+    if endpoint in BACKUP_UPLOADS:
+        request.max_content_length = IMPORT_LIMIT
+
+
+def ascii_number(text: str | None, most: int = MAX_ROW_ID) -> int | None:
+    """A number from a query string or form: 1..`most` in ASCII digits, else None (never "１",
+    never the 4,300 digits int() refuses, never beyond PostgreSQL's integer column)."""
+    if text and text.isascii() and text.isdigit() and len(text) <= len(str(most)):
+        number = int(text)
+        return number if 0 < number <= most else None
+    return None
+
+
+def guard_body() -> None:
+    """A body sent without a Content-Length (chunked) is held to the same limit as any other
+    (werkzeug stops reading at the limit and hands on the cut body: a 400 instead of a 413),
+    and a form is UTF-8 throughout (werkzeug keeps "%ED%A0%80" as those nine characters)."""
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and \
+            "wsgi.input_terminated" in request.environ and \
+            len(request.get_data(cache=True)) >= limit and request.environ["wsgi.input"].read(1):
+        abort(413)
+    if request.mimetype == "application/x-www-form-urlencoded":
+        try:
+            parse_qsl(request.get_data(cache=True).decode(), errors="strict")
+        except UnicodeDecodeError:
+            abort(400, _("This form held characters that are not text (not UTF-8): nothing "
+                         "was saved. Go back, reload the page and type it again."))

@@ -144,13 +144,20 @@ def restorable_ids(match: Match, history: list[AuditEntry]) -> set[int]:
             if sheet.winner is None or _restored_number(e, len(sheet.hands)) <= len(sheet.hands)}
 
 
+def deleted_entry(match: Match, entry_id: int | None) -> AuditEntry:
+    """The match's `hand_deleted` history entry with this id, else 404: the same answer for
+    an id that is not there and for another match's entry, so ids tell nothing."""
+    entry = db.session.get(AuditEntry, entry_id) if entry_id is not None else None
+    if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
+        abort(404, _("There is no such deleted hand in this match."))
+    return entry
+
+
 def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchState]:
     """Bring back the hand a `hand_deleted` entry removed, at its old number if the sheet is
     that long (later hands move down one), else as the next hand. Its number and the sheet."""
     hands = _lock(match)
-    entry = db.session.get(AuditEntry, entry_id)
-    if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
-        abort(404, _("There is no such deleted hand in this match."))
+    entry = deleted_entry(match, entry_id)
     if db.session.execute(db.select(AuditEntry.id)
                           .where(AuditEntry.restores_id == entry.id)).first() is not None:
         raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))

@@ -37,6 +37,7 @@ from .forms import (
 from .models import Match, User
 from .rules import RULESETS, MatchState, RuleError, setup_from_dict
 from .rules.tichu import TICHU
+from .security import ascii_number
 
 bp = Blueprint("pages", __name__)
 
@@ -221,7 +222,7 @@ def edit_hand(match_id: str, number: int) -> Any:
         try:
             record, _expected, _version = bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
             services.edit_hand(m, current_user, number, record,
-                               (int(version) if version.isdecimal() else -1) if version else None)
+                               (ascii_number(version) or -1) if version else None)
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)

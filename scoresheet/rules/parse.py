@@ -30,7 +30,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     rules = data.get("rules", "squarescores")
     if not isinstance(rules, str):
         raise malformed("rules", "rules_not_name")
-    opts = data.get("options") or {}
+    opts = data.get("options", {})  # null, [] or 0 are not options: refused, not read as none
     if not isinstance(opts, Mapping):
         raise malformed("options", "options_not_object")
     _unknown(opts, OPTION_KEYS, "options")

@@ -14,6 +14,13 @@ LOWEST_START = -10_000
 """RULES.md §6 bounds start scores only from above; a floor stops a typo such as -80000."""
 JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: invisible, but part of how some scripts and emoji are written."""
+INVISIBLE = frozenset(
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
+    "\u2060\u2061\u2062\u2063\u2064\u2800\u3164\ufeff\uffa0")
+"""Characters that show nothing (fillers, blanks, zero-width marks): a name needs at least one
+character that is neither one of these nor a space. Letters such as the Hangul fillers (U+115F,
+U+1160, U+3164, U+FFA0) and the blank braille pattern (U+2800) pass every category check."""
+LINE_BREAKS = ("Zl", "Zp")
 
 
 def check_setup(setup: Setup) -> None:
@@ -65,7 +72,7 @@ def _check_names(players: tuple[str, ...]) -> None:
     seen: set[str] = set()
     for name in players:
         _check_name(name)
-        key = name.casefold()
+        key = _name_key(name)
         if key in seen:
             raise refuse("players", "name_twice", name=name)
         seen.add(key)
@@ -97,14 +104,21 @@ def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) ->
                          barrel=barrel_at, highest=opts.target - 1)
 
 
+def _name_key(name: str) -> str:
+    """What two names are compared by: Unicode's canonical caseless match (NFD, case folded,
+    NFD again), so "é" and "e" + U+0301, or "STRASSE" and "straße", are the same name."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+
+
 def _check_name(name: str) -> None:
-    """A player name: 1–40 characters in any script, no control characters."""
-    if not name.strip():
+    """A player name: 1–40 characters in any script, at least one of them visible, no control
+    characters."""
+    if all(c.isspace() or c in INVISIBLE for c in name):
         raise refuse("players", "name_missing")
     if len(name) > MAX_NAME:
         raise refuse("players", "name_too_long", start=name[:20], most=MAX_NAME)
     if name != name.strip():
         raise refuse("players", "name_spaces", name=name.strip())
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in JOINERS
-           for c in name):
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", *LINE_BREAKS)
+           and c not in JOINERS for c in name):
         raise refuse("players", "name_invisible")

@@ -5,6 +5,7 @@ input" has the figures."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from typing import Any
@@ -13,8 +14,11 @@ import pytest
 from conftest import ApiUser
 from flask import Flask
 
+from scoresheet.extensions import db
+from scoresheet.models import AuditEntry
+
 from .helpers import played
-from .page_helpers import Phone, all_errors, flashes
+from .page_helpers import TOKEN, Phone, all_errors, flashes
 from .page_helpers import played as form_played
 from .test_security import table_counts
 
@@ -169,6 +173,31 @@ API_CASES: list[tuple[str, str, str, dict[str, Any], int]] = [
      {"json": {"username": "anna", "password": "\udfff"}}, 401),
     ("log in password a list", "POST", "/api/tokens",
      {"json": {"username": "anna", "password": ["correct horse"]}}, 400),
+    ("options null", "POST", "/api/matches", {"json": {"players": NAMES + ["C"], "options": None}},
+     400),
+    ("options empty list", "POST", "/api/matches",
+     {"json": {"players": NAMES + ["C"], "options": []}}, 400),
+    ("options 0", "POST", "/api/matches", {"json": {"players": NAMES + ["C"], "options": 0}}, 400),
+    ("options false", "POST", "/api/matches",
+     {"json": {"players": NAMES + ["C"], "options": False}}, 400),
+    ("player Hangul filler", "POST", "/api/matches",
+     {"json": {"players": ["\u3164", "B", "C"]}}, 422),
+    ("player braille blank", "POST", "/api/matches",
+     {"json": {"players": ["\u2800\u2800", "B", "C"]}}, 422),
+    ("player line separator", "POST", "/api/matches",
+     {"json": {"players": ["\u2028", "B", "C"]}}, 422),
+    ("player fillers and spaces", "POST", "/api/matches",
+     {"json": {"players": ["\u115f \u1160\uffa0", "B", "C"]}}, 422),
+    ("player zero-width joiner only", "POST", "/api/matches",
+     {"json": {"players": ["\u200d", "B", "C"]}}, 422),
+    ("players same after NFC", "POST", "/api/matches",
+     {"json": {"players": ["Andr\u00e9", "Andre\u0301", "C"]}}, 422),
+    ("players same after case folding", "POST", "/api/matches",
+     {"json": {"players": ["STRASSE", "stra\u00dfe", "C"]}}, 422),
+    ("edit hand fullwidth 1", "PUT", "/api/matches/{m}/hands/\uff11", {"json": HAND}, 404),
+    ("delete hand Arabic-Indic 1", "DELETE", "/api/matches/{m}/hands/\u0661", {}, 404),
+    ("restore entry fullwidth", "POST", "/api/matches/{m}/history/\uff11/restore", {}, 404),
+    ("restore entry 2**63", "POST", f"/api/matches/{{m}}/history/{2**63}/restore", {}, 404),
 ]
 
 
@@ -242,7 +271,7 @@ PAGE_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("expected hand already taken", "/matches/{m}/hands/new",
      {**form_played(1, 100, [40, None, 20]), "expected_hand": "1"}, 302),
     ("expected hand 10**30", "/matches/{m}/hands/new",
-     {**form_played(1, 100, [40, None, 20]), "expected_hand": "9" * 30}, 302),
+     {**form_played(1, 100, [40, None, 20]), "expected_hand": "9" * 30}, 422),
     ("edit version a word", "/matches/{m}/hands/1/edit",
      {**form_played(2, 100, [40, 20, None]), "version": "x"}, 302),
     ("edit a hand that is not there", "/matches/{m}/hands/7/edit",
@@ -261,6 +290,35 @@ PAGE_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("register username tag", "/register", {"username": "<b>vera", "password": "x" * 8}, 422),
     ("log in username NUL", "/login", {"username": "an\x00na", "password": "correct horse"},
      422),
+    ("expected hand 5 000 digits", "/matches/{m}/hands/new",
+     {**form_played(1, 100, [40, None, 20]), "expected_hand": "9" * 5000}, 422),
+    ("expected hand Arabic-Indic 2", "/matches/{m}/hands/new",
+     {**form_played(1, 100, [40, None, 20]), "expected_hand": "\u0662"}, 422),
+    ("edit version 5 000 digits", "/matches/{m}/hands/1/edit",
+     {**form_played(2, 100, [40, 20, None]), "version": "9" * 5000}, 302),
+    ("edit version Arabic-Indic 1", "/matches/{m}/hands/1/edit",
+     {**form_played(2, 100, [40, 20, None]), "version": "\u0661"}, 302),
+    ("edit hand fullwidth 1", "/matches/{m}/hands/\uff11/edit",
+     form_played(2, 100, [40, 20, None]), 404),
+    ("delete hand fullwidth 1", "/matches/{m}/hands/\uff11/delete", {"confirm": "y"}, 404),
+    ("name Hangul filler", "/matches/new", {"players-0": "\u3164", "players-1": "B",
+                                            "players-2": "C"}, 422),
+    ("names same after NFC", "/matches/new", {"players-0": "Andr\u00e9",
+                                              "players-1": "Andre\u0301", "players-2": "C"}, 422),
+    ("restore entry 2**31", "/matches/{m}/history/restore?entry=2147483648", {"confirm": "y"},
+     404),
+    ("restore entry 2**63", f"/matches/{{m}}/history/restore?entry={2**63}", {"confirm": "y"},
+     404),
+    ("restore entry 5 000 digits", "/matches/{m}/history/restore?entry=" + "9" * 5000,
+     {"confirm": "y"}, 404),
+    ("restore entry fullwidth", "/matches/{m}/history/restore?entry=\uff11", {"confirm": "y"},
+     404),
+    ("restore entry not a deletion", "/matches/{m}/history/restore?entry=1", {"confirm": "y"},
+     404),
+    ("restore another match's entry", "/matches/{m}/history/restore?entry={other_entry}",
+     {"confirm": "y"}, 404),
+    ("preview hand fullwidth 1", "/matches/{m}/hands/preview?number=\uff11",
+     form_played(2, 100, [40, 20, None]), 404),
 ]
 
 
@@ -273,7 +331,12 @@ def page_table(csrf_app: Flask, make_phone: Any) -> dict[str, Any]:
     other = boris.new_match()
     assert anna.hand(m, 1, **form_played(1, 100, [40, None, 20])).status_code == 302
     assert boris.hand(other, 1, **form_played(1, 100, [40, None, 20])).status_code == 302
-    return {"anna": anna, "m": m, "other": other}
+    assert boris.hand(other, 2, **form_played(2, 100, [40, 20, None])).status_code == 302
+    assert boris.post(f"/matches/{other}/hands/2/delete", {"confirm": "y"}).status_code == 302
+    with csrf_app.app_context():
+        other_entry = db.session.execute(db.select(AuditEntry.id).where(
+            AuditEntry.match_id == other, AuditEntry.action == "hand_deleted")).scalar_one()
+    return {"anna": anna, "m": m, "other": other, "other_entry": other_entry}
 
 
 @pytest.mark.parametrize("name, path, data, status", PAGE_CASES, ids=[c[0] for c in PAGE_CASES])
@@ -284,7 +347,7 @@ def test_hostile_form_input_is_refused_and_stores_nothing(
     anna: Phone = page_table["anna"]
     token = anna.token("/")
     before = table_counts(csrf_app)
-    url = path.format(m=page_table["m"], other=page_table["other"])
+    url = path.format(**{k: v for k, v in page_table.items() if k != "anna"})
     response = anna.client.post(url, data={**data, "csrf_token": token})
     assert response.status_code == status
     if status == 422:
@@ -324,15 +387,15 @@ HOSTILE_VALUES: list[Any] = [
 ]
 
 
-def mutate(value: Any, rng: random.Random) -> Any:
+def mutate(value: Any, rng: random.Random, values: list[Any] = HOSTILE_VALUES) -> Any:
     """The value with one leaf (or the whole of it) replaced by something hostile."""
     if isinstance(value, dict) and value and rng.random() < 0.8:
         key = rng.choice([*value, "unknown"])
-        return {**value, key: mutate(value.get(key), rng)}
+        return {**value, key: mutate(value.get(key), rng, values)}
     if isinstance(value, list) and value and rng.random() < 0.7:
         i = rng.randrange(len(value))
-        return [*value[:i], mutate(value[i], rng), *value[i + 1:]]
-    return rng.choice(HOSTILE_VALUES)
+        return [*value[:i], mutate(value[i], rng, values), *value[i + 1:]]
+    return rng.choice(values)
 
 
 FUZZ_CASES = 150
@@ -360,3 +423,74 @@ def test_random_hostile_bodies_never_crash_and_refusals_store_nothing(
             assert table_counts(app) == before, hostile
     assert refused > FUZZ_CASES * 0.8
     anna.add_hand(table["m"], played(0, 100, [None, 20, 40]), status=201)
+
+
+def test_the_restore_page_answers_a_missing_and_a_strangers_entry_alike(
+    csrf_app: Flask, page_table: dict[str, Any]
+) -> None:
+    anna: Phone = page_table["anna"]
+    url = f"/matches/{page_table['m']}/history/restore?entry="
+    anna.get("/")  # shows (and so clears) the flashes waiting
+    answers = [anna.get(url + str(entry)) for entry in (
+        page_table["other_entry"], 99_999, 2**31, 2**63, 1, "\uff11", "x", "")]
+    pages = {(a.status_code, TOKEN.sub("", a.text)) for a in answers}
+    assert pages == {(404, TOKEN.sub("", answers[0].text))}
+
+
+def chunked(client: Any, url: str, body: bytes, content_type: str, **kw: Any) -> Any:
+    """POST a body without a Content-Length, as a chunked request arrives from gunicorn."""
+    return client.post(url, input_stream=io.BytesIO(body), content_type=content_type,
+                       headers={"Transfer-Encoding": "chunked", **kw.pop("headers", {})},
+                       environ_overrides={"wsgi.input_terminated": True}, **kw)
+
+
+def test_a_chunked_body_over_the_limit_answers_413(
+    csrf_app: Flask, page_table: dict[str, Any], make_user: Any
+) -> None:
+    anna: Phone = page_table["anna"]
+    token = anna.token("/matches/new")
+    before = table_counts(csrf_app)
+    form = f"csrf_token={token}&players-0=A&players-1=B&players-2=C&pad=".encode()
+    page = chunked(anna.client, "/matches/new", form + b"x" * 70_000,
+                   "application/x-www-form-urlencoded")
+    assert page.status_code == 413 and "<html" in page.text
+    vera: ApiUser = make_user("vera")
+    for url in ("/api/matches", f"/api/matches/{page_table['m']}/hands", "/api/tokens"):
+        answer = chunked(vera.client, url, BIG.encode(), "application/json",
+                         headers=vera.headers)
+        assert answer.status_code == 413, (url, answer.json)
+    assert table_counts(csrf_app) == {**before, "users": before["users"] + 1,
+                                      "api_tokens": before["api_tokens"] + 1}
+    small = chunked(anna.client, "/matches/new", form, "application/x-www-form-urlencoded")
+    assert small.status_code == 302  # a chunked form within the limit is read whole
+
+
+def test_a_chunked_backup_import_may_be_larger_than_64_kib_but_not_4_mib(
+    app: Flask, table: dict[str, Any]
+) -> None:
+    anna: ApiUser = table["anna"]
+    text = json.dumps(anna.get(f"/api/matches/{table['m']}/backup").json).encode()
+    for padding, status in [(100_000, 201), (4 * 1024 * 1024, 413)]:
+        answer = chunked(anna.client, "/api/matches/import", text + b" " * padding,
+                         "application/json", headers=anna.headers)
+        assert answer.status_code == status, answer.json
+
+
+def test_a_page_form_with_broken_utf8_is_refused(csrf_app: Flask,
+                                                 page_table: dict[str, Any]) -> None:
+    anna: Phone = page_table["anna"]
+    token = anna.token("/matches/new")
+    before = table_counts(csrf_app)
+    for name in ("%ED%A0%80", "%FF", "%C3", "A%80B"):
+        body = f"csrf_token={token}&players-0={name}&players-1=B&players-2=C&rules=squarescores"
+        response = anna.client.post("/matches/new", data=body.encode(),
+                                    content_type="application/x-www-form-urlencoded")
+        assert response.status_code == 400 and "UTF-8" in response.text, name
+    assert table_counts(csrf_app) == before
+
+
+def test_a_refused_import_page_answers_422(csrf_app: Flask, page_table: dict[str, Any]) -> None:
+    anna: Phone = page_table["anna"]
+    response = anna.post("/import", {"file": (io.BytesIO(b"not json"), "backup.json")},
+                         content_type="multipart/form-data")
+    assert response.status_code == 422 and all_errors(response.text)

@@ -218,7 +218,7 @@ def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(
     link = next(n.attrs["href"] for n in parse(history).walk()
                 if n.tag == "a" and "restore" in n.attrs.get("href", ""))
     assert phone.get(link).status_code == 200  # the confirmation page
-    assert phone.post(link, {}).status_code == 200  # not ticked: asked again, nothing done
+    assert phone.post(link, {}).status_code == 422  # not ticked: asked again, nothing done
     assert "Enter hand 1" in phone.get(f"/matches/{mid}").text
     done = phone.post(link, {"confirm": "y"}, follow_redirects=True)
     assert any("back as hand 1" in f for f in flashes(done.text))
@@ -307,7 +307,7 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
     assert home.count("Anna · Boris · Vera") == 2
     bad = phone.post("/import", {"file": (download_file(b"not json"), "backup.json")},
                      content_type="multipart/form-data")
-    assert bad.status_code == 200 and "not JSON" in bad.text
+    assert bad.status_code == 422 and "not JSON" in bad.text
 
 
 def download_file(data: bytes) -> Any:
