@@ -1,32 +1,48 @@
 """Backups: matches as a versioned JSON document, imported back as new matches, and the whole
 database (users with their password hashes, matches, members, hands, audit) for the CLI.
 
-Hands are kept exactly as recorded; an import replays them through the engine before anything
-is stored, so a backup that the rules refuse stores nothing.
+The document is described by `backup.schema.json` (published as docs/backup.schema.json). An
+import checks it against that schema, then what a schema cannot say (`check_document`), and
+replays the hands through the engine before anything is stored: a backup that any of these
+refuses stores nothing, and nothing an import stores can break a later read or backup.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from importlib import resources
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from sqlalchemy import func
 
 from flask_babel import gettext as _
 
-from . import audit, services
+from . import audit
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .queries import stored_hands
 from .replay_cache import store_summary
-from .rules import Malformed, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
+from .rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay
+from .rules import setup_from_dict
 from .rules import setup_to_dict as setup_dict
 from .shapes import member_names
 
 FORMAT = "tysiacha-scoresheet"
 VERSION = 1
 HAND_ACTIONS = frozenset({"hand_added", "hand_edited", "hand_deleted", "hand_restored"})
+SCHEMA = json.loads(resources.files(__package__).joinpath("backup.schema.json").read_text("utf-8"))
+VALIDATOR = Draft202012Validator(SCHEMA)
+MAX_DEPTH = 10
+"""No backup of this app nests deeper (document, matches, match, audit, entry, after, setup,
+options…); a deeper one is refused before the schema is checked (no recursion runs out)."""
+LARGEST = 2**31 - 1
+"""Every number in a backup fits PostgreSQL's integer column."""
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo=UTC)
+"""Times in a backup are from 2000 to 2100 (UTC): PostgreSQL cannot store year 10000."""
 
 
 def document(matches: list[Match], users: list[User] | None = None) -> dict[str, Any]:
@@ -66,7 +82,7 @@ def username(user_id: int | None) -> str | None:
 def import_matches(user: User, doc: Any) -> list[Match]:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
     is `user`; all or nothing."""
-    matches = [load_match(m, importer=user) for m in check_document(doc)]
+    matches = [load_match_at(i, m, importer=user) for i, m in enumerate(check_document(doc))]
     db.session.commit()
     return matches
 
@@ -75,19 +91,43 @@ def restore_database(doc: Any) -> tuple[int, int]:
     """Load a whole-database backup into this (empty) database: (users, matches) restored."""
     items = check_document(doc)
     users = doc.get("users")
-    if not isinstance(users, list):
-        raise Malformed("users", _("A database backup lists its users."))
+    if users is None:
+        raise Malformed("/users", _("A database backup lists its users."))
+    unique(users, "/users", "username", str.casefold)
+    unique(items, "/matches", "id", str)
+    unique(items, "/matches", "join_code", str)
     for u in users:
-        if not isinstance(u, dict) or not all(isinstance(u.get(k), str)
-                                              for k in ("username", "password_hash")):
-            raise Malformed("users", _("Each user has a username and a password hash."))
         db.session.add(User(username=u["username"], password_hash=u["password_hash"],
                             created_at=when(u.get("created_at"))))
     db.session.flush()
-    for m in items:
-        load_match(m, importer=None)
+    for i, m in enumerate(items):
+        load_match_at(i, m, importer=None)
     db.session.commit()
     return len(users), len(items)
+
+
+def unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
+    """Refuse a second item whose `key` is the `same` (a row the database would refuse)."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if same(item[key]) in seen:
+            raise Malformed(f"{path}/{i}/{key}", _("This backup holds “%(value)s” twice: a "
+                                                   "backup holds each once.", value=item[key]))
+        seen.add(same(item[key]))
+
+
+def load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -> Match:
+    """`load_match` for match `index` of a backup; a refusal names its place in the document
+    ("/matches/0/hands/2/record/points", "/matches/0/setup/players", "/matches/0/status")."""
+    try:
+        return load_match(data, importer)
+    except RuleError as err:
+        field = err.field or ""
+        if not field.startswith("/"):
+            field = (f"/hands/{err.hand - 1}/record" if err.hand else "/setup") + \
+                (f"/{field}" if field else "")
+        err.field = f"/matches/{index}{field}"
+        raise
 
 
 def is_empty() -> bool:
@@ -97,34 +137,116 @@ def is_empty() -> bool:
 
 
 def check_document(doc: Any) -> list[dict[str, Any]]:
-    """The document's matches, after checking its format and version."""
+    """The document's matches, after checking its format and version, every value (depth,
+    text, numbers), the schema, and what the schema cannot say (times, the audit trail)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise Malformed("format", _("This is not a scoresheet backup (format “%(format)s”).",
                                     format=FORMAT))
     if doc.get("version") != VERSION:
         raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.",
                                      version=VERSION))
-    matches = doc.get("matches")
-    if not isinstance(matches, list) or not all(isinstance(m, dict) for m in matches):
-        raise Malformed("matches", _("A backup lists its matches."))
+    check_values(doc)
+    error = best_match(VALIDATOR.iter_errors(doc))
+    if error is not None:
+        raise Malformed(pointer(error.absolute_path),
+                        _("This backup does not have the form of a scoresheet backup "
+                          "(docs/backup.schema.json): %(reason)s.", reason=error.message[:160]))
+    for path, value in times(doc):
+        when(value, path)
+    for i, match in enumerate(doc["matches"]):
+        check_audit(match["audit"], f"/matches/{i}/audit")
+    matches: list[dict[str, Any]] = doc["matches"]
     return matches
+
+
+def check_values(doc: Any) -> None:
+    """Refuse what no backup holds and a database cannot store: nesting deeper than
+    `MAX_DEPTH`, text with NUL or lone surrogates, fractions, numbers beyond `LARGEST`."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise Malformed(pointer(path), _("This backup is nested deeper than any backup."))
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+            texts = list(value)
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+            texts = []
+        else:
+            texts = [value] if isinstance(value, str) else []
+        for text in texts:
+            if "\x00" in text or not is_utf8(text):
+                raise Malformed(pointer(path), _("This backup holds text with a character that "
+                                                 "is not text (NUL or a lone surrogate)."))
+        if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
+            raise Malformed(pointer(path), _("Numbers in a backup are whole numbers up to "
+                                             "%(largest)s.", largest=LARGEST))
+
+
+def is_utf8(text: str) -> bool:
+    """The text can be written as UTF-8 (no lone surrogate such as "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every time in a (schema-checked) document with its place."""
+    found = [("/exported_at", doc.get("exported_at"))]
+    found += [(f"/users/{i}/created_at", u.get("created_at"))
+              for i, u in enumerate(doc.get("users") or [])]
+    for i, m in enumerate(doc["matches"]):
+        found.append((f"/matches/{i}/created_at", m.get("created_at")))
+        found += [(f"/matches/{i}/hands/{j}/{key}", h.get(key))
+                  for j, h in enumerate(m["hands"]) for key in ("created_at", "updated_at")]
+        found += [(f"/matches/{i}/audit/{j}/at", e["at"]) for j, e in enumerate(m["audit"])]
+    return [(path, value) for path, value in found if value is not None]
+
+
+def check_audit(entries: list[dict[str, Any]], path: str) -> None:
+    """An audit trail that makes sense: ids once each, and a `hand_restored` restores an
+    earlier `hand_deleted` of the same match, once. (The schema says what each action holds.)"""
+    ids: dict[int, str] = {}
+    restored: set[int] = set()
+    for j, e in enumerate(entries):
+        if e["id"] in ids:
+            raise Malformed(f"{path}/{j}/id", _("Two history entries have the id %(id)s.",
+                                                id=e["id"]))
+        ids[e["id"]] = e["action"]
+        if e["action"] == "hand_restored":
+            target = e["restores"]
+            if ids.get(target) != "hand_deleted" or target in restored:
+                raise Malformed(f"{path}/{j}/restores", _(
+                    "A restored hand names an earlier deletion in the same history, and is "
+                    "restored once."))
+            restored.add(target)
+
+
+def pointer(path: Any) -> str:
+    """A place in the document as a JSON pointer (RFC 6901): "/matches/0/hands/2"."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path) or "/"
 
 
 def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     """Add one match of a backup to the session, checked by a replay. With an `importer` it is
     a new match of theirs; without, it keeps its id, join code, members and authors."""
-    setup = setup_from_dict(data.get("setup"))
+    setup = setup_from_dict(data["setup"])
     check_setup(setup)
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
-        raise Malformed("hands", _("A match in a backup lists its hands."))
-    records = [record_from_dict(h.get("record"), setup.rules) for h in hands]
+    hands = data["hands"]
+    records = []
+    for number, h in enumerate(hands, start=1):
+        try:
+            records.append(record_from_dict(h["record"], setup.rules))
+        except RuleError as err:
+            err.hand = number
+            raise
     sheet = replay(setup, records)  # Refused propagates: nothing is stored
-    status = data.get("status")
-    if status not in ("open", "banked", "ended"):
-        raise Malformed("status", _("A match's status is open, banked or ended."))
+    status = data["status"]
     if (status == "banked") != (sheet.winner is not None and status != "open"):
-        raise Malformed("status", _("The match's status does not fit its sheet."))
+        raise Malformed("/status", _("The match's status does not fit its sheet."))
     users = {} if importer else {u.username: u for u in db.session.execute(db.select(User))
                                  .scalars()}
 
@@ -139,7 +261,7 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     if importer is None:
         match.id, match.join_code = str(data["id"]), str(data["join_code"])
         match.created_at = when(data.get("created_at"))
-        for name in data.get("members") or []:
+        for name in dict.fromkeys(data.get("members") or []):
             if name in users:
                 match.members.append(Member(user_id=users[name].id))
         creator = who(data.get("created_by"))
@@ -157,48 +279,45 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
             version=version if isinstance(version, int) and version > 0 else 1,
             created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
             created_at=when(h.get("created_at")), updated_at=when(h.get("updated_at"))))
-    load_audit(match, data.get("audit") or [], named)
+    load_audit(match, data["audit"], named)
     if importer is not None:
         audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
     db.session.flush()
     return match
 
 
-def load_audit(match: Match, entries: Any, named: Any) -> None:
-    """Copy a backup's audit trail, oldest first, keeping who (by name; `named` finds the
-    account of that name, if it is the same database) and when."""
-    if not isinstance(entries, list):
-        raise Malformed("audit", _("A match's audit trail is a list."))
-    new_ids: dict[Any, int] = {}
+def load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
+    """Copy a (checked) backup's audit trail, oldest first, keeping who (by name; `named` finds
+    the account of that name, if it is the same database) and when; hand records are stored
+    as the engine writes them."""
+    new_ids: dict[int, int] = {}
     for e in entries:
-        if not isinstance(e, dict) or e.get("action") not in audit.ACTIONS or \
-                not isinstance(e.get("user"), str):
-            raise Malformed("audit", _("An audit entry has an action and a user."))
         before, after = e.get("before"), e.get("after")
         if e["action"] in HAND_ACTIONS:
             before, after = (None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
                              for r in (before, after))
-        elif not all(r is None or isinstance(r, dict) for r in (before, after)):
-            raise Malformed("audit", _("An audit entry's before and after are objects."))
-        number = e.get("hand")
         user = named(e["user"])
         entry = AuditEntry(
-            match_id=match.id, user_id=user.id if user else None, username=e["user"][:40],
-            action=e["action"],
-            hand_number=number if isinstance(number, int) else None, before=before, after=after,
-            restores_id=new_ids.get(e.get("restores")), at=when(e.get("at")))
+            match_id=match.id, user_id=user.id if user else None, username=e["user"],
+            action=e["action"], hand_number=e.get("hand"), before=before, after=after,
+            restores_id=new_ids.get(e.get("restores") or 0), at=when(e["at"]))
         db.session.add(entry)
         db.session.flush()
-        new_ids[e.get("id")] = entry.id
+        new_ids[e["id"]] = entry.id
 
 
-def when(value: Any) -> datetime:
-    """A stored time from its ISO text (now, if there is none)."""
+def when(value: Any, field: str = "at") -> datetime:
+    """A stored time from its ISO text (now, if there is none), in UTC (SQLite keeps no offset:
+    stored as given, 10:00+05:00 would read back as 10:00 UTC)."""
     if value is None:
         return utcnow()
+    moment: datetime | None
     try:
-        moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise Malformed("at", _("A time in a backup is written like %(example)s.",
-                                example="2026-11-30T04:42:08+00:00")) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        parsed = datetime.fromisoformat(value)
+        moment = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except (TypeError, ValueError, OverflowError):  # 9999-12-31T23:59:59-14:00 is year 10000
+        moment = None
+    if moment is None or not EARLIEST <= moment < LATEST:
+        raise Malformed(field, _("A time in a backup is from the years 2000 to 2100, written "
+                                 "like %(example)s.", example="2026-11-30T04:42:08+00:00"))
+    return moment

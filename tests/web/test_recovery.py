@@ -276,10 +276,13 @@ def test_an_import_may_be_larger_than_64_kib_but_not_4_mib(api_user: Any) -> Non
 @pytest.mark.parametrize("change, field", [
     (lambda d: d.update(format="other"), "format"),
     (lambda d: d.update(version=2), "version"),
-    (lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]), "points"),
-    (lambda d: d["matches"][0].update(status="banked"), "status"),
-    (lambda d: d["matches"][0]["hands"][0]["record"].update(bid="lots"), "bid"),
-    (lambda d: d["matches"][0].update(audit=[{"action": "rm -rf", "user": "x"}]), "audit"),
+    (lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]),
+     "/matches/0/hands/0/record/points"),
+    (lambda d: d["matches"][0].update(status="banked"), "/matches/0/status"),
+    (lambda d: d["matches"][0]["hands"][0]["record"].update(bid="lots"),
+     "/matches/0/hands/0/record/bid"),
+    (lambda d: d["matches"][0].update(audit=[{"action": "rm -rf", "user": "x"}]),
+     "/matches/0/audit/0"),
 ])
 def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: Any,
                                                         field: str) -> None:
@@ -289,7 +292,8 @@ def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: A
     doc = api_user.get(f"/api/matches/{mid}/backup").json
     change(doc)
     answer = api_user.post("/api/matches/import", json=doc)
-    assert answer.status_code in (400, 422) and answer.json["field"] == field, answer.json
+    assert answer.status_code in (400, 422) and answer.json["field"].startswith(field), \
+        answer.json
     assert len(api_user.get("/api/matches").json["matches"]) == 1
 
 
