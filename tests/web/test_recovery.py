@@ -322,6 +322,17 @@ def download_file(data: bytes) -> Any:
 # --- the whole database ----------------------------------------------------------------------
 
 
+def fresh_app(app: Flask, database_url: str, tmp_path: Any) -> Flask:
+    """The app again on a new, empty database to restore into (`app`'s connections closed)."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    if database_url.startswith("sqlite"):
+        database_url = f"sqlite:///{tmp_path / 'restored.sqlite'}"
+    empty_database(database_url)
+    return create_app(app_config(database_url, tmp_path / "fresh"))
+
+
 def test_cli_backup_and_restore_round_trip_the_whole_database(
         app: Flask, make_user: Any, database_url: str, tmp_path: Any) -> None:
     anna, boris = make_user("anna"), make_user("boris")
@@ -345,13 +356,7 @@ def test_cli_backup_and_restore_round_trip_the_whole_database(
     refused = app.test_cli_runner().invoke(args=["restore", str(file)])
     assert refused.exit_code != 0 and "not empty" in refused.output
 
-    with app.app_context():  # an empty database to restore into
-        db.session.remove()
-        db.engine.dispose()
-    if database_url.startswith("sqlite"):
-        database_url = f"sqlite:///{tmp_path / 'restored.sqlite'}"
-    empty_database(database_url)
-    fresh = create_app(app_config(database_url, tmp_path / "fresh"))
+    fresh = fresh_app(app, database_url, tmp_path)
     result = fresh.test_cli_runner().invoke(args=["restore", str(file)])
     assert result.exit_code == 0, result.output
     client = fresh.test_client()
