@@ -35,7 +35,8 @@ def test_the_published_schema_is_the_one_the_code_checks() -> None:
 
 @pytest.fixture
 def rich(make_user: Any) -> tuple[ApiUser, dict[str, Any]]:
-    """anna and a backup of two matches that hold every kind of history entry."""
+    """anna and a backup of her matches (banked, ended, open, each also imported once) that
+    hold every kind of history entry."""
     anna, boris = make_user("anna"), make_user("boris")
     match = anna.new_match(start_scores=WINNING_START)
     url = f"/api/matches/{match['id']}"
@@ -55,10 +56,14 @@ def rich(make_user: Any) -> tuple[ApiUser, dict[str, Any]]:
     ended = anna.new_match()["id"]
     anna.add_hand(ended, played(0, 100, [None, 20, 20]))
     assert anna.post(f"/api/matches/{ended}/end").status_code == 200
+    still_open = anna.new_match()["id"]  # with a deleted hand that can come back
+    anna.add_hand(still_open, played(0, 100, [None, 20, 20]))
+    anna.add_hand(still_open, played(1, 100, [20, None, 20]))
+    assert anna.delete(f"/api/matches/{still_open}/hands/1").status_code == 200
     doc = anna.get("/api/backup").json
     assert anna.post("/api/matches/import", json=doc).status_code == 201  # match_imported too
     doc = anna.get("/api/backup").json
-    doc["matches"].sort(key=lambda m: -len(m["audit"]))  # 0: the banked copy, 3: the ended one
+    doc["matches"].sort(key=lambda m: -len(m["audit"]))  # 0: the banked copy, 5: the ended one
     return anna, doc
 
 
@@ -152,8 +157,8 @@ CRAFTED: list[tuple[str, Any, str]] = [
     ("matches null", lambda d: d.update(matches=None), "/matches"),
     ("a hand the rules refuse", lambda d: d["matches"][0]["hands"][0]["record"].update(
         points=[20, None, 120]), f"{M}/hands/0/record/points"),
-    ("a status that does not fit the sheet", lambda d: d["matches"][3].update(status="banked"),
-     "/matches/3/status"),
+    ("a status that does not fit the sheet", lambda d: d["matches"][5].update(status="banked"),
+     "/matches/5/status"),
 ]
 
 
@@ -188,6 +193,9 @@ def test_times_are_stored_in_utc_with_their_offset_applied(rich: Any) -> None:
 BACKUP_VALUES = [*HOSTILE_VALUES, 2**31, 2**63, -(2**31), "9999-12-31T23:59:59-14:00",
                  "2026-11-30T10:00:00+05:00", "1999-12-31T23:59:59+00:00", "hand_deleted",
                  "hand_restored", "banked", "anna", nested(50), {"status": "open"}]
+PLAUSIBLE = [None, "anna", "boris", "x", "", 1, 2, 3, 2**31 - 1, True, False, [], {},
+             "2000-01-01T00:00:00Z", "2100-12-31T23:59:59+14:00", "2026-11-30T10:00:00+05:00"]
+"""Values of the right kind often enough that some mutated backups are imported and read."""
 FUZZ_CASES = 120
 
 
@@ -195,9 +203,12 @@ def test_mutated_backups_never_fault_and_what_is_imported_reads_and_backs_up(
         app: Flask, rich: Any, database_url: str, tmp_path: Path) -> None:
     anna, doc = rich
     rng = random.Random(20261201)
-    imported = refused = 0
+    imported = refused = restores = 0
     for _ in range(FUZZ_CASES):
-        hostile = mutate(copy.deepcopy(doc), rng, BACKUP_VALUES)
+        values = rng.choice([BACKUP_VALUES, PLAUSIBLE])
+        match = copy.deepcopy(rng.choice(doc["matches"]))  # mostly inside one match
+        hostile = {**doc, "matches": [mutate(match, rng, values)]} if rng.random() < 0.9 \
+            else mutate(copy.deepcopy(doc), rng, values)
         before = table_counts(app)
         answer = anna.client.post("/api/matches/import", data=json.dumps(hostile),
                                   content_type="application/json", headers=anna.headers)
@@ -208,10 +219,17 @@ def test_mutated_backups_never_fault_and_what_is_imported_reads_and_backs_up(
             continue
         imported += 1
         for match in answer.json["matches"]:
-            assert anna.get(f"/api/matches/{match['id']}").status_code == 200
-            assert anna.get(f"/api/matches/{match['id']}/history").status_code == 200
-            assert anna.get(f"/api/matches/{match['id']}/sheet.csv").status_code == 200
-    assert refused > FUZZ_CASES // 2 and imported > 0
+            url = f"/api/matches/{match['id']}"
+            assert anna.get(url).status_code == 200
+            assert anna.get(f"{url}/sheet.csv").status_code == 200
+            history = anna.get(f"{url}/history")
+            assert history.status_code == 200
+            for entry in history.json["history"]:  # every deleted hand it imported can come back
+                if entry["restorable"]:
+                    restored = anna.post(f"{url}/history/{entry['id']}/restore")
+                    assert restored.status_code in (200, 409, 422), restored.json
+                    restores += restored.status_code == 200
+    assert refused > FUZZ_CASES // 2 and imported > 0 and restores > 0
     again = anna.get("/api/backup")
     assert again.status_code == 200
     assert anna.post("/api/matches/import", json=again.json).status_code == 201
