@@ -276,10 +276,15 @@ class HandForm(RefusableForm):
             data["marriages"] = [list(m.data or []) for m in self.marriages()]
             if "sitter_points" in self:
                 data["sitter_points"] = self.sitter_points.data or 0
-        expected = self.expected_hand.data
-        if expected:  # anything but a hand number is refused by the service, not dropped
-            data["expected_hand"] = ascii_number(expected, MAX_HAND_NUMBER) or expected
-        return data
+        return _with_expected_hand(data, self.expected_hand.data)
+
+
+def _with_expected_hand(data: dict[str, Any], expected: str | None) -> dict[str, Any]:
+    """The body with the form's hidden `expected_hand`: a hand number in ASCII digits, else the
+    text as sent, which the service refuses (never dropped, never a 4,300-digit int())."""
+    if expected:
+        data["expected_hand"] = ascii_number(expected, MAX_HAND_NUMBER) or expected
+    return data
 
 
 def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
@@ -343,10 +348,7 @@ class RoundForm(RefusableForm):
             "card_points": None if self.double_victory.data or team0 is None
             else [team0, 100 - team0],
         }
-        expected = self.expected_hand.data
-        if expected:  # anything but digits is refused by the service, not silently dropped
-            data["expected_hand"] = int(expected) if expected.isdecimal() else expected
-        return data
+        return _with_expected_hand(data, self.expected_hand.data)
 
 
 def round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:

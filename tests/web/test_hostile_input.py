@@ -494,3 +494,15 @@ def test_a_refused_import_page_answers_422(csrf_app: Flask, page_table: dict[str
     response = anna.post("/import", {"file": (io.BytesIO(b"not json"), "backup.json")},
                          content_type="multipart/form-data")
     assert response.status_code == 422 and all_errors(response.text)
+
+
+@pytest.mark.parametrize("expected", ["9" * 5000, "\u0661", "9" * 30])
+def test_a_tichu_round_form_with_a_tampered_expected_hand_is_refused(
+        csrf_app: Flask, phone: Phone, expected: str) -> None:
+    match_id = phone.new_match(["Anna", "Boris", "Vera", "Gleb"], rules="tichu", sheet="")
+    before = table_counts(csrf_app)
+    response = phone.post(f"/matches/{match_id}/hands/new", {
+        "calls_0": "", "calls_1": "", "calls_2": "", "calls_3": "", "first_out": "0",
+        "card_points": "50", "expected_hand": expected})
+    assert response.status_code == 422 and all_errors(response.text)
+    assert table_counts(csrf_app) == before
