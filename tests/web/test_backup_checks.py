@@ -24,6 +24,8 @@ from .test_recovery import fresh_app
 from .test_security import table_counts
 
 ROOT = Path(__file__).parents[2]
+TICHU_ROUND = {"calls": ["tichu", "grand", None, None], "first_out": 0, "double_victory": False,
+               "card_points": [35, 65]}
 
 
 def test_the_published_schema_is_the_one_the_code_checks() -> None:
@@ -270,3 +272,12 @@ def test_a_crafted_database_backup_is_not_restored(app: Flask, rich: Any, databa
     with fresh.app_context():
         assert backup.is_empty()
     close(fresh)
+
+
+def test_a_tichu_backup_fits_the_schema_and_imports(api_user: ApiUser) -> None:
+    match = api_user.new_match(players=["Anna", "Boris", "Vera", "Gleb"], rules="tichu")
+    api_user.add_hand(match["id"], TICHU_ROUND)
+    doc = api_user.get(f"/api/matches/{match['id']}/backup").json
+    assert list(backup.VALIDATOR.iter_errors(doc)) == []
+    answer = api_user.post("/api/matches/import", json=doc)
+    assert answer.status_code == 201, answer.json
