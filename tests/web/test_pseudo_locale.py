@@ -237,9 +237,9 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
 
     # Backups: the import page and its refusals, one match and several.
     r.page("/import")
-    r.post("/import", {})
-    r.post("/import", {"file": (io.BytesIO(b"not json"), "x.json")})
-    r.post("/import", {"file": (io.BytesIO(b'{"format": "other"}'), "x.json")})
+    r.post("/import", {}, status=422)
+    r.post("/import", {"file": (io.BytesIO(b"not json"), "x.json")}, status=422)
+    r.post("/import", {"file": (io.BytesIO(b'{"format": "other"}'), "x.json")}, status=422)
     backup = r.phone.get("/backup.json").get_data()
     r.post("/import", {"file": (io.BytesIO(backup), "all.json")})
     one = json.dumps({**json.loads(backup), "matches": json.loads(backup)["matches"][:1]})
