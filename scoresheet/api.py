@@ -110,7 +110,7 @@ def revoke_token() -> Any:
 def list_matches() -> Any:
     """The caller's matches, newest first, in brief."""
     return {"matches": [shapes.match_brief(m)
-                        for m in queries.user_matches(g.api_user, grouped=False)]}
+                        for m in queries.listed_matches(g.api_user, grouped=False)]}
 
 
 @bp.post("/matches")
@@ -214,7 +214,7 @@ def match_backup(match_id: str) -> Any:
 @bp.get("/backup")
 def my_backup() -> Any:
     """Every match of the caller as one backup document."""
-    return backup.document(queries.user_matches(g.api_user, grouped=False))
+    return backup.document(queries.user_matches(g.api_user))
 
 
 @bp.post("/matches/import")

@@ -5,9 +5,11 @@ The read side of the service layer (`services` holds the commands that change a 
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort
 from flask_babel import gettext as _
-from sqlalchemy import func
+from sqlalchemy import Row, func
 
 from .extensions import db
 from .models import Hand, Match, Member, User
@@ -35,16 +37,26 @@ def get_hand(match: Match, number: int) -> Hand:
     return hand
 
 
-def user_matches(user: User, grouped: bool = True) -> list[Match]:
-    """The user's matches, newest first, in one query; `grouped`: open ones before banked and
-    ended ones. Each carries its stored summary: listing them replays nothing."""
-    matches = list(db.session.execute(
+def user_matches(user: User) -> list[Match]:
+    """The user's matches, newest first (for backups: whole rows)."""
+    return list(db.session.execute(
         db.select(Match).join(Member).where(Member.user_id == user.id)
         .order_by(Match.created_at.desc(), Match.id)
     ).scalars())
+
+
+def listed_matches(user: User, grouped: bool = True) -> list[Row[Any]]:
+    """What lists show of the user's matches, newest first, in one query of the columns they
+    need (their stored summaries: nothing is replayed, no ORM object is built); `grouped`:
+    open ones before banked and ended ones."""
+    rows = list(db.session.execute(
+        db.select(Match.id, Match.setup, Match.status, Match.summary, Match.created_at)
+        .join(Member).where(Member.user_id == user.id)
+        .order_by(Match.created_at.desc(), Match.id)
+    ).all())
     if grouped:
-        matches.sort(key=lambda m: m.status != "open")  # stable: newest first within each
-    return matches
+        rows.sort(key=lambda m: m.status != "open")  # stable: newest first within each
+    return rows
 
 
 def sheet_of(match: Match) -> MatchState:

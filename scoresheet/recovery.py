@@ -95,7 +95,7 @@ def match_backup(match_id: str) -> Response:
 @login_required
 def my_backup() -> Response:
     """Download every match of mine as one backup file."""
-    return _download(backup.document(queries.user_matches(current_user, grouped=False)),
+    return _download(backup.document(queries.user_matches(current_user)),
                     "tysiacha-matches.json")
 
 

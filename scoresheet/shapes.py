@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy import Row
+
 from .audit import entry_to_dict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat
@@ -18,7 +20,7 @@ def encode(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def match_status(match: Match, sheet_status: str) -> str:
+def match_status(match: Match | Row[Any], sheet_status: str) -> str:
     """`in_progress`, `finished` (computed by the replay), `banked` or `ended` (stored)."""
     return match.status if match.status in ("banked", "ended") else sheet_status
 
@@ -116,8 +118,9 @@ def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | No
     return encode(match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
 
 
-def match_brief(match: Match) -> dict[str, Any]:
-    """A match in brief, for lists: read from its stored summary, nothing replayed."""
+def match_brief(match: Row[Any]) -> dict[str, Any]:
+    """A match in brief, for lists, from a row of `queries.listed_matches`: its stored
+    summary, nothing replayed."""
     summary = match.summary
     assert summary is not None, "every change stores it; migration 0003 filled older matches"
     return {"id": match.id, "players": list(match.setup["players"]),

@@ -140,7 +140,7 @@ def test_delete_renumbers_the_stored_hands(anna: User) -> None:
     assert [h.number for h in sheet.hands] == [1, 2]
 
 
-def test_user_matches_puts_open_ones_first_then_newest(anna: User, boris: User) -> None:
+def test_listed_matches_puts_open_ones_first_then_newest(anna: User, boris: User) -> None:
     old = create_match(anna, {"players": ["A", "B", "C"]})
     ended = create_match(anna, {"players": ["D", "E", "F"]})
     services.end(ended, anna)
@@ -150,8 +150,10 @@ def test_user_matches_puts_open_ones_first_then_newest(anna: User, boris: User) 
     services.bank(banked, anna)
     new = create_match(anna, {"players": ["J", "K", "L"]})
     create_match(boris, {"players": ["M", "N", "O"]})
-    assert queries.user_matches(anna) == [new, old, banked, ended]
-    assert queries.user_matches(anna, grouped=False) == [new, banked, ended, old]
+    assert [m.id for m in queries.listed_matches(anna)] == [new.id, old.id, banked.id, ended.id]
+    assert [m.id for m in queries.listed_matches(anna, grouped=False)] == \
+        [new.id, banked.id, ended.id, old.id]
+    assert queries.user_matches(anna) == [new, banked, ended, old]
 
 
 def test_match_status_combines_stored_and_computed(anna: User) -> None:
