@@ -5,11 +5,12 @@ Run:  .venv/bin/python bench/home.py       (--matches N, --hands N, --rounds N; 
 
 Builds, through the JSON API, `--matches` matches of `--hands` hands each for one user (the
 engine benchmark's generator), logs that user in on a page client, then times interleaved,
-round by round: `GET /healthz`, the home page `GET /`, and `GET /api/matches`. Before each
-timed home page and list the process's replay cache is emptied, so each is what a COLD process
-pays: "cold" means a process whose replay cache is empty, templates compiled, and one warm-up
-request to another page made (docs/performance.md). Reports medians and their ratio to
-/healthz. A script, not a timed test: the ratios are what to compare, the machine is noisy.
+round by round: `GET /healthz`, the home page `GET /`, the home page of a user with no match
+(the price of the page itself), and `GET /api/matches`. Before each timed request the
+process's replay cache is emptied, so each home page and list is what a COLD process pays:
+"cold" means a process whose replay cache is empty, templates compiled, and one warm-up request
+to another page made (docs/performance.md). Reports medians and their ratio to /healthz, wall
+clock and CPU (`bench/timing.py`). A script, not a timed test: the ratios are what to compare.
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ def main() -> None:
                 assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
                                    json=hand_to_dict(record)).status_code == 201
         assert client.post("/login", data=user).status_code == 302
+        empty = app.test_client()  # the same page without any match: the price of a page
+        nobody = {"username": "nobody", "password": "benchbench"}
+        assert empty.post("/api/users", json=nobody).status_code == 201
+        assert empty.post("/login", data=nobody).status_code == 302
 
         def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
             def call() -> None:
@@ -78,6 +83,7 @@ def main() -> None:
         timed: dict[str, Callable[[], None]] = {
             "GET /healthz": get("/healthz"),
             "GET / (home), cold": get("/"),
+            "GET / with no match": lambda: empty.get("/"),
             "GET /api/matches, cold": get("/api/matches", auth),
         }
         times = interleaved(timed, args.rounds, before_each=empty_cache)
