@@ -42,6 +42,17 @@ def wait_for_preview(phone: Phone, text: str) -> None:
     phone.page.locator(".preview", has_text=text).wait_for(timeout=5_000)
 
 
+def correct(phone: Phone, word: str, number: int, field: str, value: str, preview: str) -> None:
+    """Correct one field of hand (or round) `number` through its ✎ link: the preview shows
+    `preview`, the save flashes."""
+    phone.tap(f"a[aria-label='Correct or delete {word} {number}']")
+    phone.page.wait_for_selector(f"h1:text('Correct {word} {number}')")
+    phone.page.fill(field, value)
+    wait_for_preview(phone, preview)
+    phone.tap(f"button:text('Save {word} {number}')")
+    phone.page.wait_for_selector(f"li.flash:has-text('{word.capitalize()} {number} corrected')")
+
+
 def standings(phone: Phone) -> dict[str, str]:
     """Name → score as the standings show them."""
     names = phone.page.locator(".standing .name").all_inner_texts()
@@ -106,12 +117,7 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
     assert standings(boris) == {"Anna": "880", "Boris": "345", "Vera": "600"}
 
     # Someone misread hand 1: Vera had 25, not 20. Correct it; the later hands follow.
-    anna.tap("a[aria-label='Correct or delete hand 1']")
-    anna.page.wait_for_selector("h1:text('Correct hand 1')")
-    anna.page.fill("#points_2", "25")
-    wait_for_preview(anna, "Vera: +25")
-    anna.tap("button:text('Save hand 1')")
-    anna.page.wait_for_selector("li.flash:has-text('Hand 1 corrected')")
+    correct(anna, "hand", 1, "#points_2", "25", "Vera: +25")
     boris.page.locator(".standing", has_text="Vera").locator(".score", has_text="605").wait_for(
         timeout=LIVE_WAIT_MS)
     boris.screenshot(shots, "sheet-live")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .helpers import Phone, bank_and_download
-from .test_table import LIVE_WAIT_MS, standings, wait_for_preview
+from .test_table import LIVE_WAIT_MS, correct, standings, wait_for_preview
 
 TYPICAL_ROUND_TAPS = 5
 """Issue 15: no calls, who went out first, card points 60, save — at most this many taps."""
@@ -98,12 +98,7 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     assert standings(boris) == {"Anna & Vera": "910", "Boris & Gleb": "390"}
 
     # Round 2 was misread: Anna & Vera took 30, not 50. Correct it; the later rounds follow.
-    anna.tap("a[aria-label='Correct or delete round 2']")
-    anna.page.wait_for_selector("h1:text('Correct round 2')")
-    anna.page.fill("#card_points", "30")
-    wait_for_preview(anna, "Anna & Vera: +30")
-    anna.tap("button:text('Save round 2')")
-    anna.page.wait_for_selector("li.flash:has-text('Round 2 corrected')")
+    correct(anna, "round", 2, "#card_points", "30", "Anna & Vera: +30")
     boris.page.locator(".standing", has_text="Boris & Gleb").locator(
         ".score", has_text="410").wait_for(timeout=LIVE_WAIT_MS)
 
