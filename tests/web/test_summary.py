@@ -97,4 +97,4 @@ def test_lists_read_the_summaries_and_replay_nothing(app: Any, make_user: Any,
         (going, "in_progress", None, 1), (won, "banked", 0, 2)]
     home = anna.client.get("/")
     assert home.status_code == 200
-    assert "banked: Аня won" in home.text and "1 hand ·" in home.text
+    assert "banked: Аня won" in home.text and "2 hands" in home.text and "1 hand " in home.text
