@@ -8,13 +8,12 @@ import secrets
 
 from flask import Flask, current_app
 from flask_babel import gettext as _
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .extensions import db, login_manager
-from .models import ApiToken, User
 from .errors import Conflict
+from .extensions import db, login_manager
+from .models import ApiToken, User, fold
 from .rules import Malformed, Refused
 
 USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")
@@ -57,9 +56,10 @@ def register(username: object, password: object) -> User:
                                     num=MAX_PASSWORD))
     if not encodable(password):
         raise Malformed("password", _("The password holds characters that are not text."))
+    password_hash = hash_password(password)  # before any query: no transaction waits on it
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
-    user = User(username=username, password_hash=hash_password(password))
+    user = User(username=username, password_hash=password_hash)
     db.session.add(user)
     try:
         db.session.commit()
@@ -77,7 +77,7 @@ def taken(username: str) -> str:
 def find_user(username: str) -> User | None:
     """The user with this username, ignoring case."""
     return db.session.execute(
-        db.select(User).where(func.lower(User.username) == username.lower())
+        db.select(User).where(User.username_folded == fold(username))
     ).scalar_one_or_none()
 
 

@@ -41,12 +41,25 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
+def fold(username: str) -> str:
+    """A username as compared: case ignored (usernames are ASCII: lower() is the fold)."""
+    return username.lower()
+
+
+def _folded(context: Any) -> str:
+    """The column default of `User.username_folded`: the folded username being inserted."""
+    return fold(context.get_current_parameters()["username"])
+
+
 class User(UserMixin, db.Model):
     """An account."""
 
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40), unique=True)
+    username_folded: Mapped[str] = mapped_column(String(40), unique=True, default=_folded)
+    """The username in lower case: its unique index makes `anna` and `ANNA` one account in
+    the database itself, however close together two phones register them."""
     password_hash: Mapped[str] = mapped_column(String(255))
     session_version: Mapped[int] = mapped_column(default=0)
     language: Mapped[str | None] = mapped_column(String(10))
