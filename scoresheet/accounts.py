@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from . import database
 from .errors import Conflict
 from .extensions import db, login_manager
 from .models import ApiToken, User, fold
@@ -90,7 +91,8 @@ def authenticate(username: object, password: object) -> User | None:
     """The user if the username and password match, else None."""
     if not isinstance(username, str) or not isinstance(password, str) or not encodable(password):
         return None
-    user = find_user(username) if USERNAME.fullmatch(username) else None
+    with database.read_only():  # no write lock, and no transaction open during the hash
+        user = find_user(username) if USERNAME.fullmatch(username) else None
     if user is None:
         method = current_app.config["PASSWORD_HASH_METHOD"]
         if method not in DUMMY_HASH:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from flask import Flask, has_request_context, request
+from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from sqlalchemy import Connection, event, inspect, text
 
 from .extensions import db, migrate
@@ -30,6 +34,7 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
+            create_private_file(engine.url.database)
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
             event.listen(engine, "connect", sqlite_pragmas(timeout))
             event.listen(engine, "begin", sqlite_begin)
@@ -37,6 +42,17 @@ def init_app(app: Flask) -> None:
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
             auto_upgrade()
+
+
+def create_private_file(path: str | None) -> None:
+    """Create a new SQLite database file readable by its owner only (0600); SQLite gives its
+    WAL and shared-memory files the same mode. An existing file is left as it is."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def auto_upgrade() -> None:
@@ -124,11 +140,66 @@ READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def sqlite_begin(connection: Any) -> None:
-    """Begin a transaction: anything but a reading request takes the write lock up front.
+    """Begin a transaction: one that may write takes the write lock up front.
 
     A deferred transaction that reads first and writes later cannot wait for the lock once
     another writer has committed after its read ("database is locked" at once); BEGIN IMMEDIATE
-    waits (busy timeout) instead. Reading requests stay deferred: WAL readers never block.
+    waits (busy timeout) instead. Reading requests, and the blocks of `read_only` in any other
+    (a log-in's look-up), stay deferred: WAL readers never block and are never blocked.
     """
-    reading = has_request_context() and request.method in READ_ONLY_METHODS
+    reading = (has_app_context() and g.get("_read_only", False)) or (
+        has_request_context() and request.method in READ_ONLY_METHODS)
     connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+@contextmanager
+def read_only() -> Iterator[None]:
+    """Run the block's queries in a transaction of their own that only reads (on SQLite: no
+    write lock), ended with the block; what it loaded stays readable. Call nothing slow (a
+    password hash) inside a transaction: after the block none is open."""
+    db.session.commit()
+    g._read_only = True
+    try:
+        yield
+    finally:
+        g._read_only = False
+        db.session.commit()
+
+
+@contextmanager
+def snapshot() -> Iterator[Any]:
+    """A consistent copy of the whole database to read from, made without the write lock: on
+    SQLite a `VACUUM INTO` copy (a read transaction: writers go on), opened as an app of its
+    own; on PostgreSQL this app in one REPEATABLE READ transaction. Yields the app to read."""
+    engine = db.engine
+    if engine.dialect.name != "sqlite":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        try:
+            yield current_app._get_current_object()  # type: ignore[attr-defined]
+        finally:
+            db.session.rollback()
+        return
+    from . import create_app
+
+    fd, path = tempfile.mkstemp(prefix="snapshot-", suffix=".sqlite",
+                                dir=current_app.instance_path)  # empty, mode 0600
+    os.close(fd)
+    try:
+        source = sqlite3.connect(engine.url.database or "", isolation_level=None)
+        try:
+            source.execute(f"PRAGMA busy_timeout = {int(current_app.config['SQLITE_BUSY_TIMEOUT_MS'])}")
+            source.execute("VACUUM INTO ?", (path,))
+        finally:
+            source.close()
+        copy = create_app({**current_app.config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                           "DATABASE_AUTO_UPGRADE": False, "INSTANCE_PATH": current_app.instance_path})
+        with copy.app_context():
+            try:
+                yield copy
+            finally:
+                db.session.remove()
+                db.engine.dispose()
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)

@@ -25,7 +25,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from . import audit, backup, queries, security, services
+from . import audit, backup, database, queries, security, services
 from .common import back_to
 from .errors import Conflict
 from .extensions import db
@@ -134,12 +134,10 @@ def _download(doc: dict[str, Any], filename: str) -> Response:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def backup_command(file: str) -> None:
     """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
-    if db.engine.dialect.name == "postgresql":  # one consistent snapshot of every table
-        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-    users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
-    matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
-    doc = backup.document(matches, users)
-    db.session.rollback()
+    with database.snapshot():  # one consistent state of every table, writers never held up
+        users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
+        matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
+        doc = backup.document(matches, users)
     tmp = f"{file}.{os.getpid()}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(doc, f, ensure_ascii=False)

@@ -1,0 +1,131 @@
+"""Only real writes take SQLite's write lock: a log-in's password hash and a backup never hold
+it, so hands are saved meanwhile without waiting (issue 10, item 4). Run on PostgreSQL too."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import ApiUser, app_config, empty_database
+from flask import Flask
+
+from scoresheet import accounts, backup, create_app
+from scoresheet.extensions import db
+
+from .helpers import played
+
+SHORT_WAIT_MS = 300
+"""The busy timeout of the app under test: a save that had to wait for a held write lock
+fails at once instead of after the usual 10 s."""
+
+
+@pytest.fixture
+def impatient_app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
+    """The app on an empty database, with a short busy timeout."""
+    empty_database(database_url)
+    app = create_app(app_config(database_url, tmp_path, SQLITE_BUSY_TIMEOUT_MS=SHORT_WAIT_MS))
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def register(app: Flask, username: str) -> ApiUser:
+    """A user registered through the API."""
+    client = app.test_client()
+    response = client.post("/api/users", json={"username": username,
+                                               "password": "correct horse"})
+    assert response.status_code == 201, response.json
+    return ApiUser(client, username, response.json["token"])
+
+
+class HeldHash:
+    """Password checks that stay "in the hash" until released: a hash as slow as we like."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, expected: int) -> None:
+        self.inside = threading.Semaphore(0)
+        self.release = threading.Event()
+        self.expected = expected
+        real = accounts.check_password_hash
+
+        def held(pwhash: str, password: str) -> bool:
+            self.inside.release()
+            assert self.release.wait(60)
+            return real(pwhash, password)
+
+        monkeypatch.setattr(accounts, "check_password_hash", held)
+
+    def wait_until_all_inside(self) -> None:
+        """Every expected log-in is now hashing."""
+        for _ in range(self.expected):
+            assert self.inside.acquire(timeout=20), "a log-in never reached its hash"
+
+
+def test_hands_are_saved_while_wrong_log_ins_are_hashing(impatient_app: Flask,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    anna = register(impatient_app, "anna")
+    match = anna.new_match()
+    held = HeldHash(monkeypatch, expected=4)
+    answers: list[int] = []
+
+    def wrong_log_in(url: str, body: dict[str, str], as_json: bool) -> None:
+        client = impatient_app.test_client()
+        response = client.post(url, json=body) if as_json else client.post(url, data=body)
+        answers.append(response.status_code)
+
+    guesses = [("/api/tokens", {"username": "anna", "password": "wrong guess"}, True),
+               ("/api/tokens", {"username": "nobody", "password": "wrong guess"}, True),
+               ("/login", {"username": "anna", "password": "wrong guess"}, False),
+               ("/api/tokens", {"username": "anna", "password": "correct horse"}, True)]
+    threads = [threading.Thread(target=wrong_log_in, args=g) for g in guesses]
+    for t in threads:
+        t.start()
+    held.wait_until_all_inside()  # four log-ins are in the middle of their password hash
+    for number in range(1, 6):
+        response = anna.post(f"/api/matches/{match['id']}/hands",
+                             json=played(number % 3, 100, [20 if s != number % 3 else None
+                                                           for s in range(3)]))
+        assert response.status_code == 201, response.json
+    held.release.set()
+    for t in threads:
+        t.join(60)
+    assert sorted(answers) == [201, 401, 401, 422]  # the right password still gets its token
+
+
+def test_writers_proceed_while_the_whole_database_is_backed_up(
+        impatient_app: Flask, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    anna = register(impatient_app, "anna")
+    match = anna.new_match()
+    anna.add_hand(match["id"], played(0, 100, [None, 20, 20]))
+    saved: list[int] = []
+    real_document = backup.document
+
+    def document_while_a_hand_is_saved(*args: Any, **kw: Any) -> Any:
+        """Half-way through the backup, another phone saves a hand (and must not wait)."""
+        writer = threading.Thread(target=lambda: saved.append(anna.post(
+            f"/api/matches/{match['id']}/hands", json={"kind": "redeal"}).status_code))
+        writer.start()
+        writer.join(60)
+        return real_document(*args, **kw)
+
+    monkeypatch.setattr(backup, "document", document_while_a_hand_is_saved)
+    file = tmp_path / "all.json"
+    result = impatient_app.test_cli_runner().invoke(args=["backup", str(file)])
+    assert result.exit_code == 0, result.output
+    assert saved == [201]
+    assert '"kind": "played"' in file.read_text() or '"kind":"played"' in file.read_text()
+    assert len(anna.get(f"/api/matches/{match['id']}").json["hands"]) == 2
+
+
+def test_the_sqlite_files_are_readable_by_their_owner_only(tmp_path: Any) -> None:
+    path = tmp_path / "new.sqlite"
+    app = create_app(app_config(f"sqlite:///{path}", tmp_path))
+    register(app, "anna")  # a write: the WAL and shared-memory files exist now
+    try:
+        for name in ("new.sqlite", "new.sqlite-wal", "new.sqlite-shm"):
+            assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+    finally:
+        with app.app_context():
+            db.engine.dispose()
