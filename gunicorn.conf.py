@@ -37,3 +37,9 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 # X-Forwarded-* are trusted by the app itself (TRUSTED_PROXIES, werkzeug's ProxyFix).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 control_socket_disable = True  # gunicorn ≥ 27: no control socket in $HOME (instances never clash)
+
+
+def on_starting(server) -> None:  # type: ignore[no-untyped-def]
+    """Tell the app how many workers there are (it refuses to count log-in attempts per
+    worker when there are several: RATELIMIT_STORAGE_URI, docs/deploy.md)."""
+    os.environ["SCORESHEET_WORKERS"] = str(server.cfg.workers)

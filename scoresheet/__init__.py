@@ -50,14 +50,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import (accounts, api, assets, common, database, errors, i18n, phone, recovery, security,
-                   views)
+    from . import (accounts, api, assets, common, database, errors, i18n, limits, phone, recovery,
+                   security, views)
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
     security.init_app(app)  # first: its body guard runs before the CSRF check and the limiter
     login_manager.init_app(app)
     csrf.init_app(app)
+    limits.check_shared_storage(app)
     limiter.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)

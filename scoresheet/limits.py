@@ -1,20 +1,26 @@
 """Brute-force limits (Flask-Limiter) on logging in, registering and joining a match.
 
-Per address every attempt counts that did not succeed; per username only failures count, in a
-moderate window, and never from a browser that has logged in as that user before (a signed
-"known device" cookie, OWASP's device-cookie defence): an attacker can slow guessing down to a
-crawl but cannot lock the real player out of their own phone. Limits are strings such as
-"10 per minute; 50 per hour", read from the configuration on every request.
+Log-ins: only failures count, per address (any username) and per username *and* address pair,
+never from a browser that has logged in as that user before (a signed "known device" cookie,
+OWASP's device-cookie defence). A username that fails from everywhere more often than
+`LOGIN_ATTACK_THRESHOLD` is under attack: each pair then gets the stricter
+`LOGIN_LIMIT_UNDER_ATTACK`. Nothing counts per username alone, so guesses from elsewhere never
+refuse the real player, who logs in from an address that has not failed (docs/security.md).
+Limits are strings such as "10 per minute; 50 per hour", read from the configuration on every
+request; the counters live in `RATELIMIT_STORAGE_URI`, which several workers must share.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, request
+from flask import Flask, current_app, make_response, request
 from flask_limiter.util import get_remote_address
 from itsdangerous import BadSignature, URLSafeSerializer
+from limits import parse_many
 from werkzeug.wrappers import Response
 
 from .extensions import limiter
@@ -24,7 +30,9 @@ DEFAULTS = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
     "LOGIN_LIMIT_PER_ADDRESS": "10 per minute; 60 per hour",
-    "LOGIN_LIMIT_PER_USERNAME": "10 per 15 minutes",
+    "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS": "5 per 15 minutes",
+    "LOGIN_ATTACK_THRESHOLD": "30 per hour",
+    "LOGIN_LIMIT_UNDER_ATTACK": "1 per 15 minutes",
     "REGISTER_LIMIT_PER_ADDRESS": "5 per minute; 20 per hour",
     "REGISTER_LIMIT_PER_USERNAME": "10 per 15 minutes",
     "JOIN_LIMIT_PER_ADDRESS": "20 per minute; 100 per hour",
@@ -33,6 +41,19 @@ DEVICE_COOKIE = "known_device"
 DEVICE_MAX_AGE = 400 * 24 * 3600
 MAX_DEVICE_USERS = 8
 SUCCESS = {200, 201, 204, 302, 303}
+
+
+def check_shared_storage(app: Flask) -> None:
+    """Refuse to start one of several workers whose limit counters would be its own: each
+    would allow the whole limit, multiplying it by the number of workers."""
+    workers = int(os.environ.get("SCORESHEET_WORKERS") or os.environ.get("WEB_CONCURRENCY") or 1)
+    storage = str(app.config["RATELIMIT_STORAGE_URI"])
+    if workers > 1 and app.config["RATELIMIT_ENABLED"] and storage.startswith("memory:"):
+        raise RuntimeError(
+            f"Refusing to start: {workers} workers would each keep their own count of log-in "
+            f"attempts ({storage}), allowing {workers} times every limit. Give them one shared "
+            "store, e.g. RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0 (docs/deploy.md), or "
+            "run a single worker (WEB_CONCURRENCY=1).")
 
 
 def configured(key: str) -> Callable[[], str]:
@@ -92,10 +113,54 @@ def serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key, salt="known-device")
 
 
+def pair_key() -> str:
+    """The username a log-in tries and the address it comes from."""
+    return f"{username_key()}@{get_remote_address()}"
+
+
+ATTACK_SCOPE = "login-username-failures"
+
+
+def _attack_limits() -> list[Any]:
+    """`LOGIN_ATTACK_THRESHOLD` as limit items."""
+    return parse_many(str(current_app.config["LOGIN_ATTACK_THRESHOLD"]))
+
+
+def under_attack() -> bool:
+    """The username a log-in tries failed from everywhere more often than the threshold."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return False
+    key = username_key()
+    return not all(limiter.limiter.test(item, ATTACK_SCOPE, key) for item in _attack_limits())
+
+
+def pair_limit() -> str:
+    """The limit per username and address: stricter while the username is under attack."""
+    name = "LOGIN_LIMIT_UNDER_ATTACK" if under_attack() else "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS"
+    return str(current_app.config[name])
+
+
+def _count_username_failures(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Count every failed log-in against its username, from wherever it came."""
+
+    @functools.wraps(view)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        response = make_response(view(*args, **kwargs))
+        if request.method == "POST" and current_app.config["RATELIMIT_ENABLED"] and \
+                failed(response) and not known_device():
+            for item in _attack_limits():
+                limiter.limiter.hit(item, ATTACK_SCOPE, username_key())
+        return response
+
+    return counted
+
+
 def login_limits(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Log-in limits (page and API share the counters): per address, per username."""
-    view = limiter.shared_limit(configured("LOGIN_LIMIT_PER_USERNAME"), scope="login-username",
-                                key_func=username_key, methods=["POST"], deduct_when=failed,
+    """Log-in limits (page and API share the counters): failures per address, and per
+    username and address (stricter while the username is under attack)."""
+    view = _count_username_failures(view)
+    view = limiter.shared_limit(pair_limit, scope="login-pair", key_func=pair_key,
+                                methods=["POST"], deduct_when=failed,
                                 exempt_when=known_device)(view)
     return limiter.shared_limit(configured("LOGIN_LIMIT_PER_ADDRESS"), scope="login-address",
                                 key_func=get_remote_address, methods=["POST"],
