@@ -1,5 +1,6 @@
-"""Log-in limits keep guessing slow without handing anybody a switch that locks the real player
-out (issue 10, item 7; docs/security.md, "Brute-force limits")."""
+"""Brute-force limits: log-in limits keep guessing slow without handing anybody a switch that
+locks the real player out (issue 10, item 7; docs/security.md, "Brute-force limits");
+registrations and join codes are limited per address."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from flask.testing import FlaskClient
 from scoresheet import create_app
 from scoresheet.extensions import db
 
+from .page_helpers import count_hands, count_matches
+
 PASSWORD = "correct horse"
 
 
@@ -23,7 +26,9 @@ def limited_app(tmp_path: Any) -> Iterator[Flask]:
     app = create_app(app_config(
         f"sqlite:///{tmp_path / 'limits.sqlite'}", tmp_path, RATELIMIT_ENABLED=True,
         LOGIN_LIMIT_PER_ADDRESS="8 per minute", LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS="3 per minute",
-        LOGIN_LIMIT_UNDER_ATTACK="1 per minute", LOGIN_ATTACK_THRESHOLD="6 per minute"))
+        LOGIN_LIMIT_UNDER_ATTACK="1 per minute", LOGIN_ATTACK_THRESHOLD="6 per minute",
+        REGISTER_LIMIT_PER_ADDRESS="4 per minute", REGISTER_LIMIT_PER_USERNAME="3 per minute",
+        JOIN_LIMIT_PER_ADDRESS="3 per minute"))
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -96,3 +101,17 @@ def test_one_address_trying_many_usernames_is_stopped(limited_app: Flask) -> Non
     page = mallory.post("/login", data={"username": "someone", "password": "guess"})
     assert page.status_code == 429
     assert "Too many tries" in page.text and "<html" in page.text
+
+
+def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask) -> None:
+    client = from_address(limited_app, "198.51.100.8")
+    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": "x" * 8}
+                            ).status_code for i in range(5)]
+    assert statuses == [201, 201, 201, 201, 429]
+    token = from_address(limited_app, "10.0.0.3").post(
+        "/api/users", json={"username": "anna", "password": PASSWORD}).json["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    guesses = [client.post("/api/matches/join", json={"code": f"GUESS{i}"}, headers=headers
+                           ).status_code for i in range(4)]
+    assert guesses == [404, 404, 404, 429]
+    assert count_matches(limited_app) == 0 and count_hands(limited_app) == 0

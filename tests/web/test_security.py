@@ -6,15 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import ApiUser, app_config
+from conftest import ApiUser
 from flask import Flask
-from flask.testing import FlaskClient
 
 from scoresheet import create_app
 from scoresheet.extensions import csrf, db
 from scoresheet.security import CONTENT_SECURITY_POLICY
 
-from .page_helpers import Phone, count_hands, count_matches, played
+from .page_helpers import Phone, played
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -188,39 +187,4 @@ def test_every_state_changing_page_route_refuses_a_request_without_the_csrf_toke
     assert table_counts(csrf_app) == before
     assert phone.get("/").status_code == 200  # still logged in: the logout was refused too
 
-
-# --- brute-force limits ----------------------------------------------------------------------
-
-
-@pytest.fixture
-def limited_app(tmp_path: Any) -> Any:
-    """An app with the limits on and small enough to reach in a test."""
-    app = create_app(app_config(
-        f"sqlite:///{tmp_path / 'limits.sqlite'}", tmp_path, RATELIMIT_ENABLED=True,
-        LOGIN_LIMIT_PER_ADDRESS="6 per minute",
-        REGISTER_LIMIT_PER_ADDRESS="4 per minute", REGISTER_LIMIT_PER_USERNAME="3 per minute",
-        JOIN_LIMIT_PER_ADDRESS="3 per minute", WTF_CSRF_ENABLED=False))
-    yield app
-    with app.app_context():
-        db.engine.dispose()
-
-
-def from_address(app: Flask, address: str) -> FlaskClient:
-    """A client whose requests come from this address."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
-def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask) -> None:
-    client = from_address(limited_app, "198.51.100.8")
-    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": "x" * 8}
-                            ).status_code for i in range(5)]
-    assert statuses == [201, 201, 201, 201, 429]
-    token = from_address(limited_app, "10.0.0.3").post(
-        "/api/users", json={"username": "anna", "password": "correct horse"}).json["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    guesses = [client.post("/api/matches/join", json={"code": f"GUESS{i}"}, headers=headers
-                           ).status_code for i in range(4)]
-    assert guesses == [404, 404, 404, 429]
-    assert count_matches(limited_app) == 0 and count_hands(limited_app) == 0
+# Brute-force limits: test_login_limits.py.
