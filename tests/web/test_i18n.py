@@ -50,6 +50,31 @@ def test_every_catalog_holds_every_word_of_the_code(language: str) -> None:
     assert not held - words, f"{language}: words no longer in the code: {sorted(map(str, held - words))[:5]}"
 
 
+PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sd]|\{[a-z_0-9]+\}")
+
+
+def _placeholders(text: str) -> list[str]:
+    """The placeholders of a message, sorted (`%(name)s` for gettext, `{name}` for the engine's)."""
+    return sorted(PLACEHOLDER.findall(text))
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_every_entry_is_translated_with_the_same_placeholders(language: str) -> None:
+    """No empty or fuzzy entry in any catalog, and every translation keeps its placeholders."""
+    wrong = []
+    for m in committed(language):
+        if not m.id:
+            continue
+        ids = list(m.id) if isinstance(m.id, tuple | list) else [m.id]
+        strings = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+        if m.fuzzy or not all(strings):
+            wrong.append(f"untranslated or fuzzy: {ids[0]!r}")
+            continue
+        if any(_placeholders(s) != _placeholders(ids[-1]) for s in strings):
+            wrong.append(f"placeholders differ: {ids[0]!r}")
+    assert not wrong, f"{language}: {len(wrong)} entries: {wrong[:5]}"
+
+
 @pytest.fixture
 def pseudo_app(tmp_path: Path) -> Iterator[Flask]:
     """The app on SQLite, speaking the pseudo-locale too."""
