@@ -57,7 +57,7 @@ def main() -> None:
                           "SQLALCHEMY_DATABASE_URI": os.environ.get(
                               "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
         client = app.test_client()
-        user = {"username": "bench", "password": "benchbench"}
+        user = {"username": "bench", "password": "bench password"}
         token = client.post("/api/users", json=user).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
         for _ in range(args.matches):

@@ -43,7 +43,7 @@ def main() -> None:
                           "SQLALCHEMY_DATABASE_URI": os.environ.get(
                               "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
         client = app.test_client()
-        token = client.post("/api/users", json={"username": "bench", "password": "benchbench"}
+        token = client.post("/api/users", json={"username": "bench", "password": "bench password"}
                             ).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
         match = client.post("/api/matches", headers=auth, json={

@@ -27,6 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scoresheet.sqlite"),
         MAX_CONTENT_LENGTH=64 * 1024,
         PASSWORD_HASH_METHOD=DEFAULT_PASSWORD_HASH,
+        PASSWORD_MIN_STRENGTH=3,  # zxcvbn's 0–4: 3 refuses common passwords, takes passphrases
         SQLITE_BUSY_TIMEOUT_MS=10_000,
         DATABASE_AUTO_UPGRADE=True,
         TRUSTED_PROXIES=0,  # reverse proxies in front that set X-Forwarded-* (docs/deploy.md)
@@ -50,8 +51,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import (accounts, api, assets, common, database, errors, i18n, limits, phone, recovery,
-                   security, views)
+    from . import (account_pages, accounts, api, assets, common, database, errors, i18n, limits,
+                   phone, recovery, security, views)
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -66,6 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     accounts.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(views.bp)
+    app.register_blueprint(account_pages.bp)
     app.register_blueprint(recovery.bp)
     app.register_blueprint(phone.bp)
     assets.init_app(app)

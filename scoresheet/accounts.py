@@ -10,16 +10,19 @@ from flask import Flask, current_app
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
+from zxcvbn import zxcvbn
 
 from . import database
-from .errors import Conflict
+from .errors import Conflict, WrongPassword
 from .extensions import db, login_manager
-from .models import ApiToken, User, fold
+from .models import ApiToken, Match, Member, User, fold
 from .rules import Malformed, Refused
 
 USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
+JUDGED_LENGTH = 72
+"""zxcvbn judges the first 72 characters (beyond that any password is strong enough)."""
 DUMMY_HASH: dict[str, str] = {}
 """A hash per method to check against when the user does not exist (same time either way)."""
 
@@ -49,15 +52,7 @@ def register(username: object, password: object) -> User:
     if not USERNAME.fullmatch(username):
         raise Refused("username", _("A username has 3 to 40 characters: letters, digits, "
                                     "“.”, “_” or “-”."))
-    if len(password) < MIN_PASSWORD:
-        raise Refused("password", _("A password needs at least %(num)d characters.",
-                                    num=MIN_PASSWORD))
-    if len(password) > MAX_PASSWORD:
-        raise Refused("password", _("A password has at most %(num)d characters.",
-                                    num=MAX_PASSWORD))
-    if not encodable(password):
-        raise Malformed("password", _("The password holds characters that are not text."))
-    password_hash = hash_password(password)  # before any query: no transaction waits on it
+    password_hash = hash_password(check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
     user = User(username=username, password_hash=password_hash)
@@ -73,6 +68,24 @@ def register(username: object, password: object) -> User:
 def taken(username: str) -> str:
     """The refusal of a username someone else has."""
     return _("The username “%(name)s” is taken: choose another.", name=username)
+
+
+def check_new_password(password: str, username: str, field: str) -> str:
+    """The password, if it may be chosen: 8–1024 characters of text and not easy to guess
+    (zxcvbn's score, which knows the commonly used passwords, at least PASSWORD_MIN_STRENGTH;
+    no network call). Raises Refused/Malformed naming `field`."""
+    if len(password) < MIN_PASSWORD:
+        raise Refused(field, _("A password needs at least %(num)d characters.", num=MIN_PASSWORD))
+    if len(password) > MAX_PASSWORD:
+        raise Refused(field, _("A password has at most %(num)d characters.", num=MAX_PASSWORD))
+    if not encodable(password):
+        raise Malformed(field, _("The password holds characters that are not text."))
+    strength = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])["score"]
+    if strength < current_app.config["PASSWORD_MIN_STRENGTH"]:
+        raise Refused(field, _("This password is too easy to guess: it is a commonly used one "
+                               "or close to one. Add another word or two — four ordinary words "
+                               "make a good password."))
+    return password
 
 
 def find_user(username: str) -> User | None:
@@ -139,15 +152,48 @@ def revoke_token(token: str) -> None:
 
 
 def end_sessions(user: User) -> None:
-    """Log the user out of every browser: each session's version is now out of date.
-    API tokens are separate and keep working."""
-    db.session.execute(db.update(User).where(User.id == user.id)
-                       .values(session_version=User.session_version + 1))
+    """Log the user out of every browser: each session's (and remember-me cookie's) version
+    is now out of date. API tokens are separate and keep working."""
+    user.session_version = User.session_version + 1  # in SQL: no update lost; re-read on use
     db.session.commit()
 
 
-def logout_everywhere(user: User) -> None:
-    """End every session of the user (and every API token)."""
-    user.session_version += 1
+def logout_everywhere(user: User, keep_token: str | None = None) -> None:
+    """End every session, remember-me cookie and API token of the user (but `keep_token`)."""
+    tokens = db.delete(ApiToken).where(ApiToken.user_id == user.id)
+    if keep_token is not None:
+        tokens = tokens.where(ApiToken.token_hash != token_hash(keep_token))
+    db.session.execute(tokens)
+    end_sessions(user)
+
+
+def verify_password(user: User, password: object, field: str, message: str) -> None:
+    """Raise WrongPassword (naming `field`) unless this is the user's password. No
+    transaction, so no SQLite write lock, is held during the hash."""
+    db.session.commit()
+    if not isinstance(password, str) or not encodable(password) or \
+            not check_password_hash(user.password_hash, password):
+        raise WrongPassword(message, field)
+
+
+def change_password(user: User, current: object, new: str, keep_token: str | None = None) -> None:
+    """Change the password after checking the current one; every session, remember-me cookie
+    and API token ends but `keep_token` (the caller logs its own browser in again)."""
+    verify_password(user, current, "current_password", _("That is not your current password."))
+    user.password_hash = hash_password(check_new_password(new, user.username, "new_password"))
+    logout_everywhere(user, keep_token)
+
+
+def delete_account(user: User, password: object) -> None:
+    """Delete the account after checking its password: its tokens and sessions end, the
+    matches it played stay as they were for their other members, and a match nobody is left
+    in is deleted (with its hands and history)."""
+    verify_password(user, password, "password", _("That is not your password."))
+    played = list(db.session.execute(
+        db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
+    db.session.execute(db.delete(Member).where(Member.user_id == user.id))
+    nobody_left = ~db.select(Member.id).where(Member.match_id == Match.id).exists()
+    db.session.execute(db.delete(Match).where(Match.id.in_(played), nobody_left))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
+    db.session.execute(db.delete(User).where(User.id == user.id))
     db.session.commit()

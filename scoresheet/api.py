@@ -57,14 +57,30 @@ def _body() -> dict[str, Any]:
     return data
 
 
-def _account_body() -> dict[str, Any]:
-    """A body with a username and a password and nothing else."""
+def _texts_body(keys: tuple[str, ...], required: bool = False) -> dict[str, Any]:
+    """A body with these keys and nothing else (with `required`: each of them a text)."""
     data = _body()
     for key in data:
-        if key not in _ACCOUNT_KEYS:
-            raise Malformed(key, _("This request has no “%(key)s”: send only a username and a "
-                                   "password.", key=key))
+        if key not in keys:
+            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
+    for key in keys if required else ():
+        if not isinstance(data.get(key), str):
+            raise Malformed(key, _not_a_text(key))
     return data
+
+
+def _not_a_text(key: str) -> str:
+    """The refusal of a key that must be a text."""
+    return {"username": _("The username must be text."),
+            "current_password": _("The current password must be text."),
+            "new_password": _("The new password must be text.")}.get(key, _("The password must be text."))
+
+
+def _no_content() -> Response:
+    """204: done, nothing to say (and so no Content-Type either)."""
+    response = current_app.response_class(status=204)
+    del response.headers["Content-Type"]
+    return response
 
 
 def _match_response(match: Any, sheet: Any, status: int = 200) -> Response:
@@ -77,7 +93,7 @@ def _match_response(match: Any, sheet: Any, status: int = 200) -> Response:
 @limits.register_limits
 def create_user() -> Any:
     """Register; answers with the username and a first token."""
-    data = _account_body()
+    data = _texts_body(_ACCOUNT_KEYS)
     user = accounts.register(data.get("username"), data.get("password"))
     return {"username": user.username, "token": accounts.create_token(user)}, 201
 
@@ -86,11 +102,7 @@ def create_user() -> Any:
 @limits.login_limits
 def create_token() -> Any:
     """Log in: a new token for a username and password."""
-    data = _account_body()
-    for key in _ACCOUNT_KEYS:  # a wrong type is a malformed request (400), not bad credentials
-        if not isinstance(data.get(key), str):
-            raise Malformed(key, _("The username must be text.") if key == "username"
-                            else _("The password must be text."))
+    data = _texts_body(_ACCOUNT_KEYS, required=True)  # a wrong type is 400, not bad credentials
     user = accounts.authenticate(data["username"], data["password"])
     if user is None:
         return error_response(401, _("Wrong username or password."))
@@ -101,9 +113,26 @@ def create_token() -> Any:
 def revoke_token() -> Any:
     """Log out: the token used for this call stops working."""
     accounts.revoke_token(g.api_token)
-    response = current_app.response_class(status=204)
-    del response.headers["Content-Type"]  # no body, so no (text/html) type either
-    return response
+    return _no_content()
+
+
+@bp.put("/users/me/password")
+@limits.password_check_limits
+def change_password() -> Any:
+    """Change the password; every other token and every session ends."""
+    data = _texts_body(("current_password", "new_password"), required=True)
+    accounts.change_password(g.api_user, data["current_password"], data["new_password"],
+                             keep_token=g.api_token)
+    return _no_content()
+
+
+@bp.delete("/users/me")
+@limits.password_check_limits
+def delete_me() -> Any:
+    """Delete the account (its password again in the body); the matches stay for the others."""
+    data = _texts_body(("password",), required=True)
+    accounts.delete_account(g.api_user, data["password"])
+    return _no_content()
 
 
 @bp.get("/matches")

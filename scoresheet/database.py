@@ -34,7 +34,7 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
-            create_private_file(engine.url.database)
+            _create_private_file(engine.url.database)
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
             event.listen(engine, "connect", sqlite_pragmas(timeout))
             event.listen(engine, "begin", sqlite_begin)
@@ -44,7 +44,7 @@ def init_app(app: Flask) -> None:
             auto_upgrade()
 
 
-def create_private_file(path: str | None) -> None:
+def _create_private_file(path: str | None) -> None:
     """Create a new SQLite database file readable by its owner only (0600); SQLite gives its
     WAL and shared-memory files the same mode. An existing file is left as it is."""
     if not path or path == ":memory:" or path.startswith("file:"):

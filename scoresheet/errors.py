@@ -1,8 +1,9 @@
 """Errors and their answers, in one place: a page a player can act on, JSON under /api.
 
 One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
-an engine refusal (`Malformed` → 400, `Refused` → 422) and a `Conflict` (409). Views that put a
-refusal next to its form field catch it themselves; whatever they do not catch ends here.
+an engine refusal (`Malformed` → 400, `Refused` → 422), a `Conflict` (409) and a
+`WrongPassword` (403). Views that put a refusal next to its form field catch it themselves;
+whatever they do not catch ends here.
 """
 
 from __future__ import annotations
@@ -53,11 +54,17 @@ class Conflict(Exception):
         self.field = field
 
 
+class WrongPassword(Conflict):
+    """A password asked for again (to change it, to delete the account) is not the user's:
+    answered 403, not 409; nothing changed."""
+
+
 def init_app(app: Flask) -> None:
     """Answer every error in kind: HTTP errors, engine refusals and conflicts."""
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(RuleError, rule_error)
     app.register_error_handler(Conflict, conflict)
+    app.register_error_handler(WrongPassword, wrong_password)
 
 
 def is_api() -> bool:
@@ -93,6 +100,12 @@ def conflict(e: Conflict) -> Any:
     """A clash with the current state → 409."""
     db.session.rollback()
     return error_response(409, e.message, e.field) if is_api() else _page(409, e.message)
+
+
+def wrong_password(e: WrongPassword) -> Any:
+    """A wrong password where one is asked for again → 403."""
+    db.session.rollback()
+    return error_response(403, e.message, e.field) if is_api() else _page(403, e.message)
 
 
 def _api_http_error(e: HTTPException) -> Response:

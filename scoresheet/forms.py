@@ -135,20 +135,48 @@ def username_field(missing: Any) -> StringField:
                                   "spellcheck": "false"})
 
 
+def password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
+    """A password box the phone's password manager understands; `missing` if empty."""
+    return PasswordField(label, validators=[InputRequired(missing)],
+                         render_kw={"autocomplete": "new-password" if new else "current-password"})
+
+
+def remember_field() -> BooleanField:
+    """"Stay logged in", ticked unless the player unticks it."""
+    return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
+
+
 class RegisterForm(RefusableForm):
     """A new account."""
 
     username = username_field(_l("Choose a username."))
-    password = PasswordField(_l("Password"), validators=[InputRequired(_l("Choose a password."))],
-                             render_kw={"autocomplete": "new-password"})
+    password = password_field(_l("Password"), _l("Choose a password."), new=True)
+    remember = remember_field()
 
 
 class LoginForm(RefusableForm):
     """Log in with a username and password."""
 
     username = username_field(_l("Enter your username."))
-    password = PasswordField(_l("Password"), validators=[InputRequired(_l("Enter your password."))],
-                             render_kw={"autocomplete": "current-password"})
+    password = password_field(_l("Password"), _l("Enter your password."))
+    remember = remember_field()
+
+
+class ChangePasswordForm(RefusableForm):
+    """A new password, after the current one."""
+
+    current_password = password_field(_l("Current password"), _l("Enter your current password."))
+    new_password = password_field(_l("New password"), _l("Choose a new password."), new=True)
+
+
+class LogOutEverywhereForm(RefusableForm):
+    """End every session and token (a button: the CSRF token is the whole form)."""
+
+
+class DeleteAccountForm(RefusableForm):
+    """Delete the account: the password typed again."""
+
+    password = password_field(_l("Your password"), _l("Enter your password to confirm."))
 
 
 class JoinForm(RefusableForm):

@@ -13,17 +13,19 @@ request; the counters live in `RATELIMIT_STORAGE_URI`, which several workers mus
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, make_response, request
+from flask import Flask, current_app, make_response, request, session
 from flask_limiter.util import get_remote_address
 from itsdangerous import BadSignature, URLSafeSerializer
 from limits import parse_many
 from werkzeug.wrappers import Response
 
 from .extensions import limiter
+from .security import cookie_name
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": True,
@@ -36,8 +38,10 @@ DEFAULTS = {
     "REGISTER_LIMIT_PER_ADDRESS": "5 per minute; 20 per hour",
     "REGISTER_LIMIT_PER_USERNAME": "10 per 15 minutes",
     "JOIN_LIMIT_PER_ADDRESS": "20 per minute; 100 per hour",
+    "PASSWORD_CHECK_LIMIT": "5 per 15 minutes",
 }
 DEVICE_COOKIE = "known_device"
+"""Its name when cookies are not Secure; `__Host-known_device` when they are."""
 DEVICE_MAX_AGE = 400 * 24 * 3600
 MAX_DEVICE_USERS = 8
 SUCCESS = {200, 201, 204, 302, 303}
@@ -89,7 +93,7 @@ def known_device() -> bool:
 
 def device_users() -> list[str]:
     """The usernames this browser's device cookie vouches for."""
-    raw = request.cookies.get(DEVICE_COOKIE)
+    raw = request.cookies.get(cookie_name(DEVICE_COOKIE))
     if not raw:
         return []
     try:
@@ -103,7 +107,7 @@ def remember_device(response: Response, username: str) -> None:
     """After a successful page log-in: this browser is a known device for `username`."""
     users = [username.lower(), *[u for u in device_users() if u != username.lower()]]
     config = current_app.config
-    response.set_cookie(DEVICE_COOKIE, serializer().dumps(users[:MAX_DEVICE_USERS]),
+    response.set_cookie(cookie_name(DEVICE_COOKIE), serializer().dumps(users[:MAX_DEVICE_USERS]),
                         max_age=DEVICE_MAX_AGE, httponly=True, samesite="Lax",
                         secure=bool(config["SESSION_COOKIE_SECURE"]))
 
@@ -113,12 +117,12 @@ def serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key, salt="known-device")
 
 
-def pair_key() -> str:
+def _pair_key() -> str:
     """The username a log-in tries and the address it comes from."""
     return f"{username_key()}@{get_remote_address()}"
 
 
-ATTACK_SCOPE = "login-username-failures"
+_ATTACK_SCOPE = "login-username-failures"
 
 
 def _attack_limits() -> list[Any]:
@@ -126,17 +130,17 @@ def _attack_limits() -> list[Any]:
     return parse_many(str(current_app.config["LOGIN_ATTACK_THRESHOLD"]))
 
 
-def under_attack() -> bool:
+def _under_attack() -> bool:
     """The username a log-in tries failed from everywhere more often than the threshold."""
     if not current_app.config["RATELIMIT_ENABLED"]:
         return False
     key = username_key()
-    return not all(limiter.limiter.test(item, ATTACK_SCOPE, key) for item in _attack_limits())
+    return not all(limiter.limiter.test(item, _ATTACK_SCOPE, key) for item in _attack_limits())
 
 
-def pair_limit() -> str:
+def _pair_limit() -> str:
     """The limit per username and address: stricter while the username is under attack."""
-    name = "LOGIN_LIMIT_UNDER_ATTACK" if under_attack() else "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS"
+    name = "LOGIN_LIMIT_UNDER_ATTACK" if _under_attack() else "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS"
     return str(current_app.config[name])
 
 
@@ -149,7 +153,7 @@ def _count_username_failures(view: Callable[..., Any]) -> Callable[..., Any]:
         if request.method == "POST" and current_app.config["RATELIMIT_ENABLED"] and \
                 failed(response) and not known_device():
             for item in _attack_limits():
-                limiter.limiter.hit(item, ATTACK_SCOPE, username_key())
+                limiter.limiter.hit(item, _ATTACK_SCOPE, username_key())
         return response
 
     return counted
@@ -159,7 +163,7 @@ def login_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Log-in limits (page and API share the counters): failures per address, and per
     username and address (stricter while the username is under attack)."""
     view = _count_username_failures(view)
-    view = limiter.shared_limit(pair_limit, scope="login-pair", key_func=pair_key,
+    view = limiter.shared_limit(_pair_limit, scope="login-pair", key_func=_pair_key,
                                 methods=["POST"], deduct_when=failed,
                                 exempt_when=known_device)(view)
     return limiter.shared_limit(configured("LOGIN_LIMIT_PER_ADDRESS"), scope="login-address",
@@ -176,6 +180,22 @@ def register_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     return limiter.shared_limit(configured("REGISTER_LIMIT_PER_ADDRESS"),
                                 scope="register-address", key_func=get_remote_address,
                                 methods=["POST"])(view)
+
+
+def _credential_key() -> str:
+    """Who asks to have a password checked again: the API token, or the browser's session."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+    return f"session:{session.get('_user_id', '')}"
+
+
+def password_check_limits(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrong passwords where one is asked for again (change it, delete the account): a stolen
+    session or token cannot be used to guess the password."""
+    return limiter.shared_limit(configured("PASSWORD_CHECK_LIMIT"), scope="password-check",
+                                key_func=_credential_key, methods=["PUT", "POST", "DELETE"],
+                                deduct_when=failed)(view)
 
 
 def join_limits(view: Callable[..., Any]) -> Callable[..., Any]:

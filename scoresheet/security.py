@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qsl
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, g, request
 from flask_babel import gettext as _
 from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
+
+REMEMBER_FOR = timedelta(days=30)
+"""How long "Stay logged in" keeps a phone logged in (a password change ends it sooner)."""
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -34,6 +38,9 @@ MAX_HAND_NUMBER = 100_000
 """No match has more hands; a larger number in a URL is simply not there (no database overflow)."""
 MAX_ROW_ID = 2**31 - 1
 FALSE_WORDS = {"0", "false", "no", "off"}
+HOST_PREFIX = "__Host-"
+"""Browsers keep a `__Host-` cookie only if it is Secure, for this host alone, and for every
+path: no other site (not even a sub-domain) can set or overwrite it."""
 BACKUP_UPLOADS = frozenset({"api.import_matches", "recovery.import_match"})
 IMPORT_LIMIT = 4 * 1024 * 1024
 """A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
@@ -51,6 +58,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = AsciiIntConverter
     configure_cookies(app)
     app.after_request(security_headers)
+    app.after_request(_private_no_store)
     app.url_value_preprocessor(guard_url_values)
     app.url_value_preprocessor(allow_large_backups)
     app.before_request(guard_body)
@@ -74,6 +82,21 @@ def configure_cookies(app: Flask) -> None:
     app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
     app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)
     app.config.setdefault("REMEMBER_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("REMEMBER_COOKIE_DURATION", REMEMBER_FOR)
+    prefix = HOST_PREFIX if _host_prefixed(app.config) else ""
+    if app.config["SESSION_COOKIE_NAME"] == "session":
+        app.config["SESSION_COOKIE_NAME"] = prefix + "session"
+    app.config.setdefault("REMEMBER_COOKIE_NAME", prefix + "remember_token")
+
+
+def _host_prefixed(config: Any) -> bool:
+    """Cookies get the `__Host-` prefix: they are Secure and set for no other domain."""
+    return bool(config["SESSION_COOKIE_SECURE"]) and not config.get("SESSION_COOKIE_DOMAIN")
+
+
+def cookie_name(name: str) -> str:
+    """A cookie's name as this app sets it (`__Host-` prefixed wherever cookies are Secure)."""
+    return (HOST_PREFIX if _host_prefixed(current_app.config) else "") + name
 
 
 def development_server() -> bool:
@@ -101,6 +124,15 @@ def local_path(target: str | None, fallback: str) -> str:
 def _on_site(url: str) -> bool:
     """A path of this site: one slash first, never two (a browser reads "//host" as a host)."""
     return url.startswith("/") and not url.startswith("//")
+
+
+def _private_no_store(response: Response) -> Response:
+    """No cache (the browser's or a proxy's) keeps anything private: every page shown to a
+    logged-in user and every API answer (tokens, sheets, backups) is `no-store`."""
+    user = g.get("_login_user")  # loaded only if the request looked at it: no extra query
+    if request.blueprint == "api" or (user is not None and user.is_authenticated):
+        response.cache_control.no_store = True
+    return response
 
 
 def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:

@@ -61,7 +61,7 @@ def register() -> Any:
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
-            login_user(user)
+            login_user(user, remember=form.remember.data)
             i18n.adopt_choice(user)
             flash(_("Welcome, %(name)s. Start a match or join your table's.", name=user.username))
             response = redirect(url_for("pages.index"))
@@ -80,7 +80,7 @@ def login() -> Any:
         if user is None:
             form.refuse("password", _("That username and password do not match."))
         else:
-            login_user(user)
+            login_user(user, remember=form.remember.data)
             i18n.adopt_choice(user)
             flash(_("Logged in as %(name)s.", name=user.username))
             response = redirect(security.local_path(request.args.get("next"),
@@ -90,10 +90,13 @@ def login() -> Any:
     return render_template("login.html", form=form)
 
 
-@bp.post("/logout")
-def logout() -> Response:
-    """Log out (a POST, so no link or image can do it) on every browser of this user: the
-    session version moves on, so a copied session cookie stops working (API tokens stay)."""
+@bp.route("/logout", methods=["GET", "POST"])
+def logout() -> Any:
+    """Log out after a confirmation (a POST, so no link or image can do it) on every browser
+    of this user: the session version moves on, so a copied session or remember-me cookie
+    stops working (API tokens stay)."""
+    if request.method == "GET":  # the question; CSRFProtect guards the POST
+        return render_template("logout.html")
     if current_user.is_authenticated:
         accounts.end_sessions(current_user)
     logout_user()

@@ -141,10 +141,13 @@ class Phone:
         return self.client.get(url, **kw)
 
     def token(self, url: str) -> str:
-        """The CSRF token of the form on this page."""
+        """The CSRF token of the form on this page (one per session: a page without a form,
+        such as the sheet, lends the token of the log-out question every page links to)."""
         response = self.client.get(url)
         assert response.status_code == 200, (url, response.status_code)
         match = TOKEN.search(response.text)
+        if match is None and 'href="/logout"' in response.text:
+            match = TOKEN.search(self.client.get("/logout").text)
         assert match, f"no CSRF token on {url}"
         return match.group(1) or match.group(2)
 

@@ -11,7 +11,7 @@ from scoresheet.models import ApiToken, User
 
 
 def test_register_answers_username_and_a_working_token(client: Any) -> None:
-    response = client.post("/api/users", json={"username": "anna", "password": "12345678"})
+    response = client.post("/api/users", json={"username": "anna", "password": "correct horse"})
     assert response.status_code == 201
     assert response.json["username"] == "anna"
     token = response.json["token"]
@@ -28,14 +28,14 @@ def test_only_the_token_hash_is_stored(app: Any, api_user: Any) -> None:
 
 
 @pytest.mark.parametrize("body, status, field", [
-    ({"username": "an", "password": "12345678"}, 422, "username"),
-    ({"username": "a" * 41, "password": "12345678"}, 422, "username"),
-    ({"username": "anna smith", "password": "12345678"}, 422, "username"),
-    ({"username": "Аня", "password": "12345678"}, 422, "username"),
+    ({"username": "an", "password": "correct horse"}, 422, "username"),
+    ({"username": "a" * 41, "password": "correct horse"}, 422, "username"),
+    ({"username": "anna smith", "password": "correct horse"}, 422, "username"),
+    ({"username": "Аня", "password": "correct horse"}, 422, "username"),
     ({"username": "anna", "password": "1234567"}, 422, "password"),
-    ({"username": 12, "password": "12345678"}, 400, "username"),
+    ({"username": 12, "password": "correct horse"}, 400, "username"),
     ({"username": "anna", "password": None}, 400, "password"),
-    ({"password": "12345678"}, 400, "username"),
+    ({"password": "correct horse"}, 400, "username"),
 ])
 def test_register_refuses_bad_usernames_and_passwords(client: Any, body: Any, status: int,
                                                       field: str) -> None:
@@ -46,12 +46,12 @@ def test_register_refuses_bad_usernames_and_passwords(client: Any, body: Any, st
 
 
 def test_register_accepts_dots_dashes_and_underscores(client: Any) -> None:
-    response = client.post("/api/users", json={"username": "a.n-n_a", "password": "12345678"})
+    response = client.post("/api/users", json={"username": "a.n-n_a", "password": "correct horse"})
     assert response.status_code == 201
 
 
 def test_taken_username_is_a_conflict_whatever_its_case(client: Any, api_user: Any) -> None:
-    response = client.post("/api/users", json={"username": "ANNA", "password": "12345678"})
+    response = client.post("/api/users", json={"username": "ANNA", "password": "correct horse"})
     assert response.status_code == 409
     assert response.json["field"] == "username"
     assert "taken" in response.json["error"]

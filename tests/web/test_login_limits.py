@@ -105,7 +105,7 @@ def test_one_address_trying_many_usernames_is_stopped(limited_app: Flask) -> Non
 
 def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask) -> None:
     client = from_address(limited_app, "198.51.100.8")
-    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": "x" * 8}
+    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": PASSWORD}
                             ).status_code for i in range(5)]
     assert statuses == [201, 201, 201, 201, 429]
     token = from_address(limited_app, "10.0.0.3").post(

@@ -50,7 +50,7 @@ def test_every_kind_of_response_carries_the_security_headers(phone: Phone,
     responses = [
         phone.get("/"), phone.get(f"/matches/{match_id}"), phone.get("/login"),
         phone.get(f"/matches/{match_id}/sheet.csv"), phone.get("/no/such/page"),
-        phone.get("/logout"), phone.get("/static/app.css"), phone.get("/healthz"),
+        phone.client.delete("/logout"), phone.get("/static/app.css"), phone.get("/healthz"),
         api_user.get("/api/matches"), api_user.get(f"/api/matches/{api_match}/sheet.csv"),
         api_user.client.get("/api/matches"), api_user.get("/api/nothing"),
         api_user.client.post("/api/users", data="x" * 70_000, content_type="application/json"),
