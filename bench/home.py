@@ -68,7 +68,7 @@ def main() -> None:
                                    json=hand_to_dict(record)).status_code == 201
         assert client.post("/login", data=user).status_code == 302
         empty = app.test_client()  # the same page without any match: the price of a page
-        nobody = {"username": "nobody", "password": "benchbench"}
+        nobody = {"username": "nobody", "password": "bench password"}
         assert empty.post("/api/users", json=nobody).status_code == 201
         assert empty.post("/login", data=nobody).status_code == 302
 

@@ -121,7 +121,7 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     big = r.phone.client.post("/login", data={"username": "x" * 70_000})
     assert big.status_code == 413
     r.check_html("413", big.text)
-    wrong_method = r.phone.client.get("/logout")
+    wrong_method = r.phone.client.delete("/logout")
     assert wrong_method.status_code == 405
     r.check_html("405", wrong_method.text)
 
@@ -260,7 +260,8 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     api("POST", "/api/users", 422, json={"username": "newbie", "password": "short"})
     api("POST", "/api/users", 422, json={"username": "no spaces", "password": "long enough"})
     api("POST", "/api/users", 422, json={"username": "newbie", "password": "x" * 1025})
-    api("POST", "/api/users", 409, json={"username": "ANNA", "password": "long enough"})
+    api("POST", "/api/users", 409, json={"username": "ANNA", "password": "correct horse"})
+    api("POST", "/api/users", 422, json={"username": "newbie", "password": "password123"})
     api("POST", "/api/tokens", 400, json={"username": "anna", "password": 5})
     api("POST", "/api/tokens", 401, json={"username": "anna", "password": "wrong password"})
     api("POST", "/api/matches/join", 400, token, json={"code": 5})
