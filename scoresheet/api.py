@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app, g, request
 from flask_babel import gettext as _
 
 from . import accounts, audit, backup, bodies, export, limits, queries, services, shapes
+from .database import reads_only
 from .errors import error_response
 from .extensions import csrf
 from .replay_cache import encoded_hands, setup_of
@@ -173,6 +174,7 @@ def add_hand(match_id: str) -> Any:
 
 
 @bp.post("/matches/<match_id>/hands/preview")
+@reads_only
 def preview_hand(match_id: str) -> Any:
     """The next hand as it would be stored, with its results; nothing is stored."""
     match = queries.get_match(match_id, g.api_user)

@@ -139,16 +139,31 @@ def switch_to_wal(cursor: Any, timeout_ms: int) -> None:
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
+def reads_only(view: Any) -> Any:
+    """Mark a view that answers a POST without writing (a hand preview): its transactions stay
+    deferred on SQLite, so it never waits for a writer nor holds one up."""
+    view.reads_only = True
+    return view
+
+
+def _reading_request() -> bool:
+    """Whether this request only reads: by its method, or by its view's `reads_only` mark."""
+    if request.method in READ_ONLY_METHODS:
+        return True
+    view = current_app.view_functions.get(request.endpoint or "")
+    return getattr(view, "reads_only", False)
+
+
 def sqlite_begin(connection: Any) -> None:
     """Begin a transaction: one that may write takes the write lock up front.
 
     A deferred transaction that reads first and writes later cannot wait for the lock once
     another writer has committed after its read ("database is locked" at once); BEGIN IMMEDIATE
-    waits (busy timeout) instead. Reading requests, and the blocks of `read_only` in any other
+    waits (busy timeout) instead. Reading requests (and views marked `reads_only`), and the blocks of `read_only` in any other
     (a log-in's look-up), stay deferred: WAL readers never block and are never blocked.
     """
     reading = (has_app_context() and g.get("_read_only", False)) or (
-        has_request_context() and request.method in READ_ONLY_METHODS)
+        has_request_context() and _reading_request())
     connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
 

@@ -1,8 +1,8 @@
 """Errors and their answers, in one place: a page a player can act on, JSON under /api.
 
 One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
-an engine refusal (`Malformed` → 400, `Refused` → 422), a `Conflict` (409) and a
-`WrongPassword` (403). Views that put a refusal next to its form field catch it themselves;
+an engine refusal (`Malformed` → 400, `Refused` → 422), a `Conflict` (409), a
+`WrongPassword` (403) and SQLite's write lock held too long (503). Views that put a refusal next to its form field catch it themselves;
 whatever they do not catch ends here.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import db
@@ -22,7 +23,7 @@ _DID_NOT_WORK = _l("That did not work")
 _TITLES = {400: _DID_NOT_WORK, 401: _l("Log in first"), 403: _l("Not allowed"),
            404: _l("Not found"), 405: _l("Not allowed"), 409: _l("Changed meanwhile"),
            413: _l("Too much at once"), 415: _DID_NOT_WORK, 422: _DID_NOT_WORK,
-           429: _l("Too many tries"), 500: _l("Something went wrong")}
+           429: _l("Too many tries"), 500: _l("Something went wrong"), 503: _l("Busy")}
 _PAGE_MESSAGES = {
     404: _l("There is nothing here."),
     405: _l("That page cannot be used this way: go back and use its buttons."),
@@ -39,6 +40,8 @@ _API_MESSAGES = {
     429: _l("Too many tries in a short time: wait a few minutes, then try again."),
     500: _l("Something went wrong on our side; nothing was changed."),
 }
+_BUSY_MESSAGE = _l("Another phone was saving at the same moment and this could not wait any "
+                   "longer: nothing was saved. Try again.")
 _CSRF_MESSAGE = _l("This form was out of date or not sent from this site: nothing was saved. "
                    "Go back, reload the page and try again.")
 _FALLBACK = ("<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
@@ -65,6 +68,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RuleError, rule_error)
     app.register_error_handler(Conflict, conflict)
     app.register_error_handler(WrongPassword, wrong_password)
+    app.register_error_handler(OperationalError, database_busy)
 
 
 def is_api() -> bool:
@@ -106,6 +110,18 @@ def wrong_password(e: WrongPassword) -> Any:
     """A wrong password where one is asked for again → 403."""
     db.session.rollback()
     return error_response(403, e.message, e.field) if is_api() else _page(403, e.message)
+
+
+def database_busy(e: OperationalError) -> Any:
+    """SQLite's write lock still held by another writer after the busy timeout → 503, to try
+    again (any other database error is a 500)."""
+    if "database is locked" not in str(e.orig):
+        raise e
+    db.session.rollback()
+    answer = error_response(503, _BUSY_MESSAGE) if is_api() else _page(503, _BUSY_MESSAGE)
+    response = current_app.make_response(answer)
+    response.headers["Retry-After"] = "1"
+    return response
 
 
 def _api_http_error(e: HTTPException) -> Response:

@@ -23,6 +23,7 @@ from .forms import FORFEIT_WORDS, entry_form
 from .i18n import languages
 from .models import Match
 from .rules import HandResult, MatchState, RuleError, TichuRound
+from .database import reads_only
 from .security import ascii_number
 
 bp = Blueprint("phone", __name__)
@@ -57,6 +58,7 @@ def version(match_id: str) -> Response:
 
 
 @bp.post("/matches/<match_id>/hands/preview")
+@reads_only
 @login_required
 def preview(match_id: str) -> Any:
     """The engine's result for the hand form as typed so far (`?number=n`: a correction)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -129,3 +130,45 @@ def test_the_sqlite_files_are_readable_by_their_owner_only(tmp_path: Any) -> Non
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+@contextmanager
+def write_lock_held(app: Flask, database_url: str) -> Iterator[None]:
+    """Another writer in the middle of its transaction: SQLite's write lock (PostgreSQL: every
+    match row locked for update, as a hand being saved locks its match)."""
+    with app.app_context():
+        with db.engine.connect() as other:
+            if database_url.startswith("sqlite"):
+                other.exec_driver_sql("COMMIT")  # the event's BEGIN IMMEDIATE is the lock itself
+                other.exec_driver_sql("BEGIN IMMEDIATE")
+            other.exec_driver_sql("SELECT id FROM matches FOR UPDATE" if not
+                                  database_url.startswith("sqlite") else "SELECT 1")
+            try:
+                yield
+            finally:
+                other.rollback()
+
+
+def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask,
+                                                   database_url: str) -> None:
+    anna = register(impatient_app, "anna")
+    match = anna.new_match()
+    page = impatient_app.test_client()
+    assert page.post("/login", data={"username": "anna", "password": "correct horse"}
+                     ).status_code == 302
+    with write_lock_held(impatient_app, database_url):
+        api = anna.post(f"/api/matches/{match['id']}/hands/preview",
+                        json=played(0, 100, [None, 20, 20]))
+        form = page.post(f"/matches/{match['id']}/hands/preview",
+                         data={"kind": "played", "declarer": "0", "bid": "100",
+                               "points_1": "20", "points_2": "20"})
+        if database_url.startswith("sqlite"):  # (PostgreSQL's writer would wait for ever)
+            adding = anna.post(f"/api/matches/{match['id']}/hands", json={"kind": "redeal"})
+            # A real write waits for the lock, gives up after the busy timeout and says so.
+            assert adding.status_code == 503, adding.json
+            assert "nothing was saved" in adding.json["error"]
+            assert adding.headers["Retry-After"] == "1"
+    assert api.status_code == 200, api.json
+    assert api.json["hand"]["number"] == 1
+    assert form.status_code == 200 and form.json["ok"], form.json
+    assert anna.get(f"/api/matches/{match['id']}").json["hands"] == []
