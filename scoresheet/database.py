@@ -45,13 +45,27 @@ def init_app(app: Flask) -> None:
 
 
 def _create_private_file(path: str | None) -> None:
-    """Create a new SQLite database file readable by its owner only (0600); SQLite gives its
-    WAL and shared-memory files the same mode. An existing file is left as it is."""
+    """Keep the SQLite database readable by its owner only (0600): a new file is created so
+    (SQLite gives its WAL and shared-memory files the same mode), and an older file that others
+    may read (made before this rule) is narrowed, with its WAL and shared-memory files."""
     if not path or path == ":memory:" or path.startswith("file:"):
         return
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
+        for name in (path, f"{path}-wal", f"{path}-shm"):
+            _narrow(name)
+
+
+def _narrow(path: str) -> None:
+    """Take away what group and others may do with a file of ours (a no-op if it is not)."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+            logging.getLogger(__name__).warning(
+                "%s could be read by other users of this machine: now by its owner only", path)
+    except (FileNotFoundError, PermissionError):
         pass
 
 

@@ -172,3 +172,20 @@ def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask,
     assert api.json["hand"]["number"] == 1
     assert form.status_code == 200 and form.json["ok"], form.json
     assert anna.get(f"/api/matches/{match['id']}").json["hands"] == []
+
+
+def test_an_older_sqlite_file_others_could_read_is_narrowed_to_its_owner(tmp_path: Any) -> None:
+    path = tmp_path / "old.sqlite"
+    app = create_app(app_config(f"sqlite:///{path}", tmp_path))
+    register(app, "anna")
+    with app.app_context():
+        db.engine.dispose()  # (the WAL is folded into the file and removed)
+    path.chmod(0o644)  # as a file made before the 0600 rule was
+    app = create_app(app_config(f"sqlite:///{path}", tmp_path))
+    try:
+        assert path.stat().st_mode & 0o777 == 0o600
+        assert app.test_client().post("/api/tokens", json={
+            "username": "anna", "password": "correct horse"}).status_code == 201
+    finally:
+        with app.app_context():
+            db.engine.dispose()
