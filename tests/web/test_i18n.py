@@ -194,3 +194,26 @@ def test_history_times_are_utc_written_for_the_language(pseudo_app: Flask, langu
     assert time.attrs["datetime"].endswith("+00:00") and "data-local" in time.attrs
     notes = {n.attrs["data-zone"]: "hidden" in n.attrs for n in page.walk() if "data-zone" in n.attrs}
     assert notes == {"utc": False, "local": True}  # without a script: UTC, and it says so
+
+
+def test_a_request_finds_its_catalog_once_and_a_forced_language_still_applies(
+        pseudo_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    from flask_babel import Domain, force_locale, gettext
+
+    looked_up: list[str] = []
+    real = Domain.get_translations
+
+    def counted(self: Domain) -> Any:
+        looked_up.append("catalog")
+        return real(self)
+
+    monkeypatch.setattr(Domain, "get_translations", counted)
+    with pseudo_app.test_request_context("/", headers={"Accept-Language": "de"}):
+        words = [gettext("Log in") for _ in range(50)]
+        with force_locale("ru"):
+            forced = gettext("Log in")
+        after = gettext("Log in")
+    assert words == [words[0]] * 50 and words[0] != "Log in"
+    assert len(looked_up) == 2  # German once, Russian once (German is put back after the block)
+    assert forced not in (words[0], "Log in")
+    assert after == words[0]
