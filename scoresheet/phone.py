@@ -28,7 +28,7 @@ from .security import ascii_number
 
 bp = Blueprint("phone", __name__)
 MANIFEST = {
-    "id": "/", "start_url": "/", "scope": "/", "display": "standalone", "orientation": "portrait",
+    "id": "/", "start_url": "/", "scope": "/", "display": "standalone", "orientation": "any",
     "background_color": "#ffffff", "theme_color": "#0b4fa8",
     "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png",
                "purpose": "any maskable"},

@@ -134,10 +134,10 @@ def test_the_match_page_shows_the_sheet_and_what_is_owed(phone: Phone) -> None:
     phone.hand(match_id, 1, **played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
     phone.hand(match_id, 2, **played(2, 120, [0, 60, None]))   # Vera misses: owes 120
     page = phone.get(f"/matches/{match_id}").text
-    row = [n for n in parse(page).walk() if n.tag == "tr"][2]
+    row = [n for n in parse(page).walk() if n.tag == "tr"][1]   # newest hand first
     assert "Boris deals" in row.text() and "Vera 120" in row.text()
     assert "missed 60" in row.text()
-    assert "0 25 owes 120 = -95" in row.text()        # Vera: entry 0, sheet 25, score −95
+    assert "120✗ -95 owes 120" in row.text()        # Vera: bid 120 missed, score −95 (sheet 25)
     assert "zero" in row.text()                       # Anna's 0 card points
     standings = [n for n in parse(page).walk() if "standing" in n.classes()]
     assert "sheet 25, owes 120" in standings[2].text()
