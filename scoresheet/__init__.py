@@ -51,8 +51,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import (account_pages, accounts, api, assets, common, database, errors, i18n, limits,
-                   phone, recovery, security, views)
+    from . import (account_pages, accounts, api, assets, common, database, errors, guide, i18n,
+                   limits, phone, recovery, security, views)
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -70,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(recovery.bp)
     app.register_blueprint(phone.bp)
+    app.register_blueprint(guide.bp)
     assets.init_app(app)
 
     if app.config["TRUSTED_PROXIES"]:

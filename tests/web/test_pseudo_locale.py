@@ -110,6 +110,9 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post("/login", {"username": "", "password": ""}, status=422)
     r.post("/login", {"username": "nobody", "password": "wrong password"}, status=422)
     r.page("/offline")
+    r.page("/rules")
+    for name in ("squarescores", "polish", "classic", "ggtables", "tyzicha", "tichu"):
+        r.page(f"/rules/{name}")
     r.page("/no/such/page", status=404)
     r.page("/", status=200)  # to the log-in page, with its flash
     manifest = r.phone.get(f"/manifest.webmanifest?lang={PSEUDO}").json
@@ -160,6 +163,7 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
                  {"declarer": 1, "bid": 100, "points": [0, None, 0], "blind": False}):
         r.api("POST", hands, 201, token, json=hand)
     r.page(f"/matches/{mid}")
+    r.page(f"/matches/{mid}/rules")
     r.page(f"/matches/{mid}/hands/new")
     r.post(f"/matches/{mid}/hands/new", {**played(1, 100, [40, None, 20]), "bid": "abc",
                                          "declarer": "x", "kind": "won",

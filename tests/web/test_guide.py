@@ -1,0 +1,77 @@
+"""The rules page says what the engine does: its examples are replayed hands, its numbers the
+rulesets' own (RULES.md §3–§8, §10). Checked here against the worked figures of RULES.md."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+from scoresheet.forms import RULESET_LABELS
+
+from .page_helpers import Phone, parse
+
+
+def said(phone_or_client: object, url: str) -> str:
+    """The page's main text, one line per paragraph."""
+    client = getattr(phone_or_client, "client", phone_or_client)
+    response = client.get(url)  # type: ignore[attr-defined]
+    assert response.status_code == 200, (url, response.status_code)
+    main = next(n for n in parse(response.text).walk() if n.tag == "main")
+    return "\n".join(" ".join(p.text().split()) for p in main.walk() if p.tag in ("p", "h2"))
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    # The worked hand of RULES.md §3: defenders' 42 and 23 rounded to the step (none counted
+    # on a made hand in tyzicha); the missed hand: 33 and 27.
+    ("squarescores", ["made, +120", "42 card points: +40", "23: +25", "missed, −120",
+                      "33: +35", "27: +25"]),
+    ("classic", ["23: +25", "33: +35"]),
+    ("polish", ["42 card points: +40", "23: +20", "33: +30", "27: +30"]),
+    ("ggtables", ["23: +20", "every other player gets +60", "with four players +40 each"]),
+    ("tyzicha", ["42 card points: 0", "23: 0", "33: +33", "27: +27", "for exactly 100",
+                 "from 110 to 400", "cannot go above 1000"]),
+])
+def test_each_ruleset_page_shows_the_engines_own_figures(app: Flask, rules: str,
+                                                         expected: list[str]) -> None:
+    text = said(app.test_client(), f"/rules/{rules}")
+    for words in expected:
+        assert words in text, (words, text)
+
+
+def test_the_barrel_moves_with_the_target_and_a_miss_on_it_costs_the_bid(app: Flask) -> None:
+    text = said(app.test_client(), "/rules/squarescores?target=2000")
+    assert "No score sits above 1880 and below 2000" in text
+    assert "falls to 1760" in text
+    assert "a bid of 120 missed leaves 760" not in text
+    assert "a bid of 120 missed leaves 1760" in text  # §4 rule 3: 1880 − 120
+    default = said(app.test_client(), "/rules/squarescores?target=7")  # not a target it takes
+    assert "falls to 760" in default and "Every third zero costs 120" in default
+    assert "Zeros" not in said(app.test_client(), "/rules/polish")
+
+
+def test_tichu_explains_calls_and_its_signed_sheet(app: Flask) -> None:
+    text = said(app.test_client(), "/rules/tichu")
+    assert "Tichu ±100, Grand Tichu ±200." in text and "Great Grand" not in text
+    assert "gives that team 200" in text and "minus figures" in text
+
+
+def test_every_ruleset_is_listed_and_an_unknown_one_is_not_there(app: Flask) -> None:
+    client = app.test_client()
+    index = client.get("/rules").text
+    assert all(f'href="/rules/{name}"' in index for name in RULESET_LABELS)
+    assert client.get("/rules/poker").status_code == 404
+
+
+def test_a_match_links_to_its_own_rules_for_members_only(phone: Phone, make_phone: object
+                                                         ) -> None:
+    match_id = phone.new_match(["Anna", "Boris", "Vera", "Dmitri"], rules="ggtables",
+                               target="500")
+    page = phone.get(f"/matches/{match_id}").text
+    assert f'href="/matches/{match_id}/rules"' in page
+    text = said(phone, f"/matches/{match_id}/rules")
+    assert "Anna · Boris · Vera · Dmitri, to 500" in text
+    assert re.search(r"reach 500 wins", text)
+    stranger = make_phone("stranger")  # type: ignore[operator]
+    assert stranger.get(f"/matches/{match_id}/rules").status_code == 404
