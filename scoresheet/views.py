@@ -248,9 +248,12 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int,
     if sheet.setup.rules == TICHU:
         return render_template("round_form.html", form=form, match=m, sheet=sheet, deal=deal,
                                number=number, editing=editing)
+    min_bid = lowest_bid(sheet, deal.gold)
+    if not editing and not form.is_submitted():
+        form.bid.data = min_bid  # a new hand's bid starts at the lowest (issue 12)
     return render_template("hand_form.html", form=form, match=m, sheet=sheet, deal=deal,
                            number=number, editing=editing, step=bid_step(sheet),
-                           min_bid=lowest_bid(sheet, deal.gold))
+                           min_bid=min_bid)
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])

@@ -28,6 +28,49 @@
     });
   }
 
+  // Quick bids (issue 12): one tap sets the bid; the pressed one follows the box.
+  function setUpQuickBids(root) {
+    root.querySelectorAll("[data-quick-for]").forEach(function (row) {
+      var input = document.getElementById(row.getAttribute("data-quick-for"));
+      if (!input) return;
+      var buttons = row.querySelectorAll("button[data-bid]");
+      function mark() {
+        buttons.forEach(function (b) {
+          b.setAttribute("aria-pressed", String(b.getAttribute("data-bid") === input.value.trim()));
+        });
+      }
+      buttons.forEach(function (button) {
+        button.addEventListener("click", function () {
+          input.value = button.getAttribute("data-bid");
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+      });
+      input.addEventListener("input", mark);
+      row.hidden = false;
+      mark();
+    });
+  }
+
+  // Card points (issue 12): once a number cannot grow any more (a third digit would pass 120),
+  // the next empty box of another player than the declarer gets the keypad, saving a tap.
+  function setUpPointsAdvance(form) {
+    var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-seat-points]"));
+    function declarer() {
+      var checked = form.querySelector("input[name=declarer]:checked");
+      return checked ? checked.value : null;
+    }
+    boxes.forEach(function (box) {
+      box.addEventListener("input", function () {
+        var n = num(box);
+        if (n === null || isNaN(n) || n * 10 <= 120 || box.value.trim().length < 2) return;
+        var next = boxes.filter(function (b) {
+          return b !== box && b.value.trim() === "" && b.getAttribute("data-seat-points") !== declarer();
+        })[0];
+        if (next) next.focus();
+      });
+    });
+  }
+
   // Preview (not the scoring): the draft hand goes to the server, which answers with the
   // engine's own result for it; nothing is stored until the form is saved.
   function setUpPreview(form) {
@@ -155,6 +198,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     setUpSteppers(document);
     setUpTimes(document);
+    setUpQuickBids(document);
+    document.querySelectorAll("form.hand:not(.round)").forEach(setUpPointsAdvance);
     document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
     document.querySelectorAll("form.round").forEach(setUpRound);
     var live = document.getElementById("live");

@@ -3,6 +3,7 @@ always on screen, the newest hand on screen when the page opens."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,3 +92,99 @@ def test_the_phone_may_be_turned_sideways_and_the_sheet_uses_the_width(
     assert sheet["width"] >= main["width"] * 0.9
     phone.page.locator("table.sheet tbody tr").last.scroll_into_view_if_needed()
     assert all(n["seen"] for n in phone.page.evaluate(HEADER_JS)["names"])
+
+
+# Every tap (pointer down) and key press on the page, kept across page loads of the tab.
+TAP_RECORDER = """(() => {
+  const keep = kind => {
+    const taps = JSON.parse(sessionStorage.getItem("taps") || "[]");
+    taps.push(kind);
+    sessionStorage.setItem("taps", JSON.stringify(taps));
+  };
+  const what = e => (e.target.textContent || e.target.id || e.target.tagName).trim().slice(0, 20);
+  addEventListener("pointerdown", e => keep("tap " + what(e)), true);
+  addEventListener("keydown", e => keep("key " + e.key), true);
+})()"""
+ORDINARY_HAND_TAPS = 10
+"""Issue 12: declarer Boris, bid 120, defenders 35 and 45, Boris's hearts marriage, save."""
+
+
+def three_at_the_table(new_phone: Any, size: dict[str, int],
+                       **options: Any) -> tuple[Phone, str, dict[str, str]]:
+    """A phone of `size` logged in as a player of a new match of Anna, Boris and Vera on hand 1
+    (Anna deals, so Boris opens the bidding): (phone, match id, the player's API header)."""
+    phone: Phone = new_phone(viewport=size, screen=size, **options)
+    name = unique("thumb")
+    auth = api_user(phone, name)
+    response = phone.context.request.post("/api/matches", headers=auth,
+                                          data={"players": ["Anna", "Boris", "Vera"]})
+    assert response.status == 201
+    phone.log_in(name)
+    return phone, response.json()["id"], auth
+
+
+def on_screen(page: Any, selector: str) -> dict[str, float]:
+    """The element's box; it must lie inside the viewport."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box)
+    return box
+
+
+@pytest.mark.parametrize("size", PHONES)
+def test_save_is_on_screen_and_the_field_being_typed_stays_clear_of_it(new_phone: Any,
+                                                                        size: str) -> None:
+    phone, match_id, _auth = three_at_the_table(new_phone, PHONES[size])
+    page = phone.page
+    page.goto(f"/matches/{match_id}/hands/new")
+    assert page.evaluate("scrollY") == 0 and page.input_value("#bid") == "100"
+    assert page.locator("input[name=declarer]:checked").count() == 0  # nobody assumed
+    on_screen(page, "button:text('Save hand 1')")
+    # With the keypad open, about half the screen is left: 360×360.
+    page.set_viewport_size({"width": PHONES[size]["width"], "height": 360})
+    for field in ("#bid", "#points_0", "#points_1", "#points_2"):
+        page.locator(field).focus()
+        page.keyboard.type("5")
+        box = on_screen(page, field)
+        bar = on_screen(page, ".save-bar")
+        assert box["y"] + box["height"] <= bar["y"], (field, box, bar)
+        on_screen(page, "button:text('Save hand 1')")
+
+
+def test_an_ordinary_hand_takes_at_most_ten_taps(new_phone: Any, shots: Path) -> None:
+    phone, match_id, auth = three_at_the_table(new_phone, PHONES["360x640"])
+    page = phone.page
+    phone.context.add_init_script(TAP_RECORDER)
+    page.goto(f"/matches/{match_id}/hands/new")
+    page.locator(".quick-bids").wait_for()
+    phone.choose("Declarer", "Boris")
+    phone.tap(".quick-bids button:text('120')")
+    phone.tap("#points_0")
+    page.keyboard.type("35")
+    page.keyboard.type("45")        # the keypad moved on to Vera by itself
+    phone.tap("label.toggle:has(input[name=marriages_1][value=hearts])")
+    page.locator(".preview", has_text="Boris made 120").wait_for()
+    phone.screenshot(shots, "hand-form-360")
+    phone.tap("button:text('Save hand 1')")
+    page.wait_for_selector("li.flash:has-text('Hand 1 recorded.')")
+    taps = page.evaluate("JSON.parse(sessionStorage.getItem('taps'))")
+    assert len(taps) <= ORDINARY_HAND_TAPS, taps
+    hand = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["hands"][0]
+    assert hand["declarer"] == 1 and hand["bid"] == 120
+    assert hand["points"] == [35, 40, 45] and hand["marriages"] == [[], ["hearts"], []]
+    print(f"ordinary hand: {len(taps)} taps: {taps}")
+
+
+def test_without_javascript_the_form_shows_no_dead_buttons_and_still_saves(new_phone: Any) -> None:
+    phone, match_id, _auth = three_at_the_table(new_phone, PHONES["360x640"],
+                                                java_script_enabled=False)
+    page = phone.page
+    page.goto(f"/matches/{match_id}/hands/new")
+    for dead in ("button[data-step-for]", ".quick-bids"):
+        assert page.locator(dead).first.evaluate("e => getComputedStyle(e).display") == "none"
+    phone.choose("Declarer", "Boris")
+    page.fill("#bid", "120")
+    page.fill("#points_0", "35")
+    page.fill("#points_2", "45")
+    phone.tap("button:text('Save hand 1')")
+    page.wait_for_selector("li.flash:has-text('Hand 1 recorded.')")
