@@ -42,8 +42,10 @@ RULESET_LABELS = {
     "tichu": _l("Tichu: 4 players in two teams"),
 }
 RULESET_NAMES = {"squarescores": _l("SquareScores"), "polish": _l("Polish"),
-                 "classic": _l("Classic"), "ggtables": _l("GGTables"), "tyzicha": _l("Tyzicha")}
-"""A ruleset's short name, for lists."""
+                 "classic": _l("Classic"), "ggtables": _l("GGTables"), "tyzicha": _l("Tyzicha"),
+                 "tichu": _l("Tichu")}
+"""A ruleset's short name, for lists and the rules select (RULESET_LABELS beside it say more:
+a whole label does not fit a 360 px select)."""
 # TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
 FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"),
                  "tyzicha": _l("Concede")}
@@ -199,7 +201,7 @@ class MatchForm(RefusableForm):
     """Start a match (API.md POST /api/matches)."""
 
     GROUPS = ("players", "options", "start_scores")
-    rules = SelectField(_l("Rules"), choices=options(RULESET_LABELS.items()),
+    rules = SelectField(_l("Rules"), choices=options(RULESET_NAMES.items()),
                         default="squarescores",
                         invalid_choice_message=_l("Choose one of the rulesets."))
     target = SelectField(_l("Target"), default="",

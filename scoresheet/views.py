@@ -152,7 +152,7 @@ def new_match() -> Any:
         else:
             flash(_("Match started. Share the join code with the table."))
             return back_to(match)
-    return render_template("match_new.html", form=form)
+    return render_template("match_new.html", form=form, rulesets=RULESET_LABELS.values())
 
 
 @bp.get("/matches/<match_id>")

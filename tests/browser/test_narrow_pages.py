@@ -1,0 +1,150 @@
+"""Every page a player sees, at 360 px in each of the five languages, fits the phone: nothing
+overflows sideways and nothing is cut off (issue 11). One browser context per kind of visitor
+(a player, a stranger who is logged out), reused for every page and language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from scoresheet.i18n import LANGUAGES
+
+from .helpers import Phone, api_match, api_user, unique
+
+NARROW = {"viewport": {"width": 360, "height": 740}, "screen": {"width": 360, "height": 740}}
+
+# What does not fit, measured in the page: the page wider than the screen; a box whose edge is
+# past the screen's; content wider than the box that holds it (spilling over it, or hidden by
+# it, or making it scroll sideways); a select with an option wider than the select shows; a
+# chart label outside its chart.
+MISFITS_JS = """() => {
+  const screen = document.documentElement.clientWidth;
+  const name = el => {
+    const cls = typeof el.className === "string" && el.className.trim()
+      ? "." + el.className.trim().split(/\\s+/).join(".") : "";
+    const text = (el.value || el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 40);
+    return `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${cls} "${text}"`;
+  };
+  const inScroller = el => {     // a box that scrolls sideways answers for what it holds
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+      if (["auto", "scroll"].includes(getComputedStyle(a).overflowX)) return true;
+    return false;
+  };
+  const found = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) found.push(`the page is ${doc.scrollWidth} px wide`);
+  const canvas = document.createElement("canvas").getContext("2d");
+  for (const el of document.querySelectorAll("body *")) {
+    const style = getComputedStyle(el);
+    if (style.display === "none" || style.visibility === "hidden"
+        || el.closest(".visually-hidden, .choice input, .toggle input")) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    if (!inScroller(el) && (box.right > screen + 0.5 || box.left < -0.5))
+      found.push(`${name(el)} spans ${Math.round(box.left)}–${Math.round(box.right)} px`);
+    if (el instanceof SVGElement) {
+      const svg = el.ownerSVGElement && el.ownerSVGElement.getBoundingClientRect();
+      if (svg && el.tagName === "text" && (box.left < svg.left - 0.5 || box.right > svg.right + 0.5))
+        found.push(`${name(el)} is cut off by its chart`);
+      continue;
+    }
+    if (el.tagName === "SELECT") {
+      canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        - 16;  // the select's arrow
+      for (const option of el.options) {
+        const text = canvas.measureText(option.text).width;
+        if (text > room)
+          found.push(`${name(option)} in ${name(el)} needs ${Math.round(text)} of ${Math.round(room)} px`);
+      }
+    } else if (style.display !== "inline" && el.scrollWidth > el.clientWidth + 1)
+      found.push(`${name(el)} holds ${el.scrollWidth} px in ${el.clientWidth} px`);
+  }
+  return found;
+}"""
+
+
+def misfits(phone: Phone, url: str) -> list[str]:
+    """What does not fit on the page at `url` (empty when everything does)."""
+    phone.page.goto(url)
+    phone.page.wait_for_load_state()
+    return phone.page.evaluate(MISFITS_JS)
+
+
+def speak(phone: Phone, language: str) -> None:
+    """Tap the language at the foot of a page (the account and the cookie remember it)."""
+    phone.page.goto("/login")
+    with phone.page.expect_navigation():
+        phone.page.locator(f"footer button[value={language}]").tap()
+    assert phone.page.get_attribute("html", "lang") == language
+
+
+def _api(phone: Phone, auth: dict[str, str], path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = phone.context.request.post(path, headers=auth, data=body)
+    assert response.status in (200, 201), response.text()
+    return response.json()  # type: ignore[no-any-return]
+
+
+def _barrel_match(phone: Phone, auth: dict[str, str]) -> str:
+    """Three players with everything a sheet cell and a standing can show: a marriage, the
+    barrel, a redeal, a Rospisat', owed points, zeros."""
+    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"],
+                                                "start_scores": [780, 300, 0]})
+    path = f"/api/matches/{match['id']}/hands"
+    for hand in ({"declarer": 0, "bid": 100, "points": [None, 15, 10],
+                  "marriages": [["hearts"], [], []]},
+                 {"kind": "redeal"},
+                 {"kind": "forfeit", "declarer": 1, "bid": 120},
+                 {"declarer": 2, "bid": 120, "points": [0, 30, None]},
+                 {"declarer": 1, "bid": 110, "points": [0, None, 20]}):
+        _api(phone, auth, path, hand)
+    return str(match["id"])
+
+
+def _tichu_match(phone: Phone, auth: dict[str, str]) -> str:
+    """Four players in two teams, a round with calls and one with a double victory."""
+    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera", "Gleb"],
+                                                "rules": "tichu"})
+    path = f"/api/matches/{match['id']}/hands"
+    _api(phone, auth, path, {"calls": ["grand", "tichu", None, None], "first_out": 1,
+                             "card_points": [35, 65]})
+    _api(phone, auth, path, {"calls": [None, None, "tichu", None], "first_out": 2,
+                             "double_victory": True})
+    return str(match["id"])
+
+
+@pytest.fixture(scope="module")
+def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone, Phone, list[str]]]:
+    """A logged-in player with three matches, a stranger, and the pages each of them sees."""
+    device = {k: v for k, v in playwright.devices["Pixel 7"].items() if k != "default_browser_type"}
+    device.update(has_touch=True, base_url=server, **NARROW)
+    player, stranger = (Phone(browser.new_context(**device), server) for _ in range(2))
+    name = unique("narrow")
+    auth = api_user(player, name)
+    four = api_match(player, auth, hands=12, seats=4)
+    three, tichu = _barrel_match(player, auth), _tichu_match(player, auth)
+    player.log_in(name)
+    pages = ["/", "/matches/new", f"/matches/{four}", f"/matches/{three}",
+             f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
+             f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
+             "/offline"]
+    yield player, stranger, pages
+    for phone in (player, stranger):
+        phone.context.close()
+        assert not phone.errors, phone.errors
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_page_fits_a_360_px_phone_in_every_language(
+    visitors: tuple[Phone, Phone, list[str]], language: str,
+) -> None:
+    player, stranger, pages = visitors
+    speak(player, language)
+    speak(stranger, language)
+    found = {url: misfits(player, url) for url in pages}
+    found |= {url: misfits(stranger, url) for url in ("/login", "/register")}
+    bad = [f"{url}: {what}" for url, misfit in found.items() for what in misfit]
+    if bad:
+        pytest.fail("\n".join(bad))
