@@ -28,6 +28,7 @@ from .queries import stored_hands
 from .replay_cache import store_summary
 from .rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay
 from .rules import setup_from_dict
+from .rules.house import as_created
 from .rules import setup_to_dict as setup_dict
 from .shapes import member_names
 
@@ -233,7 +234,7 @@ def pointer(path: Any) -> str:
 def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     """Add one match of a backup to the session, checked by a replay. With an `importer` it is
     a new match of theirs; without, it keeps its id, join code, members and authors."""
-    setup = setup_from_dict(data["setup"])
+    setup = setup_from_dict(as_created(data["setup"]))  # a backup from before keeps its rules
     check_setup(setup)
     hands = data["hands"]
     records = []

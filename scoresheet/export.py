@@ -14,6 +14,14 @@ from .rules.tichu import TICHU
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
+HOUSE_EVENTS = ("dump", "knocked_off", "barrel_reset")
+"""The events of the house rules (RULES.md §11) the CSV lists in its `events` column."""
+
+
+def _has_house_events(sheet: MatchState) -> bool:
+    """The match plays a house rule that gives one of `HOUSE_EVENTS`."""
+    o = sheet.setup.options
+    return o.dump_555 != "off" or o.barrel_knock_off or o.three_falls_reset
 
 
 def sheet_csv(sheet: MatchState) -> str:
@@ -25,6 +33,9 @@ def sheet_csv(sheet: MatchState) -> str:
                                else ["hand", "dealer", "declarer", "bid", "outcome"])
     for name in (st.name for st in sheet.standings):
         header += [name, f"{name} total", f"{name} owed", f"{name} score"]
+    events = not tichu and _has_house_events(sheet)
+    if events:
+        header.append("events")
     rows: list[list[str | int]] = [header]
     for h in sheet.hands:
         r = h.record
@@ -38,10 +49,16 @@ def sheet_csv(sheet: MatchState) -> str:
                     "" if r.bid is None else r.bid, outcome]
         for s in h.results:
             row += [s.entry, s.total, s.owed, s.score]
+        if events:
+            row.append("; ".join(f"{players[i]} {e}" for i, s in enumerate(h.results)
+                                 for e in s.events if e in HOUSE_EVENTS))
         rows.append(row)
-    total: list[str | int] = ["total"] + [""] * (len(header) - 4 * len(sheet.standings) - 1)
+    total: list[str | int] = ["total"] + [""] * (
+        len(header) - 4 * len(sheet.standings) - 1 - events)
     for st in sheet.standings:
         total += [st.total, st.total, st.owed, st.score]
+    if events:
+        total.append("")
     rows.append(total)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

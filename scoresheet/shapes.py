@@ -98,7 +98,8 @@ def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
         "standings": [{
             "seat": s.seat, "name": s.name, "score": s.score, "sheet": s.total, "owed": s.owed,
             "barrel": s.barrel, "barrel_hands": s.barrel_hands, "locked": s.locked,
-            "zeros": s.zeros, "forfeits": s.forfeits} for s in sheet.standings],
+            "zeros": s.zeros, "forfeits": s.forfeits, "barrel_hands_left": s.barrel_hands_left,
+            "next_zero_costs": s.next_zero_costs} for s in sheet.standings],
     }
 
 

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from .messages import malformed, refuse
 from .game import Deal
-from .records import SUITS, HandRecord, Record, Setup
-from .rulesets import MAX_BID, PACK, Ruleset, complete_points, marriage_points
+from .records import ACES, SUITS, HandRecord, Record, Setup
+from .rulesets import MAX_BID, PACK, Ruleset, complete_points, marriage_points, round_points
 
 MAX_SITTER_POINTS = 400
 """RULES.md §6 sets no upper bound on the sitter bonus; the highest bid (400) stops a typo."""
@@ -57,14 +57,26 @@ def check_hand(
     _check_points(record, setup, deal, declarer)
     _check_marriages(record, setup, deal)
     if record.made is not None:
-        points = complete_points(record.points, declarer)
-        marriages = record.marriages
-        took = points[declarer] or 0
-        if marriages is not None:
-            took += marriage_points(marriages[declarer])
+        _check_made(record, setup, rs, declarer, bid)
+
+
+def _check_made(record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, bid: int) -> None:
+    """A `made` the table sent agrees with the points (with §11.7, the rounded points)."""
+    points = complete_points(record.points, declarer)
+    raw = points[declarer] or 0
+    marriages = record.marriages
+    worth = marriage_points(marriages[declarer]) if marriages is not None else 0
+    took = raw + worth
+    if not setup.options.declarer_rounding:
         if (took >= bid) != record.made:
             raise refuse("made", "said_made_but_missed" if record.made else "said_missed_but_made",
                          name=setup.players[declarer], took=took, bid=bid)
+        return
+    rounded = round_points(raw, rs.rounding) + worth
+    if (rounded >= bid) != record.made:
+        raise refuse("made", "said_made_but_missed_rounded" if record.made
+                     else "said_missed_but_made_rounded",
+                     name=setup.players[declarer], took=took, rounded=rounded, bid=bid)
 
 
 def _check_sitter_points(points: int, rs: Ruleset, allowed: bool) -> None:
@@ -109,6 +121,13 @@ def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -
     lowest = deal.min_bid
     if record.forced and rs.forced_min_bid is not None and not deal.gold:
         lowest = rs.forced_min_bid
+        if not setup.options.forced_any_seat:  # RULES.md §7: the seat first, then the bid
+            left = (deal.dealer + 1) % len(setup.players)
+            if d != left:
+                raise refuse("forced", "forced_seat", left=setup.players[left],
+                             name=setup.players[d])
+            if bid != lowest:
+                raise refuse("forced", "forced_bid")
     if bid < lowest:
         raise refuse("bid", "bid_too_low_gold" if deal.gold else "bid_too_low",
                      lowest=lowest, bid=bid)
@@ -171,12 +190,18 @@ def _check_marriages(record: HandRecord, setup: Setup, deal: Deal) -> None:
     if not any(marriages):
         return
     seen: set[str] = set()
+    aces = setup.options.ace_marriage
     for i, suits in enumerate(marriages):
         if suits and i == deal.sitting_out:
             raise refuse("marriages", "marriage_sitter", name=setup.players[i])
         for suit in suits:
-            if suit not in SUITS:
+            if suit == ACES:  # RULES.md §11.10
+                if not aces:
+                    raise refuse("marriages", "no_ace_marriage")
+                if suit in seen:
+                    raise refuse("marriages", "aces_twice")
+            elif suit not in SUITS:
                 raise refuse("marriages", "marriage_suit", suit=suit)
-            if suit in seen:
+            elif suit in seen:
                 raise refuse("marriages", "marriage_twice", suit=suit)
             seen.add(suit)

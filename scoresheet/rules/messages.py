@@ -25,6 +25,8 @@ MESSAGES: dict[str, str] = {
     "rules_not_name": N_("The ruleset is a name, such as “squarescores”."),
     "options_not_object": N_("Options are an object of names and values."),
     "target_not_number": N_("The target is a whole number."),
+    "option_not_word": N_("“{key}” is a word: {allowed}."),
+    "option_not_number": N_("“{key}” is a whole number."),
     "first_dealer_not_number": N_("The first dealer is a seat number."),
     "start_scores_not_list": N_("Start scores are a list of whole numbers."),
     "start_score_not_number": N_("Start scores are whole numbers."),
@@ -54,6 +56,15 @@ MESSAGES: dict[str, str] = {
     "tichu_no_blind_bids": N_("Tichu has no blind bids: that is a Tysiacha option."),
     "tichu_no_sitter_bonus": N_("Tichu has no sitter-out bonus: that is a Tysiacha option."),
     "no_great_grand_tichu": N_("Great Grand Tichu is a Tichu call; {game} has none."),
+    "option_word": N_("{option} is one of {allowed}; “{value}” is not."),
+    "no_house_rules": N_("{game} has no house rules: {option} must be {value}."),
+    "no_barrel": N_("{game} has no barrel: {option} must be {value}."),
+    "zero_penalty": N_("The zero penalty is a multiple of 10 from 50 to 200."),
+    "zero_penalty_without_zeros": N_("There are no zeros to pay for: set zeros to “total” or "
+                                     "“consecutive”."),
+    "barrel_hands": N_("{option} is a whole number from 1 to 5."),
+    "blind_doubles_needs_blind": N_("“declarer” needs blind bids: switch blind_bids on."),
+    "start_score_dumped": N_("{name}'s start score {score} would be dumped: enter 0."),
     "sitter_bonus_needs_four": N_("The sitter-out bonus needs four at the table."),
     "target": N_("{game} plays to {allowed}, not {target}."),
     "sheet_style": N_("The sheet style is “deferred” or “signed”."),
@@ -85,6 +96,9 @@ MESSAGES: dict[str, str] = {
     "declarer_missing": N_("Say who declared (won the auction)."),
     "declarer_no_seat": N_("There is no seat {seat} at this table."),
     "declarer_sits_out": N_("{name} deals and sits out this hand, so cannot declare."),
+    "forced_seat": N_("Only the dealer's left ({left}), the third to bid, can be forced; "
+                      "{name} declared."),
+    "forced_bid": N_("A forced contract is exactly 100; enter 110 or more without “forced”."),
     "bid_missing": N_("Enter the bid."),
     "bid_too_low": N_("The lowest bid is {lowest}; {bid} is too low."),
     "bid_too_low_gold": N_("The lowest bid in a gold set is {lowest}; {bid} is too low."),
@@ -106,6 +120,13 @@ MESSAGES: dict[str, str] = {
     "marriage_suit": N_("“{suit}” is not a suit: use hearts, diamonds, clubs or spades."),
     "marriage_twice": N_("The {suit} marriage is declared twice; each suit can be declared once "
                          "a hand."),
+    "no_ace_marriage": N_("This table does not play the ace marriage: use hearts, diamonds, "
+                          "clubs or spades."),
+    "aces_twice": N_("The aces marriage is declared twice; there are only four aces."),
+    "said_made_but_missed_rounded": N_("{name} took {took}, {rounded} when rounded, against a "
+                                       "bid of {bid}: the contract was missed, not made."),
+    "said_missed_but_made_rounded": N_("{name} took {took}, {rounded} when rounded, against a "
+                                       "bid of {bid}: the contract was made, not missed."),
     "said_made_but_missed": N_("{name} took {took} against a bid of {bid}: the contract was "
                                "missed, not made."),
     "said_missed_but_made": N_("{name} took {took} against a bid of {bid}: the contract was "

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .house import AMOUNTS, HOUSE_RULES, LEGACY, SWITCHES, WORDS, house_dict, shown
 from .messages import malformed
 from .records import HandRecord, Options, Record, Setup, SheetStyle, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
 
 SETUP_KEYS = {"players", "rules", "options", "first_dealer", "start_scores"}
-OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu"}
+OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu",
+               *HOUSE_RULES, LEGACY}
 HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made",
              "sitter_points", "forced"}
 ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
@@ -44,6 +46,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         sheet_style=_sheet_style(opts.get("sheet", "signed" if rules == TICHU else "deferred")),
         great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options",
                                 "great_grand_tichu"),
+        **_house_rules(opts),
     )
     first_dealer = _integer(data.get("first_dealer", 0), "first_dealer", "first_dealer_not_number")
     start = data.get("start_scores")
@@ -64,16 +67,43 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
     """The set-up as plain data, every option with its value."""
     o = setup.options
+    options: dict[str, Any]
+    if setup.rules == TICHU:
+        options = {"target": o.target, "great_grand_tichu": o.great_grand_tichu,
+                   "sheet": o.sheet_style}
+    else:
+        options = {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
+                   "sitter_bonus": o.sitter_bonus, "sheet": o.sheet_style,
+                   **house_dict(o, setup.rules)}
+        rs = RULESETS.get(setup.rules)
+        if rs is not None and rs.forced_min_bid is not None:  # tyzicha (RULES.md §7)
+            options[LEGACY] = o.forced_any_seat
     return {
         "players": list(setup.players),
         "rules": setup.rules,
-        "options": ({"target": o.target, "great_grand_tichu": o.great_grand_tichu,
-                     "sheet": o.sheet_style} if setup.rules == TICHU else
-                    {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
-                     "sitter_bonus": o.sitter_bonus, "sheet": o.sheet_style}),
+        "options": options,
         "first_dealer": setup.first_dealer,
         "start_scores": list(setup.start_scores),
     }
+
+
+def _house_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
+    """The house rules given in `options`, each of its type (RULES.md §11); unset ones are left
+    to the ruleset's defaults."""
+    given: dict[str, Any] = {}
+    for key, words in WORDS.items():
+        if key in opts:
+            if not isinstance(opts[key], str):
+                raise malformed("options", "option_not_word", key=key,
+                                allowed=", ".join(shown(w) for w in words))
+            given[key] = opts[key]
+    for key in (*SWITCHES, LEGACY):
+        if key in opts:
+            given[key] = _flag(opts[key], "options", key)
+    for key in AMOUNTS:
+        if key in opts:
+            given[key] = _integer(opts[key], "options", "option_not_number", key=key)
+    return given
 
 
 def record_from_dict(data: Mapping[str, Any], rules: str,
@@ -182,10 +212,10 @@ def _unknown(data: Mapping[str, Any], allowed: set[str] | frozenset[str], field:
                             key=key)
 
 
-def _integer(value: Any, field: str, code: str) -> int:
+def _integer(value: Any, field: str, code: str, **params: object) -> int:
     """A whole number (not a bool, not a float); `code` says what it should have been."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise malformed(field, code)
+        raise malformed(field, code, **params)
     if abs(value) > 10**9:
         raise malformed(field, "number_too_large")
     return value

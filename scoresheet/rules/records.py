@@ -8,9 +8,18 @@ from typing import Literal, NamedTuple
 Kind = Literal["played", "forfeit", "redeal"]
 Status = Literal["in_progress", "finished"]
 SheetStyle = Literal["deferred", "signed"]
+Zeros = Literal["total", "consecutive", "off"]
+Dump = Literal["off", "plus", "both"]
+BarrelMiss = Literal["costs_bid", "stays"]
+ForfeitPays = Literal["60", "half_bid"]
+BlindDoubles = Literal["hand", "declarer"]
 
 SUITS: dict[str, int] = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
 """Marriage values by suit (RULES.md §1), in the order the sheet lists them."""
+ACES = "aces"
+"""The ace marriage (house rule `ace_marriage`, RULES.md §11.10), entered with the suits."""
+MARRIAGES: dict[str, int] = SUITS | {ACES: 200}
+"""What each marriage a table may declare is worth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +39,32 @@ class Options:
     `signed`, as a plain signed entry."""
     great_grand_tichu: bool = False
     """Tichu: a player may call Great Grand Tichu (±400, RULES.md §10)."""
+    # The house rules of RULES.md §11; None: the ruleset's default (`house.resolved`).
+    zeros: Zeros | None = None
+    """Which zeros cost: every third of the match, three in a row, or none (§11.1)."""
+    zero_penalty: int = 120
+    """What a costly zero takes off (§11.1)."""
+    dump_555: Dump = "off"
+    """A score of exactly 555 (and with `both` −555) goes to 0 (§11.2)."""
+    barrel_knock_off: bool = False
+    """A seat mounting the barrel knocks those already on it down (§11.3)."""
+    barrel_miss: BarrelMiss | None = None
+    """A miss on the barrel costs the bid, or the seat stays at the barrel (§11.4)."""
+    barrel_hands: int = 3
+    """Hands on the barrel before the fall (§11.5)."""
+    three_falls_reset: bool = False
+    """Every third fall from the barrel drops to 0 (§11.6)."""
+    declarer_rounding: bool = False
+    """The declarer's card points are rounded before the made check (§11.7)."""
+    forfeit_pays: ForfeitPays = "60"
+    """What each opponent of a forfeit gets: 60, or half the bid (§11.8)."""
+    blind_doubles: BlindDoubles = "hand"
+    """A blind bid doubles the whole hand, or the declarer's points only (§11.9)."""
+    ace_marriage: bool = False
+    """Four aces declared count as a 200 marriage (§11.10)."""
+    forced_any_seat: bool = False
+    """Tyzicha matches stored before the correction of RULES.md §7: any declarer may be forced,
+    at 100 or more. Not offered for new matches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +198,9 @@ class Standing:
     """Forfeits (Rospisat') declared."""
     barrel_hands_left: int = 0
     """Hands left on the barrel before the fall (0 when not on it)."""
-    next_zero_costs: bool = False
-    """The seat's next zero would be a third one, costing 120 (RULES.md §4)."""
+    next_zero_costs: int = 0
+    """What the seat's next zero would cost: the zero penalty when it would be a third one
+    (RULES.md §4, §11.1), else 0."""
     next_forfeit_costs: bool = False
     """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .records import SUITS
+from .records import MARRIAGES
 
 Endgame = Literal["barrel_took", "barrel_bid", "lock", "cap", "none"]
 ForfeitStyle = Literal["count", "minus_bid", "bomb"]
@@ -39,7 +39,10 @@ class Ruleset:
     forfeit_bonus: int
     """What each opponent gets for a forfeit (`count`, `minus_bid`)."""
     table_options: bool
-    """Gold set, blind bids and the sitter bonus may be switched on."""
+    """Gold set, blind bids, the sitter bonus and the house rules (§11) may be switched on."""
+    bids_first: int = 1
+    """Where the first bidder sits from the dealer: 1, the dealer's left; −1 (tyzicha), the
+    dealer's right."""
 
     @property
     def has_barrel(self) -> bool:
@@ -79,7 +82,7 @@ RULESETS: dict[str, Ruleset] = {
         Ruleset("ggtables", (2, 3, 4), (1000, 500), 10, 100, None, 10, True,
                 "none", False, "bomb", 60, False),
         Ruleset("tyzicha", (3,), (1001,), 10, 110, 100, 0, False,
-                "cap", False, "minus_bid", 40, False),
+                "cap", False, "minus_bid", 40, False, bids_first=-1),
     )
 }
 
@@ -104,5 +107,5 @@ def complete_points(
 
 
 def marriage_points(suits: tuple[str, ...]) -> int:
-    """What the marriages one seat declared are worth (RULES.md §1)."""
-    return sum(map(SUITS.__getitem__, suits))
+    """What the marriages one seat declared are worth (RULES.md §1, with §11.10's aces)."""
+    return sum(map(MARRIAGES.__getitem__, suits))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from .house import check_house_rules
 from .messages import refuse
 from .records import Setup
 from .rulesets import RULESETS
@@ -49,6 +50,7 @@ def check_setup(setup: Setup) -> None:
     if opts.sitter_bonus and n != 4:
         raise refuse("options", "sitter_bonus_needs_four")
     _check_start(setup, setup.players, rs.barrel_at(opts.target))
+    check_house_rules(setup, rs.name)
 
 
 def _check_tichu(setup: Setup) -> None:
@@ -64,6 +66,7 @@ def _check_tichu(setup: Setup) -> None:
                        (opts.sitter_bonus, "tichu_no_sitter_bonus")):
         if flag:
             raise refuse("options", code)
+    check_house_rules(setup, "Tichu")
     _check_start(setup, team_names(setup.players), None)
 
 

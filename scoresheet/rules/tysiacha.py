@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .game import Deal, Scored
+from .house import DUMP_AT, resolved
 from .legal import check_hand
 from .records import HandRecord, NextDeal, Record, Setup, Standing
 from .rulesets import (
     BARREL_BELOW,
-    BARREL_HANDS,
     COUNT_PENALTY,
     GOLD_MIN_BID,
     LOCK_BELOW,
@@ -37,6 +37,10 @@ class _Seat:
     barrel_hands: int = 0
     zeros: int = 0
     forfeits: int = 0
+    run: int = 0
+    """Zeros in a row (house rule `zeros: "consecutive"`, RULES.md §11.1)."""
+    falls: int = 0
+    """Falls from the barrel (counted with `three_falls_reset`, §11.6)."""
 
 
 class Tysiacha:
@@ -59,10 +63,25 @@ class Tysiacha:
         self.number = 1
         self.gold_left = n if setup.options.gold_set else 0
         self.gold_made = False
+        # The house rules (RULES.md §11), read once into plain attributes: with the defaults
+        # each costs a hand one test of a flag at most.
+        h = resolved(setup.options, setup.rules)
+        self.zeros = h.zeros != "off"
+        self.consecutive = h.zeros == "consecutive"
+        self.zero_penalty = h.zero_penalty
+        self.barrel_hands = h.barrel_hands
+        self.miss_stays = h.barrel_miss == "stays"
+        self.falls_reset = h.three_falls_reset
+        self.rounded_made = h.declarer_rounding
+        self.half_bid = h.forfeit_pays == "half_bid"
+        self.blind_declarer_only = h.blind_doubles == "declarer"
+        self.knock_off = h.barrel_knock_off
+        self.dump = () if h.dump_555 == "off" else (
+            (DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
         self._deals = tuple(
             tuple(Deal(dealer, dealer if n == 4 else None, gold,
                        GOLD_MIN_BID if gold else rs.min_bid,
-                       tuple((dealer + 1 + k) % n for k in range(n)))
+                       tuple((dealer + rs.bids_first + k) % n for k in range(n)))
                   for dealer in range(n))
             for gold in (False, True))
         """Every deal there can be, by gold set and dealer (built once, shared)."""
@@ -92,15 +111,22 @@ class Tysiacha:
         self, names: tuple[str, ...], totals: list[int], owed: list[int]
     ) -> tuple[Standing, ...]:
         """Where every seat stands now."""
-        counts_zeros, counts_forfeits = self.rs.zeros, self.rs.forfeit == "count"
+        counts_forfeits = self.rs.forfeit == "count"
         return tuple(
             Standing(i, names[i], s.score, totals[i], owed[i], s.barrel, s.barrel_hands,
                      self._locked(s), s.zeros, s.forfeits,
-                     BARREL_HANDS - s.barrel_hands if s.barrel else 0,
-                     counts_zeros and s.zeros % 3 == 2,
+                     self.barrel_hands - s.barrel_hands if s.barrel else 0,
+                     self._next_zero_costs(s),
                      counts_forfeits and s.forfeits % 3 == 2)
             for i, s in enumerate(self.seats)
         )
+
+    def _next_zero_costs(self, seat: _Seat) -> int:
+        """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0."""
+        if not self.zeros:
+            return 0
+        due = seat.run == 2 if self.consecutive else seat.zeros % 3 == 2
+        return self.zero_penalty if due else 0
 
     # -- one hand -------------------------------------------------------------------------
 
@@ -155,7 +181,7 @@ class Tysiacha:
                 self.gold_left = self.n
 
     def _score(self, record: HandRecord, deal: Deal) -> Scored:
-        """Score a played or forfeited hand for every seat (RULES.md §3, §4, §7)."""
+        """Score a played or forfeited hand for every seat (RULES.md §3, §4, §7, §11)."""
         rs = self.rs
         declarer, bid = record.declarer, record.bid
         assert declarer is not None and bid is not None
@@ -166,6 +192,7 @@ class Tysiacha:
         made: bool | None = None
         declarer_took: int | None = None
         bomb = 0
+        consecutive = False
         if record.kind == "played":
             points = complete_points(record.points, declarer)
             marriages = record.marriages
@@ -174,26 +201,39 @@ class Tysiacha:
                  for p, m in zip(points, marriages, strict=True)])
             declarer_took = took[declarer]
             assert declarer_took is not None
+            if self.rounded_made:  # §11.7: the made check, and the barrel's took ≥ 120
+                raw = points[declarer]
+                assert raw is not None
+                declarer_took += round_points(raw, rs.rounding) - raw
             made = declarer_took >= bid
+            defenders_mult = mult
             if record.blind:
                 mult *= 2
+                if not self.blind_declarer_only:  # §11.9
+                    defenders_mult = mult
             pays = rs.defenders_score_on_made or not made
-            rounding, zeros = rs.rounding, rs.zeros
+            rounding, zeros, consecutive = rs.rounding, self.zeros, self.consecutive
         elif rs.forfeit == "bomb":
             # The first forfeit of a seat is free, later ones pay every other seat (§7).
             bomb = (40 if self.n == 4 else 60) if seats[declarer].forfeits > 0 else 0
             opponents_get = bomb
+        elif self.half_bid:  # §11.8: half the bid, rounded up to the step
+            step = 2 * rs.bid_step
+            opponents_get = -(-bid // step) * rs.bid_step * mult
         else:
             opponents_get = rs.forfeit_bonus * mult
         sitting_out = deal.sitting_out
         has_lock, lock_at, target = self.has_lock, self.lock_at, self.target
+        on_before = [s.barrel for s in seats] if self.knock_off else None
         new_scores: list[int] = []
-        all_events: list[tuple[str, ...]] = []
+        all_events: list[list[str]] = []
         for i, seat in enumerate(seats):
             old = seat.score
             if i == declarer:
                 events: list[str] = []
                 new = self._declare(seat, record, mult, made, declarer_took, events)
+                if consecutive:
+                    seat.run = 0
             elif i == sitting_out:
                 events = ["sitting_out"]
                 # The number the table entered (§6), not multiplied: §3's multiplier is for the
@@ -207,8 +247,16 @@ class Tysiacha:
                     raw, seat_took = points[i], took[i]
                     assert raw is not None and seat_took is not None
                     # Took minus the card points is what the seat's marriages are worth.
-                    gain = (round_points(raw, rounding) + seat_took - raw) * mult if pays else 0
-                    new = self._collect(seat, gain, events, True, zeros and raw == 0)
+                    gain = ((round_points(raw, rounding) + seat_took - raw) * defenders_mult
+                            if pays else 0)
+                    zero = zeros and raw == 0
+                    if consecutive:
+                        zeros_before = seat.zeros
+                        new = self._collect(seat, gain, events, True, zero)
+                        if seat.zeros == zeros_before:  # §11.1: anything but a zero ends a run
+                            seat.run = 0
+                    else:
+                        new = self._collect(seat, gain, events, True, zero)
                 else:
                     new = self._collect(seat, opponents_get, events, True, False)
             if has_lock:
@@ -219,9 +267,33 @@ class Tysiacha:
                     events.append("unlocked")
             seat.score = new
             new_scores.append(new)
-            all_events.append(tuple(events) if events else ())
-        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]),
-                      declarer, points, took, made, mult)
+            all_events.append(events)
+        if on_before is not None:
+            self._knock_off(on_before, new_scores, all_events)
+        if self.dump:
+            self._dump(new_scores, all_events)
+        return Scored(tuple(new_scores), tuple([tuple(e) if e else () for e in all_events]),
+                      tuple([s.barrel for s in seats]), declarer, points, took, made, mult)
+
+    def _knock_off(self, on_before: list[bool], scores: list[int],
+                   events: list[list[str]]) -> None:
+        """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
+        if not any("barrel_on" in e for e in events):
+            return
+        for i, seat in enumerate(self.seats):
+            if on_before[i] and seat.barrel:
+                seat.barrel = False
+                seat.barrel_hands = 0
+                events[i].append("knocked_off")
+                scores[i] = seat.score = self._fallen(seat, events[i])
+
+    def _dump(self, scores: list[int], events: list[list[str]]) -> None:
+        """§11.2: a score of exactly 555 (or −555) goes to 0, whoever holds it."""
+        dump = self.dump
+        for i, score in enumerate(scores):
+            if score in dump:
+                scores[i] = self.seats[i].score = 0
+                events[i].append("dump")
 
     def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool,
                  zero: bool) -> int:
@@ -239,8 +311,15 @@ class Tysiacha:
         if zero:
             seat.zeros += 1
             events.append("zero")
-            if seat.zeros % 3 == 0:
-                new -= COUNT_PENALTY
+            if self.consecutive:  # §11.1: three in a row pay, and the run starts again
+                seat.run += 1
+                due = seat.run == 3
+                if due:
+                    seat.run = 0
+            else:
+                due = seat.zeros % 3 == 0
+            if due:
+                new -= self.zero_penalty
                 events.append("zero_penalty")
         if self.rs.endgame == "cap" and new > self.target - 1:
             new = max(self.target - 1, score)  # a seat is never above 1000 already (§6)
@@ -251,7 +330,7 @@ class Tysiacha:
         self, seat: _Seat, record: HandRecord, mult: int, made: bool | None, took: int | None,
         events: list[str],
     ) -> int:
-        """The declarer's new score (RULES.md §3, §4, §7)."""
+        """The declarer's new score (RULES.md §3, §4, §7); `took` is what the made check used."""
         rs = self.rs
         bid = record.bid
         assert bid is not None
@@ -283,6 +362,8 @@ class Tysiacha:
     def _lose(self, seat: _Seat, amount: int, events: list[str]) -> int:
         """A missed (or, where it costs the bid, forfeited) contract."""
         if seat.barrel:
+            if self.miss_stays:  # §11.4: at the barrel still, and the hand counts
+                return self._barrel_hand(seat, seat.score, events)
             seat.barrel = False
             seat.barrel_hands = 0
             events.append("barrel_off")
@@ -290,14 +371,23 @@ class Tysiacha:
         return seat.score - amount
 
     def _barrel_hand(self, seat: _Seat, score: int, events: list[str]) -> int:
-        """Count one hand on the barrel; the third one without a win or a miss drops it."""
+        """Count one hand on the barrel; the last one without a win or a miss drops it."""
         seat.barrel_hands += 1
-        if seat.barrel_hands >= BARREL_HANDS:
+        if seat.barrel_hands >= self.barrel_hands:
             seat.barrel = False
             seat.barrel_hands = 0
             events.append("barrel_fall")
-            return self.fall_to
+            return self._fallen(seat, events)
         return score
+
+    def _fallen(self, seat: _Seat, events: list[str]) -> int:
+        """Where a fall from the barrel lands: T − 240, or 0 on every third (§11.6)."""
+        if self.falls_reset:
+            seat.falls += 1
+            if seat.falls % 3 == 0:
+                events.append("barrel_reset")
+                return 0
+        return self.fall_to
 
     def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[str]) -> int:
         """Barrel rule 1: a score may never sit between the barrel and the target."""

@@ -17,14 +17,14 @@ def setup(
     dealer: int = 0,
     target: int | None = None,
     sheet_style: SheetStyle = "deferred",
-    **flags: bool,
+    **flags: object,
 ) -> Setup:
-    """A match set-up; `flags` are gold_set, blind_bids, sitter_bonus."""
+    """A match set-up; `flags` are gold_set, blind_bids, sitter_bonus and the house rules."""
     default_target = 1001 if rules == "tyzicha" else 1000
     return Setup(
         players=tuple("ABCD"[:seats]),
         rules=rules,
-        options=Options(target=target or default_target, sheet_style=sheet_style, **flags),
+        options=Options(target=target or default_target, sheet_style=sheet_style, **flags),  # type: ignore[arg-type]
         first_dealer=dealer,
         start_scores=tuple(start if start is not None else [0] * seats),
     )

@@ -124,7 +124,8 @@ def test_on_the_barrel_a_forfeit_opponent_gets_no_60_and_it_counts() -> None:
         ("classic", played(0, 120, [None, 20, 20], {0: ["hearts"]}), 1000, False),
         # Missed on the barrel: 880 - bid, off: 880 - 150 = 730 (took 80 < 150).
         ("squarescores", played(0, 150, [None, 20, 20]), 730, False),
-        ("classic", played(0, 150, [None, 20, 20]), 730, False),
+        # §7 classic: a miss on the barrel costs nothing; it stays at 880 (a barrel hand).
+        ("classic", played(0, 150, [None, 20, 20]), 880, True),
         # §4 rule 3 "made and took >= 120": the boundary itself. Seat 0 declares 100:
         # 120 - 20 - 20 = 80 cards + spades 40 = 120 >= 120: wins, exactly the target.
         ("squarescores", played(0, 100, [None, 20, 20], {0: ["spades"]}), 1000, False),
@@ -199,11 +200,20 @@ def test_squarescores_declarer_on_the_barrel_cannot_forfeit() -> None:
 
 
 def test_classic_barrel_forfeit_counts_as_missed() -> None:
-    # §7: where a forfeit costs the bid, a declarer on the barrel who forfeits: 880 - bid, off.
+    # §7: where a forfeit costs the bid, a declarer on the barrel who forfeits is treated as
+    # having missed: in classic it stays at 880 and the hand counts as a barrel hand.
     sheet = replay(setup("classic", start=[800, 0, 0]), [SEAT_0_TAKES_100, forfeit(0, 120)])
+    assert scores(sheet)[0] == 880
+    assert sheet.standings[0].barrel and sheet.standings[0].barrel_hands == 1
+    assert scores(sheet)[1:] == [-100 + 60, 5 + 60]
+
+
+def test_classic_barrel_forfeit_costing_the_bid_goes_off() -> None:
+    # §7 with barrel_miss "costs_bid": 880 - bid, off the barrel.
+    s = setup("classic", start=[800, 0, 0], barrel_miss="costs_bid")
+    sheet = replay(s, [SEAT_0_TAKES_100, forfeit(0, 120)])
     assert scores(sheet)[0] == 880 - 120
     assert not sheet.standings[0].barrel
-    assert scores(sheet)[1:] == [-100 + 60, 5 + 60]
 
 
 @pytest.mark.parametrize(
@@ -263,7 +273,7 @@ def test_classic_barrel_forfeit_in_a_gold_set_costs_the_bid_times_gold() -> None
     # defends with 50 x 2 = 100 -> 900 -> 880, on the barrel.
     # Hand 2 (gold): seat 0 forfeits 120: 880 - 120*2 = 640, off; opponents +60*2 = 120 each:
     # seat 1 240 + 120 = 360, seat 2 0 + 120 = 120.
-    s = setup("classic", start=[800, 0, 0], gold_set=True)
+    s = setup("classic", start=[800, 0, 0], gold_set=True, barrel_miss="costs_bid")
     hands = [played(1, 120, [50, None, 0], {1: ["hearts"]}), forfeit(0, 120)]
     sheet = replay(s, hands)
     assert [h.gold for h in sheet.hands] == [True, True]

@@ -176,12 +176,13 @@ def test_deal_passes_clockwise_except_after_a_redeal() -> None:
     assert sheet.next.sitting_out is None and sheet.next.min_bid == 100
 
 
-@pytest.mark.parametrize(("rules", "min_bid"), [
-    ("squarescores", 100), ("polish", 100), ("classic", 100), ("ggtables", 100), ("tyzicha", 110)])
-def test_next_deal_min_bid_per_ruleset(rules: str, min_bid: int) -> None:
+@pytest.mark.parametrize(("rules", "min_bid", "first_bidder"), [
+    ("squarescores", 100, 2), ("polish", 100, 2), ("classic", 100, 2), ("ggtables", 100, 2),
+    ("tyzicha", 110, 0)])  # §7: in tyzicha the dealer's right bids first
+def test_next_deal_min_bid_per_ruleset(rules: str, min_bid: int, first_bidder: int) -> None:
     sheet = replay(setup(rules, dealer=1), [])
     assert sheet.next is not None
-    assert (sheet.next.hand, sheet.next.dealer, sheet.next.first_bidder) == (1, 1, 2)
+    assert (sheet.next.hand, sheet.next.dealer, sheet.next.first_bidder) == (1, 1, first_bidder)
     assert sheet.next.min_bid == min_bid
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoresheet.rules import (
     RULESETS,
+    Ruleset,
     SUITS,
     HandRecord,
     Options,
@@ -18,6 +20,9 @@ from scoresheet.rules import (
     MatchState,
     replay,
 )
+from scoresheet.rules.house import defaults
+from scoresheet.rules.records import MARRIAGES
+from scoresheet.rules.rulesets import round_points
 
 CONFIGS = [(name, n) for name, rs in RULESETS.items() for n in rs.seats]
 SETTINGS = settings(max_examples=150, deadline=None,
@@ -45,19 +50,43 @@ def setups(draw: st.DrawFn, name: str, n: int) -> Setup:
         scores = st.sampled_from([0, 0, -150, 100, min(300, top - 200)])
     start = draw(st.lists(scores, min_size=n, max_size=n))
     extras = rs.table_options
+    blind_bids = extras and draw(st.booleans())
+    house = draw(house_rules(rs, blind_bids)) if extras and draw(st.booleans()) else {}
     return Setup(
         players=tuple(f"P{i}" for i in range(n)),
         rules=name,
         options=Options(
             target=target,
             gold_set=extras and draw(st.booleans()),
-            blind_bids=extras and draw(st.booleans()),
+            blind_bids=blind_bids,
             sitter_bonus=extras and n == 4 and draw(st.booleans()),
             sheet_style=draw(st.sampled_from(["deferred", "signed"])),
+            **house,
         ),
         first_dealer=draw(st.integers(0, n - 1)),
         start_scores=tuple(start),
     )
+
+
+@st.composite
+def house_rules(draw: st.DrawFn, rs: Ruleset, blind_bids: bool) -> dict[str, Any]:
+    """Any combination of the house rules this ruleset takes (RULES.md §11)."""
+    zeros = draw(st.sampled_from(["total", "consecutive", "off"]))
+    options: dict[str, Any] = {
+        "zeros": zeros,
+        "zero_penalty": 120 if zeros == "off" else draw(st.sampled_from([50, 100, 120, 200])),
+        "dump_555": draw(st.sampled_from(["off", "plus", "both"])),
+        "declarer_rounding": draw(st.booleans()),
+        "forfeit_pays": draw(st.sampled_from(["60", "half_bid"])),
+        "blind_doubles": draw(st.sampled_from(["hand", "declarer"])) if blind_bids else "hand",
+        "ace_marriage": draw(st.booleans()),
+    }
+    if rs.has_barrel:
+        options |= {"barrel_knock_off": draw(st.booleans()),
+                    "barrel_miss": draw(st.sampled_from(["costs_bid", "stays"])),
+                    "barrel_hands": draw(st.integers(1, 5)),
+                    "three_falls_reset": draw(st.booleans())}
+    return options
 
 
 @st.composite
@@ -81,10 +110,12 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
         kind = "played"  # SquareScores: no Rospisat' on the barrel
     low = deal.min_bid
     forced = False
-    if rs.forced_min_bid is not None and not deal.gold and draw(st.booleans()):
-        low, forced = rs.forced_min_bid, True
     steps = st.one_of(st.integers(0, 6), st.integers(0, (400 - low) // rs.bid_step))
     bid = low + rs.bid_step * draw(steps)
+    # Tyzicha (§7): only the dealer's left, the third to bid, is forced, and at exactly 100.
+    if (rs.forced_min_bid is not None and not deal.gold and declarer == (deal.dealer + 1) % n
+            and draw(st.booleans())):
+        bid, forced = rs.forced_min_bid, True
     sitter_points = 0
     if opts.sitter_bonus and deal.sitting_out is not None:
         sitter_points = rs.bid_step * draw(st.integers(0, 12))
@@ -102,9 +133,11 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
             left -= p
     if draw(st.booleans()):
         points[declarer] = left
-    owners = {suit: draw(st.sampled_from([None, *in_hand])) for suit in SUITS}
+    worth = MARRIAGES if opts.ace_marriage else SUITS
+    owners = {suit: draw(st.sampled_from([None, *in_hand])) for suit in worth}
     marriages = tuple(tuple(s for s, o in owners.items() if o == i) for i in range(n))
-    took = left + sum(SUITS[s] for s in marriages[declarer])
+    cards = round_points(left, rs.rounding) if opts.declarer_rounding else left
+    took = cards + sum(worth[s] for s in marriages[declarer])
     made = draw(st.sampled_from([None, took >= bid]))
     return HandRecord("played", declarer, bid, tuple(points), marriages, made, blind,
                       sitter_points, forced)
@@ -179,6 +212,33 @@ def test_sheet_invariants_hold_after_every_hand(name: str, n: int, data: st.Data
 
 @SETTINGS
 @given(m=any_match())
+def test_the_defaults_spelled_out_score_as_the_rules_without_options(m: Match) -> None:
+    # §11: every default is the ruleset's own rule, so spelling the defaults out changes nothing.
+    if m.setup.rules == "tichu" or m.setup.options != replace(
+            m.setup.options, **_unset()):
+        return
+    spelled = replace(m.setup, options=replace(m.setup.options,
+                                               **_spelled(defaults(m.setup.rules))))
+    sheet = replay(spelled, m.hands)
+    assert (sheet.hands, sheet.standings, sheet.winner) == (
+        m.sheet.hands, m.sheet.standings, m.sheet.winner)
+
+
+def _unset() -> dict[str, Any]:
+    """Options with no house rule set."""
+    return {"zeros": None, "zero_penalty": 120, "dump_555": "off", "barrel_knock_off": False,
+            "barrel_miss": None, "barrel_hands": 3, "three_falls_reset": False,
+            "declarer_rounding": False, "forfeit_pays": "60", "blind_doubles": "hand",
+            "ace_marriage": False}
+
+
+def _spelled(house: Any) -> dict[str, Any]:
+    """The house rules as Options fields."""
+    return {key: getattr(house, key) for key in _unset()}
+
+
+@SETTINGS
+@given(m=any_match())
 def test_replay_is_deterministic(m: Match) -> None:
     assert replay(m.setup, m.hands) == m.sheet
     assert replay(m.setup, list(m.hands)) == replay(m.setup, iter(m.hands))
@@ -234,4 +294,4 @@ def test_the_strategy_reaches_the_endgames() -> None:
 
     collect()
     assert {"barrel_on", "barrel_fall", "win", "locked", "unlocked", "capped", "zero",
-            "zero_penalty", "forfeit"} <= seen, seen
+            "zero_penalty", "forfeit", "knocked_off"} <= seen, seen

@@ -64,7 +64,7 @@ def test_default_target_is_the_rulesets_first() -> None:
         ("classic", 105, False, True), ("polish", 105, False, False), ("polish", 110, False, True),
         ("ggtables", 105, False, False), ("ggtables", 100, False, True),
         ("tyzicha", 100, False, False), ("tyzicha", 110, False, True),
-        ("tyzicha", 100, True, True), ("tyzicha", 90, True, False), ("tyzicha", 115, False, False),
+        ("tyzicha", 100, True, True), ("tyzicha", 115, False, False),
         ("squarescores", 400, False, True), ("squarescores", 405, False, False),
     ],
 )

@@ -12,7 +12,12 @@ from .test_strangers import match_routes, url_for_rule
 MATCH_KEYS = {"id", "players", "rules", "options", "status", "winner", "join_code", "members",
               "next", "standings", "hands"}
 STANDING_KEYS = {"seat", "name", "score", "sheet", "owed", "barrel", "barrel_hands", "locked",
-                 "zeros", "forfeits"}
+                 "zeros", "forfeits", "barrel_hands_left", "next_zero_costs"}
+HOUSE_DEFAULTS = {"zeros": "total", "zero_penalty": 120, "dump_555": "off",
+                  "barrel_knock_off": False, "barrel_miss": "costs_bid", "barrel_hands": 3,
+                  "three_falls_reset": False, "declarer_rounding": False, "forfeit_pays": "60",
+                  "blind_doubles": "hand", "ace_marriage": False}
+"""Squarescores' house rules as a new match reports them (RULES.md §11)."""
 
 
 def test_create_with_players_only_gives_every_field_and_option(api_user: Any) -> None:
@@ -22,7 +27,7 @@ def test_create_with_players_only_gives_every_field_and_option(api_user: Any) ->
     assert set(match) == MATCH_KEYS
     assert match["rules"] == "squarescores"
     assert match["options"] == {"target": 1000, "gold_set": False, "blind_bids": False,
-                                "sitter_bonus": False, "sheet": "deferred"}
+                                "sitter_bonus": False, "sheet": "deferred", **HOUSE_DEFAULTS}
     assert match["status"] == "in_progress" and match["winner"] is None
     assert match["members"] == ["anna"]
     assert match["next"] == {"hand": 1, "dealer": 0, "first_bidder": 1, "sitting_out": None,

@@ -121,3 +121,17 @@ def test_a_stale_session_version_is_logged_out(app: Any, api_user: Any) -> None:
         user.session_version += 1
         db.session.commit()
     assert page.get(f"/matches/{match['id']}/sheet.csv").status_code in (302, 401)
+
+
+def test_csv_lists_the_house_rules_events_in_a_last_column(api_user: Any) -> None:
+    match = api_user.post("/api/matches", json={
+        "players": ["Anna", "Boris", "Vera"], "start_scores": [455, 0, 0],
+        "options": {"dump_555": "plus"}}).json
+    api_user.post(f"/api/matches/{match['id']}/hands",
+                  json={"declarer": 0, "bid": 100, "points": [None, 10, 10]})
+    header, hand, total = rows(api_user.get(f"/api/matches/{match['id']}/sheet.csv"))
+    assert header[-1] == "events" and hand[-1] == "Anna dump"
+    assert hand[5:9] == ["0", "455", "455", "0"] and total[-1] == ""
+    plain = api_user.post("/api/matches", json={"players": ["Anna", "Boris", "Vera"]}).json
+    header = rows(api_user.get(f"/api/matches/{plain['id']}/sheet.csv"))[0]
+    assert header[-1] == "Vera score"

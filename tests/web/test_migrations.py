@@ -20,7 +20,14 @@ from scoresheet import create_app, models, psycopg_url
 from scoresheet.database import MIGRATIONS, downgrade, upgrade
 from scoresheet.extensions import db
 from scoresheet.replay_cache import summary_of
-from scoresheet.rules import hand_from_dict, hand_to_dict, replay, setup_from_dict
+from scoresheet.rules import (
+    Refused,
+    hand_from_dict,
+    hand_to_dict,
+    record_from_dict,
+    replay,
+    setup_from_dict,
+)
 
 from .helpers import WINNING_HAND, WINNING_START, played
 
@@ -168,3 +175,81 @@ def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine)
     assert stored["won"] == summary_of(replay(setup_from_dict(setup), records))
     assert stored["won"]["winner"] == 0 and stored["won"]["hands"] == 2
     assert stored["new"] == summary_of(replay(setup_from_dict(setup), []))
+
+
+OLD_OPTIONS = {"gold_set": False, "blind_bids": False, "sitter_bonus": False, "sheet": "deferred"}
+"""A Tysiacha match's stored options before issue 14 (no house rules)."""
+STORED = {
+    # Seat 0 mounts the barrel (800 + 100), misses 150 on it (the old classic rule: 880 − 150,
+    # off), then defends with 10.
+    "classic": ([800, 0, 0], [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]),
+                              played(1, 100, [10, None, 10])],
+                [[880, -100, 0], [730, -80, 20], [740, 20, 30]]),
+    # The old tyzicha rule: any declarer forced, at 100 or more (seat 0 is the dealer's own seat
+    # in hand 1; hand 2 is forced at 120).
+    "tyzicha": ([0, 0, 0], [played(0, 100, [None, 30, 30], forced=True),
+                            played(2, 120, [30, 30, None], forced=True),
+                            played(2, 110, [40, 40, None])],
+                [[-100, 30, 30], [-70, 60, -90], [-30, 100, -200]]),
+    "squarescores": ([800, 0, 0], [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]),
+                                   played(1, 100, [0, None, 0])],
+                     [[880, -100, 0], [730, -80, 20], [730, 20, 20]]),
+    "polish": ([850, 0, 0], [played(1, 100, [60, None, 0]), played(0, 150, [None, 20, 20])],
+               [[910, -100, 0], [760, -80, 20]]),
+    "ggtables": ([0, 0, 0], [played(1, 100, [40, None, 20]), {"kind": "forfeit", "declarer": 1,
+                                                              "bid": 100}],
+                 [[40, -100, 20], [40, -100, 20]]),
+    "tichu": ([0, 0], [{"calls": ["tichu", None, None, None], "first_out": 0,
+                        "card_points": [35, 65]}], [[135, 65]]),
+}
+"""Per ruleset: start scores, stored hands, and every hand's scores as the engine of the time
+computed them (before RULES.md §7's corrections)."""
+
+
+def stored_setup(rules: str, start: list[int]) -> dict[str, Any]:
+    """A set-up as a match created before issue 14 stored it."""
+    if rules == "tichu":
+        return {"players": ["A", "B", "C", "D"], "rules": rules, "first_dealer": 0,
+                "options": {"target": 1000, "great_grand_tichu": False, "sheet": "signed"},
+                "start_scores": start}
+    return {"players": ["A", "B", "C"], "rules": rules, "first_dealer": 0,
+            "options": {"target": 1001 if rules == "tyzicha" else 1000, **OLD_OPTIONS},
+            "start_scores": start}
+
+
+def sheet_scores(setup: dict[str, Any], bodies: list[dict[str, Any]]) -> list[list[int]]:
+    """Every hand's scores, replayed by today's engine from the stored set-up and hands."""
+    rules = setup["rules"]
+    sheet = replay(setup_from_dict(setup), [record_from_dict(b, rules) for b in bodies])
+    return [[r.score for r in h.results] for h in sheet.hands]
+
+
+def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections(
+        engine: Engine) -> None:
+    migrate(engine, "0005")
+    with engine.begin() as conn:
+        for rules, (start, bodies, _) in STORED.items():
+            conn.execute(models.Match.__table__.insert().values(
+                id=rules, setup=stored_setup(rules, start), status="open", revision=0,
+                join_code=rules, created_at=models.utcnow(), updated_at=models.utcnow()))
+            for number, body in enumerate(bodies, start=1):
+                conn.execute(models.Hand.__table__.insert().values(
+                    match_id=rules, number=number, record=body, version=1,
+                    created_at=models.utcnow(), updated_at=models.utcnow()))
+    # Read with today's defaults, the two corrected rulesets would score differently.
+    assert sheet_scores(stored_setup("classic", [800, 0, 0]), STORED["classic"][1])[1][0] == 880
+    with pytest.raises(Refused) as err:
+        sheet_scores(stored_setup("tyzicha", [0, 0, 0]), STORED["tyzicha"][1])
+    assert err.value.field == "forced"
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        setups = dict(conn.execute(db.select(models.Match.id, models.Match.setup)).all())
+    for rules, (_, bodies, before) in STORED.items():
+        assert sheet_scores(setups[rules], bodies) == before, rules
+    assert setups["classic"]["options"]["barrel_miss"] == "costs_bid"
+    assert setups["tyzicha"]["options"]["forced_any_seat"] is True
+    assert setups["squarescores"] == stored_setup("squarescores", STORED["squarescores"][0])
+    migrate(engine, "0005", down=True)
+    with engine.connect() as conn:
+        setups = dict(conn.execute(db.select(models.Match.id, models.Match.setup)).all())
+    assert setups == {rules: stored_setup(rules, start) for rules, (start, _, _) in STORED.items()}

@@ -1,0 +1,134 @@
+"""The house rules of RULES.md §11: their values, each ruleset's defaults, and the set-up checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .messages import refuse
+from .records import BarrelMiss, BlindDoubles, Dump, ForfeitPays, Options, Setup, Zeros
+from .rulesets import RULESETS
+
+WORDS: dict[str, tuple[str, ...]] = {
+    "zeros": ("total", "consecutive", "off"),
+    "dump_555": ("off", "plus", "both"),
+    "barrel_miss": ("costs_bid", "stays"),
+    "forfeit_pays": ("60", "half_bid"),
+    "blind_doubles": ("hand", "declarer"),
+}
+"""The house rules whose value is a word, with the words allowed."""
+SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+"""The house rules that are switched on or off."""
+AMOUNTS = ("zero_penalty", "barrel_hands")
+"""The house rules that are whole numbers."""
+HOUSE_RULES = ("zeros", "zero_penalty", "dump_555", "barrel_knock_off", "barrel_miss",
+               "barrel_hands", "three_falls_reset", "declarer_rounding", "forfeit_pays",
+               "blind_doubles", "ace_marriage")
+"""Every house rule, in the order of RULES.md §11."""
+BARREL_RULES = frozenset({"barrel_knock_off", "barrel_miss", "barrel_hands", "three_falls_reset"})
+"""The house rules that need a barrel (§11.3–11.6)."""
+LEGACY = "forced_any_seat"
+"""Tyzicha's forced rule from before the correction of RULES.md §7, kept for stored matches."""
+DUMP_AT = 555
+ZERO_PENALTIES = range(50, 201, 10)
+BARREL_HANDS = range(1, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Every house rule of a match with its value, the ruleset's defaults filled in."""
+
+    zeros: Zeros
+    zero_penalty: int
+    dump_555: Dump
+    barrel_knock_off: bool
+    barrel_miss: BarrelMiss
+    barrel_hands: int
+    three_falls_reset: bool
+    declarer_rounding: bool
+    forfeit_pays: ForfeitPays
+    blind_doubles: BlindDoubles
+    ace_marriage: bool
+
+
+def defaults(rules: str) -> HouseRules:
+    """Today's rules for this ruleset (RULES.md §11: every default is the ruleset's rule)."""
+    rs = RULESETS.get(rules)
+    return HouseRules("total" if rs is not None and rs.zeros else "off", 120, "off", False,
+                      "stays" if rules == "classic" else "costs_bid", 3, False, False, "60",
+                      "hand", False)
+
+
+def resolved(options: Options, rules: str) -> HouseRules:
+    """The match's house rules: the options given, the ruleset's default for any left unset."""
+    d = defaults(rules)
+    return HouseRules(
+        options.zeros or d.zeros, options.zero_penalty, options.dump_555,
+        options.barrel_knock_off, options.barrel_miss or d.barrel_miss, options.barrel_hands,
+        options.three_falls_reset, options.declarer_rounding, options.forfeit_pays,
+        options.blind_doubles, options.ace_marriage)
+
+
+def house_dict(options: Options, rules: str) -> dict[str, object]:
+    """The house rules as plain data, each with its value (the `options` of API.md)."""
+    h = resolved(options, rules)
+    return {key: getattr(h, key) for key in HOUSE_RULES}
+
+
+def shown(value: object) -> str:
+    """A value as a refusal writes it: a word in quotes, `true`/`false`, a number."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"“{value}”" if isinstance(value, str) else str(value)
+
+
+def check_house_rules(setup: Setup, game: str) -> None:
+    """Raise `Refused` (field `options` or `start_scores`) if the ruleset does not take the
+    house rules as set (RULES.md §11); `game` names it in the sentence (Tichu has none)."""
+    opts, rules = setup.options, setup.rules
+    h = resolved(opts, rules)
+    for key, words in WORDS.items():
+        if getattr(h, key) not in words:
+            raise refuse("options", "option_word", option=key, value=getattr(h, key),
+                         allowed=", ".join(shown(w) for w in words))
+    rs = RULESETS.get(rules)
+    d = defaults(rules)
+    table = rs is not None and rs.table_options
+    for key in HOUSE_RULES:
+        value, usual = getattr(h, key), getattr(d, key)
+        if value == usual:
+            continue
+        if not table:
+            raise refuse("options", "no_house_rules", game=game, option=key, value=shown(usual))
+        if key in BARREL_RULES and rs is not None and not rs.has_barrel:
+            raise refuse("options", "no_barrel", game=game, option=key, value=shown(usual))
+    if opts.forced_any_seat and (rs is None or rs.forced_min_bid is None):
+        raise refuse("options", "no_forced")
+    if h.zero_penalty not in ZERO_PENALTIES:
+        raise refuse("options", "zero_penalty")
+    if h.zero_penalty != 120 and h.zeros == "off":
+        raise refuse("options", "zero_penalty_without_zeros")
+    if h.barrel_hands not in BARREL_HANDS:
+        raise refuse("options", "barrel_hands", option="barrel_hands")
+    if h.blind_doubles == "declarer" and not opts.blind_bids:
+        raise refuse("options", "blind_doubles_needs_blind")
+    if h.dump_555 != "off":
+        dumped = (DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,)
+        for name, score in zip(setup.players, setup.start_scores, strict=False):
+            if score in dumped:
+                raise refuse("start_scores", "start_score_dumped", name=name, score=score)
+
+
+OLD_RULES = {"classic": ("barrel_miss", "costs_bid"), "tyzicha": (LEGACY, True)}
+"""Per ruleset corrected in RULES.md §7: the option, and the value that keeps the old rule."""
+
+
+def as_created(setup: dict[str, Any]) -> dict[str, Any]:
+    """A set-up stored (or backed up) before the corrections of RULES.md §7, with its ruleset's
+    old rule written into its options; any other set-up as it is. Every set-up stored since
+    names the option, so only an older one lacks it (migration 0006 does the same)."""
+    old = OLD_RULES.get(setup.get("rules", ""))
+    options = setup.get("options")
+    if old is None or not isinstance(options, dict) or old[0] in options:
+        return setup
+    return {**setup, "options": {**options, old[0]: old[1]}}
