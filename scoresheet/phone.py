@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from . import bodies, queries, services
@@ -148,5 +149,20 @@ def manifest() -> Response:
 
 @bp.get("/offline")
 def offline() -> str:
-    """The page the service worker shows when a page cannot be loaded."""
-    return render_template("offline.html")
+    """The page the service worker shows when a page cannot be loaded, in the language of
+    the player's last page (`?lang=`: the worker fetches it without cookies)."""
+    lang = request.args.get("lang", "").replace("-", "_")
+    if lang not in languages():
+        return render_template("offline.html")
+    with force_locale(lang):
+        return render_template("offline.html")
+
+
+@bp.get("/csrf-token")
+@login_required
+def csrf_token() -> Response:
+    """A fresh CSRF token for the hands a phone kept offline, fetched when they are sent."""
+    response = jsonify(csrf_token=generate_csrf())
+    response.cache_control.no_store = True
+    return response
+

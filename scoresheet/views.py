@@ -16,7 +16,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from . import accounts, bodies, export, i18n, limits, queries, security, services, shapes
+from . import accounts, bodies, export, i18n, limits, queries, queued, security, services, shapes
 from .common import back_to
 from .errors import Conflict
 from .forms import (
@@ -188,7 +188,10 @@ def new_hand(match_id: str) -> Any:
     sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
-        flash(_("No more hands can be entered in this match."), "warning")
+        closed = _("No more hands can be entered in this match.")
+        if queued.wanted():
+            return queued.conflict(closed, None)
+        flash(closed, "warning")
         return back_to(m)
     tichu = sheet.setup.rules == TICHU
     form = entry_form(sheet, nxt.sitting_out, {"expected_hand": str(nxt.hand)})
@@ -197,6 +200,8 @@ def new_hand(match_id: str) -> Any:
             record, expected, _version = bodies.hand_body(form.to_data(), sheet.setup.rules)
             services.add_hand(m, current_user, record, expected)
         except Conflict as err:
+            if queued.wanted():
+                return queued.conflict(err.message, nxt.hand)
             flash(err.message, "warning")
             return back_to(m)
         except RuleError as err:
@@ -204,7 +209,7 @@ def new_hand(match_id: str) -> Any:
         else:
             flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu
                   else _("Hand %(num)d recorded.", num=nxt.hand))
-            return back_to(m)
+            return queued.recorded(nxt.hand) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
 
 
@@ -215,7 +220,10 @@ def edit_hand(match_id: str, number: int) -> Any:
     m = queries.get_match(match_id, current_user)
     hand = queries.get_hand(m, number)
     if m.status != "open":
-        flash(_("This match is closed: its hands can no longer change."), "warning")
+        closed = _("This match is closed: its hands can no longer change.")
+        if queued.wanted():
+            return queued.conflict(closed, None)
+        flash(closed, "warning")
         return back_to(m)
     sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
@@ -230,6 +238,8 @@ def edit_hand(match_id: str, number: int) -> Any:
             services.edit_hand(m, current_user, number, record,
                                (ascii_number(version) or -1) if version else None)
         except Conflict as err:
+            if queued.wanted():
+                return queued.conflict(err.message, None)
             flash(err.message, "warning")
             return back_to(m)
         except RuleError as err:
@@ -238,13 +248,15 @@ def edit_hand(match_id: str, number: int) -> Any:
             flash(_("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
                   if tichu else
                   _("Hand %(num)d corrected; the hands after it are recomputed.", num=number))
-            return back_to(m)
+            return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
 
 def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int,
-                editing: bool) -> str:
-    """The page of the hand (or round) form."""
+                editing: bool) -> Any:
+    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON)."""
+    if queued.wanted():
+        return queued.refused(form)
     if sheet.setup.rules == TICHU:
         return render_template("round_form.html", form=form, match=m, sheet=sheet, deal=deal,
                                number=number, editing=editing)

@@ -102,7 +102,10 @@
                    headers: { "Accept": "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (answer) { if (mine === asked) show(answer); })
-        .catch(function () { /* offline or logged out: the form still saves */ });
+        .catch(function () {
+          // Offline or logged out: the form still saves; offline.js says why there is no preview.
+          form.dispatchEvent(new CustomEvent("preview-failed"));
+        });
     }
     function later() { clearTimeout(timer); timer = setTimeout(ask, 250); }
     form.addEventListener("input", later);
@@ -138,7 +141,11 @@
         .then(function (answer) {
           if (answer && answer.version && answer.version !== version) return swap();
         })
-        .catch(function () { /* offline for a moment: ask again later */ })
+        .then(function () { document.dispatchEvent(new Event("sheet-reached")); })
+        .catch(function () {
+          // Offline for a moment: ask again later; offline.js says since when the sheet is old.
+          document.dispatchEvent(new Event("sheet-unreachable"));
+        })
         .then(function () { busy = false; });
     }
     function start() { if (!timer) timer = setInterval(poll, 3000); }
@@ -146,6 +153,7 @@
     document.addEventListener("visibilitychange", function () {
       if (document.hidden) { stop(); } else { poll(); start(); }
     });
+    window.addEventListener("online", poll);  // back online: catch up at once
     if (!document.hidden) start();
   }
 

@@ -1,21 +1,30 @@
-// Tysiacha scoresheet service worker: keeps only versioned static files (URLs with ?v=<hash>,
-// which never change) and the offline page; pages and data always come from the server.
+// Tysiacha scoresheet service worker. It keeps only versioned static files (URLs with
+// ?v=<hash>, which never change), the offline page, and the last copy of each match sheet and
+// hand form this phone opened (docs/offline.md). Pages always come from the server when it
+// answers; a kept copy is shown only when it does not.
 "use strict";
 
-var CACHE = "tysiacha-static-1";
+var STATIC = "tysiacha-static-1";  // the same name as the first worker's: its files stay
+var PAGES = "tysiacha-pages-1";
 var OFFLINE = "/offline";
+var KEPT_PAGE = /^\/matches\/(?!new$)[^/]+(\/hands\/new)?$/;
+var ASSET = /\/static\/[^"'?\s]+\?v=[0-9a-f]+/g;
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) {
-    return cache.add(new Request(OFFLINE, { credentials: "omit" }));
+  // With the cookie: the offline page comes in the player's language (the page says which
+  // language it is in later, see "message").
+  event.waitUntil(caches.open(STATIC).then(function (cache) {
+    return fetch(new Request(OFFLINE, { credentials: "same-origin" })).then(function (r) {
+      return r.ok ? storePage(cache, OFFLINE, r) : cache.add(OFFLINE);
+    });
   }).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) { return k !== CACHE; })
+    return Promise.all(keys.filter(function (k) { return k !== STATIC && k !== PAGES; })
       .map(function (k) { return caches.delete(k); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(prune).then(function () { return self.clients.claim(); }));
 });
 
 function versioned(url) {
@@ -23,14 +32,78 @@ function versioned(url) {
     url.searchParams.has("v");
 }
 
-// A new version of a file replaces the old one: the cache holds one copy of each file.
-function keep(request, response) {
-  return caches.open(CACHE).then(function (cache) {
-    var path = new URL(request.url).pathname;
+// A page is kept with the files it names (its stylesheet, script, icon), so that a kept page
+// is never shown with another version of them, and with the moment it was kept.
+function storePage(cache, key, response) {
+  return response.text().then(function (html) {
+    var headers = new Headers(response.headers);
+    headers.set("X-Kept-At", new Date().toISOString());
+    var assets = (html.match(ASSET) || []).filter(function (a, i, all) { return all.indexOf(a) === i; });
+    return caches.open(STATIC).then(function (statics) {
+      return Promise.all(assets.map(function (a) {
+        return statics.match(a).then(function (hit) { return hit || statics.add(a); });
+      }));
+    }).then(function () {
+      return cache.put(key, new Response(html, { status: 200, headers: headers }));
+    });
+  });
+}
+
+// Static files no kept page names are dropped, except the newest copy of each file.
+function prune() {
+  var named = {};
+  function read(cache) {
     return cache.keys().then(function (keys) {
-      return Promise.all(keys.filter(function (k) { return new URL(k.url).pathname === path; })
-        .map(function (k) { return cache.delete(k); }));
-    }).then(function () { return cache.put(request, response); });
+      return Promise.all(keys.filter(function (k) { return !versioned(new URL(k.url)); })
+        .map(function (k) {
+          return cache.match(k).then(function (r) { return r.text(); }).then(function (html) {
+            (html.match(ASSET) || []).forEach(function (a) { named[a] = true; });
+          });
+        }));
+    });
+  }
+  return Promise.all([caches.open(STATIC), caches.open(PAGES)]).then(function (both) {
+    return Promise.all(both.map(read)).then(function () {
+      return both[0].keys();
+    }).then(function (keys) {
+      var newest = {};
+      keys.forEach(function (k) {
+        var url = new URL(k.url);
+        if (versioned(url)) newest[url.pathname] = k.url;
+      });
+      return Promise.all(keys.filter(function (k) {
+        var url = new URL(k.url);
+        return versioned(url) && !named[url.pathname + url.search] && newest[url.pathname] !== k.url;
+      }).map(function (k) { return both[0].delete(k); }));
+    });
+  });
+}
+
+// A kept page says that it is one, and since when (static/offline.js shows "as of …").
+function keptCopy(request) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.match(new URL(request.url).pathname);
+  }).then(function (hit) {
+    if (!hit) return null;
+    var at = hit.headers.get("X-Kept-At") || "";
+    return hit.text().then(function (html) {
+      return new Response(html.replace("<html ", '<html data-kept-at="' + at + '" '),
+                          { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    });
+  });
+}
+
+function fromServer(event, request) {
+  return fetch(request).then(function (response) {
+    var type = response.headers.get("Content-Type") || "";
+    if (response.status === 200 && !response.redirected && type.indexOf("text/html") === 0) {
+      var key = new URL(request.url).pathname;
+      var copy = response.clone();
+      event.waitUntil(caches.open(PAGES).then(function (cache) {
+        return storePage(cache, key, copy);
+      }).then(prune));
+    }
+    return response;
   });
 }
 
@@ -41,13 +114,45 @@ self.addEventListener("fetch", function (event) {
   if (versioned(url)) {
     event.respondWith(caches.match(request).then(function (hit) {
       return hit || fetch(request).then(function (response) {
-        if (response.ok) event.waitUntil(keep(request, response.clone()));
+        if (response.ok) {
+          var copy = response.clone();
+          event.waitUntil(caches.open(STATIC).then(function (c) { return c.put(request, copy); }));
+        }
         return response;
+      });
+    }));
+  } else if (url.origin === self.location.origin && KEPT_PAGE.test(url.pathname) && !url.search) {
+    event.respondWith(fromServer(event, request).catch(function (failure) {
+      return keptCopy(request).then(function (copy) {
+        if (copy) return copy;
+        if (request.mode === "navigate") return caches.match(OFFLINE);
+        throw failure;
       });
     }));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(function () {
       return caches.match(OFFLINE);
     }));
+  }
+});
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type === "language" && /^[A-Za-z_-]{2,12}$/.test(data.lang || "")) {
+    // The offline page in the language of the player's last page, when it is not already.
+    event.waitUntil(caches.open(STATIC).then(function (cache) {
+      return cache.match(OFFLINE).then(function (hit) {
+        return hit ? hit.text() : "";
+      }).then(function (html) {
+        if (html.indexOf('<html lang="' + data.lang + '"') >= 0) return null;
+        return fetch(new Request(OFFLINE + "?lang=" + encodeURIComponent(data.lang),
+                                 { credentials: "omit" })).then(function (r) {
+          return r.ok ? storePage(cache, OFFLINE, r) : null;
+        });
+      });
+    }).then(prune).catch(function () { /* offline: next time */ }));
+  } else if (data.type === "forget") {
+    // Log-out: nothing of the account stays on the phone.
+    event.waitUntil(caches.delete(PAGES));
   }
 });

@@ -49,6 +49,9 @@ def playwright(chromium_present: None) -> Iterator[Any]:
     """The Playwright driver (sync API)."""
     from playwright.sync_api import sync_playwright
 
+    # A service worker's own requests can then be routed (to an abort: offline, test_offline.py);
+    # set_offline alone does not cut them.
+    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     with sync_playwright() as p:
         yield p
 

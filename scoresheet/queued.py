@@ -1,0 +1,40 @@
+"""Answers for the hands a phone kept while it was offline and sends later (static/offline.js).
+
+They come through the same page forms and the same checks as a hand typed online; only the
+answer differs: JSON the phone's script reads instead of a redirect with a flash or a page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify, request
+from werkzeug.wrappers import Response
+
+
+def wanted() -> bool:
+    """The phone's queue sent this form and reads JSON (`Accept: application/json`)."""
+    return request.method == "POST" and request.accept_mimetypes.best == "application/json"
+
+
+def recorded(number: int) -> Response:
+    """201: the hand (or correction) `number` is recorded (its flash waits for the next page)."""
+    response = jsonify(ok=True, number=number)
+    response.status_code = 201
+    return response
+
+
+def conflict(message: str, next_hand: int | None) -> Response:
+    """409: nothing stored, the match changed meanwhile; `next` is the hand it expects now."""
+    response = jsonify(ok=False, conflict=True, message=message, next=next_hand)
+    response.status_code = 409
+    return response
+
+
+def refused(form: Any) -> Response:
+    """422: the rules refuse the hand as typed; the first refusal, as the form would show it."""
+    messages = [*form.top_errors, *(e for errs in form.group_errors.values() for e in errs),
+                *(e for errs in form.errors.values() for e in errs)]
+    response = jsonify(ok=False, conflict=False, message=str(messages[0]) if messages else "")
+    response.status_code = 422
+    return response

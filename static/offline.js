@@ -1,0 +1,498 @@
+// Tysiacha scoresheet: never lose a hand to a bad connection (docs/offline.md).
+// A saved hand is written to this phone's IndexedDB before anything else happens, shown on the
+// sheet as waiting, and sent in order (with its expected_hand and a fresh CSRF token) when the
+// server answers again. The server's answer is the truth: a conflict or a refusal is shown,
+// never settled here. Like app.js, this file never computes a score.
+"use strict";
+
+(function () {
+  var DB = "tysiacha-offline";
+  var STORE = "hands";
+  var PAGES = "tysiacha-pages-1";  // static/sw.js keeps the sheets there
+  var words = {};
+  var user = null;
+  var recorded = [];   // hands sent from this page, shown as recorded until the sheet has them
+  var sending = null;  // the id of the hand on its way
+
+  // ---- The queue: one IndexedDB store, in the order the hands were saved -------------------
+
+  function open() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(DB, 1);
+      request.onupgradeneeded = function () {
+        request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function run(mode, work) {
+    return open().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var result = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { db.close(); resolve(result && "result" in result ? result.result : result); };
+        tx.onerror = function () { db.close(); reject(tx.error); };
+        tx.onabort = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+
+  function everything() {
+    return run("readonly", function (store) { return store.getAll(); }).then(function (all) {
+      return all.sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+
+  function waitingHands() {
+    return everything().then(function (all) {
+      return all.filter(function (e) { return e.user === user; });
+    });
+  }
+
+  function keep(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
+  function drop(id) { return run("readwrite", function (store) { return store["delete"](id); }); }
+  function dropAll() { return run("readwrite", function (store) { return store.clear(); }); }
+
+  function matchOf(path) {
+    var m = /^\/matches\/([^/]+)/.exec(path);
+    return m ? m[1] : null;
+  }
+
+  // Later hands of a match after a conflict was settled: numbered on from `start`.
+  function renumber(match, afterId, start) {
+    return waitingHands().then(function (all) {
+      var next = start;
+      return Promise.all(all.filter(function (e) {
+        return e.match === match && e.kind === "add" && e.id > afterId;
+      }).map(function (e) {
+        e.number = next++;
+        return keep(e);
+      }));
+    });
+  }
+
+  // ---- Saving: the hand form --------------------------------------------------------------
+
+  function summaryOf(form) {
+    var parts = [];
+    form.querySelectorAll("label.choice").forEach(function (label) {
+      var input = label.querySelector("input");
+      if (input && input.checked && input.name !== "kind") parts.push(label.textContent.trim());
+    });
+    var bid = form.querySelector("input[name=bid]");
+    if (bid && bid.value.trim()) parts.push(bid.value.trim());
+    var kind = form.querySelector("input[name=kind]:checked");
+    if (kind && kind.value !== "played") {
+      parts.unshift(kind.closest("label").textContent.trim());
+    }
+    return parts.join(" · ");
+  }
+
+  function fieldsOf(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrf_token") fields.push([name, String(value)]);
+    });
+    return fields;
+  }
+
+  function setUpForm(form) {
+    var path = location.pathname;
+    var match = matchOf(path);
+    var adding = /\/hands\/new$/.test(path);
+    var queuedId = Number((/#queued=(\d+)/.exec(location.hash) || [])[1]) || null;
+    var expected = form.querySelector("input[name=expected_hand]");
+    var shown = expected ? Number(expected.value) : null;
+
+    // This form for the hand after the ones waiting on this phone (the page may be the copy
+    // kept for offline use, made for an earlier hand).
+    function renumberForm(number) {
+      if (!expected || !number || number === shown) return;
+      [document.querySelector("h1"), form.querySelector("button[type=submit]")].forEach(function (el) {
+        if (el) el.textContent = el.textContent.replace(String(shown), String(number));
+      });
+      expected.value = String(number);
+      var deal = document.querySelector("h1 + p");
+      if (deal && words.formOffline) deal.textContent = words.formOffline;
+      shown = number;
+    }
+
+    waitingHands().then(function (all) {
+      var mine = all.filter(function (e) { return e.match === match; });
+      var again = queuedId && mine.filter(function (e) { return e.id === queuedId; })[0];
+      if (again) { fill(form, again); return; }
+      var adds = mine.filter(function (e) { return e.kind === "add"; });
+      if (adding && adds.length) renumberForm(adds[adds.length - 1].number + 1);
+    }).catch(function () { /* no IndexedDB: the form still posts */ });
+
+    form.addEventListener("submit", function (event) {
+      if (form.hasAttribute("data-post-as-page")) return;
+      event.preventDefault();
+      waitingHands().then(function (all) {
+        var limit = Number(words.limit) || 100;
+        var again = queuedId && all.filter(function (e) { return e.id === queuedId; })[0];
+        if (!again && all.length >= limit) { refuse(form, words.full); return null; }
+        var entry = again || { user: user, match: match, savedAt: new Date().toISOString() };
+        entry.kind = adding ? "add" : "correct";
+        entry.action = path;
+        entry.number = adding ? Number(expected && expected.value) : Number(path.split("/")[4]);
+        entry.fields = fieldsOf(form);
+        entry.summary = summaryOf(form);
+        entry.state = "waiting";
+        entry.message = "";
+        return keep(entry).then(function (id) {
+          entry.id = id;
+          if (again && adding) return renumber(match, entry.id, entry.number + 1).then(function () { return entry; });
+          return entry;
+        });
+      }).then(function (entry) {
+        if (!entry) return;
+        if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
+        if (!navigator.onLine) { toSheet(match); return; }
+        return (flushing || Promise.resolve()).then(flush).then(function (outcome) {
+          if (outcome.refused && outcome.refused.id === entry.id) {
+            // Online and refused: the page shows why, next to the field, as it always did.
+            return drop(entry.id).then(function () {
+              form.setAttribute("data-post-as-page", "");
+              HTMLFormElement.prototype.submit.call(form);
+            });
+          }
+          toSheet(match);
+        });
+      }).catch(function () {
+        // No IndexedDB at all (a private window of some browsers): post the page as before.
+        form.setAttribute("data-post-as-page", "");
+        HTMLFormElement.prototype.submit.call(form);
+      });
+    });
+
+    // The preview needs the server: offline it says so instead of showing old numbers.
+    var preview = form.querySelector(".preview");
+    function cannotPreview() {
+      if (!preview || !words.previewOffline) return;
+      preview.classList.remove("made", "missed", "refused");
+      preview.textContent = "";
+      var p = document.createElement("p");
+      p.className = "offline-preview";
+      p.textContent = words.previewOffline;
+      preview.appendChild(p);
+    }
+    form.addEventListener("preview-failed", cannotPreview);
+    form.addEventListener("input", function () { if (!navigator.onLine) cannotPreview(); });
+    form.addEventListener("change", function () { if (!navigator.onLine) cannotPreview(); });
+    window.addEventListener("offline", cannotPreview);
+    window.addEventListener("online", function () {
+      form.dispatchEvent(new Event("change", { bubbles: true }));  // app.js asks again
+    });
+    if (!navigator.onLine) cannotPreview();
+  }
+
+  // A waiting hand back in its form ("add as the next hand", "correct it again"): the page's
+  // own fields (the new deal, the current version) stay; the player's entries come back.
+  function fill(form, entry) {
+    var skip = { expected_hand: true, version: true };
+    var values = {};
+    entry.fields.forEach(function (f) {
+      if (!skip[f[0]]) (values[f[0]] = values[f[0]] || []).push(f[1]);
+    });
+    form.querySelectorAll("input, select, textarea").forEach(function (input) {
+      if (skip[input.name] || input.name === "csrf_token" || !input.name) return;
+      var given = values[input.name] || [];
+      if (input.type === "radio" || input.type === "checkbox") {
+        input.checked = given.indexOf(input.value) >= 0;
+      } else if (input.type !== "hidden" && input.type !== "submit") {
+        input.value = given.length ? given[0] : "";
+      }
+    });
+    form.dispatchEvent(new Event("change", { bubbles: true }));  // app.js previews it again
+  }
+
+  function refuse(form, message) {
+    var box = form.querySelector(".offline-refusal");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "form-errors offline-refusal";
+      box.setAttribute("role", "alert");
+      form.insertBefore(box, form.firstChild);
+    }
+    box.textContent = message;
+  }
+
+  function toSheet(match) { location.assign("/matches/" + match); }
+
+  // ---- Sending, in order ----------------------------------------------------------------
+
+  function token() {
+    return fetch("/csrf-token", { credentials: "same-origin", cache: "no-store",
+                                  headers: { "Accept": "application/json" } })
+      .then(function (r) {
+        if (r.redirected || r.status === 401) return Promise.reject("login");
+        return r.ok ? r.json() : Promise.reject("later");
+      })
+      .then(function (answer) { return answer.csrf_token; });
+  }
+
+  function sendOne(entry) {
+    sending = entry.id;
+    render();
+    return token().then(function (csrf) {
+      var body = new URLSearchParams();
+      entry.fields.forEach(function (f) {
+        if (!(f[0] === "expected_hand" && entry.kind === "add")) body.append(f[0], f[1]);
+      });
+      if (entry.kind === "add") body.append("expected_hand", String(entry.number));
+      body.append("csrf_token", csrf);
+      return fetch(entry.action, { method: "POST", body: body, credentials: "same-origin",
+                                   headers: { "Accept": "application/json" } });
+    }).then(function (r) {
+      if (r.redirected || r.status === 401) return Promise.reject("login");
+      if (r.status !== 201 && r.status !== 409 && r.status !== 422) return Promise.reject("later");
+      return r.json().then(function (answer) {
+        if (r.status === 201) {
+          recorded.push({ match: entry.match, number: answer.number, summary: entry.summary });
+          return drop(entry.id).then(function () { return "sent"; });
+        }
+        entry.state = r.status === 409 ? "conflict" : "refused";
+        entry.message = answer.message || "";
+        entry.next = answer.next || null;
+        return keep(entry).then(function () { return entry.state; });
+      });
+    }, function (why) {
+      return Promise.reject(why === "login" ? "login" : "later");
+    });
+  }
+
+  var flushing = null;
+
+  // Every waiting hand of this player, oldest first; a match whose hand was not sent holds
+  // its later hands back until the player settles it.
+  function flush() {
+    if (flushing) return flushing;
+    var outcome = { sent: 0, refused: null, stopped: null };
+    function work() {
+      return waitingHands().then(function (all) {
+        var held = {};
+        return all.reduce(function (chain, entry) {
+          return chain.then(function () {
+            if (outcome.stopped) return;
+            if (entry.state !== "waiting" || held[entry.match]) { held[entry.match] = true; return; }
+            return sendOne(entry).then(function (result) {
+              if (result === "sent") { outcome.sent += 1; return; }
+              held[entry.match] = true;
+              if (result === "refused") outcome.refused = entry;
+            }, function (why) { outcome.stopped = why; });
+          });
+        }, Promise.resolve());
+      });
+    }
+    var locked = navigator.locks && navigator.locks.request
+      ? navigator.locks.request("tysiacha-queue", work) : work();
+    flushing = locked.then(function () { return outcome; }, function () { return outcome; })
+      .then(function (result) {
+        flushing = null;
+        sending = null;
+        loginNeeded = result.stopped === "login";
+        render();
+        return result;
+      });
+    return flushing;
+  }
+
+  var loginNeeded = false;
+
+  // ---- The sheet: waiting hands in their place, the offline line ----------------------------
+
+  function stateWord(entry) {
+    if (entry.id === sending) return words.sending;
+    if (entry.state === "waiting") return words.waiting;
+    return words.notSent;
+  }
+
+  function button(label, className, action) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.textContent = label;
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  function settle(entry) {
+    var box = document.createElement("div");
+    box.className = "queued-choice actions";
+    var message = document.createElement("p");
+    message.className = "queued-message";
+    message.textContent = entry.message;
+    box.appendChild(message);
+    var formUrl = entry.kind === "add" ? "/matches/" + entry.match + "/hands/new"
+      : entry.action;
+    var label = entry.state === "refused" ? words.openForm
+      : entry.kind === "add" ? words.addNext : words.correctAgain;
+    box.appendChild(button(label, "", function () {
+      location.assign(formUrl + "#queued=" + entry.id);
+    }));
+    box.appendChild(button(words.drop, "secondary", function () {
+      var start = entry.state === "refused" ? entry.number : entry.next;
+      drop(entry.id).then(function () {
+        return entry.kind === "add" && start ? renumber(entry.match, entry.id, start) : null;
+      }).then(flush);
+    }));
+    return box;
+  }
+
+  function row(entry, columns) {
+    var tr = document.createElement("tr");
+    tr.className = "queued state-" + (entry.id === sending ? "sending" : entry.state || "recorded");
+    if (entry.id) tr.setAttribute("data-queued", String(entry.id));
+    var th = document.createElement("th");
+    th.className = "hand";
+    th.scope = "row";
+    th.textContent = entry.kind === "correct" ? entry.number + " ✎" : String(entry.number);
+    var td = document.createElement("td");
+    td.colSpan = columns;
+    var what = document.createElement("span");
+    what.className = "entry";
+    what.textContent = entry.summary;
+    var state = document.createElement("strong");
+    state.className = "queued-state";
+    state.textContent = entry.state ? stateWord(entry) : words.recorded;
+    td.appendChild(what);
+    td.appendChild(document.createTextNode(" "));
+    td.appendChild(state);
+    if (entry.state === "conflict" || entry.state === "refused") td.appendChild(settle(entry));
+    tr.appendChild(th);
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function sheetHands(live) {
+    return live.querySelectorAll("table.sheet tbody tr:not(.queued)").length;
+  }
+
+  function render() {
+    var live = document.getElementById("live");
+    if (!live || !user) return;
+    var match = matchOf(location.pathname);
+    waitingHands().then(function (all) {
+      var mine = all.filter(function (e) { return e.match === match; });
+      live.querySelectorAll(".queued, .queued-list").forEach(function (n) { n.remove(); });
+      var known = sheetHands(live);
+      recorded = recorded.filter(function (r) { return r.number > known; });
+      var rows = recorded.filter(function (r) { return r.match === match; }).concat(mine);
+      var note = document.querySelector(".log-in-to-send");
+      if (note) note.remove();
+      if (loginNeeded && mine.length) {
+        note = document.createElement("p");
+        note.className = "flash flash-warning log-in-to-send";
+        note.textContent = words.logIn;
+        live.parentNode.insertBefore(note, live);
+      }
+      if (!rows.length) return;
+      var table = live.querySelector("table.sheet tbody");
+      if (table) {
+        var columns = live.querySelectorAll("table.sheet thead th").length - 1;
+        rows.forEach(function (e) { table.appendChild(row(e, columns)); });
+      } else {
+        var wrap = document.createElement("table");
+        wrap.className = "sheet queued-list";
+        var body = document.createElement("tbody");
+        rows.forEach(function (e) { body.appendChild(row(e, 1)); });
+        wrap.appendChild(body);
+        live.appendChild(wrap);
+      }
+    }).catch(function () { /* no IndexedDB: nothing can be waiting */ });
+  }
+
+  // "as of 14:32 — offline": shown while the server cannot be reached; the time is when this
+  // sheet was last known to be current.
+  function setUpOfflineLine(live) {
+    var kept = document.documentElement.getAttribute("data-kept-at");
+    var asOf = kept ? new Date(kept) : new Date();
+    var unreachable = Boolean(kept);
+    var line = document.createElement("p");
+    line.className = "offline-line";
+    line.setAttribute("role", "status");
+    live.parentNode.insertBefore(line, live);
+    if (kept) document.querySelectorAll(".flashes").forEach(function (n) { n.remove(); });
+    function show() {
+      var off = unreachable || !navigator.onLine;
+      line.hidden = !off;
+      if (!off) return;
+      var time = isNaN(asOf.getTime()) ? "" : asOf.toLocaleTimeString(
+        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      line.textContent = (words.asOf || "").replace("{time}", time);
+    }
+    document.addEventListener("sheet-reached", function () {
+      asOf = new Date();
+      unreachable = false;
+      show();
+    });
+    document.addEventListener("sheet-unreachable", function () { unreachable = true; show(); });
+    window.addEventListener("offline", show);
+    window.addEventListener("online", show);
+    show();
+  }
+
+  // The sheet's live part is replaced by app.js when the match changes: put the waiting hands
+  // back into the new one.
+  function watchLive(live) {
+    new MutationObserver(function (changes) {
+      var replaced = changes.some(function (c) {
+        return Array.prototype.some.call(c.addedNodes, function (n) { return n.id === "live"; });
+      });
+      if (replaced) render();
+    }).observe(live.parentNode, { childList: true });
+  }
+
+  // ---- Log-out: nothing of the account stays on the phone ---------------------------------
+
+  function setUpLogOut(form) {
+    waitingHands().then(function (all) {
+      if (!all.length) return;
+      var warning = document.createElement("p");
+      warning.className = "flash flash-warning log-out-drops";
+      warning.setAttribute("role", "alert");
+      warning.textContent = words.logOutDrops.replace("{count}", String(all.length));
+      form.parentNode.insertBefore(warning, form);
+    }).catch(function () {});
+    form.addEventListener("submit", function (event) {
+      if (form.hasAttribute("data-forgotten")) return;
+      event.preventDefault();
+      var forget = [dropAll().catch(function () {})];
+      if (window.caches) forget.push(caches["delete"](PAGES).catch(function () {}));
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "forget" });
+      }
+      Promise.all(forget).then(function () {
+        form.setAttribute("data-forgotten", "");
+        HTMLFormElement.prototype.submit.call(form);
+      });
+    });
+  }
+
+  // ---- Start --------------------------------------------------------------------------------
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var holder = document.getElementById("offline-words");
+    if (!holder || !("indexedDB" in window)) return;
+    Object.keys(holder.dataset).forEach(function (k) { words[k] = holder.dataset[k]; });
+    user = words.user;
+    var logOut = document.querySelector("form[action='/logout']");
+    if (logOut) { setUpLogOut(logOut); return; }
+    document.querySelectorAll("form.hand").forEach(setUpForm);
+    var live = document.getElementById("live");
+    if (live) {
+      setUpOfflineLine(live);
+      watchLive(live);
+      render();
+    }
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage(
+        { type: "language", lang: document.documentElement.lang });
+    }
+    if (navigator.onLine) flush();
+    window.addEventListener("online", function () { flush(); });
+  });
+})();

@@ -1,0 +1,83 @@
+"""Hands a phone kept offline and sends later (issue 13): the same hand form, answered in JSON
+that the phone's script reads; a fresh CSRF token at send time; the offline page in the
+player's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from .page_helpers import Phone, count_hands, flashes, played
+
+JSON = {"Accept": "application/json"}
+
+
+def send(phone: Phone, url: str, fields: dict[str, Any], csrf: str | None = None) -> Any:
+    """Post a kept hand as static/offline.js does: a token fetched now, JSON wanted."""
+    token = csrf if csrf is not None else phone.get("/csrf-token").json["csrf_token"]
+    return phone.client.post(url, data={**fields, "csrf_token": token}, headers=JSON)
+
+
+def test_a_kept_hand_is_recorded_with_201_and_its_flash_waits_for_the_sheet(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    phone.get(f"/matches/{match_id}")  # "Match started." shown
+    answer = send(phone, f"/matches/{match_id}/hands/new",
+                  {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
+    assert answer.status_code == 201 and answer.json == {"ok": True, "number": 1}
+    assert count_hands(csrf_app) == 1
+    assert flashes(phone.get(f"/matches/{match_id}").text) == ["Hand 1 recorded."]
+
+
+def test_a_kept_hand_whose_number_was_taken_meanwhile_is_a_conflict_naming_the_next_hand(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    phone.get(f"/matches/{match_id}")  # "Match started." shown
+    assert phone.hand(match_id, 1, **played(0, 100, [None, 10, 20])).status_code == 302
+    phone.get(f"/matches/{match_id}")  # "Hand 1 recorded." shown
+    answer = send(phone, f"/matches/{match_id}/hands/new",
+                  {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
+    assert answer.status_code == 409
+    assert answer.json["conflict"] is True and answer.json["next"] == 2
+    assert answer.json["message"]
+    assert count_hands(csrf_app) == 1
+    assert flashes(phone.get(f"/matches/{match_id}").text) == []   # the phone shows it instead
+
+
+def test_a_kept_hand_the_rules_refuse_is_422_with_the_forms_own_sentence(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    answer = send(phone, f"/matches/{match_id}/hands/new",
+                  {**played(1, 100, [80, None, 60]), "expected_hand": "1"})
+    assert answer.status_code == 422 and answer.json["conflict"] is False
+    assert "120" in answer.json["message"]
+    assert count_hands(csrf_app) == 0
+
+
+def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    url = f"/matches/{match_id}/hands/1/edit"
+    assert send(phone, url, {**played(1, 100, [45, None, 20]), "version": "1"}).status_code == 201
+    stale = send(phone, url, {**played(1, 100, [30, None, 20]), "version": "1"})
+    assert stale.status_code == 409 and stale.json["conflict"] is True
+
+
+def test_a_kept_hand_needs_a_valid_token_and_the_token_needs_a_log_in(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    refused = send(phone, f"/matches/{match_id}/hands/new", played(1, 100, [40, None, 20]),
+                   csrf="not a token")
+    assert refused.status_code == 400 and count_hands(csrf_app) == 0
+    token = phone.get("/csrf-token")
+    assert "no-store" in token.headers["Cache-Control"]
+    stranger = csrf_app.test_client().get("/csrf-token")
+    assert stranger.status_code == 302 and "/login" in stranger.location
+
+
+def test_the_offline_page_speaks_the_language_the_worker_asks_for(client: Any) -> None:
+    assert 'lang="pl"' in client.get("/offline?lang=pl").text
+    assert "Brak połączenia" in client.get("/offline?lang=pl").text
+    assert 'lang="en"' in client.get("/offline?lang=xx").text
