@@ -114,7 +114,7 @@
         if (el) el.textContent = el.textContent.replace(String(shown), String(number));
       });
       expected.value = String(number);
-      var deal = document.querySelector("h1 + p");
+      var deal = document.querySelector(".form-deal, h1 + p");
       if (deal && words.formOffline) deal.textContent = words.formOffline;
       shown = number;
     }
@@ -151,7 +151,11 @@
         if (!entry) return;
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
         if (!navigator.onLine) { toSheet(match); return; }
-        return (flushing || Promise.resolve()).then(flush).then(function (outcome) {
+        var mine = document.documentElement.hasAttribute("data-kept-at") ? null
+          : form.querySelector("input[name=csrf_token]");
+        return (flushing || Promise.resolve()).then(function () {
+          return flush(mine && mine.value);
+        }).then(function (outcome) {
           if (outcome.refused && outcome.refused.id === entry.id) {
             // Online and refused: the page shows why, next to the field, as it always did.
             return drop(entry.id).then(function () {
@@ -234,10 +238,10 @@
       .then(function (answer) { return answer.csrf_token; });
   }
 
-  function sendOne(entry) {
+  function sendOne(entry, csrf) {
     sending = entry.id;
     render();
-    return token().then(function (csrf) {
+    return csrf.then(function (csrf) {
       var body = new URLSearchParams();
       entry.fields.forEach(function (f) {
         if (!(f[0] === "expected_hand" && entry.kind === "add")) body.append(f[0], f[1]);
@@ -268,9 +272,16 @@
 
   // Every waiting hand of this player, oldest first; a match whose hand was not sent holds
   // its later hands back until the player settles it.
-  function flush() {
+  // `csrf`: the token of the form just saved online (this very moment); otherwise one is
+  // fetched now, when the hands go out, not taken from when they were typed.
+  function flush(csrf) {
     if (flushing) return flushing;
     var outcome = { sent: 0, refused: null, stopped: null };
+    var fresh = null;
+    function tokenNow() {
+      if (!fresh) fresh = csrf ? Promise.resolve(csrf) : token();
+      return fresh;
+    }
     function work() {
       return waitingHands().then(function (all) {
         var held = {};
@@ -278,7 +289,7 @@
           return chain.then(function () {
             if (outcome.stopped) return;
             if (entry.state !== "waiting" || held[entry.match]) { held[entry.match] = true; return; }
-            return sendOne(entry).then(function (result) {
+            return sendOne(entry, tokenNow()).then(function (result) {
               if (result === "sent") { outcome.sent += 1; return; }
               held[entry.match] = true;
               if (result === "refused") outcome.refused = entry;
@@ -337,7 +348,7 @@
       var start = entry.state === "refused" ? entry.number : entry.next;
       drop(entry.id).then(function () {
         return entry.kind === "add" && start ? renumber(entry.match, entry.id, start) : null;
-      }).then(flush);
+      }).then(function () { return flush(); });
     }));
     return box;
   }
@@ -392,13 +403,14 @@
       if (!rows.length) return;
       var table = live.querySelector("table.sheet tbody");
       if (table) {
+        // The sheet shows the newest hand first: the waiting ones go on top, the last on top.
         var columns = live.querySelectorAll("table.sheet thead th").length - 1;
-        rows.forEach(function (e) { table.appendChild(row(e, columns)); });
+        rows.forEach(function (e) { table.insertBefore(row(e, columns), table.firstChild); });
       } else {
         var wrap = document.createElement("table");
         wrap.className = "sheet queued-list";
         var body = document.createElement("tbody");
-        rows.forEach(function (e) { body.appendChild(row(e, 1)); });
+        rows.forEach(function (e) { body.insertBefore(row(e, 1), body.firstChild); });
         wrap.appendChild(body);
         live.appendChild(wrap);
       }

@@ -70,7 +70,8 @@ def test_the_match_page_of_40_hands_fits_the_byte_budgets(forty: tuple[Phone, st
           f"({sent} B sent); CSS+JS {code} B gzip {kinds}")
     assert phone.page.locator("table.sheet tbody tr").count() == 40
     assert html <= HTML_BUDGET
-    assert kinds == ["script", "stylesheet"] and code <= ASSETS_BUDGET
+    # app.js and offline.js (the hands kept offline, issue 13), both deferred, one stylesheet
+    assert kinds == ["script", "script", "stylesheet"] and code <= ASSETS_BUDGET
 
 
 def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second(

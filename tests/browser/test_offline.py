@@ -88,7 +88,7 @@ def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, 
 
 
 def waiting(phone: Phone) -> list[str]:
-    """The hands waiting on the sheet: 'number: what'."""
+    """The hands waiting on the sheet, newest first as the sheet shows hands: 'number: what'."""
     return [f"{r.locator('th').inner_text()}: {r.locator('.entry').inner_text()}"
             f" ({r.locator('.queued-state').inner_text()})"
             for r in phone.page.locator("#live tr.queued").all()]
@@ -112,7 +112,7 @@ def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
     enter(phone, 4, "Boris", 130, {0: 10, 2: 15})
-    expected = ["3: Anna · 120 (waiting to be sent)", "4: Boris · 130 (waiting to be sent)"]
+    expected = ["4: Boris · 130 (waiting to be sent)", "3: Anna · 120 (waiting to be sent)"]
     assert waiting(phone) == expected
     assert phone.page.locator(".offline-line").inner_text().endswith("— offline")
 
