@@ -16,7 +16,9 @@ from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from . import accounts, bodies, export, i18n, limits, queries, queued, security, services, shapes
+from . import (
+    accounts, bodies, export, i18n, limits, queries, queued, security, services, shapes, table_news,
+)
 from .common import back_to
 from .errors import Conflict
 from .forms import (
@@ -161,7 +163,11 @@ def match(match_id: str) -> str:
     """The running sheet of a match."""
     m = queries.get_match(match_id, current_user)
     sheet = queries.sheet_of(m)
-    return render_template("match.html", match=m, sheet=sheet, **_match_context(m, sheet))
+    change = table_news.latest_change(m)
+    context = _match_context(m, sheet)
+    return render_template("match.html", match=m, sheet=sheet, change=change,
+                           offer=table_news.offer(m, current_user, sheet, change),
+                           news=table_news.news(change, context["tichu"]), **context)
 
 
 def _match_context(m: Match, sheet: Any) -> dict[str, Any]:

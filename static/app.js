@@ -130,6 +130,7 @@
           current.replaceWith(fresh);
           live = fresh;
           version = fresh.getAttribute("data-version");
+          liveSwapped(current, fresh);
         });
     }
     function poll() {
@@ -155,6 +156,24 @@
     });
     window.addEventListener("online", poll);  // back online: catch up at once
     if (!document.hidden) start();
+  }
+
+  // Issue 12: after a live update, say what another phone corrected, deleted or restored (the
+  // fresh page names its newest change), and clear the messages that no longer apply.
+  function liveSwapped(previous, fresh) {
+    document.querySelectorAll("ul.flashes").forEach(function (old) { old.remove(); });
+    var news = fresh.querySelector(".news");
+    var seen = Number(previous.getAttribute("data-change")) || 0;
+    if (news && Number(fresh.getAttribute("data-change")) > seen) news.hidden = false;
+    setUpToasts(fresh);
+  }
+
+  // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
+  function setUpToasts(root) {
+    root.querySelectorAll("[data-toast-seconds]").forEach(function (toast) {
+      var seconds = Number(toast.getAttribute("data-toast-seconds")) || 0;
+      setTimeout(function () { toast.hidden = true; }, seconds * 1000);
+    });
   }
 
   // Tichu: the other team's card points are 100 minus these; a double victory counts none,
@@ -207,6 +226,7 @@
     setUpSteppers(document);
     setUpTimes(document);
     setUpQuickBids(document);
+    setUpToasts(document);
     document.querySelectorAll("form.hand:not(.round)").forEach(setUpPointsAdvance);
     document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
     document.querySelectorAll("form.round").forEach(setUpRound);
