@@ -6,7 +6,8 @@ Run:  .venv/bin/python bench/home.py       (--matches N, --hands N, --rounds N; 
 Builds, through the JSON API, `--matches` matches of `--hands` hands each for one user (the
 engine benchmark's generator), logs that user in on a page client, then times interleaved,
 round by round: `GET /healthz`, the home page `GET /`, the home page of a user with no match
-(the price of the page itself), and `GET /api/matches`. Before each timed request the
+(the price of the page itself), a route this benchmark adds that only says the logged-in user's
+name (the price of being logged in: the session and its user), and `GET /api/matches`. Before each timed request the
 process's replay cache is emptied, so each home page and list is what a COLD process pays:
 "cold" means a process whose replay cache is empty, templates compiled, and one warm-up request
 to another page made (docs/performance.md). Reports medians and their ratio to /healthz, wall
@@ -27,6 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
 from bench.timing import interleaved, report  # noqa: E402
+from flask_login import current_user, login_required  # noqa: E402
+
 from scoresheet import create_app  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
 
@@ -56,6 +59,14 @@ def main() -> None:
                           "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
                           "SQLALCHEMY_DATABASE_URI": os.environ.get(
                               "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
+
+        @app.get("/bench/logged-in")
+        @login_required
+        def logged_in() -> str:
+            """The floor of any page for a logged-in player: the session and its user, no
+            template, no query of its own (registered by this benchmark only)."""
+            return str(current_user.username)
+
         client = app.test_client()
         user = {"username": "bench", "password": "bench password"}
         token = client.post("/api/users", json=user).get_json()["token"]
@@ -84,6 +95,7 @@ def main() -> None:
             "GET /healthz": get("/healthz"),
             "GET / (home), cold": get("/"),
             "GET / with no match": lambda: empty.get("/"),
+            "a logged-in page that says one word": get("/bench/logged-in"),
             "GET /api/matches, cold": get("/api/matches", auth),
         }
         times = interleaved(timed, args.rounds, before_each=empty_cache)

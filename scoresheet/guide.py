@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from . import queries
@@ -18,7 +19,8 @@ from .forms import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .replay_cache import setup_of
 from .rules import (RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay,
                     setup_from_dict)
-from .rules.rulesets import BARREL_BELOW, BARREL_HANDS, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
+from .rules.house import DUMP_AT, HouseRules, defaults, resolved
+from .rules.rulesets import BARREL_BELOW, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
 from .rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from .security import ascii_number
 
@@ -79,17 +81,30 @@ def explain(setup: Setup) -> list[Topic]:
     if setup.rules == TICHU:
         return _tichu(setup)
     rs, target = RULESETS[setup.rules], setup.options.target
-    topics = [_hand(setup, rs), _forfeit(setup, rs), _endgame(setup, rs, target)]
-    if rs.zeros:
-        topics.insert(2, Topic(_("Zeros"), [_(
-            "A defender who takes no card points at all gets a zero, even with marriages; "
-            "2 card points are not a zero. Every third zero costs %(penalty)d.",
-            penalty=COUNT_PENALTY)]))
+    house = resolved(setup.options, setup.rules)
+    topics = [_hand(setup, rs), _forfeit(setup, rs), _endgame(setup, rs, house)]
+    zeros = _zeros(house)
+    if zeros is not None:
+        topics.insert(2, zeros)
     topics += [_winning(rs, target), _sheet(setup)]
-    options = _table_options(setup, rs)
+    options = _table_options(setup, rs, house)
     if options.lines:
         topics.append(options)
     return topics
+
+
+def _zeros(house: HouseRules) -> Topic | None:
+    """What zeros cost at this table (RULES.md §4, §11.1), if anything."""
+    if house.zeros == "off":
+        return None
+    what = _("A defender who takes no card points at all gets a zero, even with marriages; 2 "
+             "card points are not a zero.")
+    if house.zeros == "total":
+        cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
+    else:
+        cost = _("Three zeros in a row cost %(penalty)d; anything else in between (card points, "
+                 "declaring) starts the count again.", penalty=house.zero_penalty)
+    return Topic(_("Zeros"), [what, cost])
 
 
 def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = None,
@@ -167,8 +182,9 @@ def _forfeit(setup: Setup, rs: Ruleset) -> Topic:
     return Topic(word, lines)
 
 
-def _endgame(setup: Setup, rs: Ruleset, target: int) -> Topic:
+def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
     """The barrel, the lock, the cap, or nothing, before the target."""
+    target = setup.options.target
     barrel, lock = rs.barrel_at(target), rs.lock_at(target)
     if barrel is not None:
         win = (_("a made bid with at least 120 taken") if rs.endgame == "barrel_took"
@@ -178,9 +194,11 @@ def _endgame(setup: Setup, rs: Ruleset, target: int) -> Topic:
               "the barrel at %(barrel)d.", barrel=barrel, target=target),
             _("On the barrel only %(win)s wins the match (score %(target)d); what the player "
               "takes as a defender counts for nothing.", win=win, target=target),
-            _barrel_miss(setup, barrel),
-            _("After %(hands)d hands on the barrel without winning, the player falls to "
-              "%(fall)d.", hands=BARREL_HANDS, fall=target - 2 * BARREL_BELOW)])
+            _barrel_miss(setup, house, barrel),
+            ngettext("After %(num)d hand on the barrel without winning, the player falls to "
+                     "%(fall)d.", "After %(num)d hands on the barrel without winning, the "
+                     "player falls to %(fall)d.", house.barrel_hands,
+                     fall=target - 2 * BARREL_BELOW)])
     if lock is not None:
         return Topic(_("The lock"), [_(
             "From %(lock)d to %(top)d a player is locked: they score only as declarer. A made "
@@ -194,16 +212,15 @@ def _endgame(setup: Setup, rs: Ruleset, target: int) -> Topic:
                                     "%(target)d wins.", target=target)])
 
 
-def _barrel_miss(setup: Setup, barrel: int) -> str:
-    """What a missed bid on the barrel does, as the engine plays it: Boris mounts the barrel as
-    a defender, then bids 120 and takes 60."""
-    below = barrel - 80
-    mount = HandRecord("played", declarer=0, bid=100, points=(None, 80 + 20, 0))
-    miss = HandRecord("played", declarer=1, bid=120, points=(30, None, 30))
-    after = _play(setup, mount, miss, start=(0, below, 0))[1].score
-    if after == barrel:
+def _barrel_miss(setup: Setup, house: HouseRules, barrel: int) -> str:
+    """What a missed bid on the barrel does (RULES.md §4 rule 3, §11.4); the cost as the engine
+    plays it: Boris mounts the barrel as a defender, then bids 120 and takes 60."""
+    if house.barrel_miss == "stays":
         return _("A missed bid on the barrel costs nothing: the player stays at %(barrel)d, and "
                  "the hand counts as one of the hands on the barrel.", barrel=barrel)
+    mount = HandRecord("played", declarer=0, bid=100, points=(None, 100, 0))
+    miss = HandRecord("played", declarer=1, bid=120, points=(30, None, 30))
+    after = _play(setup, mount, miss, start=(0, barrel - 80, 0))[1].score
     return _("A missed bid on the barrel costs the bid and takes the player off it: a bid of "
              "120 missed leaves %(after)d.", after=after)
 
@@ -226,8 +243,8 @@ def _sheet(setup: Setup) -> Topic:
         "is the score; this app shows all three.")])
 
 
-def _table_options(setup: Setup, rs: Ruleset) -> Topic:
-    """The table's own options that are switched on."""
+def _table_options(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
+    """The table's own options: those switched on, and house rules other than the ruleset's."""
     options, lines = setup.options, []
     if options.gold_set:
         lines.append(_("Gold set: the first %(hands)d hands (one deal each) have a lowest bid of "
@@ -237,7 +254,34 @@ def _table_options(setup: Setup, rs: Ruleset) -> Topic:
         lines.append(_("A blind bid (made without looking at the talon) counts double."))
     if options.sitter_bonus and len(setup.players) == 4:
         lines.append(_("The player sitting out may be given points for what lay in the talon."))
+    lines += _house_lines(rs, house, defaults(setup.rules), options.target)
     return Topic(_("This table's options"), lines)
+
+
+def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int) -> list[str]:
+    """A sentence for each house rule this table plays other than its ruleset does (zeros,
+    the barrel's hands and a miss on it are told in their own topics)."""
+    lines = []
+    if house.dump_555 != usual.dump_555:
+        lines.append(_("A score of exactly %(dump)d goes back to 0.", dump=DUMP_AT)
+                     if house.dump_555 == "plus" else
+                     _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=DUMP_AT))
+    if house.barrel_knock_off:
+        lines.append(_("Whoever gets onto the barrel knocks off anyone already on it: they fall "
+                       "to %(fall)d.", fall=target - 2 * BARREL_BELOW))
+    if house.three_falls_reset:
+        lines.append(_("Every third fall from the barrel drops the player to 0 instead."))
+    if house.declarer_rounding:
+        lines.append(_("The declarer's card points are rounded to %(step)d too before they are "
+                       "checked against the bid.", step=rs.rounding))
+    if house.forfeit_pays != usual.forfeit_pays:
+        lines.append(_("Giving a hand up pays each opponent half the bid, rounded up to "
+                       "%(step)d, instead of 60.", step=rs.bid_step))
+    if house.blind_doubles != usual.blind_doubles:
+        lines.append(_("A blind bid doubles only the declarer's points."))
+    if house.ace_marriage:
+        lines.append(_("Four aces, declared, count as a marriage of 200."))
+    return lines
 
 
 def _tichu(setup: Setup) -> list[Topic]:

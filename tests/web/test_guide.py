@@ -75,3 +75,34 @@ def test_a_match_links_to_its_own_rules_for_members_only(phone: Phone, make_phon
     assert re.search(r"reach 500 wins", text)
     stranger = make_phone("stranger")  # type: ignore[operator]
     assert stranger.get(f"/matches/{match_id}/rules").status_code == 404
+
+
+def test_a_tables_house_rules_are_on_its_rules_page(phone: Phone, app: Flask) -> None:
+    token = phone.client.post("/api/tokens", json={"username": "anna",
+                                                   "password": "correct horse"}).json["token"]
+    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"},
+                                json={"players": ["Anna", "Boris", "Vera"], "options": {
+                                    "zeros": "consecutive", "zero_penalty": 100,
+                                    "dump_555": "both", "barrel_knock_off": True,
+                                    "barrel_miss": "stays", "barrel_hands": 2,
+                                    "three_falls_reset": True, "declarer_rounding": True,
+                                    "forfeit_pays": "half_bid", "blind_bids": True,
+                                    "blind_doubles": "declarer", "ace_marriage": True}})
+    assert created.status_code == 201, created.json
+    text = said(phone, f"/matches/{created.json['id']}/rules")
+    for words in ("Three zeros in a row cost 100", "the player stays at 880",
+                  "After 2 hands on the barrel", "555 or −555 goes back to 0",
+                  "knocks off anyone already on it: they fall to 760",
+                  "Every third fall from the barrel drops the player to 0",
+                  "rounded to 5 too", "half the bid, rounded up to 5",
+                  "doubles only the declarer's points", "Four aces, declared, count as a "
+                  "marriage of 200", "A blind bid (made without looking at the talon)"):
+        assert words in text, (words, text)
+    assert "Every third zero" not in text
+    plain = said(app.test_client(), "/rules/squarescores")
+    assert "This table's options" not in plain and "After 3 hands on the barrel" in plain
+
+
+def test_classic_keeps_a_missed_bid_on_the_barrel_at_880(app: Flask) -> None:
+    text = said(app.test_client(), "/rules/classic")  # RULES.md §7, classic barrel
+    assert "A missed bid on the barrel costs nothing: the player stays at 880" in text

@@ -164,6 +164,13 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
         r.api("POST", hands, 201, token, json=hand)
     r.page(f"/matches/{mid}")
     r.page(f"/matches/{mid}/rules")
+    house = r.api("POST", "/api/matches", 201, token, json={
+        "players": ["Anna", "Boris", "Vera"], "options": {
+            "zeros": "consecutive", "dump_555": "plus", "barrel_knock_off": True,
+            "barrel_miss": "stays", "barrel_hands": 1, "three_falls_reset": True,
+            "declarer_rounding": True, "forfeit_pays": "half_bid", "blind_bids": True,
+            "blind_doubles": "declarer", "ace_marriage": True, "gold_set": True}})
+    r.page(f"/matches/{house['id']}/rules")  # every house rule in the table's own words
     r.page(f"/matches/{mid}/hands/new")
     r.post(f"/matches/{mid}/hands/new", {**played(1, 100, [40, None, 20]), "bid": "abc",
                                          "declarer": "x", "kind": "won",
