@@ -10,12 +10,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request
 from flask_babel import gettext as _
 
-from . import accounts, audit, backup, bodies, export, limits, queries, services, shapes
+from . import accounts, audit, backup, bodies, export, limits, players, queries, ratings, seats, services, shapes
 from .database import reads_only
 from .errors import error_response
 from .extensions import csrf
 from .replay_cache import encoded_hands, setup_of
 from .rules import Malformed, setup_from_dict
+from .rules.figures import GAMES
 
 bp = Blueprint("api", __name__)
 csrf.exempt(bp)
@@ -253,3 +254,57 @@ def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
     matches = backup.import_matches(g.api_user, _body())
     return {"matches": [shapes.match_to_dict(m, queries.sheet_of(m)) for m in matches]}, 201
+
+
+def _seats_answer(match: Any) -> Any:
+    """The match's seats as the API shows them."""
+    return {"seats": [{"seat": s.seat, "name": s.name, "username": s.username}
+                      for s in seats.seats_of(match)]}
+
+
+@bp.get("/matches/<match_id>/seats")
+def get_seats(match_id: str) -> Any:
+    """Who sits where: each seat's name and the account that claimed it (null: a guest)."""
+    return _seats_answer(queries.get_match(match_id, g.api_user))
+
+
+@bp.post("/matches/<match_id>/seats/<int:seat>/claim")
+def claim_seat(match_id: str, seat: int) -> Any:
+    """The caller claims this seat as theirs ("I am Anna")."""
+    match = queries.get_match(match_id, g.api_user)
+    seats.claim(match, g.api_user, seat)
+    return _seats_answer(match)
+
+
+@bp.put("/matches/<match_id>/seats/<int:seat>")
+def assign_seat(match_id: str, seat: int) -> Any:
+    """The match's creator gives this seat to a member: `{"username": "boris"}`."""
+    match = queries.get_match(match_id, g.api_user)
+    seats.assign(match, g.api_user, seat, _texts_body(("username",), required=True)["username"])
+    return _seats_answer(match)
+
+
+@bp.delete("/matches/<match_id>/seats/<int:seat>")
+def release_seat(match_id: str, seat: int) -> Any:
+    """The seat becomes a guest again (its own player, or the creator)."""
+    match = queries.get_match(match_id, g.api_user)
+    seats.release(match, g.api_user, seat)
+    return _seats_answer(match)
+
+
+@bp.get("/players/<username>")
+def player(username: str) -> Any:
+    """A player's statistics and ratings (themself, or someone who shared a match with them)."""
+    user = players.visible_player(g.api_user, username)
+    return players.profile_json(players.profile(g.api_user, user))
+
+
+@bp.get("/leaderboard/<game>")
+def leaderboard(game: str) -> Any:
+    """The caller's table (everyone they played with) by rating in one game."""
+    if game not in GAMES:
+        return error_response(404, _("There is no such game: “tysiacha” or “tichu”."))
+    return {"game": game, "players": [
+        {"username": e.username, "rating": e.rating, "mu": round(e.mu, 4),
+         "sigma": round(e.sigma, 4), "matches": e.matches}
+        for e in ratings.leaderboard(g.api_user, game)]}

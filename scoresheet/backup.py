@@ -21,7 +21,7 @@ from sqlalchemy import func
 
 from flask_babel import gettext as _
 
-from . import audit
+from . import audit, statistics
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .queries import stored_hands
@@ -283,8 +283,17 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     load_audit(match, data["audit"], named)
     if importer is not None:
         audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
+    if status == "banked":  # an imported banked match counts in the statistics
+        statistics.keep_figures(match, sheet, banked_time(data["audit"]))
     db.session.flush()
     return match
+
+
+def banked_time(entries: list[dict[str, Any]]) -> datetime:
+    """When a banked match of a (checked) backup was banked: its `match_banked` entry's
+    time, else now."""
+    banked = [e for e in entries if e["action"] == "match_banked"]
+    return when(banked[-1].get("at")) if banked else utcnow()
 
 
 def load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -163,3 +163,65 @@ class AuditEntry(db.Model):
         ForeignKey("audit_entries.id", ondelete="SET NULL"))
     """For `hand_restored`: the `hand_deleted` entry whose hand came back."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seat(db.Model):
+    """A seat of a match claimed by an account ("I am Anna"); a seat without one is a guest."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "seat"), UniqueConstraint("match_id", "user_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    """The player's place in `setup.players`, from 0."""
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatFigure(db.Model):
+    """One seat's figures in a banked match (`rules.figures.SeatFigures`), written when it was
+    banked: a copy of what the replay says, so a player's page adds rows up instead of
+    replaying every match (never edited by hand)."""
+
+    __tablename__ = "seat_figures"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    rules: Mapped[str] = mapped_column(String(20))
+    banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    """When the match was banked: ratings are computed in this order."""
+    place: Mapped[int]
+    won: Mapped[bool]
+    declared: Mapped[int] = mapped_column(default=0)
+    made: Mapped[int] = mapped_column(default=0)
+    bid_made_sum: Mapped[int] = mapped_column(default=0)
+    bid_made_max: Mapped[int] = mapped_column(default=0)
+    barrel_on: Mapped[int] = mapped_column(default=0)
+    barrel_won: Mapped[int] = mapped_column(default=0)
+    barrel_fell: Mapped[int] = mapped_column(default=0)
+    zeros: Mapped[int] = mapped_column(default=0)
+    forfeits: Mapped[int] = mapped_column(default=0)
+    tichu_called: Mapped[int] = mapped_column(default=0)
+    tichu_made: Mapped[int] = mapped_column(default=0)
+    grand_called: Mapped[int] = mapped_column(default=0)
+    grand_made: Mapped[int] = mapped_column(default=0)
+    great_grand_called: Mapped[int] = mapped_column(default=0)
+    great_grand_made: Mapped[int] = mapped_column(default=0)
+    double_victories: Mapped[int] = mapped_column(default=0)
+
+
+class Rating(db.Model):
+    """An account's rating after one banked match of a game (`tysiacha` or `tichu`): its
+    latest row is its rating, all of them its rating over time. Computed (openskill), never
+    the truth: `ratings.recompute` rewrites them in bank order."""
+
+    __tablename__ = "ratings"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(10))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          index=True)
+    banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)

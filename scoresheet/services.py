@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
-from . import audit
+from . import audit, ratings, statistics
 from .errors import Conflict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, utcnow
@@ -27,6 +27,7 @@ from .queries import get_hand, stored_hands
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
 from .rules import HandResult, Record, Refused, Replay, Setup, MatchState, check_setup, record_from_dict
 from .rules import record_to_dict, replay, setup_to_dict
+from .rules.figures import game_of
 
 _RETRIES = 5
 
@@ -187,13 +188,16 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
 
 
 def bank(match: Match, user: User) -> MatchState:
-    """Bank a finished match: read-only, with its winner."""
+    """Bank a finished match: read-only, with its winner; its seats' figures are kept and the
+    ratings of its game move on."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is None:
         raise Conflict(_("Only a finished match can be banked: nobody has won yet."))
     audit.log(match, user, "match_banked", before={"status": "open"}, after={"status": "banked"})
     match.status = "banked"
-    _touch(match, sheet)
+    banked_at = _touch(match, sheet)
+    statistics.keep_figures(match, sheet, banked_at)
+    ratings.rate_from(game_of(sheet.setup.rules), banked_at)
     db.session.commit()
     return sheet
 

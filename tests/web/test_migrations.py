@@ -253,3 +253,34 @@ def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections
     with engine.connect() as conn:
         setups = dict(conn.execute(db.select(models.Match.id, models.Match.setup)).all())
     assert setups == {rules: stored_setup(rules, start) for rules, (start, _, _) in STORED.items()}
+
+
+def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: Engine) -> None:
+    from scoresheet.rules.figures import seat_figures
+
+    players = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_players.py"))
+    migrate(engine, str(players.down_revision))
+    setup = {"players": ["A", "B", "C"], "start_scores": WINNING_START}
+    bodies = [played(1, 100, [20, None, 20]), WINNING_HAND]
+    records = [hand_from_dict(b) for b in bodies]
+    banked_at = models.utcnow().replace(microsecond=0)
+    with engine.begin() as conn:
+        for match_id, status in (("banked", "banked"), ("open", "open")):
+            conn.execute(models.Match.__table__.insert().values(
+                id=match_id, setup=setup, status=status, revision=0, join_code=match_id,
+                created_at=models.utcnow(), updated_at=models.utcnow()))
+            for number, record in enumerate(records, start=1):
+                conn.execute(models.Hand.__table__.insert().values(
+                    match_id=match_id, number=number, record=hand_to_dict(record), version=1,
+                    created_at=models.utcnow(), updated_at=models.utcnow()))
+        conn.execute(models.AuditEntry.__table__.insert().values(
+            match_id="banked", username="anna", action="match_banked", at=banked_at))
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        rows = conn.execute(db.select(models.SeatFigure).order_by(models.SeatFigure.seat)).all()
+    expected = seat_figures(replay(setup_from_dict(setup), records))
+    assert [(r.match_id, r.seat, r.place, r.won, r.declared, r.made, r.bid_made_max, r.zeros)
+            for r in rows] == [("banked", f.seat, f.place, f.won, f.declared, f.made,
+                                f.bid_made_max, f.zeros) for f in expected]
+    stored = rows[0].banked_at
+    assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at

@@ -246,6 +246,26 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.page(f"/matches/{won['id']}/history")
     r.page("/")
 
+    # Players: seats on a match page, a player's page, the leaderboard and their refusals.
+    at = f"/matches/{mid}"
+    r.post(f"{at}/seats/0/claim", {}, form_url=at)
+    boris.post(f"{at}/seats/0/claim", {}, form_url=at)                      # taken
+    r.post(f"{at}/seats/1/assign", {"username": "nobody"}, form_url=at)     # not a member
+    r.post(f"{at}/seats/1/assign", {"username": "boris"}, form_url=at)
+    boris.post(f"{at}/seats/0/release", {}, status=403, form_url=at)
+    r.post(f"{at}/seats/1/release", {}, form_url=at)
+    r.post(f"/matches/{won['id']}/seats/0/claim", {}, form_url=f"/matches/{won['id']}")
+    r.page("/players/anna")
+    r.page("/players/boris")
+    boris.page("/players/anna")
+    boris.page("/players/boris")
+    r.page("/players/nobody", status=404)
+    r.page("/leaderboard")
+    r.api("GET", "/api/players/nobody", 404, token)
+    r.api("GET", "/api/leaderboard/chess", 404, token)
+    r.api("POST", f"/api/matches/{mid}/seats/9/claim", 404, token)
+    r.api("PUT", f"/api/matches/{mid}/seats/1", 422, token, json={"username": "nobody"})
+
     # Backups: the import page and its refusals, one match and several.
     r.page("/import")
     r.post("/import", {}, status=422)

@@ -1,0 +1,68 @@
+"""Pages of players: claiming and giving seats on a match, a player's page, the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+
+from . import players, queries, ratings, seats
+from .common import back_to
+from .errors import Conflict
+from .forms import CALL_NAMES
+from .rules import RuleError
+from .rules.figures import GAMES
+
+bp = Blueprint("players", __name__)
+
+
+GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
+
+
+def init_app(app: Any) -> None:
+    """Give the templates the seats of a match and the names of the games."""
+    app.add_template_global(seats.seats_of)
+    app.add_template_global(GAME_WORDS, "game_words")
+    app.add_template_global((players.CHART_WIDTH, players.CHART_HEIGHT), "chart_size")
+
+
+@bp.post("/matches/<match_id>/seats/<int:seat>/<any(claim, assign, release):step>")
+@login_required
+def seat(match_id: str, seat: int, step: str) -> Any:
+    """Claim a seat as mine, give it to a member (the creator), or make it a guest again."""
+    m = queries.get_match(match_id, current_user)
+    name = m.setup["players"][seat] if 0 <= seat < len(m.setup["players"]) else ""
+    try:
+        if step == "claim":
+            seats.claim(m, current_user, seat)
+        elif step == "assign":
+            seats.assign(m, current_user, seat, request.form.get("username", ""))
+        else:
+            seats.release(m, current_user, seat)
+    except (Conflict, RuleError) as err:
+        flash(err.message, "warning")
+    else:
+        flash(_("%(name)s's seat is a guest's again.", name=name) if step == "release"
+              else _("%(name)s's seat is claimed: the match counts in that player's statistics.",
+                     name=name))
+    return back_to(m)
+
+
+@bp.get("/players/<username>")
+@login_required
+def player(username: str) -> str:
+    """A player's statistics and ratings (theirs, or a tablemate's)."""
+    user = players.visible_player(current_user, username)
+    return render_template("player.html", profile=players.profile(current_user, user),
+                           call_words=CALL_NAMES)
+
+
+@bp.get("/leaderboard")
+@login_required
+def leaderboard() -> str:
+    """My table (everyone I played with) by rating, per game."""
+    return render_template("leaderboard.html",
+                           boards={g: ratings.leaderboard(current_user, g) for g in GAMES})

@@ -1,0 +1,99 @@
+"""Reading a player: who may see whom, and everything their page and the API show.
+
+A player is visible to themself and to the people who shared a match with them, nobody else:
+to a stranger a player answers exactly like one who is not there (404).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort
+from flask_babel import gettext as _
+
+from . import ratings, statistics
+from .extensions import db
+from .models import User, fold
+from .rules.figures import GAMES
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
+
+
+def visible_player(viewer: User, username: str) -> User:
+    """The account of that name if the viewer is it or shared a match with it, else 404."""
+    user = db.session.execute(
+        db.select(User).where(User.username_folded == fold(username))
+        .where(User.id.in_(ratings.table_of(viewer)) | (User.id == viewer.id))
+    ).scalar_one_or_none() if username.isascii() and len(username) <= 40 else None
+    if user is None:
+        abort(404, _("There is no such player."))
+    return user
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """A player's rating in one game, and how it went."""
+
+    game: str
+    history: list[ratings.Point]
+
+    @property
+    def current(self) -> ratings.Point:
+        """The rating after the last banked match."""
+        return self.history[-1]
+
+    @property
+    def chart(self) -> str:
+        """The SVG polyline `points` of the rating over time (at least two points)."""
+        values = [0.0] + [p.rating for p in self.history]
+        low, high = min(values), max(values)
+        span = (high - low) or 1.0
+        step = (CHART_WIDTH - 2 * CHART_PAD) / (len(values) - 1)
+        return " ".join(
+            f"{CHART_PAD + i * step:.1f},"
+            f"{CHART_PAD + (high - v) / span * (CHART_HEIGHT - 2 * CHART_PAD):.1f}"
+            for i, v in enumerate(values))
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Everything a player's page shows."""
+
+    user: User
+    rulesets: list[statistics.RulesetFigures]
+    ratings: list[GameRating]
+    head_to_head: statistics.HeadToHead | None
+    """The viewer against this player (None on one's own page)."""
+
+
+def profile(viewer: User, user: User) -> Profile:
+    """A visible player's figures, ratings and head to head with the viewer."""
+    games = [GameRating(g, h) for g in GAMES if (h := ratings.history(user, g))]
+    versus = statistics.head_to_head(viewer, user) if viewer.id != user.id else None
+    return Profile(user, statistics.player_figures(user), games, versus)
+
+
+
+def _rate(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def profile_json(p: Profile) -> dict[str, object]:
+    """A player's profile as the API shows it (docs/api.md "Players")."""
+    return {
+        "username": p.user.username,
+        "rulesets": [{"rules": r.rules, "played": r.played, "banked": r.banked, "won": r.won,
+                      "win_rate": _rate(r.win_rate), "average_place": _rate(r.average_place),
+                      "made_rate": _rate(r.made_rate),
+                      "average_bid_made": _rate(r.average_bid_made),
+                      "barrel_won_rate": _rate(r.barrel_won_rate), **r.counts}
+                     for r in p.rulesets],
+        "ratings": {g.game: {"rating": g.current.rating, "mu": round(g.current.mu, 4),
+                             "sigma": round(g.current.sigma, 4), "matches": len(g.history),
+                             "history": [{"match": h.match_id, "rating": h.rating}
+                                         for h in g.history]}
+                    for g in p.ratings},
+        "head_to_head": None if p.head_to_head is None else {
+            "matches": p.head_to_head.matches, "you_ahead": p.head_to_head.ahead,
+            "they_ahead": p.head_to_head.behind},
+    }

@@ -1,0 +1,65 @@
+"""Players' pages (issue 16): "I am Anna" on the match page, the creator giving seats, a
+player's page and the leaderboard, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .page_helpers import flashes, parse, played
+
+
+def seated_win(make_phone: Any) -> tuple[Any, Any, str]:
+    """Anna starts a match from 870, Boris joins; Anna claims her seat, gives Boris his and
+    wins in one hand, and banks it."""
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match(**{"start_scores-0": "870"})
+    code = re.search(r'class="code" translate="no">(\w+)<', anna.get(f"/matches/{match_id}").text)
+    assert code
+    boris.post("/join", {"code": code.group(1)}, form_url="/")
+    page = anna.get(f"/matches/{match_id}").text
+    assert "I am Anna" in page and "I am Boris" in page
+    seat_url = f"/matches/{match_id}/seats"
+    response = anna.post(f"{seat_url}/0/claim", {}, form_url=f"/matches/{match_id}")
+    assert response.status_code == 302
+    anna.post(f"{seat_url}/1/assign", {"username": "boris"}, form_url=f"/matches/{match_id}")
+    page = anna.get(f"/matches/{match_id}").text
+    assert "I am" not in page  # Anna has a seat now
+    assert 'href="/players/boris"' in page and 'href="/players/anna"' in page
+    anna.hand(match_id, 1, **played(0, 140, [None, 20, 20], {0: ["hearts"]}))
+    anna.post(f"/matches/{match_id}/bank", {"confirm": "y"})
+    return anna, boris, match_id
+
+
+def test_seats_are_claimed_and_given_on_the_match_page(make_phone: Any) -> None:
+    anna, boris, match_id = seated_win(make_phone)
+    response = boris.post(f"/matches/{match_id}/seats/0/claim", {},
+                          form_url=f"/matches/{match_id}")
+    assert flashes(boris.get(f"/matches/{match_id}").text) == [
+        "anna has claimed this seat already."]
+    assert response.status_code == 302
+
+
+def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) -> None:
+    anna, boris, _match_id = seated_win(make_phone)
+    page = boris.get("/players/anna")
+    assert page.status_code == 200
+    rows = [n for n in parse(page.text).walk() if n.tag == "tr"]
+    figures = {cells[0].text(): cells[1].text()
+               for cells in ([c for c in r.children if isinstance(c, type(r))] for r in rows)}
+    assert figures["Matches played"] == "1" and figures["Won"] == "1"
+    assert figures["Win rate"] == "100 %" and figures["Highest bid made"] == "140"
+    assert "You and anna: 1 banked match together." in page.text
+    assert "<polyline" in page.text
+    board = anna.get("/leaderboard").text
+    assert board.index('href="/players/anna"') < board.index('href="/players/boris"')
+
+
+def test_a_stranger_finds_no_player(make_phone: Any) -> None:
+    seated_win(make_phone)
+    vera = make_phone("vera")
+    vera.get("/")  # past the welcome
+    hidden, missing = vera.get("/players/anna"), vera.get("/players/nobody")
+    assert hidden.status_code == missing.status_code == 404
+    main = [[n.text() for n in parse(r.text).walk() if n.tag == "main"] for r in (hidden, missing)]
+    assert main[0] == main[1] and "There is no such player." in main[0][0]

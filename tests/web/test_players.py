@@ -1,0 +1,213 @@
+"""Players (issue 16): seats, each banked match's figures, a player's page and API, head to
+head and ratings, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import WINNING_HAND, WINNING_START, played
+
+TICHU_PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+def together(make_user: Any, players: list[str] | None = None, **setup: Any) -> tuple[Any, ...]:
+    """anna starts a match, boris and vera join it; the match and the three users."""
+    anna, boris, vera = make_user("anna"), make_user("boris"), make_user("vera")
+    match = anna.new_match(players=players or ["Anna", "Boris", "Vera"], **setup)
+    for u in (boris, vera):
+        assert u.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    return match, anna, boris, vera
+
+
+def claim(user: Any, match: dict[str, Any], seat: int, status: int = 200) -> Any:
+    response = user.post(f"/api/matches/{match['id']}/seats/{seat}/claim")
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def bank(user: Any, match: dict[str, Any]) -> None:
+    assert user.post(f"/api/matches/{match['id']}/bank").status_code == 200
+
+
+def figures(user: Any, name: str, rules: str = "squarescores") -> dict[str, Any]:
+    response = user.get(f"/api/players/{name}")
+    assert response.status_code == 200, response.json
+    (found,) = [r for r in response.json["rulesets"] if r["rules"] == rules]
+    return found
+
+
+BARREL_MATCH = [
+    played(0, 100, [None, 10, 10]),               # Anna 950 → on the barrel at 880
+    played(1, 100, [30, None, 0]),                # Boris misses; Vera's zero
+    {"kind": "forfeit", "declarer": 2, "bid": 100},  # Vera's Rospisat'
+    played(0, 120, [None, 0, 0]),                 # Anna takes 120 from the barrel: wins
+]
+
+
+def test_seats_are_claimed_assigned_and_released(make_user: Any, stranger: Any) -> None:
+    match, anna, boris, vera = together(make_user)
+    url = f"/api/matches/{match['id']}/seats"
+    assert anna.get(url).json == {"seats": [
+        {"seat": 0, "name": "Anna", "username": None},
+        {"seat": 1, "name": "Boris", "username": None},
+        {"seat": 2, "name": "Vera", "username": None}]}
+    claim(boris, match, 1)
+    assert claim(boris, match, 0)["seats"][:2] == [
+        {"seat": 0, "name": "Anna", "username": "boris"},
+        {"seat": 1, "name": "Boris", "username": None}]  # one seat per person: he moved
+    refused = vera.post(f"{url}/0/claim")
+    assert refused.status_code == 409 and "boris" in refused.json["error"]
+    assert vera.put(f"{url}/1", json={"username": "vera"}).status_code == 403
+    assigned = anna.put(f"{url}/0", json={"username": "ANNA"})
+    assert assigned.status_code == 200
+    assert [s["username"] for s in assigned.json["seats"]] == ["anna", None, None]
+    assert anna.put(f"{url}/1", json={"username": "stranger"}).json["field"] == "username"
+    assert anna.put(f"{url}/1", json={"username": "boris"}).json["seats"][1]["username"] == "boris"
+    assert vera.delete(f"{url}/1").status_code == 403
+    assert boris.delete(f"{url}/1").json["seats"][1]["username"] is None
+    assert anna.post(f"{url}/3/claim").status_code == 404
+    assert stranger.get(url).status_code == 404
+    assert stranger.post(f"{url}/2/claim").status_code == 404
+
+
+def test_a_banked_match_keeps_each_seats_figures(make_user: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=[850, 0, 0])
+    for seat, user in enumerate((anna, boris, vera)):
+        claim(user, match, seat)
+    for hand in BARREL_MATCH:
+        anna.add_hand(match["id"], hand)
+    assert figures(anna, "anna")["banked"] == 0  # finished is not banked
+    bank(anna, match)
+    a, b, v = (figures(anna, name) for name in ("anna", "boris", "vera"))
+    assert {k: a[k] for k in ("played", "banked", "won", "win_rate", "average_place",
+                              "declared", "made", "made_rate", "bid_made_sum", "bid_made_max",
+                              "average_bid_made", "barrel_on", "barrel_won", "barrel_fell",
+                              "barrel_won_rate", "zeros", "forfeits")} == {
+        "played": 1, "banked": 1, "won": 1, "win_rate": 1.0, "average_place": 1.0,
+        "declared": 2, "made": 2, "made_rate": 1.0, "bid_made_sum": 220, "bid_made_max": 120,
+        "average_bid_made": 110.0, "barrel_on": 1, "barrel_won": 1, "barrel_fell": 0,
+        "barrel_won_rate": 1.0, "zeros": 0, "forfeits": 0}
+    assert (b["declared"], b["made"], b["made_rate"], b["zeros"], b["won"]) == (1, 0, 0.0, 1, 0)
+    assert (v["declared"], v["forfeits"], v["zeros"], v["average_bid_made"]) == (1, 1, 2, None)
+    assert sorted([b["average_place"], v["average_place"]]) == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("rules", ["squarescores", "polish", "classic", "ggtables", "tyzicha"])
+def test_every_ruleset_counts_the_winner_and_the_declarer(make_user: Any, rules: str) -> None:
+    match, anna, boris, vera = together(make_user, rules=rules, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(vera, match, 2)
+    anna.add_hand(match["id"], played(1, 120, [0, None, 0]))  # Boris makes 120: Anna, Vera zeros
+    anna.add_hand(match["id"], WINNING_HAND)
+    bank(anna, match)
+    a, v = figures(vera, "anna", rules), figures(anna, "vera", rules)
+    assert (a["won"], a["average_place"], a["declared"], a["made"], a["bid_made_max"]) == \
+        (1, 1.0, 1, 1, 140)
+    assert (v["won"], v["average_place"], v["declared"]) == (0, 3.0, 0)  # Boris 120, Vera 20
+    assert v["zeros"] == (1 if rules == "squarescores" else 0)  # only there a zero counts
+
+
+def test_tichu_counts_calls_by_kind_and_double_victories(make_user: Any) -> None:
+    anna, boris, vera, gleb = (make_user(n) for n in ("anna", "boris", "vera", "gleb"))
+    match = anna.new_match(players=TICHU_PLAYERS, rules="tichu",
+                           options={"great_grand_tichu": True})
+    for seat, u in enumerate((anna, boris, vera, gleb)):
+        if u is not anna:
+            u.post("/api/matches/join", json={"code": match["join_code"]})
+        claim(u, match, seat)
+    rounds = [
+        {"calls": ["tichu", "grand", None, None], "first_out": 0, "card_points": [35, 65]},
+        {"calls": [None, None, "great_grand", None], "first_out": 2, "double_victory": True},
+        {"calls": ["tichu", None, None, None], "first_out": 1, "card_points": [50, 50]},
+        {"calls": [None, None, "grand", None], "first_out": 2, "double_victory": True},
+    ]  # Anna & Vera: 135, 735, 685, 1085
+    for r in rounds:
+        anna.add_hand(match["id"], r)
+    bank(anna, match)
+    a, b, v = (figures(anna, n, "tichu") for n in ("anna", "boris", "vera"))
+    assert (a["tichu_called"], a["tichu_made"], a["double_victories"], a["won"]) == (2, 1, 2, 1)
+    assert (b["grand_called"], b["grand_made"], b["double_victories"], b["won"]) == (1, 0, 0, 0)
+    assert (v["great_grand_called"], v["great_grand_made"], v["grand_called"], v["grand_made"],
+            v["average_place"]) == (1, 1, 1, 1, 1.0)
+    assert b["average_place"] == 2.0
+
+
+def test_a_player_is_seen_by_their_table_only_and_head_to_head(make_user: Any,
+                                                                stranger: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+    anna.add_hand(match["id"], WINNING_HAND)
+    bank(anna, match)
+    missing = stranger.get("/api/players/nobody")
+    hidden = stranger.get("/api/players/anna")
+    assert hidden.status_code == missing.status_code == 404 and hidden.json == missing.json
+    assert anna.get("/api/players/anna").json["head_to_head"] is None
+    assert boris.get("/api/players/Anna").json["head_to_head"] == {
+        "matches": 1, "you_ahead": 0, "they_ahead": 1}
+    assert vera.get("/api/players/boris").json["head_to_head"] == {
+        "matches": 0, "you_ahead": 0, "they_ahead": 0}  # Vera's seat is a guest's
+
+
+def leaderboard(user: Any, game: str = "tysiacha") -> list[tuple[str, int]]:
+    response = user.get(f"/api/leaderboard/{game}")
+    assert response.status_code == 200, response.json
+    return [(p["username"], p["matches"]) for p in response.json["players"]]
+
+
+def won_by(user: Any, match: dict[str, Any], seat: int) -> None:
+    """Seat `seat` wins the match in one hand (from 870), and the match is banked."""
+    hand = played(seat, 140, [20 if s != seat else None for s in range(3)],
+                  marriages=[["hearts"] if s == seat else [] for s in range(3)])
+    user.add_hand(match["id"], hand)
+    bank(user, match)
+
+
+def test_ratings_move_when_a_match_is_banked_only(make_user: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+    assert leaderboard(anna) == []
+    ended = anna.new_match(players=["Anna", "Boris", "Vera"])
+    anna.post(f"/api/matches/{ended['id']}/end")
+    won_by(anna, match, 0)
+    assert leaderboard(boris) == [("anna", 1), ("boris", 1)]  # Vera's seat: a guest, not listed
+    assert leaderboard(vera) == [("anna", 1), ("boris", 1)]  # her table, though she is unrated
+    ratings = anna.get("/api/players/anna").json["ratings"]
+    assert set(ratings) == {"tysiacha"} and ratings["tysiacha"]["rating"] > \
+        boris.get("/api/players/boris").json["ratings"]["tysiacha"]["rating"]
+    assert leaderboard(anna, "tichu") == []
+    assert anna.get("/api/leaderboard/chess").status_code == 404
+
+
+def test_a_seat_claimed_after_banking_recomputes_in_bank_order(make_user: Any) -> None:
+    first, anna, boris, vera = together(make_user, start_scores=[0, 870, 0])
+    second = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    for u in (boris, vera):
+        u.post("/api/matches/join", json={"code": second["join_code"]})
+    claim(anna, first, 0)
+    claim(anna, second, 0)
+    claim(boris, second, 1)
+    won_by(anna, first, 1)   # Boris's seat wins the first match, a guest's so far
+    won_by(anna, second, 0)  # Anna wins the second
+    before = anna.get("/api/players/anna").json["ratings"]["tysiacha"]["history"]
+    claim(boris, first, 1)   # now the first match is Boris's win
+    after = anna.get("/api/players/anna").json["ratings"]["tysiacha"]["history"]
+    assert [h["match"] for h in after] == [first["id"], second["id"]]
+    assert after[0] == before[0]  # Anna's first match: rated the same, Boris new as a guest was
+    assert after[1]["rating"] > before[1]["rating"]  # she now beat the winner of the first
+    boris_history = boris.get("/api/players/boris").json["ratings"]["tysiacha"]["history"]
+    assert [h["match"] for h in boris_history] == [first["id"], second["id"]]
+
+
+def test_a_deleted_account_leaves_every_leaderboard(make_user: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+    won_by(anna, match, 0)
+    response = boris.delete("/api/users/me", json={"password": "correct horse"})
+    assert response.status_code == 204
+    assert leaderboard(anna) == [("anna", 1)]
+    assert anna.get(f"/api/matches/{match['id']}/seats").json["seats"][1]["username"] is None
