@@ -7,23 +7,35 @@ to a stranger a player answers exactly like one who is not there (404).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from flask import abort
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
 
 from . import ratings, statistics
 from .extensions import db
-from .models import User, fold
+from .models import Member, User, fold
 from .rules.figures import GAMES
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
 
 
+@cache
+def _visible() -> Any:
+    """The query of `visible_player`, built once."""
+    viewer = bindparam("viewer")
+    mine = db.select(Member.match_id).where(Member.user_id == viewer)
+    tablemates = db.select(Member.user_id).where(Member.match_id.in_(mine))
+    return db.select(User).where(User.username_folded == bindparam("folded"),
+                                 User.id.in_(tablemates) | (User.id == viewer)).limit(1)
+
+
 def visible_player(viewer: User, username: str) -> User:
     """The account of that name if the viewer is it or shared a match with it, else 404."""
     user = db.session.execute(
-        db.select(User).where(User.username_folded == fold(username))
-        .where(User.id.in_(ratings.table_of(viewer)) | (User.id == viewer.id))
+        _visible(), {"viewer": viewer.id, "folded": fold(username)}
     ).scalar_one_or_none() if username.isascii() and len(username) <= 40 else None
     if user is None:
         abort(404, _("There is no such player."))
@@ -68,7 +80,8 @@ class Profile:
 
 def profile(viewer: User, user: User) -> Profile:
     """A visible player's figures, ratings and head to head with the viewer."""
-    games = [GameRating(g, h) for g in GAMES if (h := ratings.history(user, g))]
+    found = ratings.histories(user)
+    games = [GameRating(g, found[g]) for g in GAMES if g in found]
     versus = statistics.head_to_head(viewer, user) if viewer.id != user.id else None
     return Profile(user, statistics.player_figures(user), games, versus)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import bindparam, case, func
 from sqlalchemy.orm import aliased
 
 from .extensions import db
@@ -71,21 +72,30 @@ class RulesetFigures:
         return self.counts["barrel_won"] / on if on else None
 
 
-def player_figures(user: User) -> list[RulesetFigures]:
-    """The user's figures per ruleset, from the seats they claimed (two queries, no replay)."""
+@cache
+def _statements() -> tuple[Any, Any]:
+    """The two queries of `player_figures`, built once (a player's page is asked for often;
+    building a statement costs more than SQLAlchemy's cached compile of it)."""
+    user_id = bindparam("user_id")
     rules_of = Match.setup["rules"].as_string().label("rules")
-    played = dict(db.session.execute(
-        db.select(rules_of, func.count())
-        .join(Seat, Seat.match_id == Match.id).where(Seat.user_id == user.id)
-        .group_by(rules_of)).all())
+    played = (db.select(rules_of, func.count())
+              .join(Seat, Seat.match_id == Match.id).where(Seat.user_id == user_id)
+              .group_by(rules_of))
     columns = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
                else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
-    rows = db.session.execute(
-        db.select(SeatFigure.rules, func.count(), func.sum(case((SeatFigure.won, 1), else_=0)),
-                  func.sum(SeatFigure.place), *columns)
-        .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
-        .where(Seat.user_id == user.id).group_by(SeatFigure.rules)).all()
-    banked = {r[0]: r for r in rows}
+    figures = (db.select(SeatFigure.rules, func.count(),
+                         func.sum(case((SeatFigure.won, 1), else_=0)),
+                         func.sum(SeatFigure.place), *columns)
+               .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
+               .where(Seat.user_id == user_id).group_by(SeatFigure.rules))
+    return played, figures
+
+
+def player_figures(user: User) -> list[RulesetFigures]:
+    """The user's figures per ruleset, from the seats they claimed (two queries, no replay)."""
+    played_query, figures_query = _statements()
+    played = dict(db.session.execute(played_query, {"user_id": user.id}).all())
+    banked = {r[0]: r for r in db.session.execute(figures_query, {"user_id": user.id}).all()}
     result = []
     for rules in sorted(played, key=lambda r: (-played[r], r)):
         r = banked.get(rules)
