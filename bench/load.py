@@ -428,6 +428,12 @@ def gunicorn(database_url: str, workers: int | None, log: Path) -> Iterator[Serv
             time.sleep(0.2)
         yield Server(port, server.pid)
     finally:
+        stop(server)
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop gunicorn and its workers: SIGTERM, and SIGKILL if it has not gone within 30 s."""
+    if server.poll() is None:
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(30)

@@ -5,19 +5,18 @@ count on their own (issue 10, item 6). Real gunicorn, real Redis."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.load import free_port, stop
 from scoresheet.limits import DEFAULTS
 
 from .helpers import call_json
@@ -38,13 +37,6 @@ def redis_url() -> str:
             pytest.fail(f"CI is set but Redis does not answer at {url}.")
         pytest.skip(f"Redis does not answer at {url}")
     return url
-
-
-def free_port() -> int:
-    """A free loopback port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_gunicorn(tmp_path: Path, workers: int, **config: Any) -> tuple[subprocess.Popen[bytes],
@@ -78,17 +70,6 @@ def wait_until_serving(proc: subprocess.Popen[bytes], port: int, log: Path) -> N
             pass
         time.sleep(0.2)
     pytest.fail("gunicorn did not answer /healthz: " + log.read_text())
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop gunicorn and its workers."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
