@@ -53,7 +53,11 @@
 
   function keep(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
   function drop(id) { return run("readwrite", function (store) { return store["delete"](id); }); }
-  function dropAll() { return run("readwrite", function (store) { return store.clear(); }); }
+  function dropMine() {
+    return waitingHands().then(function (mine) {
+      return Promise.all(mine.map(function (e) { return drop(e.id); }));
+    });
+  }
 
   function matchOf(path) {
     var m = /^\/matches\/([^/]+)/.exec(path);
@@ -433,7 +437,7 @@
       line.hidden = !off;
       if (!off) return;
       var time = isNaN(asOf.getTime()) ? "" : asOf.toLocaleTimeString(
-        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
       line.textContent = (words.asOf || "").replace("{time}", time);
     }
     document.addEventListener("sheet-reached", function () {
@@ -472,7 +476,7 @@
     form.addEventListener("submit", function (event) {
       if (form.hasAttribute("data-forgotten")) return;
       event.preventDefault();
-      var forget = [dropAll().catch(function () {})];
+      var forget = [dropMine().catch(function () {})];
       if (window.caches) forget.push(caches["delete"](PAGES).catch(function () {}));
       if (navigator.serviceWorker && navigator.serviceWorker.controller) {
         navigator.serviceWorker.controller.postMessage({ type: "forget" });
