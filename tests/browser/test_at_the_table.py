@@ -245,3 +245,52 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     boris.page.locator(".offline-line").wait_for(state="hidden", timeout=LIVE_WAIT_MS)
     # The browser logs each question that could not leave the phone: expected here, not a bug.
     boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+# Each line of the chart and of its key: its colour and dashes as drawn; each label's size on
+# screen (its font size times the SVG's scale).
+CHART_JS = """() => {
+  const look = el => { const s = getComputedStyle(el); return [s.stroke, s.strokeDasharray]; };
+  const chart = [...document.querySelectorAll(".race-chart polyline.run")].map(look);
+  const key = [...document.querySelectorAll(".race-key .run")].map(look);
+  const target = [...document.querySelectorAll(".race-chart .guide-target")].map(look);
+  const targetKey = [...document.querySelectorAll(".race-key .guide-target")].map(look);
+  const barrelKey = [...document.querySelectorAll(".race-key .guide-barrel")].map(look);
+  const labels = [...document.querySelectorAll(".race-chart text")].map(
+    t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize));
+  return {chart, key, target, targetKey, barrelKey, labels};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_chart_tells_players_apart_and_its_key_draws_their_lines(
+    new_phone: Any, matches: dict[int, tuple[str, str]], scheme: str
+) -> None:
+    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"],
+                             color_scheme=scheme)
+    name, match_id = matches[4]
+    phone.log_in(name)
+    phone.page.goto(f"/matches/{match_id}")
+    drawn = phone.page.evaluate(CHART_JS)
+    assert len(drawn["chart"]) == 4 and drawn["key"] == drawn["chart"]
+    colours = [stroke for stroke, _dashes in drawn["chart"]]
+    assert len(set(colours)) == 4 and drawn["target"][0][0] not in colours
+    assert len({dashes for _stroke, dashes in drawn["chart"]}) == 4   # one line style each
+    assert drawn["targetKey"] == drawn["target"]
+    assert drawn["barrelKey"] and drawn["barrelKey"][0][1] not in ("none", "")   # dashed
+    assert drawn["labels"] and min(drawn["labels"]) >= 12, drawn["labels"]
+
+
+def test_at_200_percent_text_log_out_stays_on_screen(new_phone: Any,
+                                                     matches: dict[int, tuple[str, str]]) -> None:
+    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
+    name, match_id = matches[3]
+    phone.log_in(name)
+    for url in (f"/matches/{match_id}", f"/matches/{match_id}/hands/new", "/"):
+        phone.page.goto(url)
+        phone.page.evaluate("document.documentElement.style.fontSize = '200%'")
+        link = phone.page.locator("header.top a", has_text="Log out")
+        box = link.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (url, box)
+        assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), url
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360, url
