@@ -404,6 +404,8 @@
         note.textContent = words.logIn;
         live.parentNode.insertBefore(note, live);
       }
+      var adds = mine.filter(function (e) { return e.kind === "add"; });
+      nextHandBanner(live, adds.length ? adds[adds.length - 1].number + 1 : null);
       if (!rows.length) return;
       var table = live.querySelector("table.sheet tbody");
       if (table) {
@@ -419,6 +421,33 @@
         live.appendChild(wrap);
       }
     }).catch(function () { /* no IndexedDB: nothing can be waiting */ });
+  }
+
+  // The banner names the next hand the server expects; with hands waiting on the phone the
+  // next one is after them, and who deals it is for the server to say.
+  function nextHandBanner(live, number) {
+    var banner = live.querySelector(".banner");
+    var link = banner && banner.querySelector("a.button[href$='/hands/new']");
+    if (!link) return;
+    if (!link.hasAttribute("data-server-text")) link.setAttribute("data-server-text", link.textContent);
+    var serverText = link.getAttribute("data-server-text");
+    var note = banner.querySelector(".offline-deal");
+    banner.querySelectorAll("p").forEach(function (p) {
+      if (!p.contains(link) && p !== note) p.hidden = Boolean(number);
+    });
+    if (!number) {
+      link.textContent = serverText;
+      if (note) note.remove();
+      return;
+    }
+    var shown = (/\d+/.exec(serverText) || [""])[0];
+    link.textContent = shown ? serverText.replace(shown, String(number)) : serverText;
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "offline-deal";
+      note.textContent = words.formOffline;
+      banner.insertBefore(note, banner.firstChild);
+    }
   }
 
   // "as of 14:32 — offline": shown while the server cannot be reached; the time is when this

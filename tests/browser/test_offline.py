@@ -76,8 +76,10 @@ def table(new_phone: Any, hands: int) -> tuple[Phone, dict[str, str], str]:
     return phone, auth, match_id
 
 
-def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, int]) -> None:
-    """From the sheet: open the form of hand `number`, fill in a played hand, save it."""
+def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, int],
+          waits: bool = True) -> None:
+    """From the sheet: open the form of hand `number`, fill in a played hand, save it (and see
+    it waiting on the sheet, unless `waits` is false)."""
     phone.tap("#live .banner a.button")
     phone.page.wait_for_selector(f"h1:text-is('Hand {number}')")
     phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice",
@@ -86,7 +88,16 @@ def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, 
     for seat, value in points.items():
         phone.page.fill(f"#points_{seat}", str(value))
     phone.tap(f"button:text('Save hand {number}')")
-    phone.page.wait_for_selector(f"#live tr.queued th:text-is('{number}')")
+    if waits:
+        phone.page.wait_for_selector(f"#live tr.queued th:text-is('{number}')")
+
+
+def kept_hands(phone: Phone) -> int:
+    """How many hands this phone keeps in IndexedDB."""
+    return int(phone.page.evaluate("""() => new Promise(done => {
+      const open = indexedDB.open('tysiacha-offline');
+      open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()
+        .onsuccess = e => done(e.target.result); })"""))
 
 
 def waiting(phone: Phone) -> list[str]:
@@ -115,10 +126,15 @@ def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter hand 4"
     enter(phone, 4, "Boris", 130, {0: 10, 2: 15})
     expected = ["4: Boris · 130 (waiting to be sent)", "3: Anna · 120 (waiting to be sent)"]
     assert waiting(phone) == expected
     assert phone.page.locator(".offline-line").inner_text().endswith("— offline")
+    # The kept sheet comes with the very stylesheet it names (kept beside it).
+    assert phone.page.evaluate("getComputedStyle(document.body).margin") == "0px"
+    assert phone.page.evaluate("""() => caches.match(
+      document.querySelector('link[rel=stylesheet]').href).then(r => Boolean(r))""")
 
     phone.page.reload()
     phone.page.wait_for_selector("#live tr.queued >> nth=1")
@@ -234,10 +250,7 @@ def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sen
       .then(t => t.includes('tysiacha-pages-1')))""")
     new = [w for w in phone.context.service_workers if w.evaluate("typeof PAGES") == "string"]
     assert new, "the new worker is not running"
-    assert phone.page.evaluate("""() => new Promise(done => {
-      const open = indexedDB.open('tysiacha-offline');
-      open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()
-        .onsuccess = e => done(e.target.result); })""") == 1
+    assert kept_hands(phone) == 1
     assert server_hands(phone, auth, match_id)[2:] == []
 
     phone.page.goto(f"/matches/{match_id}")                      # the next visit sends it
@@ -261,10 +274,7 @@ def test_logging_out_says_hands_are_waiting_and_keeps_nothing_of_the_account(
     phone.tap("form[action='/logout'] button[type=submit]")
     phone.page.wait_for_url("**/login")
     assert phone.page.evaluate("caches.has('tysiacha-pages-1')") is False
-    assert phone.page.evaluate("""() => new Promise(done => {
-      const open = indexedDB.open('tysiacha-offline');
-      open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()
-        .onsuccess = e => done(e.target.result); })""") == 0
+    assert kept_hands(phone) == 0
     assert server_hands(phone, auth, match_id)[2:] == []
     forget_network_errors(phone)
 
@@ -279,3 +289,14 @@ def test_the_offline_page_follows_the_language_the_player_chose(new_phone: Any) 
     phone.page.goto("/matches/new")                              # never opened: the offline page
     assert phone.page.locator("h1").inner_text() == "Brak połączenia"
     forget_network_errors(phone)
+
+
+def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kept(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    enter(phone, 3, "Anna", 120, {1: 80, 2: 60}, waits=False)
+    phone.page.locator(".has-error .errors li", has_text="120").first.wait_for()
+    assert phone.page.url.endswith(f"/matches/{match_id}/hands/new")
+    assert kept_hands(phone) == 0
+    assert server_hands(phone, auth, match_id)[2:] == []
+    forget_network_errors(phone, "status of 422 (UNPROCESSABLE ENTITY)")
