@@ -131,13 +131,16 @@
       if (adding && adds.length) renumberForm(adds[adds.length - 1].number + 1);
     }).catch(function () { /* no IndexedDB: the form still posts */ });
 
+    var saving = false;  // a second tap on save while the first is kept: the same hand
     form.addEventListener("submit", function (event) {
       if (form.hasAttribute("data-post-as-page")) return;
       event.preventDefault();
+      if (saving) return;
+      saving = true;
       waitingHands().then(function (all) {
         var limit = Number(words.limit) || 100;
         var again = queuedId && all.filter(function (e) { return e.id === queuedId; })[0];
-        if (!again && all.length >= limit) { refuse(form, words.full); return null; }
+        if (!again && all.length >= limit) { saving = false; refuse(form, words.full); return null; }
         var entry = again || { user: user, match: match, savedAt: new Date().toISOString() };
         entry.kind = adding ? "add" : "correct";
         entry.action = path;

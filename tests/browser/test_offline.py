@@ -300,3 +300,38 @@ def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kep
     assert kept_hands(phone) == 0
     assert server_hands(phone, auth, match_id)[2:] == []
     forget_network_errors(phone, "status of 422 (UNPROCESSABLE ENTITY)")
+
+
+def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_made_again(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    phone.page.goto(f"/matches/{match_id}/hands/2/edit")
+    go_offline(phone)
+    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice",
+                       has_text="Anna").first.tap()
+    phone.page.fill("#bid", "120")
+    for seat, value in {0: "", 1: "20", 2: "30"}.items():
+        phone.page.fill(f"#points_{seat}", value)
+    phone.tap("button:text('Save hand 2')")
+    phone.page.wait_for_selector("#live tr.queued th:text-is('2 ✎')")
+
+    # Meanwhile another phone corrects hand 2 (its version moves on to 2).
+    other = {"kind": "played", "declarer": 1, "bid": 100, "points": [15, None, 10],
+             "marriages": [[], ["spades"], []], "version": 1}
+    response = phone.context.request.put(f"/api/matches/{match_id}/hands/2", headers=auth,
+                                         data=other)
+    assert response.status == 200, response.text()
+
+    go_online(phone)
+    conflict = phone.page.locator("#live tr.queued.state-conflict")
+    conflict.wait_for(timeout=SENT_WITHIN_MS)
+    assert server_hands(phone, auth, match_id)[1] == (2, 1, 100)
+    conflict.locator("button", has_text="Correct it again").tap()
+    phone.page.wait_for_selector("h1:text-is('Correct hand 2')")
+    assert phone.page.input_value("#bid") == "120"
+    phone.page.locator(".preview", has_text="Preview:").wait_for(timeout=5_000)
+    phone.tap("button:text('Save hand 2')")
+    phone.page.wait_for_selector("li.flash:has-text('Hand 2 corrected')")
+    assert server_hands(phone, auth, match_id)[1:] == [(2, 0, 120)]
+    assert phone.page.locator("#live tr.queued").count() == 0
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
