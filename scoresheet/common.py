@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from .forms import RULESET_NAMES
+from .house_words import rule_card
 from .models import Match
 from .rules import MatchState, TichuRound
 from .rules.tichu import CallStatistics, call_statistics, team_names
@@ -19,7 +20,9 @@ WORDS = {
     # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
     "status": {"in_progress": _l("in progress"), "finished": _l("finished: bank it"),
                "banked": _l("banked"), "ended": _l("ended")},
-    "events": {"zero": _l("zero"), "zero_penalty": _l("3rd zero −120"),
+    "events": {"zero": _l("zero"), "zero_penalty": _l("zero penalty"),
+               "dump": _l("555: back to 0"), "knocked_off": _l("knocked off the barrel"),
+               "barrel_reset": _l("third fall: back to 0"),
                "forfeit_penalty": _l("−120"), "barrel_on": _l("on the barrel"),
                "barrel_ignored": _l("barrel: not counted"),
                "barrel_fall": _l("fell off the barrel"), "barrel_off": _l("off the barrel"),
@@ -39,6 +42,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(lambda: {"words": WORDS, "guide_words": WORDS["guides"],
                                    "ruleset_names": RULESET_NAMES})
     app.add_template_global(team_names)
+    app.add_template_global(rule_card)
     app.add_template_global(call_statistics_of, "call_statistics")
 
 

@@ -62,8 +62,9 @@ def test_new_match_with_options_and_start_scores(phone: Phone, csrf_app: Flask) 
                                **{"start_scores-0": "120", "start_scores-2": "-40"})
     with csrf_app.app_context():
         setup = db.session.get(Match, match_id).setup
-    assert setup["options"] == {"target": 2000, "gold_set": True, "blind_bids": True,
-                                "sitter_bonus": True, "sheet": "signed"}
+    assert setup["options"] | {"target": 2000, "gold_set": True, "blind_bids": True,
+                               "sitter_bonus": True, "sheet": "signed"} == setup["options"]
+    assert setup["options"]["zeros"] == "total"  # no house rule chosen: the usual
     assert setup["start_scores"] == [120, 0, -40, 0]
     page = phone.get(f"/matches/{match_id}").text
     assert "Gold set:" in page and "A deals and sits out." in page
