@@ -49,7 +49,7 @@ def matches(browser: Any, playwright: Any, server: str) -> dict[int, tuple[str, 
 @pytest.mark.parametrize("size", PHONES)
 @pytest.mark.parametrize("seats", [3, 4])
 def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
-    new_phone: Any, matches: dict[int, tuple[str, str]], seats: int, size: str
+    new_phone: Any, matches: dict[int, tuple[str, str]], seats: int, size: str, shots: Path
 ) -> None:
     phone: Phone = new_phone(viewport=PHONES[size], screen=PHONES[size])
     name, match_id = matches[seats]
@@ -57,6 +57,8 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
     phone.page.goto(f"/matches/{match_id}")
     page = phone.page
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size]["width"]
+    if seats == 3 and size == "360x640":
+        phone.screenshot(shots, "sheet-360")
     rows = page.evaluate(ROWS_JS)
     assert len(rows) == 40
     # The newest hand is the first row, and it is on screen when the page opens.
@@ -64,6 +66,9 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
     # One compact row per hand: an ordinary hand (no event words) is one line of numbers.
     heights = [r["height"] for r in rows if not r["events"]]
     assert len(heights) >= 30 and max(heights) <= ROW_HEIGHT, heights
+    print(f"\n{seats} players at {size}: newest row's bottom at {rows[0]['bottom']:.0f} px; "
+          f"{len(heights)} ordinary rows {min(heights):.0f}–{max(heights):.0f} px tall, "
+          f"all 40 rows {sum(r['height'] for r in rows):.0f} px")
     # Scrolled to any hand, down to the oldest, the names and current scores are on screen.
     for index in (0, 10, 25, 39):
         page.locator("table.sheet tbody tr").nth(index).scroll_into_view_if_needed()
@@ -72,6 +77,8 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
         assert all(n["seen"] for n in header["names"]), (index, header)
         row = page.evaluate(ROWS_JS)[index]
         assert row["top"] >= header["bottom"] - 1, (index, row, header)
+        if index == 25 and seats == 4 and size == "360x640":
+            phone.screenshot(shots, "sheet-360-scrolled")
     scores = page.locator(".standing .score").all_inner_texts()
     assert [n["score"] for n in header["names"]] == scores
 
@@ -139,7 +146,9 @@ def test_save_is_on_screen_and_the_field_being_typed_stays_clear_of_it(new_phone
     page.goto(f"/matches/{match_id}/hands/new")
     assert page.evaluate("scrollY") == 0 and page.input_value("#bid") == "100"
     assert page.locator("input[name=declarer]:checked").count() == 0  # nobody assumed
-    on_screen(page, "button:text('Save hand 1')")
+    save = on_screen(page, "button:text('Save hand 1')")
+    print(f"\nhand form at {size}: Save at y {save['y']:.0f}–{save['y'] + save['height']:.0f} px, "
+          f"the form {page.evaluate('document.documentElement.scrollHeight')} px tall")
     # With the keypad open, about half the screen is left: 360×360.
     page.set_viewport_size({"width": PHONES[size]["width"], "height": 360})
     for field in ("#bid", "#points_0", "#points_1", "#points_2"):
