@@ -10,7 +10,21 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request
 from flask_babel import gettext as _
 
-from . import accounts, audit, backup, bodies, export, limits, players, queries, ratings, seats, services, shapes
+from . import (
+    accounts,
+    audit,
+    backup,
+    bodies,
+    export,
+    limits,
+    players,
+    queries,
+    ratings,
+    seats,
+    services,
+    shapes,
+    statistics,
+)
 from .database import reads_only
 from .errors import error_response
 from .extensions import csrf
@@ -308,3 +322,12 @@ def leaderboard(game: str) -> Any:
         {"username": e.username, "rating": e.rating, "mu": round(e.mu, 4),
          "sigma": round(e.sigma, 4), "matches": e.matches}
         for e in ratings.leaderboard(g.api_user, game)]}
+
+
+@bp.get("/players/<username>/versus/<other>")
+def versus(username: str, other: str) -> Any:
+    """Head to head of two players the caller can see (each the caller or a tablemate)."""
+    one, two = players.visible_player(g.api_user, username), players.visible_player(g.api_user, other)
+    h = statistics.head_to_head(one, two)
+    return {"players": [one.username, two.username], "matches": h.matches,
+            "first_ahead": h.ahead, "second_ahead": h.behind}

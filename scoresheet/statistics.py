@@ -78,9 +78,9 @@ def _statements() -> tuple[Any, Any]:
     building a statement costs more than SQLAlchemy's cached compile of it)."""
     user_id = bindparam("user_id")
     rules_of = Match.setup["rules"].as_string().label("rules")
-    played = (db.select(rules_of, func.count())
-              .join(Seat, Seat.match_id == Match.id).where(Seat.user_id == user_id)
-              .group_by(rules_of))
+    played = (db.select(rules_of, func.count())  # banked ones are counted from their figures
+              .join(Seat, Seat.match_id == Match.id)
+              .where(Seat.user_id == user_id, Match.status != "banked").group_by(rules_of))
     columns = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
                else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
     figures = (db.select(SeatFigure.rules, func.count(),
@@ -94,8 +94,10 @@ def _statements() -> tuple[Any, Any]:
 def player_figures(user: User) -> list[RulesetFigures]:
     """The user's figures per ruleset, from the seats they claimed (two queries, no replay)."""
     played_query, figures_query = _statements()
-    played = dict(db.session.execute(played_query, {"user_id": user.id}).all())
+    unbanked = dict(db.session.execute(played_query, {"user_id": user.id}).all())
     banked = {r[0]: r for r in db.session.execute(figures_query, {"user_id": user.id}).all()}
+    played = {rules: unbanked.get(rules, 0) + (banked[rules][1] if rules in banked else 0)
+              for rules in unbanked.keys() | banked.keys()}
     result = []
     for rules in sorted(played, key=lambda r: (-played[r], r)):
         r = banked.get(rules)

@@ -149,6 +149,9 @@ def test_a_player_is_seen_by_their_table_only_and_head_to_head(make_user: Any,
         "matches": 1, "you_ahead": 0, "they_ahead": 1}
     assert vera.get("/api/players/boris").json["head_to_head"] == {
         "matches": 0, "you_ahead": 0, "they_ahead": 0}  # Vera's seat is a guest's
+    assert vera.get("/api/players/BORIS/versus/anna").json == {
+        "players": ["boris", "anna"], "matches": 1, "first_ahead": 0, "second_ahead": 1}
+    assert stranger.get("/api/players/boris/versus/anna").status_code == 404
 
 
 def leaderboard(user: Any, game: str = "tysiacha") -> list[tuple[str, int]]:
@@ -211,3 +214,27 @@ def test_a_deleted_account_leaves_every_leaderboard(make_user: Any) -> None:
     assert response.status_code == 204
     assert leaderboard(anna) == [("anna", 1)]
     assert anna.get(f"/api/matches/{match['id']}/seats").json["seats"][1]["username"] is None
+
+
+def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any) -> None:
+    from scoresheet import ratings
+    from scoresheet.extensions import db
+    from scoresheet.models import Rating, User, utcnow
+    from scoresheet.players import GameRating
+
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    with anna.client.application.app_context():
+        user = db.session.execute(db.select(User).where(User.username == "anna")).scalar_one()
+        now = utcnow()
+        db.session.add_all(Rating(user_id=user.id, game="tysiacha", match_id=match["id"],
+                                  banked_at=now, mu=25.0 + i / 10, sigma=8.0) for i in range(500))
+        db.session.commit()
+        (history,) = ratings.histories(user).values()
+    assert len(history) <= ratings.HISTORY_POINTS + 1
+    assert [p.number for p in history[:2]] == [5, 10] and history[-1].number == 500
+    assert history[-1].rating == round(25.0 + 49.9 - 24.0, 1)
+    answer = vera.get("/api/players/anna").json["ratings"]["tysiacha"]
+    assert answer["matches"] == 500 and answer["history"][-1]["number"] == 500
+    chart = GameRating("tysiacha", history).chart.split()
+    assert len(chart) == len(history) + 1 and chart[0] == "6.0,74.0"  # 0 before the first
+    assert chart[-1] == "294.0,6.0"  # the last match, the highest rating
