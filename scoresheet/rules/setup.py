@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from .house import check_house_rules
-from .messages import refuse
+from .messages import OneOf, refuse
 from .records import Setup
 from .rulesets import RULESETS
 from .tichu import SEATS, TARGETS, TICHU, team_names
@@ -36,7 +36,7 @@ def check_setup(setup: Setup) -> None:
     n = len(setup.players)
     if n not in rs.seats:
         raise refuse("players", "player_count", game=rs.name,
-                     counts=" or ".join(str(k) for k in rs.seats), n=n)
+                     counts=OneOf(rs.seats), n=n)
     _check_names(setup.players)
     opts = setup.options
     _check_target(rs.name, opts.target, rs.targets)
@@ -85,7 +85,7 @@ def _check_target(game: str, target: int, targets: tuple[int, ...]) -> None:
     """The target is one the game plays to."""
     if target not in targets:
         raise refuse("options", "target", game=game,
-                     allowed=" or ".join(str(t) for t in targets), target=target)
+                     allowed=OneOf(targets), target=target)
 
 
 def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) -> None:

@@ -78,7 +78,7 @@ def test_new_match_with_options_and_start_scores(phone: Phone, csrf_app: Flask) 
     ({"players-1": "x" * 41}, "Players, clockwise", "is too long"),
     ({"rules": "tyzicha", "players-3": "D"}, "Players, clockwise",
      "tyzicha is played by 3 players, not 4."),
-    ({"target": "500"}, "Options", "squarescores plays to 1000 or 2000 or 3000, not 500."),
+    ({"target": "500"}, "Options", "squarescores plays to 1000, 2000 or 3000, not 500."),
     ({"rules": "ggtables", "gold_set": "y"}, "Options", "ggtables has no gold set."),
     ({"sitter_bonus": "y"}, "Options", "The sitter-out bonus needs four at the table."),
     ({"start_scores-0": "900"}, "Scores carried over from paper (optional)",
@@ -172,7 +172,7 @@ def test_a_finished_match_shows_the_winner_and_can_be_banked(
     match_id = phone.new_match(**{"start_scores-0": "870"})
     phone.hand(match_id, 1, **WIN)
     page = phone.get(f"/matches/{match_id}").text
-    assert "Anna wins with 1010!" in page
+    assert "Anna wins with 1,010!" in page
     assert "Enter hand" not in page and "End the match" not in page
     confirm = phone.get(f"/matches/{match_id}/bank")
     assert confirm.status_code == 200 and 'id="confirm"' in confirm.text
