@@ -20,7 +20,7 @@ NARROW = {"viewport": {"width": 360, "height": 740}, "screen": {"width": 360, "h
 
 # What does not fit, measured in the page: the page wider than the screen; a box whose edge is
 # past the screen's; content wider than the box that holds it (spilling over it, or hidden by
-# it, or making it scroll sideways); a select with an option wider than the select shows; a
+# it, or making it scroll sideways); a select whose chosen option is wider than it shows; a
 # chart label outside its chart; a word broken over two lines.
 MISFITS_JS = """() => {
   const screen = document.documentElement.clientWidth;
@@ -57,11 +57,10 @@ MISFITS_JS = """() => {
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         - 16;  // the select's arrow
-      for (const option of el.options) {
-        const text = canvas.measureText(option.text).width;
-        if (text > room)
-          found.push(`${name(option)} in ${name(el)} needs ${Math.round(text)} of ${Math.round(room)} px`);
-      }
+      const shown = el.options[el.selectedIndex];   // the phone's own list shows the rest
+      const text = shown ? canvas.measureText(shown.text).width : 0;
+      if (text > room)
+        found.push(`${name(shown)} in ${name(el)} needs ${Math.round(text)} of ${Math.round(room)} px`);
     } else if (style.display !== "inline" && el.scrollWidth > el.clientWidth + 1)
       found.push(`${name(el)} holds ${el.scrollWidth} px in ${el.clientWidth} px`);
   }
