@@ -238,3 +238,18 @@ def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any)
     chart = GameRating("tysiacha", history).chart.split()
     assert len(chart) == len(history) + 1 and chart[0] == "6.0,74.0"  # 0 before the first
     assert chart[-1] == "294.0,6.0"  # the last match, the highest rating
+
+
+def test_an_imported_banked_match_counts_once_a_seat_is_claimed(api_user: Any) -> None:
+    match = api_user.new_match(start_scores=WINNING_START)
+    api_user.add_hand(match["id"], WINNING_HAND)
+    bank(api_user, match)
+    backup = api_user.get(f"/api/matches/{match['id']}/backup").json
+    (imported,) = api_user.post("/api/matches/import", json=backup).json["matches"]
+    assert api_user.get("/api/players/anna").json == {
+        "username": "anna", "rulesets": [], "ratings": {}, "head_to_head": None}
+    claim(api_user, imported, 0)
+    profile = api_user.get("/api/players/anna").json
+    assert [(r["played"], r["banked"], r["won"], r["bid_made_max"]) for r in profile["rulesets"]] \
+        == [(1, 1, 1, 140)]
+    assert [h["match"] for h in profile["ratings"]["tysiacha"]["history"]] == [imported["id"]]
