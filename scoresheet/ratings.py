@@ -25,6 +25,8 @@ from .rules.figures import game_of
 from .rules.tichu import TEAMS, TICHU
 
 _MODEL = PlackettLuce()
+_LOCK_KEYS = {"tysiacha": 0x5C0_1601, "tichu": 0x5C0_1602}
+"""PostgreSQL advisory lock keys, one per game (the migration lock in `database` is another)."""
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -42,6 +44,11 @@ def rate_from(game: str, since: datetime) -> None:
     """Recompute the game's ratings of every match banked at `since` or later, in bank order
     (the ratings of earlier matches stand)."""
     db.session.flush()
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One recomputation of a game at a time: a match banked meanwhile waits here, then
+        # reads the ratings this one wrote (and recomputes them too if it was banked earlier).
+        db.session.execute(db.text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": _LOCK_KEYS[game]})
     db.session.execute(db.delete(Rating).where(Rating.game == game, Rating.banked_at >= since))
     rows = db.session.execute(
         db.select(SeatFigure.match_id, SeatFigure.banked_at, SeatFigure.seat, SeatFigure.place,

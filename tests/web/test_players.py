@@ -253,3 +253,43 @@ def test_an_imported_banked_match_counts_once_a_seat_is_claimed(api_user: Any) -
     assert [(r["played"], r["banked"], r["won"], r["bid_made_max"]) for r in profile["rulesets"]] \
         == [(1, 1, 1, 140)]
     assert [h["match"] for h in profile["ratings"]["tysiacha"]["history"]] == [imported["id"]]
+
+
+def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any,
+                                                                     make_user: Any) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import datetime
+
+    from scoresheet import ratings
+    from scoresheet.extensions import db
+    from scoresheet.models import Rating, User
+
+    from .test_concurrency import Server
+
+    anna = make_user("anna")
+    matches = []
+    for _ in range(6):
+        match = anna.new_match(start_scores=WINNING_START)
+        claim(anna, match, 0)
+        anna.add_hand(match["id"], WINNING_HAND)
+        matches.append(match)
+    server = Server(app)
+    try:
+        with ThreadPoolExecutor(len(matches)) as pool:
+            answers = list(pool.map(lambda m: server.call(
+                "POST", f"/api/matches/{m['id']}/bank", token=anna.token), matches))
+    finally:
+        server.stop()
+    assert [status for status, _ in answers] == [200] * len(matches)
+
+    def stored() -> list[tuple[str, float, float]]:
+        return [(r.match_id, round(r.mu, 9), round(r.sigma, 9)) for r in db.session.execute(
+            db.select(Rating).order_by(Rating.banked_at, Rating.id)).scalars()]
+
+    with app.app_context():
+        user = db.session.execute(db.select(User)).scalar_one()
+        concurrent = stored()
+        ratings.rate_from("tysiacha", datetime(2000, 1, 1))  # every match again, in bank order
+        db.session.commit()
+        assert stored() == concurrent and len(concurrent) == len(matches)
+        assert len(ratings.histories(user)["tysiacha"]) == len(matches)
