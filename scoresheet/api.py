@@ -331,3 +331,11 @@ def versus(username: str, other: str) -> Any:
     h = statistics.head_to_head(one, two)
     return {"players": [one.username, two.username], "matches": h.matches,
             "first_ahead": h.ahead, "second_ahead": h.behind}
+
+
+@bp.get("/guests")
+def guests() -> Any:
+    """The guests of the caller's banked matches (seats nobody claimed), by name."""
+    return {"guests": [{"name": x.name, "banked": x.banked, "won": x.won,
+                        "average_place": round(x.average_place, 3)}
+                       for x in statistics.guests_of(g.api_user)]}

@@ -188,6 +188,9 @@ class SeatFigure(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int]
+    name: Mapped[str | None] = mapped_column(String(40))
+    """The seat's name on the sheet (a guest's statistics go by it); None only for a match
+    banked before migration 0008 could name it."""
     rules: Mapped[str] = mapped_column(String(20))
     banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     """When the match was banked: ratings are computed in this order."""

@@ -293,3 +293,20 @@ def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any,
         db.session.commit()
         assert stored() == concurrent and len(concurrent) == len(matches)
         assert len(ratings.histories(user)["tysiacha"]) == len(matches)
+
+
+def test_guests_are_counted_by_name_inside_my_own_matches_only(make_user: Any,
+                                                                stranger: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(vera, match, 2)
+    won_by(anna, match, 0)
+    other = stranger.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    won_by(stranger, other, 0)  # a stranger's table: its Boris is not counted at anna's
+    assert anna.get("/api/guests").json == {"guests": [
+        {"name": "Boris", "banked": 1, "won": 0, "average_place": 2.0}]}
+    assert boris.get("/api/guests").json == anna.get("/api/guests").json  # a member sees it
+    assert stranger.get("/api/guests").json == {"guests": [
+        {"name": "Anna", "banked": 1, "won": 1, "average_place": 1.0},
+        {"name": "Boris", "banked": 1, "won": 0, "average_place": 2.0},
+        {"name": "Vera", "banked": 1, "won": 0, "average_place": 2.0}]}
