@@ -8,7 +8,8 @@ each (the engine benchmark's never-ending hands, then made 120s by the leader un
 wins: the same records for every match), each banked through `services.bank` so that its seat
 figures and ratings are kept as in the app. Then times, interleaved round by round:
 `GET /healthz`, the player's page `GET /players/<name>` and `GET /api/players/<name>`, warm
-(as a process serves them one after another) and cold (the process's replay cache emptied
+(as a process serves them one after another; beside them the page of a player with no match,
+the price of the page itself) and cold (the process's replay cache emptied
 before each: the page reads kept figures and never replays, so both should cost the same).
 Reports medians and their ratio to /healthz, wall clock and CPU (`bench/timing.py`). Targets
 (issue 16): at most 5× /healthz warm and 15× cold. A script, not a timed test.
@@ -85,6 +86,10 @@ def main() -> None:
                 services.bank(match, user)
         assert client.post("/login", data=login).status_code == 302
         auth = {"Authorization": f"Bearer {token}"}
+        empty = app.test_client()  # a player with no match: the price of the page itself
+        nobody = {"username": "nobody", "password": "bench password"}
+        assert empty.post("/api/users", json=nobody).status_code == 201
+        assert empty.post("/login", data=nobody).status_code == 302
 
         def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
             def call() -> None:
@@ -95,7 +100,9 @@ def main() -> None:
         client.get("/")  # the warm-up request to another page
         page, api = get("/players/bench"), get("/api/players/bench", auth)
         warm = interleaved({"GET /healthz": get("/healthz"), "GET /players/<name>": page,
-                            "GET /api/players/<name>": api}, args.rounds)
+                            "GET /api/players/<name>": api,
+                            "GET /players/<name> with no match": lambda: empty.get(
+                                "/players/nobody")}, args.rounds)
         cold = interleaved({"GET /healthz": get("/healthz"), "GET /players/<name>, cold": page,
                             "GET /api/players/<name>, cold": api}, args.rounds,
                            before_each=empty_cache)

@@ -7,7 +7,9 @@ in one run with the engine of an earlier commit (`--baseline`, default 63158d1, 
 started): that engine is read from a temporary `git worktree` of the commit, imported under
 another name and the worktree removed again, so nothing is copied into the repository. Both
 engines replay the same hands (converted through the JSON shapes), interleaved, best of 5.
-Then per round for a 100-round Tichu match (with its ratio to the 3-seat Tysiacha hand), and
+Then the same kind of match with every house rule of RULES.md §11 switched on against none
+(issue 14: at most 1.2×), per round for a 100-round Tichu match (with its ratio to the 3-seat
+Tysiacha hand), and
 the memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the
 MatchState) and the peak while replaying. A script, not a timed test: timings belong on a
 quiet machine.
@@ -37,6 +39,7 @@ from scoresheet.rules import (  # noqa: E402
     HandRecord,
     Options,
     Record,
+    Refused,
     Replay,
     Setup,
     TichuRound,
@@ -44,6 +47,7 @@ from scoresheet.rules import (  # noqa: E402
     replay,
     setup_to_dict,
 )
+from scoresheet.rules.house import HOUSE_RULES  # noqa: E402
 
 BASELINE = "63158d1"
 """The commit issue 9 started from: the engine the speed-up is measured against."""
@@ -73,7 +77,15 @@ def load_engine(commit: str) -> ModuleType:
     return module
 
 
-def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, list[HandRecord]]:
+HOUSE_RULES_ON = {"zeros": "consecutive", "zero_penalty": 100, "dump_555": "both",
+                  "barrel_knock_off": True, "barrel_miss": "stays", "barrel_hands": 5,
+                  "three_falls_reset": True, "declarer_rounding": True,
+                  "forfeit_pays": "half_bid", "blind_doubles": "declarer", "ace_marriage": True}
+"""Every house rule away from its default (squarescores)."""
+
+
+def build_match(n_hands: int, seats: int = 3, seed: int = 2,
+                also: Sequence[Setup] = ()) -> tuple[Setup, list[HandRecord]]:
     """A match that never ends: made and missed bids, marriages, zeros, forfeits, redeals.
 
     Declarers at 750 or more, or on the barrel, miss, and only seats below 600 declare
@@ -81,9 +93,10 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, lis
     declarer from 720..749, as defender from 820..879) and miss or fall off it again.
     """
     rng = random.Random(seed)
-    setup = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores", Options(1000), 0,
-                  (0,) * seats)
+    setup = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores",
+                  Options(1000, blind_bids=bool(also)), 0, (0,) * seats)
     run = Replay(setup)  # the match so far, to pick legal hands as we go
+    others = [Replay(s) for s in also]  # every hand must fit these set-ups too
     hands: list[HandRecord] = []
     while len(hands) < n_hands:
         state = run.state()
@@ -125,12 +138,43 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2) -> tuple[Setup, lis
                 else:
                     bid = 100 + 5 * rng.randrange(0, 13)
                 record = HandRecord("played", declarer, bid, tuple(points),
-                                    tuple(tuple(m) for m in marriages))
+                                    tuple(tuple(m) for m in marriages),
+                                    blind=bool(also) and rng.random() < 0.1)
+        if others and not _fits(record, others):
+            continue
         run.add(record)
         hands.append(record)
     sheet = replay(setup, hands)
     assert sheet.winner is None, "the benchmark match must not end"
     return setup, hands
+
+
+def _fits(record: HandRecord, runs: list[Replay]) -> bool:
+    """Add the hand to every replay if each takes it without a winner; else change nothing."""
+    tried = [r.copy() for r in runs]
+    for r in tried:
+        try:
+            r.add(record)
+        except Refused:
+            return False
+        if r.winner is not None:
+            return False
+    runs[:] = tried
+    return True
+
+
+def house_rules_cost(seats: int, repeats: int) -> tuple[float, float]:
+    """Microseconds per hand of one 200-hand match with no house rule and with every one on,
+    taken in turns (the same hands, legal and without a winner under both)."""
+    on = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores",
+               Options(1000, blind_bids=True, **HOUSE_RULES_ON), 0,  # type: ignore[arg-type]
+               (0,) * seats)
+    plain, hands = build_match(200, seats, also=[on])
+    off, every = float("inf"), float("inf")
+    for _ in range(3):
+        off = min(off, time_per_hand(plain, list(hands), repeats))
+        every = min(every, time_per_hand(on, list(hands), repeats))
+    return off, every
 
 
 def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]]:
@@ -187,7 +231,10 @@ def side_by_side(
     The baseline replays the same hands, rebuilt through the JSON shapes as its own objects;
     both must agree on every seat's score.
     """
-    base_setup = base.setup_from_dict(setup_to_dict(setup))
+    data = setup_to_dict(setup)
+    # The baseline knows no house rule: every one is at its default here, today's rules.
+    data["options"] = {k: v for k, v in data["options"].items() if k not in HOUSE_RULES}
+    base_setup = base.setup_from_dict(data)
     base_hands = [base.hand_from_dict(hand_to_dict(h)) for h in hands]
     ours = replay(setup, hands)
     theirs = base.replay(base_setup, base_hands)
@@ -232,6 +279,11 @@ def main() -> None:
         before, per_hand[seats] = side_by_side(base, setup, hands, repeats)
         print(f"| squarescores, {seats} seats, {len(hands)} hands | {before:.2f} | "
               f"{per_hand[seats]:.2f} | {per_hand[seats] / before:.2f} |")
+    print("\n| µs per hand, 200 hands | no house rule | every house rule on | on / off |"
+          "\n|---|---|---|---|")
+    for seats in (3, 4):
+        off, on = house_rules_cost(seats, repeats)
+        print(f"| squarescores, {seats} seats | {off:.2f} | {on:.2f} | {on / off:.2f} |")
     setup, rounds = build_tichu_match(100)
     per_round = time_per_hand(setup, rounds, repeats)
     print(f"\n| match | records | µs per record |\n|---|---|---|\n"

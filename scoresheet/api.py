@@ -10,7 +10,21 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request
 from flask_babel import gettext as _
 
-from . import accounts, audit, backup, bodies, export, limits, links, players, queries, ratings, seats, services, shapes
+from . import (
+    accounts,
+    audit,
+    backup,
+    bodies,
+    export,
+    limits,
+    players,
+    queries,
+    ratings,
+    seats,
+    services,
+    shapes,
+    statistics,
+)
 from .database import reads_only
 from .errors import error_response
 from .extensions import csrf
@@ -166,39 +180,6 @@ def join_match() -> Any:
     return _match_response(match, queries.sheet_of(match))
 
 
-@bp.get("/matches/<match_id>/links")
-def match_links(match_id: str) -> Any:
-    """The match's join link and watch link (null while it has none)."""
-    return _links(queries.get_match(match_id, g.api_user))
-
-
-@bp.post("/matches/<match_id>/watch")
-def make_watch_link(match_id: str) -> Any:
-    """Make the match's watch link, or replace it: the old one stops working."""
-    match = queries.get_match(match_id, g.api_user)
-    links.make_watch_link(match, g.api_user)
-    return _links(match), 201
-
-
-@bp.delete("/matches/<match_id>/watch")
-def stop_watch_link(match_id: str) -> Any:
-    """Stop the match's watch link."""
-    links.stop_watch_link(queries.get_match(match_id, g.api_user), g.api_user)
-    return _no_content()
-
-
-def _links(match: Any) -> dict[str, Any]:
-    """The links object: `join_url`, `watch_url`."""
-    return {"join_url": links.join_url(match), "watch_url": links.watch_url(match)}
-
-
-@bp.post("/matches/<match_id>/rematch")
-def rematch(match_id: str) -> Any:
-    """Start the table's next match (201), or get the one already started (200)."""
-    new, started = services.rematch(queries.get_match(match_id, g.api_user), g.api_user)
-    return _match_response(new, queries.sheet_of(new), 201 if started else 200)
-
-
 @bp.post("/matches/<match_id>/hands")
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
@@ -341,3 +322,20 @@ def leaderboard(game: str) -> Any:
         {"username": e.username, "rating": e.rating, "mu": round(e.mu, 4),
          "sigma": round(e.sigma, 4), "matches": e.matches}
         for e in ratings.leaderboard(g.api_user, game)]}
+
+
+@bp.get("/players/<username>/versus/<other>")
+def versus(username: str, other: str) -> Any:
+    """Head to head of two players the caller can see (each the caller or a tablemate)."""
+    one, two = players.visible_player(g.api_user, username), players.visible_player(g.api_user, other)
+    h = statistics.head_to_head(one, two)
+    return {"players": [one.username, two.username], "matches": h.matches,
+            "first_ahead": h.ahead, "second_ahead": h.behind}
+
+
+@bp.get("/guests")
+def guests() -> Any:
+    """The guests of the caller's banked matches (seats nobody claimed), by name."""
+    return {"guests": [{"name": x.name, "banked": x.banked, "won": x.won,
+                        "average_place": round(x.average_place, 3)}
+                       for x in statistics.guests_of(g.api_user)]}

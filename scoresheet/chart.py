@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .rules import RULESETS, MatchState
 
 WIDTH, HEIGHT = 340, 190
-LEFT, RIGHT, TOP, BOTTOM = 34, 8, 8, 20
+LEFT, RIGHT, TOP, BOTTOM = 42, 8, 8, 20  # room for "-1000" in 13-unit labels
 """Room for the score labels on the left and the hand numbers below."""
 
 

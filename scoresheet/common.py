@@ -7,21 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, redirect, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from . import shapes
-from .forms import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
+from .forms import RULESET_NAMES
+from .house_words import rule_card
 from .models import Match
-from .rules import RULESETS, MatchState, TichuRound
-from .rules.tichu import TICHU, CallStatistics, call_statistics, team_names
+from .rules import MatchState, TichuRound
+from .rules.tichu import CallStatistics, call_statistics, team_names
 
 WORDS = {
     # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
     "status": {"in_progress": _l("in progress"), "finished": _l("finished: bank it"),
                "banked": _l("banked"), "ended": _l("ended")},
-    "events": {"zero": _l("zero"), "zero_penalty": _l("3rd zero −120"),
+    "events": {"zero": _l("zero"), "zero_penalty": _l("zero penalty"),
+               "dump": _l("555: back to 0"), "knocked_off": _l("knocked off the barrel"),
+               "barrel_reset": _l("third fall: back to 0"),
                "forfeit_penalty": _l("−120"), "barrel_on": _l("on the barrel"),
                "barrel_ignored": _l("barrel: not counted"),
                "barrel_fall": _l("fell off the barrel"), "barrel_off": _l("off the barrel"),
@@ -41,6 +42,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(lambda: {"words": WORDS, "guide_words": WORDS["guides"],
                                    "ruleset_names": RULESET_NAMES})
     app.add_template_global(team_names)
+    app.add_template_global(rule_card)
     app.add_template_global(call_statistics_of, "call_statistics")
 
 
@@ -53,13 +55,3 @@ def call_statistics_of(sheet: MatchState) -> CallStatistics:
 def back_to(match: Match) -> Response:
     """Redirect to the match page."""
     return redirect(url_for("pages.match", match_id=match.id))
-
-
-def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
-    """What every template of a match's sheet needs besides the sheet (the match page, the
-    watch page)."""
-    rules = sheet.setup.rules
-    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
-            "rules_label": RULESET_LABELS.get(rules, rules),
-            "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
-            "tichu": rules == TICHU, "call_words": CALL_NAMES}

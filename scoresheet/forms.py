@@ -27,6 +27,9 @@ from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules import RULESETS, SUITS, RuleError, MatchState
+from .house_words import CHOICES, LABELS, SWITCHES, USUAL
+from .rules.house import AMOUNTS, HOUSE_RULES
+from .rules.records import ACES
 from .rules.rulesets import GOLD_MIN_BID
 from .rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
 from .security import MAX_HAND_NUMBER, ascii_number
@@ -57,6 +60,7 @@ CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Gr
 MARRIAGE_LABELS = {
     "hearts": _l("%(name)s: hearts marriage"), "diamonds": _l("%(name)s: diamonds marriage"),
     "clubs": _l("%(name)s: clubs marriage"), "spades": _l("%(name)s: spades marriage"),
+    "aces": _l("%(name)s: ace marriage (all four aces)"),
 }
 """A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
 
@@ -190,11 +194,6 @@ class JoinForm(RefusableForm):
                                   "spellcheck": "false"})
 
 
-class ButtonForm(RefusableForm):
-    """A form that is one button (join, rematch, make or stop a watch link): its CSRF token is
-    the whole form."""
-
-
 class ConfirmForm(RefusableForm):
     """A final step (bank, end, delete) that needs a ticked box."""
 
@@ -228,13 +227,6 @@ class MatchForm(RefusableForm):
                                                for i in range(4)),
                                invalid_choice_message=_l("Pick the first dealer from the players."))
 
-    def name_dealers(self) -> None:
-        """Name the first dealer's choices as the players typed above it ("Player n" for a
-        seat with no name yet; the page's script keeps them in step while typing)."""
-        self.first_dealer.choices = options(
-            (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1))
-            for i, p in enumerate(self.players()))
-
     def players(self) -> list[Any]:
         """The four name fields."""
         return [self[f"players-{i}"] for i in range(MAX_SEATS)]
@@ -242,6 +234,22 @@ class MatchForm(RefusableForm):
     def start_scores(self) -> list[Any]:
         """The four start-score fields."""
         return [self[f"start_scores-{i}"] for i in range(MAX_SEATS)]
+
+    def house_fields(self) -> list[Any]:
+        """The house rules' fields (RULES.md §11), in the order of the rules."""
+        return [self[key] for key in HOUSE_RULES]
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules set away from the usual: a switch ticked, a choice made."""
+        chosen: dict[str, Any] = {}
+        for key in HOUSE_RULES:
+            value = self[key].data
+            if key in SWITCHES:
+                if value:
+                    chosen[key] = True
+            elif value != USUAL and value is not None:
+                chosen[key] = int(value) if key in AMOUNTS else value
+        return chosen
 
     def to_data(self) -> dict[str, Any]:
         """The API body: players up to the last one named, options as ticked."""
@@ -258,6 +266,7 @@ class MatchForm(RefusableForm):
             options["sheet"] = self.sheet.data
         if self.target.data:
             options["target"] = int(self.target.data)
+        options |= self.house_rules()
         data: dict[str, Any] = {"players": names, "rules": self.rules.data, "options": options,
                                 "first_dealer": self.first_dealer.data}
         # Tichu keeps one score per team: the first two boxes (RULES.md §10).
@@ -266,6 +275,13 @@ class MatchForm(RefusableForm):
             data["start_scores"] = [s or 0 for s in starts]
         return data
 
+
+# The house rules (RULES.md §11): "the usual" leaves an option to the ruleset.
+for _key in HOUSE_RULES:
+    setattr(MatchForm, _key, BooleanField(LABELS[_key]) if _key in SWITCHES else SelectField(
+        LABELS[_key], default=USUAL, choices=options([(USUAL, _l("The usual for these rules")),
+                                                      *CHOICES[_key]]),
+        invalid_choice_message=_l("Choose one of the choices offered.")))
 
 # One named field per seat, not a FieldList: a FieldList shifts values onto the wrong seats
 # when some of them are not sent.
@@ -338,6 +354,7 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     class TableHandForm(HandForm):
         seats = n
 
+    marriages = (*SUITS, ACES) if setup.options.ace_marriage else tuple(SUITS)
     # One named field per seat (a seat that sits out sends nothing).
     for i, name in enumerate(setup.players):
         setattr(TableHandForm, f"points_{i}", number_field(
@@ -345,7 +362,7 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
             render_kw={"min": 0, "max": 120, "data-seat-points": i}))
         setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
             _("%(name)s: marriages", name=name),
-            choices=options((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in SUITS),
+            choices=options((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
             option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
             invalid_choice_message=_("Use hearts, diamonds, clubs or spades.")))
     # A field set to None is left out of the form (WTForms): only what this table plays.

@@ -8,23 +8,21 @@ translated with Flask-Babel from the gettext catalogs in `scoresheet/translation
 
 from __future__ import annotations
 
-from datetime import datetime
 from collections.abc import Mapping
+from datetime import datetime
+from functools import cached_property
 from typing import Any
 
-from functools import cached_property
-
-from flask import (Blueprint, Flask, current_app, g, has_app_context, has_request_context,
-                   redirect, request, url_for)
+from flask import Blueprint, Flask, current_app, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, Domain, format_datetime, get_locale, get_translations
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .extensions import db
-from .forms import RULESET_NAMES
+from .localize import number, refusal_params
+from .models import isoformat
 from .rules import errors as rule_errors
 from .rules.messages import MESSAGES
-from .models import isoformat
 from .security import local_path
 
 LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
@@ -44,6 +42,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(_language_context)
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")
+    app.add_template_filter(number, "number")
 
 
 class _Domain(Domain):
@@ -91,14 +90,14 @@ def select_locale() -> str:
 
 def translate_refusal(code: str, params: Mapping[str, Any]) -> str:
     """An engine refusal in the request's language: its sentence looked up in the catalog by
-    the English of its kind (`rules.messages.MESSAGES`), filled with the same values."""
+    the English of its kind (`rules.messages.MESSAGES`), filled with the same values in that
+    language's words and numbers (`localize.refusal_params`)."""
     english = MESSAGES[code]
-    if has_request_context() and params.get("game") in RULESET_NAMES:
-        # A player reads the ruleset's name ("SquareScores"), never its key ("squarescores").
-        params = {**params, "game": str(RULESET_NAMES[str(params["game"])])}
-    text = get_translations().ugettext(english) if has_request_context() else english
+    if not has_request_context() or html_lang() == "en":
+        return english.format(**params)   # the engine's own English, as the API documents it
+    text = get_translations().ugettext(english)
     try:
-        return text.format(**params)
+        return text.format(**refusal_params(params))
     except (KeyError, IndexError, ValueError):  # a translation that lost a place: English
         return english.format(**params)
 

@@ -41,11 +41,6 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
-def new_watch_token() -> str:
-    """A long random token for a watch link (192 bits: never guessed, never enumerated)."""
-    return secrets.token_urlsafe(24)
-
-
 def fold(username: str) -> str:
     """A username as compared: case ignored (usernames are ASCII: lower() is the fold)."""
     return username.lower()
@@ -103,15 +98,6 @@ class Match(db.Model):
     winner, number of hands, each seat's score) in the same transaction as every change; a
     cache, never the truth (None only before migration 0003 filled it)."""
     join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
-    watch_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True,
-                                                    nullable=True)
-    """The watch link's token (`new_watch_token`): whoever holds it sees this match's sheet,
-    read-only, without an account; None while there is no watch link (any member makes,
-    replaces or stops it)."""
-    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    """The next match of the same table, once someone started it (`services.rematch`): a
-    second tap, on any phone, opens that one instead of starting another. No foreign key
-    (migration 0008 says why): a rematch deleted since counts as none."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
@@ -202,6 +188,9 @@ class SeatFigure(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int]
+    name: Mapped[str | None] = mapped_column(String(40))
+    """The seat's name on the sheet (a guest's statistics go by it); None only for a match
+    banked before migration 0008 could name it."""
     rules: Mapped[str] = mapped_column(String(20))
     banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     """When the match was banked: ratings are computed in this order."""

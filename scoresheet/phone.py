@@ -106,10 +106,12 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     seats = []
     for i, s in enumerate(h.results):
         name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
-        text = f"{name}: {s.entry:+d}"
+        # What the hand does to the score; the paper sheet's own entry only when it differs
+        # (a loss it owes): "Boris: -200 → 220 (the sheet writes +0; the rest is owed)".
+        text = f"{name}: {s.delta:+d} → {s.score}"
         if s.delta != s.entry:
-            text += " " + _("(score %(delta)s)", delta="%+d" % s.delta)
-        text += f" → {s.score}"
+            text += " " + _("(the sheet writes %(entry)s; the rest is owed)",
+                            entry=f"{s.entry:+d}")
         events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
         seats.append(text + (f", {', '.join(events)}" if events else ""))
     return {"outcome": outcome, "summary": summary, "seats": seats}

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
-from . import players, queries, ratings, seats
+from . import players, queries, ratings, seats, statistics
 from .common import back_to
 from .errors import Conflict
 from .forms import CALL_NAMES
@@ -66,3 +66,10 @@ def leaderboard() -> str:
     """My table (everyone I played with) by rating, per game."""
     return render_template("leaderboard.html",
                            boards={g: ratings.leaderboard(current_user, g) for g in GAMES})
+
+
+@bp.get("/guests")
+@login_required
+def guests() -> str:
+    """The guests of my banked matches (seats nobody claimed), by name."""
+    return render_template("guests.html", guests=statistics.guests_of(current_user))

@@ -55,16 +55,21 @@ class GameRating:
         return self.history[-1]
 
     @property
+    def matches(self) -> int:
+        """How many banked matches of the game rated the player."""
+        return self.history[-1].number
+
+    @property
     def chart(self) -> str:
-        """The SVG polyline `points` of the rating over time (at least two points)."""
-        values = [0.0] + [p.rating for p in self.history]
-        low, high = min(values), max(values)
+        """The SVG polyline `points` of the rating over the matches (from 0 before the first)."""
+        values = [(0, 0.0)] + [(p.number, p.rating) for p in self.history]
+        low, high = min(v for _, v in values), max(v for _, v in values)
         span = (high - low) or 1.0
-        step = (CHART_WIDTH - 2 * CHART_PAD) / (len(values) - 1)
+        step = (CHART_WIDTH - 2 * CHART_PAD) / self.matches
         return " ".join(
-            f"{CHART_PAD + i * step:.1f},"
+            f"{CHART_PAD + n * step:.1f},"
             f"{CHART_PAD + (high - v) / span * (CHART_HEIGHT - 2 * CHART_PAD):.1f}"
-            for i, v in enumerate(values))
+            for n, v in values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +106,9 @@ def profile_json(p: Profile) -> dict[str, object]:
                       "average_bid_made": _rate(r.average_bid_made),
                       "barrel_won_rate": _rate(r.barrel_won_rate), **r.counts}
                      for r in p.rulesets],
-        "ratings": {g.game: {"rating": g.current.rating, "mu": round(g.current.mu, 4),
-                             "sigma": round(g.current.sigma, 4), "matches": len(g.history),
-                             "history": [{"match": h.match_id, "rating": h.rating}
-                                         for h in g.history]}
+        "ratings": {g.game: {"rating": g.current.rating, "matches": g.matches,
+                             "history": [{"number": h.number, "match": h.match_id,
+                                          "rating": h.rating} for h in g.history]}
                     for g in p.ratings},
         "head_to_head": None if p.head_to_head is None else {
             "matches": p.head_to_head.matches, "you_ahead": p.head_to_head.ahead,

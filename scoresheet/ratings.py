@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
+from sqlalchemy import bindparam, func
 
 from .extensions import db
 from .models import Member, Rating, Seat, SeatFigure, User
@@ -23,6 +25,8 @@ from .rules.figures import game_of
 from .rules.tichu import TEAMS, TICHU
 
 _MODEL = PlackettLuce()
+_LOCK_KEYS = {"tysiacha": 0x5C0_1601, "tichu": 0x5C0_1602}
+"""PostgreSQL advisory lock keys, one per game (the migration lock in `database` is another)."""
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -40,6 +44,11 @@ def rate_from(game: str, since: datetime) -> None:
     """Recompute the game's ratings of every match banked at `since` or later, in bank order
     (the ratings of earlier matches stand)."""
     db.session.flush()
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One recomputation of a game at a time: a match banked meanwhile waits here, then
+        # reads the ratings this one wrote (and recomputes them too if it was banked earlier).
+        db.session.execute(db.text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": _LOCK_KEYS[game]})
     db.session.execute(db.delete(Rating).where(Rating.game == game, Rating.banked_at >= since))
     rows = db.session.execute(
         db.select(SeatFigure.match_id, SeatFigure.banked_at, SeatFigure.seat, SeatFigure.place,
@@ -88,29 +97,42 @@ def rerate_match(rules: str, match_id: str) -> None:
         rate_from(game_of(rules), banked_at)
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
-    """A player's rating after one banked match."""
+class Point(NamedTuple):
+    """A player's rating after one banked match (a named tuple: a page reads many)."""
 
+    number: int
+    """Which of the player's rated matches of the game, from 1."""
     match_id: str
-    banked_at: datetime
-    mu: float
-    sigma: float
+    rating: float
+    """The rating a person reads (`shown`)."""
 
-    @property
-    def rating(self) -> float:
-        """The rating a person reads."""
-        return shown(self.mu, self.sigma)
+
+HISTORY_POINTS = 120
+"""At most about this many points of a history are read (a chart has room for no more):
+every k-th match of a longer one, and always the last."""
 
 
 def histories(user: User) -> dict[str, list[Point]]:
-    """The user's rating after each banked match, per game, oldest first (one query)."""
+    """The user's rating history per game, oldest first, thinned in the database to at most
+    about `HISTORY_POINTS` points ending with the latest (one query)."""
     found: dict[str, list[Point]] = {}
-    for game, *point in db.session.execute(
-            db.select(Rating.game, Rating.match_id, Rating.banked_at, Rating.mu, Rating.sigma)
-            .where(Rating.user_id == user.id).order_by(Rating.banked_at, Rating.id)).all():
-        found.setdefault(game, []).append(Point(*point))
+    for game, number, match_id, ordinal in db.session.execute(_history(), {"user_id": user.id}):
+        found.setdefault(game, []).append(Point(number, match_id, round(ordinal, 1)))
     return found
+
+
+@cache
+def _history() -> Any:
+    """The query of `histories`, built once (`shown` and the thinning done in SQL)."""
+    ordered = {"partition_by": Rating.game, "order_by": (Rating.banked_at, Rating.id)}
+    rows = (db.select(Rating.game, func.row_number().over(**ordered).label("number"),
+                      func.count().over(partition_by=Rating.game).label("total"),
+                      Rating.match_id, (Rating.mu - 3 * Rating.sigma).label("ordinal"))
+            .where(Rating.user_id == bindparam("user_id")).subquery())
+    step = (rows.c.total + (HISTORY_POINTS - 1)) // HISTORY_POINTS
+    return (db.select(rows.c.game, rows.c.number, rows.c.match_id, rows.c.ordinal)
+            .where((rows.c.number % step == 0) | (rows.c.number == rows.c.total))
+            .order_by(rows.c.game, rows.c.number))
 
 
 @dataclass(frozen=True, slots=True)

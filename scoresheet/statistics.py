@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, case, func
 from sqlalchemy.orm import aliased
 
 from .extensions import db
-from .models import Match, Seat, SeatFigure, User
+from .models import Match, Member, Seat, SeatFigure, User
 from .rules import MatchState
 from .rules.figures import COUNTS, seat_figures
 
@@ -20,8 +20,8 @@ from .rules.figures import COUNTS, seat_figures
 def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
     """Store every seat's figures of a match being banked (in the banking transaction)."""
     for f in seat_figures(sheet):
-        db.session.add(SeatFigure(match_id=match.id, rules=sheet.setup.rules,
-                                  banked_at=banked_at, **_row(f)))
+        db.session.add(SeatFigure(match_id=match.id, name=sheet.setup.players[f.seat],
+                                  rules=sheet.setup.rules, banked_at=banked_at, **_row(f)))
 
 
 def _row(f: Any) -> dict[str, Any]:
@@ -78,9 +78,9 @@ def _statements() -> tuple[Any, Any]:
     building a statement costs more than SQLAlchemy's cached compile of it)."""
     user_id = bindparam("user_id")
     rules_of = Match.setup["rules"].as_string().label("rules")
-    played = (db.select(rules_of, func.count())
-              .join(Seat, Seat.match_id == Match.id).where(Seat.user_id == user_id)
-              .group_by(rules_of))
+    played = (db.select(rules_of, func.count())  # banked ones are counted from their figures
+              .join(Seat, Seat.match_id == Match.id)
+              .where(Seat.user_id == user_id, Match.status != "banked").group_by(rules_of))
     columns = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
                else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
     figures = (db.select(SeatFigure.rules, func.count(),
@@ -94,8 +94,10 @@ def _statements() -> tuple[Any, Any]:
 def player_figures(user: User) -> list[RulesetFigures]:
     """The user's figures per ruleset, from the seats they claimed (two queries, no replay)."""
     played_query, figures_query = _statements()
-    played = dict(db.session.execute(played_query, {"user_id": user.id}).all())
+    unbanked = dict(db.session.execute(played_query, {"user_id": user.id}).all())
     banked = {r[0]: r for r in db.session.execute(figures_query, {"user_id": user.id}).all()}
+    played = {rules: unbanked.get(rules, 0) + (banked[rules][1] if rules in banked else 0)
+              for rules in unbanked.keys() | banked.keys()}
     result = []
     for rules in sorted(played, key=lambda r: (-played[r], r)):
         r = banked.get(rules)
@@ -129,3 +131,32 @@ def head_to_head(one: User, other: User) -> HeadToHead:
         .join(f2, (f2.match_id == s2.match_id) & (f2.seat == s2.seat))
         .where(s1.user_id == one.id)).one()
     return HeadToHead(row[0], int(row[1] or 0), int(row[2] or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class GuestFigures:
+    """A guest's banked matches at the user's table, by the name on the sheets."""
+
+    name: str
+    banked: int
+    won: int
+    places: int
+
+    @property
+    def average_place(self) -> float:
+        """The average finishing place."""
+        return self.places / self.banked
+
+
+def guests_of(user: User) -> list[GuestFigures]:
+    """Every guest (a seat nobody claimed) of the banked matches the user is a member of,
+    by name, most matches first: only the user's own matches, never a stranger's."""
+    rows = db.session.execute(
+        db.select(SeatFigure.name, func.count(), func.sum(case((SeatFigure.won, 1), else_=0)),
+                  func.sum(SeatFigure.place))
+        .join(Member, (Member.match_id == SeatFigure.match_id) & (Member.user_id == user.id))
+        .outerjoin(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
+        .where(Seat.id.is_(None), SeatFigure.name.is_not(None))
+        .group_by(SeatFigure.name)).all()
+    found = [GuestFigures(name, n, int(won), int(places)) for name, n, won, places in rows]
+    return sorted(found, key=lambda g: (-g.banked, g.name))

@@ -53,7 +53,11 @@
 
   function keep(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
   function drop(id) { return run("readwrite", function (store) { return store["delete"](id); }); }
-  function dropAll() { return run("readwrite", function (store) { return store.clear(); }); }
+  function dropMine() {
+    return waitingHands().then(function (mine) {
+      return Promise.all(mine.map(function (e) { return drop(e.id); }));
+    });
+  }
 
   function matchOf(path) {
     var m = /^\/matches\/([^/]+)/.exec(path);
@@ -127,13 +131,16 @@
       if (adding && adds.length) renumberForm(adds[adds.length - 1].number + 1);
     }).catch(function () { /* no IndexedDB: the form still posts */ });
 
+    var saving = false;  // a second tap on save while the first is kept: the same hand
     form.addEventListener("submit", function (event) {
       if (form.hasAttribute("data-post-as-page")) return;
       event.preventDefault();
+      if (saving) return;
+      saving = true;
       waitingHands().then(function (all) {
         var limit = Number(words.limit) || 100;
         var again = queuedId && all.filter(function (e) { return e.id === queuedId; })[0];
-        if (!again && all.length >= limit) { refuse(form, words.full); return null; }
+        if (!again && all.length >= limit) { saving = false; refuse(form, words.full); return null; }
         var entry = again || { user: user, match: match, savedAt: new Date().toISOString() };
         entry.kind = adding ? "add" : "correct";
         entry.action = path;
@@ -400,6 +407,8 @@
         note.textContent = words.logIn;
         live.parentNode.insertBefore(note, live);
       }
+      var adds = mine.filter(function (e) { return e.kind === "add"; });
+      nextHandBanner(live, adds.length ? adds[adds.length - 1].number + 1 : null);
       if (!rows.length) return;
       var table = live.querySelector("table.sheet tbody");
       if (table) {
@@ -415,6 +424,33 @@
         live.appendChild(wrap);
       }
     }).catch(function () { /* no IndexedDB: nothing can be waiting */ });
+  }
+
+  // The banner names the next hand the server expects; with hands waiting on the phone the
+  // next one is after them, and who deals it is for the server to say.
+  function nextHandBanner(live, number) {
+    var banner = live.querySelector(".banner");
+    var link = banner && banner.querySelector("a.button[href$='/hands/new']");
+    if (!link) return;
+    if (!link.hasAttribute("data-server-text")) link.setAttribute("data-server-text", link.textContent);
+    var serverText = link.getAttribute("data-server-text");
+    var note = banner.querySelector(".offline-deal");
+    banner.querySelectorAll("p").forEach(function (p) {
+      if (!p.contains(link) && p !== note) p.hidden = Boolean(number);
+    });
+    if (!number) {
+      link.textContent = serverText;
+      if (note) note.remove();
+      return;
+    }
+    var shown = (/\d+/.exec(serverText) || [""])[0];
+    link.textContent = shown ? serverText.replace(shown, String(number)) : serverText;
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "offline-deal";
+      note.textContent = words.formOffline;
+      banner.insertBefore(note, banner.firstChild);
+    }
   }
 
   // "as of 14:32 — offline": shown while the server cannot be reached; the time is when this
@@ -433,7 +469,7 @@
       line.hidden = !off;
       if (!off) return;
       var time = isNaN(asOf.getTime()) ? "" : asOf.toLocaleTimeString(
-        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
       line.textContent = (words.asOf || "").replace("{time}", time);
     }
     document.addEventListener("sheet-reached", function () {
@@ -472,7 +508,7 @@
     form.addEventListener("submit", function (event) {
       if (form.hasAttribute("data-forgotten")) return;
       event.preventDefault();
-      var forget = [dropAll().catch(function () {})];
+      var forget = [dropMine().catch(function () {})];
       if (window.caches) forget.push(caches["delete"](PAGES).catch(function () {}));
       if (navigator.serviceWorker && navigator.serviceWorker.controller) {
         navigator.serviceWorker.controller.postMessage({ type: "forget" });

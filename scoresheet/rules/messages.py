@@ -7,12 +7,40 @@ with the same values. A new refusal is a new line here, never a sentence written
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .errors import Malformed, Refused
 
 
 def N_(message: str) -> str:
     """Mark a sentence for the catalogs (`pybabel extract -k N_`); it stays as it is."""
     return message
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """A parameter naming the values of which one is wanted ("1000 or 2000"): English joins
+    them with "or"; the web layer joins them in the reader's language."""
+
+    items: tuple[object, ...]
+    """The values, in the order they are offered."""
+
+    def __str__(self) -> str:
+        words = [str(item) for item in self.items]
+        return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A value as the API spells it beside the word a player reads: “grand” (Grand Tichu)."""
+
+    code: str
+    """What a request sends."""
+    word: str
+    """What a player calls it (English; the web layer translates it)."""
+
+    def __str__(self) -> str:
+        return f"“{self.code}” ({self.word})"
 
 
 MESSAGES: dict[str, str] = {
@@ -47,7 +75,6 @@ MESSAGES: dict[str, str] = {
                             "not a kind."),
     # How a match starts (RULES.md §6, §7, §10).
     "unknown_ruleset": N_("“{rules}” is not a ruleset we know: choose one of {known}."),
-    "no_players": N_("Type the players' names: {game} is played by {counts} players."),
     "player_count": N_("{game} is played by {counts} players, not {n}."),
     "tichu_player_count": N_("Tichu is played by {seats} players, in two teams, not {n}."),
     "no_gold_set": N_("{game} has no gold set."),

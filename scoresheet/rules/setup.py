@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from .house import check_house_rules
-from .messages import refuse
+from .messages import OneOf, refuse
 from .records import Setup
 from .rulesets import RULESETS
 from .tichu import SEATS, TARGETS, TICHU, team_names
@@ -34,12 +34,9 @@ def check_setup(setup: Setup) -> None:
         raise refuse("rules", "unknown_ruleset", rules=setup.rules,
                      known=", ".join([*RULESETS, TICHU]))
     n = len(setup.players)
-    # "3–4", never "3 or 4": a range reads the same in every language.
-    counts = f"{min(rs.seats)}–{max(rs.seats)}" if len(rs.seats) > 1 else str(rs.seats[0])
-    if n == 0:
-        raise refuse("players", "no_players", game=rs.name, counts=counts)
     if n not in rs.seats:
-        raise refuse("players", "player_count", game=rs.name, counts=counts, n=n)
+        raise refuse("players", "player_count", game=rs.name,
+                     counts=OneOf(rs.seats), n=n)
     _check_names(setup.players)
     opts = setup.options
     _check_target(rs.name, opts.target, rs.targets)
@@ -59,8 +56,6 @@ def check_setup(setup: Setup) -> None:
 def _check_tichu(setup: Setup) -> None:
     """RULES.md §10: four players, a Tichu target, no Tysiacha options, a start score per team."""
     n = len(setup.players)
-    if n == 0:
-        raise refuse("players", "no_players", game="Tichu", counts=SEATS)
     if n != SEATS:
         raise refuse("players", "tichu_player_count", seats=SEATS, n=n)
     _check_names(setup.players)
@@ -90,7 +85,7 @@ def _check_target(game: str, target: int, targets: tuple[int, ...]) -> None:
     """The target is one the game plays to."""
     if target not in targets:
         raise refuse("options", "target", game=game,
-                     allowed=" or ".join(str(t) for t in targets), target=target)
+                     allowed=OneOf(targets), target=target)
 
 
 def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) -> None:

@@ -10,8 +10,8 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .messages import malformed, refuse
 from .game import Deal, Scored
+from .messages import Coded, OneOf, malformed, refuse
 from .records import NextDeal, Record, Setup, Standing, TichuRound
 
 TICHU = "tichu"
@@ -106,9 +106,8 @@ class Tichu:
                 raise refuse("first_out", "first_out_double_victory")
         self._check_card_points(record)
 
-    def _allowed(self) -> str:
-        words = [f"“{c}” ({CALL_WORDS[c]})" for c in self._calls]
-        return ", ".join(words[:-1]) + " or " + words[-1]
+    def _allowed(self) -> OneOf:
+        return OneOf(tuple(Coded(c, CALL_WORDS[c]) for c in self._calls))
 
     def _check_card_points(self, record: TichuRound) -> None:
         points = record.card_points

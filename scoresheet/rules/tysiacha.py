@@ -76,6 +76,8 @@ class Tysiacha:
         self.half_bid = h.forfeit_pays == "half_bid"
         self.blind_declarer_only = h.blind_doubles == "declarer"
         self.knock_off = h.barrel_knock_off
+        self.mounted = False
+        """A seat mounted the barrel in the hand being scored (read with `knock_off`)."""
         self.dump = () if h.dump_555 == "off" else (
             (DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
         self._deals = tuple(
@@ -224,9 +226,12 @@ class Tysiacha:
             opponents_get = rs.forfeit_bonus * mult
         sitting_out = deal.sitting_out
         has_lock, lock_at, target = self.has_lock, self.lock_at, self.target
-        on_before = [s.barrel for s in seats] if self.knock_off else None
+        on_before = None
+        if self.knock_off:
+            on_before = [s.barrel for s in seats]
+            self.mounted = False
         new_scores: list[int] = []
-        all_events: list[list[str]] = []
+        all_events: list[tuple[str, ...]] = []
         for i, seat in enumerate(seats):
             old = seat.score
             if i == declarer:
@@ -267,33 +272,32 @@ class Tysiacha:
                     events.append("unlocked")
             seat.score = new
             new_scores.append(new)
-            all_events.append(events)
-        if on_before is not None:
+            all_events.append(tuple(events) if events else ())
+        if on_before is not None and self.mounted:
             self._knock_off(on_before, new_scores, all_events)
-        if self.dump:
+        if self.dump and any(score in new_scores for score in self.dump):
             self._dump(new_scores, all_events)
-        return Scored(tuple(new_scores), tuple([tuple(e) if e else () for e in all_events]),
-                      tuple([s.barrel for s in seats]), declarer, points, took, made, mult)
+        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]),
+                      declarer, points, took, made, mult)
 
     def _knock_off(self, on_before: list[bool], scores: list[int],
-                   events: list[list[str]]) -> None:
+                   events: list[tuple[str, ...]]) -> None:
         """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
-        if not any("barrel_on" in e for e in events):
-            return
         for i, seat in enumerate(self.seats):
             if on_before[i] and seat.barrel:
                 seat.barrel = False
                 seat.barrel_hands = 0
-                events[i].append("knocked_off")
-                scores[i] = seat.score = self._fallen(seat, events[i])
+                said = ["knocked_off"]
+                scores[i] = seat.score = self._fallen(seat, said)
+                events[i] += tuple(said)
 
-    def _dump(self, scores: list[int], events: list[list[str]]) -> None:
+    def _dump(self, scores: list[int], events: list[tuple[str, ...]]) -> None:
         """§11.2: a score of exactly 555 (or −555) goes to 0, whoever holds it."""
         dump = self.dump
         for i, score in enumerate(scores):
             if score in dump:
                 scores[i] = self.seats[i].score = 0
-                events[i].append("dump")
+                events[i] += ("dump",)
 
     def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool,
                  zero: bool) -> int:
@@ -395,5 +399,6 @@ class Tysiacha:
             seat.barrel = True
             seat.barrel_hands = 0
             events.append("barrel_on")
+            self.mounted = True  # for §11.3's knock-off
             return self.barrel_at
         return new

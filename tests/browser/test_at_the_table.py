@@ -49,7 +49,7 @@ def matches(browser: Any, playwright: Any, server: str) -> dict[int, tuple[str, 
 @pytest.mark.parametrize("size", PHONES)
 @pytest.mark.parametrize("seats", [3, 4])
 def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
-    new_phone: Any, matches: dict[int, tuple[str, str]], seats: int, size: str
+    new_phone: Any, matches: dict[int, tuple[str, str]], seats: int, size: str, shots: Path
 ) -> None:
     phone: Phone = new_phone(viewport=PHONES[size], screen=PHONES[size])
     name, match_id = matches[seats]
@@ -57,6 +57,8 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
     phone.page.goto(f"/matches/{match_id}")
     page = phone.page
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size]["width"]
+    if seats == 3 and size == "360x640":
+        phone.screenshot(shots, "sheet-360")
     rows = page.evaluate(ROWS_JS)
     assert len(rows) == 40
     # The newest hand is the first row, and it is on screen when the page opens.
@@ -64,6 +66,9 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
     # One compact row per hand: an ordinary hand (no event words) is one line of numbers.
     heights = [r["height"] for r in rows if not r["events"]]
     assert len(heights) >= 30 and max(heights) <= ROW_HEIGHT, heights
+    print(f"\n{seats} players at {size}: newest row's bottom at {rows[0]['bottom']:.0f} px; "
+          f"{len(heights)} ordinary rows {min(heights):.0f}–{max(heights):.0f} px tall, "
+          f"all 40 rows {sum(r['height'] for r in rows):.0f} px")
     # Scrolled to any hand, down to the oldest, the names and current scores are on screen.
     for index in (0, 10, 25, 39):
         page.locator("table.sheet tbody tr").nth(index).scroll_into_view_if_needed()
@@ -72,6 +77,8 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
         assert all(n["seen"] for n in header["names"]), (index, header)
         row = page.evaluate(ROWS_JS)[index]
         assert row["top"] >= header["bottom"] - 1, (index, row, header)
+        if index == 25 and seats == 4 and size == "360x640":
+            phone.screenshot(shots, "sheet-360-scrolled")
     scores = page.locator(".standing .score").all_inner_texts()
     assert [n["score"] for n in header["names"]] == scores
 
@@ -139,7 +146,9 @@ def test_save_is_on_screen_and_the_field_being_typed_stays_clear_of_it(new_phone
     page.goto(f"/matches/{match_id}/hands/new")
     assert page.evaluate("scrollY") == 0 and page.input_value("#bid") == "100"
     assert page.locator("input[name=declarer]:checked").count() == 0  # nobody assumed
-    on_screen(page, "button:text('Save hand 1')")
+    save = on_screen(page, "button:text('Save hand 1')")
+    print(f"\nhand form at {size}: Save at y {save['y']:.0f}–{save['y'] + save['height']:.0f} px, "
+          f"the form {page.evaluate('document.documentElement.scrollHeight')} px tall")
     # With the keypad open, about half the screen is left: 360×360.
     page.set_viewport_size({"width": PHONES[size]["width"], "height": 360})
     for field in ("#bid", "#points_0", "#points_1", "#points_2"):
@@ -245,3 +254,52 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     boris.page.locator(".offline-line").wait_for(state="hidden", timeout=LIVE_WAIT_MS)
     # The browser logs each question that could not leave the phone: expected here, not a bug.
     boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+# Each line of the chart and of its key: its colour and dashes as drawn; each label's size on
+# screen (its font size times the SVG's scale).
+CHART_JS = """() => {
+  const look = el => { const s = getComputedStyle(el); return [s.stroke, s.strokeDasharray]; };
+  const chart = [...document.querySelectorAll(".race-chart polyline.run")].map(look);
+  const key = [...document.querySelectorAll(".race-key .run")].map(look);
+  const target = [...document.querySelectorAll(".race-chart .guide-target")].map(look);
+  const targetKey = [...document.querySelectorAll(".race-key .guide-target")].map(look);
+  const barrelKey = [...document.querySelectorAll(".race-key .guide-barrel")].map(look);
+  const labels = [...document.querySelectorAll(".race-chart text")].map(
+    t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize));
+  return {chart, key, target, targetKey, barrelKey, labels};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_chart_tells_players_apart_and_its_key_draws_their_lines(
+    new_phone: Any, matches: dict[int, tuple[str, str]], scheme: str
+) -> None:
+    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"],
+                             color_scheme=scheme)
+    name, match_id = matches[4]
+    phone.log_in(name)
+    phone.page.goto(f"/matches/{match_id}")
+    drawn = phone.page.evaluate(CHART_JS)
+    assert len(drawn["chart"]) == 4 and drawn["key"] == drawn["chart"]
+    colours = [stroke for stroke, _dashes in drawn["chart"]]
+    assert len(set(colours)) == 4 and drawn["target"][0][0] not in colours
+    assert len({dashes for _stroke, dashes in drawn["chart"]}) == 4   # one line style each
+    assert drawn["targetKey"] == drawn["target"]
+    assert drawn["barrelKey"] and drawn["barrelKey"][0][1] not in ("none", "")   # dashed
+    assert drawn["labels"] and min(drawn["labels"]) >= 12, drawn["labels"]
+
+
+def test_at_200_percent_text_log_out_stays_on_screen(new_phone: Any,
+                                                     matches: dict[int, tuple[str, str]]) -> None:
+    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
+    name, match_id = matches[3]
+    phone.log_in(name)
+    for url in (f"/matches/{match_id}", f"/matches/{match_id}/hands/new", "/"):
+        phone.page.goto(url)
+        phone.page.evaluate("document.documentElement.style.fontSize = '200%'")
+        link = phone.page.locator("header.top a", has_text="Log out")
+        box = link.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (url, box)
+        assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), url
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360, url

@@ -5,6 +5,7 @@ overflows sideways and nothing is cut off (issue 11). One browser context per ki
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,12 +14,14 @@ from scoresheet.i18n import LANGUAGES
 
 from .helpers import Phone, api_match, api_user, unique
 
+MATCH_PAGE = 2
+"""The three players' match among `visitors`' pages: each language's screenshot shows it."""
 NARROW = {"viewport": {"width": 360, "height": 740}, "screen": {"width": 360, "height": 740}}
 
 # What does not fit, measured in the page: the page wider than the screen; a box whose edge is
 # past the screen's; content wider than the box that holds it (spilling over it, or hidden by
-# it, or making it scroll sideways); a select with an option wider than the select shows; a
-# chart label outside its chart.
+# it, or making it scroll sideways); a select whose chosen option is wider than it shows; a
+# chart label outside its chart; a word broken over two lines.
 MISFITS_JS = """() => {
   const screen = document.documentElement.clientWidth;
   const name = el => {
@@ -54,13 +57,24 @@ MISFITS_JS = """() => {
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         - 16;  // the select's arrow
-      for (const option of el.options) {
-        const text = canvas.measureText(option.text).width;
-        if (text > room)
-          found.push(`${name(option)} in ${name(el)} needs ${Math.round(text)} of ${Math.round(room)} px`);
-      }
+      const shown = el.options[el.selectedIndex];   // the phone's own list shows the rest
+      const text = shown ? canvas.measureText(shown.text).width : 0;
+      if (text > room)
+        found.push(`${name(shown)} in ${name(el)} needs ${Math.round(text)} of ${Math.round(room)} px`);
     } else if (style.display !== "inline" && el.scrollWidth > el.clientWidth + 1)
       found.push(`${name(el)} holds ${el.scrollWidth} px in ${el.clientWidth} px`);
+  }
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node; (node = texts.nextNode());) {
+    if (node.parentElement.closest(".visually-hidden, svg, option, script")) continue;
+    for (const word of node.data.matchAll(/[^\\s\\-\u2010-\u2015\\/]+/g)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                            .map(r => Math.round(r.top)));
+      if (lines.size > 1) found.push(`${name(node.parentElement)} breaks "${word[0]}" in two`);
+    }
   }
   return found;
 }"""
@@ -126,7 +140,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     four = api_match(player, auth, hands=12, seats=4)
     three, tichu = _barrel_match(player, auth), _tichu_match(player, auth)
     player.log_in(name)
-    pages = ["/", "/matches/new", f"/matches/{four}", f"/matches/{three}",
+    pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}",
              f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
              f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
              "/offline"]
@@ -138,7 +152,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_every_page_fits_a_360_px_phone_in_every_language(
-    visitors: tuple[Phone, Phone, list[str]], language: str,
+    visitors: tuple[Phone, Phone, list[str]], shots: Path, language: str,
 ) -> None:
     player, stranger, pages = visitors
     speak(player, language)
@@ -148,3 +162,5 @@ def test_every_page_fits_a_360_px_phone_in_every_language(
     bad = [f"{url}: {what}" for url, misfit in found.items() for what in misfit]
     if bad:
         pytest.fail("\n".join(bad))
+    player.page.goto(pages[MATCH_PAGE])       # README shows it (UPDATE_SCREENSHOTS=1 rewrites)
+    player.screenshot(shots, f"match-{language}")

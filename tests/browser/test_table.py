@@ -127,7 +127,7 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
     enter_played(anna, "Anna", 120, {1: 30, 2: 20}, {0: ["hearts"]})
     wait_for_preview(anna, "Anna made 120")
     save(anna, 5)
-    anna.page.wait_for_selector(".banner.win:has-text('Anna wins with 1000!')")
+    anna.page.wait_for_selector(".banner.win:has-text('Anna wins with 1,000!')")
     boris.page.locator(".banner.win", has_text="Anna wins").wait_for(timeout=LIVE_WAIT_MS)
     assert boris.page.evaluate("window.stillTheSamePage") is True
     anna.page.locator("svg.race-chart").scroll_into_view_if_needed()

@@ -201,7 +201,7 @@ def test_deferred_sheet_books_a_team_loss_as_owed() -> None:
         ({"gold_set": True}, "Tichu has no gold set: that is a Tysiacha option."),
         ({"blind_bids": True}, "Tichu has no blind bids: that is a Tysiacha option."),
         ({"sitter_bonus": True}, "Tichu has no sitter-out bonus: that is a Tysiacha option."),
-        ({"target": 3000}, "Tichu plays to 1000 or 500 or 1500 or 2000, not 3000."),
+        ({"target": 3000}, "Tichu plays to 1000, 500, 1500 or 2000, not 3000."),
         ({"sheet": "paper"}, "The sheet style is"),
     ],
 )

@@ -29,6 +29,7 @@ def test_the_load_benchmark_runs_without_errors() -> None:
 @pytest.mark.parametrize("script", [
     ["bench/web.py", "--hands", "3", "--rounds", "3"],
     ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
+    ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
 ])
 def test_the_web_benchmarks_run(script: list[str]) -> None:
     done = subprocess.run([sys.executable, "-W", "error", *script], cwd=ROOT,

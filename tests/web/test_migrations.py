@@ -282,5 +282,6 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
     assert [(r.match_id, r.seat, r.place, r.won, r.declared, r.made, r.bid_made_max, r.zeros)
             for r in rows] == [("banked", f.seat, f.place, f.won, f.declared, f.made,
                                 f.bid_made_max, f.zeros) for f in expected]
+    assert [r.name for r in rows] == ["A", "B", "C"]  # named by migration 0008
     stored = rows[0].banked_at
     assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at

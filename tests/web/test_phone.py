@@ -82,7 +82,7 @@ def test_the_preview_is_the_engines_result_and_stores_nothing(
                                      "Vera: +25 → 325"]}     # RULES.md §9 worked hand
     missed = preview(phone, match_id, played(1, 200, [42, None, 23]))
     assert missed.json["outcome"] == "missed"
-    assert missed.json["seats"][1] == "Boris: +0 (score -200) → 220"
+    assert missed.json["seats"][1] == "Boris: -200 → 220 (the sheet writes +0; the rest is owed)"
     assert count_hands(csrf_app) == 0
 
 

@@ -149,6 +149,9 @@ def test_a_player_is_seen_by_their_table_only_and_head_to_head(make_user: Any,
         "matches": 1, "you_ahead": 0, "they_ahead": 1}
     assert vera.get("/api/players/boris").json["head_to_head"] == {
         "matches": 0, "you_ahead": 0, "they_ahead": 0}  # Vera's seat is a guest's
+    assert vera.get("/api/players/BORIS/versus/anna").json == {
+        "players": ["boris", "anna"], "matches": 1, "first_ahead": 0, "second_ahead": 1}
+    assert stranger.get("/api/players/boris/versus/anna").status_code == 404
 
 
 def leaderboard(user: Any, game: str = "tysiacha") -> list[tuple[str, int]]:
@@ -211,3 +214,99 @@ def test_a_deleted_account_leaves_every_leaderboard(make_user: Any) -> None:
     assert response.status_code == 204
     assert leaderboard(anna) == [("anna", 1)]
     assert anna.get(f"/api/matches/{match['id']}/seats").json["seats"][1]["username"] is None
+
+
+def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any) -> None:
+    from scoresheet import ratings
+    from scoresheet.extensions import db
+    from scoresheet.models import Rating, User, utcnow
+    from scoresheet.players import GameRating
+
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    with anna.client.application.app_context():
+        user = db.session.execute(db.select(User).where(User.username == "anna")).scalar_one()
+        now = utcnow()
+        db.session.add_all(Rating(user_id=user.id, game="tysiacha", match_id=match["id"],
+                                  banked_at=now, mu=25.0 + i / 10, sigma=8.0) for i in range(500))
+        db.session.commit()
+        (history,) = ratings.histories(user).values()
+    assert len(history) <= ratings.HISTORY_POINTS + 1
+    assert [p.number for p in history[:2]] == [5, 10] and history[-1].number == 500
+    assert history[-1].rating == round(25.0 + 49.9 - 24.0, 1)
+    answer = vera.get("/api/players/anna").json["ratings"]["tysiacha"]
+    assert answer["matches"] == 500 and answer["history"][-1]["number"] == 500
+    chart = GameRating("tysiacha", history).chart.split()
+    assert len(chart) == len(history) + 1 and chart[0] == "6.0,74.0"  # 0 before the first
+    assert chart[-1] == "294.0,6.0"  # the last match, the highest rating
+
+
+def test_an_imported_banked_match_counts_once_a_seat_is_claimed(api_user: Any) -> None:
+    match = api_user.new_match(start_scores=WINNING_START)
+    api_user.add_hand(match["id"], WINNING_HAND)
+    bank(api_user, match)
+    backup = api_user.get(f"/api/matches/{match['id']}/backup").json
+    (imported,) = api_user.post("/api/matches/import", json=backup).json["matches"]
+    assert api_user.get("/api/players/anna").json == {
+        "username": "anna", "rulesets": [], "ratings": {}, "head_to_head": None}
+    claim(api_user, imported, 0)
+    profile = api_user.get("/api/players/anna").json
+    assert [(r["played"], r["banked"], r["won"], r["bid_made_max"]) for r in profile["rulesets"]] \
+        == [(1, 1, 1, 140)]
+    assert [h["match"] for h in profile["ratings"]["tysiacha"]["history"]] == [imported["id"]]
+
+
+def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any,
+                                                                     make_user: Any) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import datetime
+
+    from scoresheet import ratings
+    from scoresheet.extensions import db
+    from scoresheet.models import Rating, User
+
+    from .test_concurrency import Server
+
+    anna = make_user("anna")
+    matches = []
+    for _ in range(6):
+        match = anna.new_match(start_scores=WINNING_START)
+        claim(anna, match, 0)
+        anna.add_hand(match["id"], WINNING_HAND)
+        matches.append(match)
+    server = Server(app)
+    try:
+        with ThreadPoolExecutor(len(matches)) as pool:
+            answers = list(pool.map(lambda m: server.call(
+                "POST", f"/api/matches/{m['id']}/bank", token=anna.token), matches))
+    finally:
+        server.stop()
+    assert [status for status, _ in answers] == [200] * len(matches)
+
+    def stored() -> list[tuple[str, float, float]]:
+        return [(r.match_id, round(r.mu, 9), round(r.sigma, 9)) for r in db.session.execute(
+            db.select(Rating).order_by(Rating.banked_at, Rating.id)).scalars()]
+
+    with app.app_context():
+        user = db.session.execute(db.select(User)).scalar_one()
+        concurrent = stored()
+        ratings.rate_from("tysiacha", datetime(2000, 1, 1))  # every match again, in bank order
+        db.session.commit()
+        assert stored() == concurrent and len(concurrent) == len(matches)
+        assert len(ratings.histories(user)["tysiacha"]) == len(matches)
+
+
+def test_guests_are_counted_by_name_inside_my_own_matches_only(make_user: Any,
+                                                                stranger: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    claim(vera, match, 2)
+    won_by(anna, match, 0)
+    other = stranger.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    won_by(stranger, other, 0)  # a stranger's table: its Boris is not counted at anna's
+    assert anna.get("/api/guests").json == {"guests": [
+        {"name": "Boris", "banked": 1, "won": 0, "average_place": 2.0}]}
+    assert boris.get("/api/guests").json == anna.get("/api/guests").json  # a member sees it
+    assert stranger.get("/api/guests").json == {"guests": [
+        {"name": "Anna", "banked": 1, "won": 1, "average_place": 1.0},
+        {"name": "Boris", "banked": 1, "won": 0, "average_place": 2.0},
+        {"name": "Vera", "banked": 1, "won": 0, "average_place": 2.0}]}

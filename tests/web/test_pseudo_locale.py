@@ -261,6 +261,8 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     boris.page("/players/boris")
     r.page("/players/nobody", status=404)
     r.page("/leaderboard")
+    r.page("/guests")
+    boris.page("/guests")
     r.api("GET", "/api/players/nobody", 404, token)
     r.api("GET", "/api/leaderboard/chess", 404, token)
     r.api("POST", f"/api/matches/{mid}/seats/9/claim", 404, token)

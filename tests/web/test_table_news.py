@@ -76,3 +76,19 @@ def test_the_undo_is_offered_only_for_a_few_seconds_and_only_for_the_last_hand(
     page = phone.get(f"/matches/{match_id}").text
     assert toast(page) == ""                             # a correction: use ✎ again
     assert "anna corrected hand 1" in page
+
+
+def test_a_tichu_round_is_undone_and_named_as_a_round(make_phone: Any) -> None:
+    from .test_pages_tichu import new_tichu, post_round
+
+    anna = make_phone("anna")
+    match_id = new_tichu(anna)
+    assert post_round(anna, match_id, first_out="0").status_code == 302
+    page = anna.get(f"/matches/{match_id}").text
+    assert toast(page) == "Undo round 1"
+    undo = [n for n in parse(page).walk() if "toast" in n.classes()][0]
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}",
+                         follow_redirects=True)
+    assert "Round 1 deleted; the rounds after it are recomputed." in flashes(response.text)
+    assert toast(response.text) == "Take it back: restore round 1"
+    assert "anna deleted round 1" in response.text

@@ -1,0 +1,72 @@
+"""The house rules of RULES.md §11 in a player's words: the new-match form's choices and the
+match page's rule card say the same thing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from .rules import RULESETS, Setup
+from .rules.house import HOUSE_RULES, defaults, resolved
+
+USUAL = ""
+"""The form's choice that leaves an option out: the ruleset's own rule."""
+
+LABELS: dict[str, Any] = {
+    "zeros": _l("Zeros (no card points in a hand)"),
+    "zero_penalty": _l("What a costly zero takes off"),
+    "dump_555": _l("555 dump"),
+    "barrel_knock_off": _l("Knock-off: climbing on the barrel drops whoever is on it to 760"),
+    "barrel_miss": _l("A missed bid on the barrel"),
+    "barrel_hands": _l("Hands on the barrel before the fall"),
+    "three_falls_reset": _l("The third fall from the barrel goes back to 0, not 760"),
+    "declarer_rounding": _l("The declarer's card points are rounded before the made check "
+                            "(98 makes a bid of 100)"),
+    "forfeit_pays": _l("A forfeit (Rospisat') pays each opponent"),
+    "blind_doubles": _l("A blind bid doubles"),
+    "ace_marriage": _l("Ace marriage: all four aces declared count 200"),
+}
+"""Each house rule as a player names it; a switch's label says what it does."""
+
+CHOICES: dict[str, list[tuple[str, Any]]] = {
+    "zeros": [("total", _l("every third zero of the match costs")),
+              ("consecutive", _l("three zeros in a row cost")),
+              ("off", _l("zeros cost nothing"))],
+    "zero_penalty": [(str(n), str(n)) for n in range(50, 201, 10)],
+    "dump_555": [("off", _l("off: 555 is a score like any other")),
+                 ("plus", _l("a score of exactly 555 goes back to 0")),
+                 ("both", _l("555 and −555 both go back to 0"))],
+    "barrel_miss": [("costs_bid", _l("costs the bid and takes the player off the barrel")),
+                    ("stays", _l("costs nothing: the player stays at 880, and the hand counts"))],
+    "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
+    "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
+    "blind_doubles": [("hand", _l("the whole hand")),
+                      ("declarer", _l("only the declarer's points"))],
+}
+"""The choices of each house rule that is not a switch, with what each does."""
+SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+
+
+def rule_card(setup: Setup) -> list[str]:
+    """The table's options that are not its ruleset's own rules, one line each (the match
+    page's rule card)."""
+    o = setup.options
+    lines = [str(text) for on, text in ((o.gold_set, _l("Gold set")), (o.blind_bids,
+                                        _l("Blind bids")), (o.sitter_bonus,
+                                        _l("Sitter-out bonus"))) if on]
+    if setup.rules not in RULESETS:  # Tichu has no house rules
+        return lines
+    usual, house = defaults(setup.rules), resolved(o, setup.rules)
+    for key in HOUSE_RULES:
+        value = getattr(house, key)
+        if value == getattr(usual, key):
+            continue
+        if key in SWITCHES:
+            lines.append(str(LABELS[key]))
+        else:
+            # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
+            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key],
+                           choice=dict(CHOICES[key])[str(value)]))
+    return lines
