@@ -179,7 +179,7 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
       return keys.map(k => new URL(k.url).pathname + new URL(k.url).search).sort(); }""")
     assert "/offline" in cached
     assert any(k.startswith("/static/app.css?v=") for k in cached)
-    assert all(k == "/offline" or "?v=" in k for k in cached)   # pages are never kept
+    assert all(k == "/offline" or "?v=" in k for k in cached)   # sheets: their own cache (issue 13)
     phone.context.set_offline(True)
     phone.page.goto("/matches/new")
     assert phone.page.locator("h1").inner_text() == "No connection"
