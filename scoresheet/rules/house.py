@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import refuse
+from .messages import OneOf, refuse
 from .records import BarrelMiss, BlindDoubles, Dump, ForfeitPays, Options, Setup, Zeros
 from .rulesets import RULESETS
 
@@ -90,7 +90,7 @@ def check_house_rules(setup: Setup, game: str) -> None:
     for key, words in WORDS.items():
         if getattr(h, key) not in words:
             raise refuse("options", "option_word", option=key, value=getattr(h, key),
-                         allowed=", ".join(shown(w) for w in words))
+                         allowed=OneOf(tuple(shown(w) for w in words)))
     rs = RULESETS.get(rules)
     d = defaults(rules)
     table = rs is not None and rs.table_options

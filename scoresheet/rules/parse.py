@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .house import AMOUNTS, HOUSE_RULES, LEGACY, SWITCHES, WORDS, house_dict, shown
-from .messages import malformed
+from .messages import OneOf, malformed
 from .records import HandRecord, Options, Record, Setup, SheetStyle, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
@@ -95,7 +95,7 @@ def _house_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
         if key in opts:
             if not isinstance(opts[key], str):
                 raise malformed("options", "option_not_word", key=key,
-                                allowed=", ".join(shown(w) for w in words))
+                                allowed=OneOf(tuple(shown(w) for w in words)))
             given[key] = opts[key]
     for key in (*SWITCHES, LEGACY):
         if key in opts:

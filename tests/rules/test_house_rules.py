@@ -356,7 +356,7 @@ def test_defaults_are_todays_rules() -> None:
     ("polish", {"barrel_knock_off": True}, None, "options",
      "polish has no barrel: barrel_knock_off must be false."),
     ("squarescores", {"zeros": "sometimes"}, None, "options",
-     "zeros is one of “total”, “consecutive”, “off”; “sometimes” is not."),
+     "zeros is one of “total”, “consecutive” or “off”; “sometimes” is not."),
     ("squarescores", {"zeros": "off", "zero_penalty": 100}, None, "options",
      "There are no zeros to pay for: set zeros to “total” or “consecutive”."),
     ("classic", {"zero_penalty": 100}, None, "options",
@@ -391,8 +391,8 @@ def test_options_a_ruleset_does_not_take_are_refused(
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"zeros": 3}, "“zeros” is a word: “total”, “consecutive”, “off”."),
-    ({"forfeit_pays": 60}, "“forfeit_pays” is a word: “60”, “half_bid”."),
+    ({"zeros": 3}, "“zeros” is a word: “total”, “consecutive” or “off”."),
+    ({"forfeit_pays": 60}, "“forfeit_pays” is a word: “60” or “half_bid”."),
     ({"barrel_knock_off": "yes"}, "“barrel_knock_off” is yes or no: true or false."),
     ({"barrel_hands": "3"}, "“barrel_hands” is a whole number."),
     ({"zero_penalty": 100.0}, "“zero_penalty” is a whole number."),

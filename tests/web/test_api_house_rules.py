@@ -82,3 +82,13 @@ def test_a_backup_from_before_the_corrections_keeps_its_old_rule(
     imported = [api_user.get(f"/api/matches/{m['id']}").json
                 for m in api_user.get("/api/matches").json["matches"]]
     assert sorted([m["options"][option] for m in imported], key=str) == sorted([old, now], key=str)
+
+
+def test_a_refused_house_rule_is_said_in_the_readers_language(api_user: Any) -> None:
+    response = api_user.client.post(
+        "/api/matches", json={"players": ["Anna", "Boris", "Vera"],
+                              "options": {"zeros": "sometimes"}},
+        headers={**api_user.headers, "Accept-Language": "ru"})
+    assert response.status_code == 422 and response.json["field"] == "options"
+    assert response.json["error"] == (
+        "zeros — одно из: “total”, “consecutive” или “off”; «sometimes» — нет.")
