@@ -29,7 +29,9 @@ def init_app(app: Any) -> None:
     app.add_template_global((players.CHART_WIDTH, players.CHART_HEIGHT), "chart_size")
 
 
-@bp.post("/matches/<match_id>/seats/<int:seat>/<any(claim, assign, release):step>")
+@bp.post("/matches/<match_id>/seats/<int:seat>/claim", defaults={"step": "claim"})
+@bp.post("/matches/<match_id>/seats/<int:seat>/assign", defaults={"step": "assign"})
+@bp.post("/matches/<match_id>/seats/<int:seat>/release", defaults={"step": "release"})
 @login_required
 def seat(match_id: str, seat: int, step: str) -> Any:
     """Claim a seat as mine, give it to a member (the creator), or make it a guest again."""
