@@ -52,7 +52,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import (account_pages, accounts, api, assets, common, database, errors, guide, i18n,
-                   limits, phone, player_pages, recovery, security, views)
+                   invite, limits, phone, player_pages, recovery, security, views)
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)
@@ -73,6 +73,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(guide.bp)
     app.register_blueprint(player_pages.bp)
     player_pages.init_app(app)
+    app.register_blueprint(invite.bp)
     assets.init_app(app)
 
     if app.config["TRUSTED_PROXIES"]:

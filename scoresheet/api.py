@@ -17,6 +17,7 @@ from . import (
     bodies,
     export,
     limits,
+    links,
     players,
     queries,
     ratings,
@@ -178,6 +179,39 @@ def join_match() -> Any:
     """Join a match by its code."""
     match = services.join(g.api_user, bodies.join_code(_body()))
     return _match_response(match, queries.sheet_of(match))
+
+
+@bp.get("/matches/<match_id>/links")
+def match_links(match_id: str) -> Any:
+    """The match's join link and watch link (null while it has none)."""
+    return _links(queries.get_match(match_id, g.api_user))
+
+
+@bp.post("/matches/<match_id>/watch")
+def make_watch_link(match_id: str) -> Any:
+    """Make the match's watch link, or replace it: the old one stops working."""
+    match = queries.get_match(match_id, g.api_user)
+    links.make_watch_link(match, g.api_user)
+    return _links(match), 201
+
+
+@bp.delete("/matches/<match_id>/watch")
+def stop_watch_link(match_id: str) -> Any:
+    """Stop the match's watch link."""
+    links.stop_watch_link(queries.get_match(match_id, g.api_user), g.api_user)
+    return _no_content()
+
+
+def _links(match: Any) -> dict[str, Any]:
+    """The links object: `join_url`, `watch_url`."""
+    return {"join_url": links.join_url(match), "watch_url": links.watch_url(match)}
+
+
+@bp.post("/matches/<match_id>/rematch")
+def rematch(match_id: str) -> Any:
+    """Start the table's next match (201), or get the one already started (200)."""
+    new, started = services.rematch(queries.get_match(match_id, g.api_user), g.api_user)
+    return _match_response(new, queries.sheet_of(new), 201 if started else 200)
 
 
 @bp.post("/matches/<match_id>/hands")

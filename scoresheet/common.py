@@ -7,14 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, redirect, url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from .forms import RULESET_NAMES
+from . import shapes
+from .forms import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .house_words import rule_card
 from .models import Match
-from .rules import MatchState, TichuRound
-from .rules.tichu import CallStatistics, call_statistics, team_names
+from .rules import RULESETS, MatchState, TichuRound
+from .rules.tichu import TICHU, CallStatistics, call_statistics, team_names
 
 WORDS = {
     # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
@@ -55,3 +57,13 @@ def call_statistics_of(sheet: MatchState) -> CallStatistics:
 def back_to(match: Match) -> Response:
     """Redirect to the match page."""
     return redirect(url_for("pages.match", match_id=match.id))
+
+
+def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
+    """What every template of a match's sheet needs besides the sheet (the match page, the
+    watch page)."""
+    rules = sheet.setup.rules
+    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
+            "rules_label": RULESET_LABELS.get(rules, rules),
+            "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
+            "tichu": rules == TICHU, "call_words": CALL_NAMES}

@@ -194,6 +194,11 @@ class JoinForm(RefusableForm):
                                   "spellcheck": "false"})
 
 
+class ButtonForm(RefusableForm):
+    """A form that is one button (join, rematch, make or stop a watch link): its CSRF token is
+    the whole form."""
+
+
 class ConfirmForm(RefusableForm):
     """A final step (bank, end, delete) that needs a ticked box."""
 
@@ -226,6 +231,13 @@ class MatchForm(RefusableForm):
                                choices=options((i, _l("Player %(num)d", num=i + 1))
                                                for i in range(4)),
                                invalid_choice_message=_l("Pick the first dealer from the players."))
+
+    def name_dealers(self) -> None:
+        """Name the first dealer's choices as the players typed above it ("Player n" for a
+        seat with no name yet; the page's script keeps them in step while typing)."""
+        self.first_dealer.choices = options(
+            (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1))
+            for i, p in enumerate(self.players()))
 
     def players(self) -> list[Any]:
         """The four name fields."""

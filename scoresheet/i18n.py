@@ -93,8 +93,14 @@ def translate_refusal(code: str, params: Mapping[str, Any]) -> str:
     the English of its kind (`rules.messages.MESSAGES`), filled with the same values in that
     language's words and numbers (`localize.refusal_params`)."""
     english = MESSAGES[code]
-    if not has_request_context() or html_lang() == "en":
-        return english.format(**params)   # the engine's own English, as the API documents it
+    if not has_request_context():
+        return english.format(**params)
+    if html_lang() == "en":
+        if request.blueprint == "api":
+            return english.format(**params)  # the engine's own English, as the API documents it
+        # A page names the ruleset as players read it ("SquareScores"), never by its key.
+        return english.format(**{**params, **{k: v for k, v in refusal_params(params).items()
+                                               if k == "game"}})
     text = get_translations().ugettext(english)
     try:
         return text.format(**refusal_params(params))

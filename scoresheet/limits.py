@@ -203,3 +203,11 @@ def join_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     return limiter.shared_limit(configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
                                 key_func=get_remote_address, methods=["POST"],
                                 deduct_when=failed)(view)
+
+
+def join_link_limits(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A join link opened with a code that is not there counts as a failed join code (the
+    same counter): guessing codes by URL is as hopeless as by form."""
+    return limiter.shared_limit(configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
+                                key_func=get_remote_address, methods=["GET"],
+                                deduct_when=lambda response: response.status_code == 404)(view)

@@ -41,6 +41,11 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
+def new_watch_token() -> str:
+    """A long random token for a watch link (192 bits: never guessed, never enumerated)."""
+    return secrets.token_urlsafe(24)
+
+
 def fold(username: str) -> str:
     """A username as compared: case ignored (usernames are ASCII: lower() is the fold)."""
     return username.lower()
@@ -98,6 +103,15 @@ class Match(db.Model):
     winner, number of hands, each seat's score) in the same transaction as every change; a
     cache, never the truth (None only before migration 0003 filled it)."""
     join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
+    watch_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True,
+                                                    nullable=True)
+    """The watch link's token (`new_watch_token`): whoever holds it sees this match's sheet,
+    read-only, without an account; None while there is no watch link (any member makes,
+    replaces or stops it)."""
+    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The next match of the same table, once someone started it (`services.rematch`): a
+    second tap, on any phone, opens that one instead of starting another. No foreign key
+    (migration 0009 says why): a rematch deleted since counts as none."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,

@@ -92,3 +92,20 @@ def stored_hands(match: Match) -> list[Hand]:
         db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
         .execution_options(populate_existing=True)
     ).scalars())
+
+
+def known_names(user: User, most: int = 60) -> list[str]:
+    """Player names of the user's matches, most recent first, each once (ignoring case): the
+    start form offers them, so nobody types the table's names afresh."""
+    names: dict[str, str] = {}
+    for (setup,) in db.session.execute(
+            db.select(Match.setup).join(Member).where(Member.user_id == user.id)
+            .order_by(Match.created_at.desc(), Match.id).limit(200)):
+        for name in setup.get("players", []):
+            names.setdefault(name.casefold(), name)
+    return list(names.values())[:most]
+
+
+def rematch_of(match: Match) -> Match | None:
+    """The table's next match, if someone started it and it is still there."""
+    return db.session.get(Match, match.rematch_id) if match.rematch_id else None

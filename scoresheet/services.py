@@ -1,6 +1,6 @@
 """The service layer's commands: every change to a match, each one transaction.
 
-create_match, join, add_hand, edit_hand, delete_hand, restore_hand, bank, end — and
+create_match, rematch, join, add_hand, edit_hand, delete_hand, restore_hand, bank, end — and
 preview_hand, which checks a draft hand the same way and stores nothing. Reading lives in
 `queries`. Every change is checked by replaying all the hand records with it, inside the
 transaction; a refused change stores nothing. Refusals propagate as the engine's `Malformed` /
@@ -10,6 +10,7 @@ raises `errors.Conflict`. Every change stores the match's new summary with it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -22,8 +23,9 @@ from sqlalchemy.exc import IntegrityError
 from . import audit, ratings, statistics
 from .errors import Conflict
 from .extensions import db
+from .links import by_join_code
 from .models import AuditEntry, Hand, Match, Member, User, utcnow
-from .queries import get_hand, stored_hands
+from .queries import get_hand, rematch_of, stored_hands
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
 from .rules import HandResult, Record, Refused, Replay, Setup, MatchState, check_setup, record_from_dict
 from .rules import record_to_dict, replay, setup_to_dict
@@ -34,23 +36,51 @@ _RETRIES = 5
 
 def create_match(user: User, setup: Setup) -> Match:
     """Start a match (the set-up is checked here); the creator is its first member."""
-    check_setup(setup)
-    match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
-    match.members.append(Member(user_id=user.id))
-    store_summary(match, replay(setup, []))
-    db.session.add(match)
-    db.session.flush()
-    audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
+    match = _new_match(user, setup, [user.id])
     db.session.commit()
     return match
 
 
+def _new_match(user: User, setup: Setup, member_ids: list[int]) -> Match:
+    """A new match of `user`'s with these members (not committed)."""
+    check_setup(setup)
+    match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
+    match.members.extend(Member(user_id=i) for i in member_ids)
+    store_summary(match, replay(setup, []))
+    db.session.add(match)
+    db.session.flush()
+    audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
+    return match
+
+
+def rematch(match: Match, user: User) -> tuple[Match, bool]:
+    """The table's next match: the same players, rules and options, the first deal one seat
+    on (to the left of this match's first dealer), no start scores; every member of this
+    match is a member of it. One per match: a second tap, on any phone, gets the one already
+    started. The match, and whether it was started now."""
+    db.session.execute(
+        db.select(Match).where(Match.id == match.id).with_for_update()
+        .execution_options(populate_existing=True)).scalar_one()
+    started = rematch_of(match)
+    if started is not None:
+        return started, False
+    old = computed(match).sheet.setup
+    if match.status == "open" and computed(match).sheet.winner is None:
+        raise Conflict(_("This match is still being played: a rematch starts once it is "
+                         "won or ended."))
+    setup = dataclasses.replace(old, first_dealer=(old.first_dealer + 1) % len(old.players),
+                                start_scores=tuple(0 for _ in old.start_scores))
+    members = [m.user_id for m in match.members]
+    new = _new_match(user, setup, [user.id, *(i for i in members if i != user.id)])
+    match.rematch_id = new.id
+    match.revision += 1  # the other phones' sheets show the way to the new match
+    db.session.commit()
+    return new, True
+
+
 def join(user: User, code: str) -> Match:
     """Make the user a member of the match with this join code (404 if there is none)."""
-    code = "".join(code.split()).replace("-", "").upper()
-    match = db.session.execute(
-        db.select(Match).where(Match.join_code == code)
-    ).scalar_one_or_none() if 0 < len(code) <= 16 and code.isascii() and code.isalnum() else None
+    match = by_join_code(code)
     if match is None:
         abort(404, _("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):

@@ -19,12 +19,11 @@ from werkzeug.wrappers import Response
 from . import (
     accounts, bodies, export, i18n, limits, queries, queued, security, services, shapes, table_news,
 )
-from .common import back_to
+from .common import back_to, match_context
 from .errors import Conflict
 from .forms import (
-    CALL_NAMES,
-    FORFEIT_WORDS,
     RULESET_LABELS,
+    ButtonForm,
     ConfirmForm,
     JoinForm,
     LoginForm,
@@ -37,7 +36,7 @@ from .forms import (
     round_to_form_data,
 )
 from .models import Match, User
-from .rules import RULESETS, MatchState, RuleError, setup_from_dict
+from .rules import MatchState, RuleError, setup_from_dict
 from .rules.tichu import TICHU
 from .security import ascii_number
 
@@ -66,7 +65,8 @@ def register() -> Any:
             login_user(user, remember=form.remember.data)
             i18n.adopt_choice(user)
             flash(_("Welcome, %(name)s. Start a match or join your table's.", name=user.username))
-            response = redirect(url_for("pages.index"))
+            response = redirect(security.local_path(request.args.get("next"),
+                                                    url_for("pages.index")))
             limits.remember_device(response, user.username)
             return response
     return render_template("register.html", form=form)
@@ -152,9 +152,29 @@ def new_match() -> Any:
         except RuleError as err:
             form.refuse_rule(err)
         else:
-            flash(_("Match started. Share the join code with the table."))
+            flash(_("Match started. Invite the table: share the link or let them scan the code."))
             return back_to(match)
-    return render_template("match_new.html", form=form, rulesets=RULESET_LABELS.values())
+    form.name_dealers()
+    return render_template("match_new.html", form=form, rulesets=RULESET_LABELS.values(),
+                           known_names=queries.known_names(current_user))
+
+
+@bp.post("/matches/<match_id>/rematch")
+@login_required
+def rematch(match_id: str) -> Response:
+    """Start the table's next match (same players and rules) with one tap; a second tap, on
+    any phone, opens the one already started."""
+    m = queries.get_match(match_id, current_user)
+    if ButtonForm().validate_on_submit():
+        try:
+            new, started = services.rematch(m, current_user)
+        except Conflict as err:
+            flash(err.message, "warning")
+            return back_to(m)
+        flash(_("Rematch started: the same players and rules, the deal one seat on.") if started
+              else _("The rematch had already started: here it is."))
+        return back_to(new)
+    return back_to(m)
 
 
 @bp.get("/matches/<match_id>")
@@ -164,19 +184,11 @@ def match(match_id: str) -> str:
     m = queries.get_match(match_id, current_user)
     sheet = queries.sheet_of(m)
     change = table_news.latest_change(m)
-    context = _match_context(m, sheet)
+    context = match_context(m, sheet)
     return render_template("match.html", match=m, sheet=sheet, change=change,
                            offer=table_news.offer(m, current_user, sheet, change),
                            news=table_news.news(change, context["tichu"]), **context)
 
-
-def _match_context(m: Match, sheet: Any) -> dict[str, Any]:
-    """What every match template needs besides the sheet."""
-    rules = sheet.setup.rules
-    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
-            "rules_label": RULESET_LABELS.get(rules, rules),
-            "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
-            "tichu": rules == TICHU, "call_words": CALL_NAMES}
 
 
 @bp.get("/matches/<match_id>/sheet.csv")

@@ -211,6 +211,42 @@
     root.querySelectorAll("[data-zone=local]").forEach(function (n) { n.hidden = false; });
   }
 
+  // Invite: the phone's share sheet (Web Share API) where there is one, else the link copied
+  // and said so; where neither works, the link's own target (the written-out link, the QR code).
+  function setUpShare(link) {
+    var url = link.getAttribute("data-share-url");
+    var status = link.parentNode.querySelector("[data-share-status]");
+    function say(text) { if (status) status.textContent = text; }
+    link.addEventListener("click", function (event) {
+      if (navigator.share) {
+        event.preventDefault();
+        navigator.share({ title: link.getAttribute("data-share-title") || document.title, url: url })
+          .catch(function () { /* closed without sharing: nothing to say */ });
+      } else if (navigator.clipboard && window.isSecureContext) {
+        event.preventDefault();
+        navigator.clipboard.writeText(url)
+          .then(function () { say(link.getAttribute("data-copied")); })
+          .catch(function () { location.hash = link.hash || ""; });
+      }
+    });
+  }
+
+  // Start form: "First dealer" offers the names typed above it, as they are typed ("Player 3"
+  // for a seat with no name yet: the page gives that phrase with 9999 for the number).
+  function setUpDealerNames(select) {
+    var form = select.form;
+    var unnamed = select.getAttribute("data-dealer-names");
+    function update() {
+      Array.prototype.forEach.call(select.options, function (option) {
+        var input = form.querySelector("[data-player='" + option.value + "']");
+        var name = input ? input.value.trim() : "";
+        option.textContent = name || unnamed.replace("9999", String(Number(option.value) + 1));
+      });
+    }
+    form.addEventListener("input", update);
+    update();
+  }
+
   // Keep the screen on during a match, where the browser allows it.
   function setUpWakeLock() {
     if (!("wakeLock" in navigator)) return;
@@ -230,6 +266,8 @@
     document.querySelectorAll("form.hand:not(.round)").forEach(setUpPointsAdvance);
     document.querySelectorAll("form[data-preview-url]").forEach(setUpPreview);
     document.querySelectorAll("form.round").forEach(setUpRound);
+    document.querySelectorAll("[data-share-url]").forEach(setUpShare);
+    document.querySelectorAll("select[data-dealer-names]").forEach(setUpDealerNames);
     var live = document.getElementById("live");
     if (live && live.getAttribute("data-version-url")) setUpLive(live);
     if (document.querySelector("[data-wake]")) setUpWakeLock();

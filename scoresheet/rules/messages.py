@@ -75,6 +75,7 @@ MESSAGES: dict[str, str] = {
                             "not a kind."),
     # How a match starts (RULES.md §6, §7, §10).
     "unknown_ruleset": N_("“{rules}” is not a ruleset we know: choose one of {known}."),
+    "no_players": N_("Type the players' names: {game} is played by {counts} players."),
     "player_count": N_("{game} is played by {counts} players, not {n}."),
     "tichu_player_count": N_("Tichu is played by {seats} players, in two teams, not {n}."),
     "no_gold_set": N_("{game} has no gold set."),

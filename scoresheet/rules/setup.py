@@ -34,9 +34,11 @@ def check_setup(setup: Setup) -> None:
         raise refuse("rules", "unknown_ruleset", rules=setup.rules,
                      known=", ".join([*RULESETS, TICHU]))
     n = len(setup.players)
+    counts = OneOf(rs.seats)
+    if n == 0:
+        raise refuse("players", "no_players", game=rs.name, counts=counts)
     if n not in rs.seats:
-        raise refuse("players", "player_count", game=rs.name,
-                     counts=OneOf(rs.seats), n=n)
+        raise refuse("players", "player_count", game=rs.name, counts=counts, n=n)
     _check_names(setup.players)
     opts = setup.options
     _check_target(rs.name, opts.target, rs.targets)
@@ -56,6 +58,8 @@ def check_setup(setup: Setup) -> None:
 def _check_tichu(setup: Setup) -> None:
     """RULES.md §10: four players, a Tichu target, no Tysiacha options, a start score per team."""
     n = len(setup.players)
+    if n == 0:
+        raise refuse("players", "no_players", game="Tichu", counts=SEATS)
     if n != SEATS:
         raise refuse("players", "tichu_player_count", seats=SEATS, n=n)
     _check_names(setup.players)

@@ -37,7 +37,7 @@ def test_hostile_names_are_escaped_on_every_page_and_neutralised_in_the_csv(
         if not response.mimetype.startswith("text/"):
             continue  # icons and the like: no text of ours in them
         text = data.decode()
-        if url.endswith(".csv"):
+        if url.endswith(".csv") and response.status_code == 200:  # a made-up watch token: 404
             rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
             assert "'=HYPERLINK(\"http://evil.example\")" in rows[0]
             assert not any(cell.startswith("=") for row in rows for cell in row)

@@ -1,0 +1,250 @@
+"""Bringing people to a match: the join link (through log-in or registration, one tap to join,
+never a change on a GET), its QR code, and the watch link, which shows its own match's sheet
+read-only and nothing else, and stops once replaced or stopped."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+
+from scoresheet.extensions import db
+from scoresheet.models import Match, Member
+
+from .page_helpers import Phone, played
+from .test_security import table_counts
+from .test_strangers import match_routes, url_for_rule
+
+WATCH = re.compile(r'id="watch-link" value="http://localhost(/watch/[A-Za-z0-9_-]+)"')
+
+
+def _code(app: Flask, match_id: str) -> str:
+    with app.app_context():
+        return db.session.get(Match, match_id).join_code
+
+
+def _members(app: Flask, match_id: str) -> int:
+    with app.app_context():
+        return db.session.execute(db.select(db.func.count(Member.id))
+                                  .where(Member.match_id == match_id)).scalar_one()
+
+
+def _watch_path(phone: Phone, match_id: str) -> str:
+    """Make the match's watch link on its page; the link's path."""
+    response = phone.post(f"/matches/{match_id}/watch", {}, form_url=f"/matches/{match_id}")
+    assert response.status_code == 302
+    found = WATCH.search(phone.get(f"/matches/{match_id}").text)
+    assert found
+    return found.group(1)
+
+
+def test_the_match_page_offers_the_join_link_and_its_qr_code_drawn_here(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    page = phone.get(f"/matches/{match_id}").text
+    link = f"http://localhost/join/{_code(csrf_app, match_id)}"
+    assert f'data-share-url="{link}"' in page and f'id="join-link" value="{link}"' in page
+    svg = re.search(r'<figure class="qr"><svg aria-hidden="true"[^>]*class="qr".*?</svg>', page,
+                    re.S)
+    assert svg and "http" not in svg.group(0).split(">", 1)[1]  # drawn here, nothing fetched
+
+
+def test_a_join_link_opened_logged_out_leads_through_log_in_into_the_match(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    path = f"/join/{_code(csrf_app, match_id)}"
+    boris = Phone(csrf_app.test_client())
+    boris.register("boris")
+    boris.post("/logout", {}, form_url="/logout")
+    response = boris.get(path)
+    assert response.status_code == 302 and response.location == f"/login?next={path}"
+    login = f"/login?next={path}"
+    response = boris.post(login, {"username": "boris", "password": "correct horse"})
+    assert response.location == path
+    page = boris.get(path)
+    assert page.status_code == 200 and "Join this match?" in page.text and "Anna · Boris · Vera" in page.text
+    assert _members(csrf_app, match_id) == 1  # looking never joins
+    response = boris.post(path, {})  # the one tap
+    assert response.status_code == 302 and response.location == f"/matches/{match_id}"
+    assert _members(csrf_app, match_id) == 2
+    assert boris.get(path).location == f"/matches/{match_id}"  # a member goes straight in
+
+
+def test_a_join_link_leads_a_newcomer_through_registration_into_the_match(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    path = f"/join/{_code(csrf_app, match_id)}"
+    vera = Phone(csrf_app.test_client())
+    login_page = vera.get(f"/login?next={path}").text
+    assert f'href="/register?next={path}"' in login_page
+    response = vera.post(f"/register?next={path}", {"username": "vera", "password": "correct horse"})
+    assert response.location == path
+    assert vera.post(path, {}).location == f"/matches/{match_id}"
+
+
+def test_joining_by_link_needs_the_csrf_token_and_a_real_code(phone: Phone, csrf_app: Flask,
+                                                              make_phone: Any) -> None:
+    match_id = phone.new_match()
+    boris = make_phone("boris")
+    path = f"/join/{_code(csrf_app, match_id)}"
+    assert boris.client.post(path, data={}).status_code == 400
+    assert _members(csrf_app, match_id) == 1
+    response = boris.get("/join/ABCDEFGHJK")
+    assert response.status_code == 404 and "No match has that join code" in response.text
+    assert boris.get("/join/%00%27").status_code == 404
+    assert boris.get(path.lower()).status_code == 200  # forgiving, as typed codes are
+
+
+def test_the_watch_link_shows_the_sheet_read_only_without_an_account(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    path = _watch_path(phone, match_id)
+    watcher = csrf_app.test_client()
+    response = watcher.get(path)
+    assert response.status_code == 200
+    page = response.text
+    assert "Anna · Boris · Vera" in page and "Watching" in page and "Hand 2: Boris deals." in page
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert "no-store" in response.headers["Cache-Control"]
+    assert f"/matches/{match_id}" not in page  # no way to the match's own pages
+    assert re.findall(r"<form[^>]*action=\"([^\"]*)\"", page) == ["/language"]
+    version = watcher.get(f"{path}/version")
+    assert version.status_code == 200 and version.json["version"] == "1-1"
+    assert watcher.get(f"{path}/version", headers={"If-None-Match": '"1-1"'}).status_code == 304
+    csv = watcher.get(f"{path}/sheet.csv")
+    assert csv.status_code == 200 and "Boris total" in csv.text
+    phone.hand(match_id, 2, **played(2, 100, [20, 40, None]))
+    assert watcher.get(f"{path}/version").json["version"] == "2-2"
+
+
+def test_the_watch_link_reaches_nothing_else_and_changes_nothing(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    other = phone.new_match(["Gleb", "Dana", "Ira"])
+    path = _watch_path(phone, match_id)
+    watcher = csrf_app.test_client()
+    assert "Gleb" not in watcher.get(path).text
+    before = table_counts(csrf_app)
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        for url in (path, f"{path}/version", f"{path}/sheet.csv"):
+            assert watcher.open(url, method=method).status_code == 405, (method, url)
+    token = path.rsplit("/", 1)[1]
+    for rule, method in match_routes(csrf_app):
+        for match in (match_id, other):
+            url = url_for_rule(rule, match)
+            response = watcher.open(url, method=method, json={"kind": "redeal"},
+                                    headers={"Authorization": f"Bearer {token}"})
+            assert response.status_code in (302, 400, 401, 404), (rule, method, response.status_code)
+            if response.status_code == 302:
+                assert response.location.startswith("/login"), rule
+    assert table_counts(csrf_app) == before
+
+
+def test_a_replaced_or_stopped_watch_link_stops_working(phone: Phone, csrf_app: Flask,
+                                                        make_phone: Any) -> None:
+    match_id = phone.new_match()
+    old = _watch_path(phone, match_id)
+    boris = make_phone("boris")
+    boris.post(f"/join/{_code(csrf_app, match_id)}", {})
+    new = _watch_path(boris, match_id)  # any member replaces it
+    watcher = csrf_app.test_client()
+    assert new != old and watcher.get(old).status_code == 404
+    assert watcher.get(f"{old}/version").status_code == 404
+    assert watcher.get(new).status_code == 200
+    response = phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}")
+    assert response.status_code == 302
+    gone = watcher.get(new)
+    assert gone.status_code == 404 and "This watch link does not work" in gone.text
+    assert watcher.get(f"{new}/sheet.csv").status_code == 404
+    assert 'id="watch-link"' not in phone.get(f"/matches/{match_id}").text
+    assert watcher.get("/watch/short").status_code == 404
+
+
+def test_the_api_makes_replaces_and_stops_watch_links(api_user: Any, stranger: Any,
+                                                      client: Any) -> None:
+    match = api_user.new_match()
+    links = api_user.get(f"/api/matches/{match['id']}/links").json
+    assert links == {"join_url": f"http://localhost/join/{match['join_code']}", "watch_url": None}
+    made = api_user.post(f"/api/matches/{match['id']}/watch")
+    assert made.status_code == 201 and made.json["watch_url"].startswith("http://localhost/watch/")
+    path = made.json["watch_url"].removeprefix("http://localhost")
+    assert len(path.rsplit("/", 1)[1]) >= 32
+    assert client.get(path).status_code == 200
+    assert stranger.post(f"/api/matches/{match['id']}/watch").status_code == 404
+    assert stranger.delete(f"/api/matches/{match['id']}/watch").status_code == 404
+    assert api_user.delete(f"/api/matches/{match['id']}/watch").status_code == 204
+    assert client.get(path).status_code == 404
+    assert api_user.get(f"/api/matches/{match['id']}/links").json["watch_url"] is None
+
+
+def _won_match(api_user: Any) -> dict[str, Any]:
+    """A GGTables match to 500 that Anna has won with her first hand."""
+    match = api_user.new_match(rules="ggtables", options={"target": 500},
+                               start_scores=[490, 0, 0], first_dealer=2)
+    api_user.add_hand(match["id"], {"declarer": 0, "bid": 100, "points": [None, 20, 20],
+                                    "marriages": [["hearts"], [], []]})
+    return match
+
+
+def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
+        api_user: Any, make_user: Any, app: Flask) -> None:
+    match = _won_match(api_user)
+    boris = make_user("boris")
+    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    response = boris.post(f"/api/matches/{match['id']}/rematch")
+    assert response.status_code == 201
+    new = response.json
+    assert new["id"] != match["id"] and new["players"] == ["Anna", "Boris", "Vera"]
+    assert new["rules"] == "ggtables" and new["options"] == match["options"]
+    assert new["hands"] == [] and new["next"]["dealer"] == 0  # one seat on from seat 2
+    assert [s["score"] for s in new["standings"]] == [0, 0, 0]
+    assert sorted(new["members"]) == ["anna", "boris"]
+    again = api_user.post(f"/api/matches/{match['id']}/rematch")  # the other phone's tap
+    assert again.status_code == 200 and again.json["id"] == new["id"]
+    with app.app_context():
+        assert db.session.get(Match, match["id"]).rematch_id == new["id"]
+
+
+def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any,
+                                                   app: Flask) -> None:
+    match = api_user.new_match()
+    before = table_counts(app)
+    response = api_user.post(f"/api/matches/{match['id']}/rematch")
+    assert response.status_code == 409 and "still being played" in response.json["error"]
+    assert stranger.post(f"/api/matches/{match['id']}/rematch").status_code == 404
+    assert table_counts(app) == before
+    api_user.post(f"/api/matches/{match['id']}/end")
+    assert api_user.post(f"/api/matches/{match['id']}/rematch").status_code == 201
+
+
+def test_the_rematch_button_starts_the_next_match_and_the_old_sheet_points_to_it(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    assert "Rematch" not in phone.get(f"/matches/{match_id}").text
+    phone.post(f"/matches/{match_id}/end", {"confirm": "y"})
+    page = phone.get(f"/matches/{match_id}").text
+    assert f'action="/matches/{match_id}/rematch"' in page
+    response = phone.post(f"/matches/{match_id}/rematch", {}, form_url=f"/matches/{match_id}")
+    new_id = response.location.rsplit("/", 1)[1]
+    assert new_id != match_id
+    assert "Hand 1: Boris deals." in phone.get(response.location).text
+    assert f'href="/matches/{new_id}"' in phone.get(f"/matches/{match_id}").text
+
+
+def test_the_start_form_offers_names_played_with_and_names_the_dealers(phone: Phone) -> None:
+    assert "<datalist" not in phone.get("/matches/new").text
+    phone.new_match(["Anna", "Boris", "Vera"])
+    phone.new_match(["Łukasz", "boris", "Gleb"])
+    page = phone.get("/matches/new").text
+    names = re.findall(r'<option value="([^"]+)">', page.split('<datalist id="known-names">')[1])
+    assert names[:3] == ["Łukasz", "boris", "Gleb"] and "Anna" in names and "Boris" not in names
+    assert 'list="known-names"' in page
+    refused = phone.post("/matches/new", {"players-0": "Anna", "players-1": "Boris",
+                                          "players-2": "Anna", "rules": "squarescores",
+                                          "first_dealer": "1"})
+    dealers = refused.text.split('id="first_dealer"')[1].split("</select>")[0]
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", dealers) == [
+        "Anna", "Boris", "Anna", "Player 4"]
+    assert 'data-dealer-names="Player 9999"' in refused.text
