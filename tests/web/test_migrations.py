@@ -285,3 +285,28 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
     assert [r.name for r in rows] == ["A", "B", "C"]  # named by migration 0008
     stored = rows[0].banked_at
     assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at
+
+
+def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine: Engine) -> None:
+    # A batch copy of `matches` on SQLite would drop the table and, with foreign keys on,
+    # delete every hand and member with it (ON DELETE CASCADE): 0009 only adds columns.
+    watch = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_watch_links_and_rematches.py"))
+    migrate(engine, str(watch.down_revision))
+    with engine.begin() as conn:
+        conn.execute(models.User.__table__.insert().values(
+            id=1, username="anna", username_folded="anna", password_hash="x", session_version=0,
+            created_at=models.utcnow()))
+        conn.execute(models.Match.__table__.insert().values(
+            id="m1", setup={"players": ["A", "B", "C"]}, status="open", revision=1,
+            join_code="m1", created_at=models.utcnow(), updated_at=models.utcnow()))
+        conn.execute(models.Member.__table__.insert().values(match_id="m1", user_id=1,
+                                                             joined_at=models.utcnow()))
+        conn.execute(models.Hand.__table__.insert().values(
+            match_id="m1", number=1, record=played(1, 100, [20, None, 20]), version=1,
+            created_at=models.utcnow(), updated_at=models.utcnow()))
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        counts = [conn.execute(db.select(db.func.count()).select_from(t)).scalar_one()
+                  for t in (models.Match.__table__, models.Member.__table__, models.Hand.__table__)]
+        match = conn.execute(db.select(models.Match.watch_token, models.Match.rematch_id)).one()
+    assert counts == [1, 1, 1] and tuple(match) == (None, None)
