@@ -69,6 +69,9 @@ class User(UserMixin, db.Model):
     session_version: Mapped[int] = mapped_column(default=0)
     language: Mapped[str | None] = mapped_column(String(10))
     """The language the player chose with the switch (`en`, `ru`, …); None: the phone's."""
+    usual_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The table's usual rules, saved from one of the player's matches: its players, ruleset
+    and options (`services.save_usual_rules`); a new match starts with them in one tap."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     def get_id(self) -> str:

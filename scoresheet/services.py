@@ -28,8 +28,9 @@ from .models import AuditEntry, Hand, Match, Member, User, utcnow
 from .queries import get_hand, rematch_of, stored_hands
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
 from .rules import HandResult, Record, Refused, Replay, Setup, MatchState, check_setup, record_from_dict
-from .rules import record_to_dict, replay, setup_to_dict
+from .rules import record_to_dict, replay, setup_from_dict, setup_to_dict
 from .rules.figures import game_of
+from .rules.house import LEGACY
 
 _RETRIES = 5
 
@@ -76,6 +77,23 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
     match.revision += 1  # the other phones' sheets show the way to the new match
     db.session.commit()
     return new, True
+
+
+def save_usual_rules(user: User, match: Match) -> None:
+    """Keep this match's players, ruleset and options as the user's usual rules (RULES.md §6,
+    §11), for `start_usual`."""
+    setup = match.setup
+    options = {k: v for k, v in setup.get("options", {}).items() if k != LEGACY}  # §7: old only
+    user.usual_rules = {"players": list(setup["players"]), "rules": setup["rules"],
+                        "options": options}
+    db.session.commit()
+
+
+def start_usual(user: User) -> Match:
+    """Start a match with the user's usual rules: the first seat deals, no start scores."""
+    if user.usual_rules is None:
+        abort(404, _("No usual rules are saved: save them from a match's page first."))
+    return create_match(user, setup_from_dict(user.usual_rules))
 
 
 def join(user: User, code: str) -> Match:

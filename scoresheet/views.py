@@ -177,6 +177,30 @@ def rematch(match_id: str) -> Response:
     return back_to(m)
 
 
+@bp.post("/matches/<match_id>/usual")
+@login_required
+def save_usual(match_id: str) -> Response:
+    """Keep this match's players, ruleset and options as the player's usual rules."""
+    m = queries.get_match(match_id, current_user)
+    if ButtonForm().validate_on_submit():
+        services.save_usual_rules(current_user, m)
+        flash(_("Saved as your table's usual rules: your home page starts the next match with "
+                "them in one tap."))
+    return back_to(m)
+
+
+@bp.post("/matches/usual")
+@login_required
+def start_usual() -> Response:
+    """Start a match with the player's usual rules, in one tap."""
+    if not ButtonForm().validate_on_submit():
+        return redirect(url_for("pages.index"))
+    m = services.start_usual(current_user)
+    flash(_("Match started with your usual rules. Invite the table: share the link or let them "
+            "scan the code."))
+    return back_to(m)
+
+
 @bp.get("/matches/<match_id>")
 @login_required
 def match(match_id: str) -> str:

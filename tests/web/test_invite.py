@@ -16,7 +16,7 @@ from .page_helpers import Phone, played
 from .test_security import table_counts
 from .test_strangers import match_routes, url_for_rule
 
-WATCH = re.compile(r'id="watch-link" value="http://localhost(/watch/[A-Za-z0-9_-]+)"')
+WATCH = re.compile(r'id="watch-link" href="http://localhost(/watch/[A-Za-z0-9_-]+)"')
 
 
 def _code(app: Flask, match_id: str) -> str:
@@ -44,7 +44,7 @@ def test_the_match_page_offers_the_join_link_and_its_qr_code_drawn_here(
     match_id = phone.new_match()
     page = phone.get(f"/matches/{match_id}").text
     link = f"http://localhost/join/{_code(csrf_app, match_id)}"
-    assert f'data-share-url="{link}"' in page and f'id="join-link" value="{link}"' in page
+    assert f'data-share-url="{link}"' in page and f'id="join-link" href="{link}"' in page
     svg = re.search(r'<figure class="qr"><svg aria-hidden="true"[^>]*class="qr".*?</svg>', page,
                     re.S)
     assert svg and "http" not in svg.group(0).split(">", 1)[1]  # drawn here, nothing fetched

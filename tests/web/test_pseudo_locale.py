@@ -171,6 +171,8 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
             "declarer_rounding": True, "forfeit_pays": "half_bid", "blind_bids": True,
             "blind_doubles": "declarer", "ace_marriage": True, "gold_set": True}})
     r.page(f"/matches/{house['id']}/rules")  # every house rule in the table's own words
+    r.post(f"/matches/{house['id']}/usual", {}, form_url=f"/matches/{house['id']}")
+    r.page("/")  # with the button that starts the next match with the usual rules
     r.page(f"/matches/{mid}/hands/new")
     r.post(f"/matches/{mid}/hands/new", {**played(1, 100, [40, None, 20]), "bid": "abc",
                                          "declarer": "x", "kind": "won",
