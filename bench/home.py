@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.replay import build_match  # noqa: E402
-from bench.timing import interleaved, report  # noqa: E402
 from flask_login import current_user, login_required  # noqa: E402
 
+from bench.replay import build_match  # noqa: E402
+from bench.timing import interleaved, report  # noqa: E402
 from scoresheet import create_app  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
 

@@ -51,8 +51,24 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import (account_pages, accounts, api, assets, common, database, errors, guide, i18n,
-                   invite, limits, phone, player_pages, recovery, security, views)
+    from . import (
+        account_pages,
+        accounts,
+        api,
+        assets,
+        common,
+        database,
+        errors,
+        guide,
+        i18n,
+        invite,
+        limits,
+        phone,
+        player_pages,
+        recovery,
+        security,
+        views,
+    )
     from .extensions import csrf, limiter, login_manager
 
     database.init_app(app)

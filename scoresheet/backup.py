@@ -15,21 +15,19 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
+from flask_babel import gettext as _
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
-
-from flask_babel import gettext as _
 
 from . import audit, statistics
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
 from .queries import stored_hands
 from .replay_cache import store_summary
-from .rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay
-from .rules import setup_from_dict
-from .rules.house import as_created
+from .rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
 from .rules import setup_to_dict as setup_dict
+from .rules.house import as_created
 from .shapes import member_names
 
 FORMAT = "tysiacha-scoresheet"

@@ -173,8 +173,9 @@ def sqlite_begin(connection: Any) -> None:
 
     A deferred transaction that reads first and writes later cannot wait for the lock once
     another writer has committed after its read ("database is locked" at once); BEGIN IMMEDIATE
-    waits (busy timeout) instead. Reading requests (and views marked `reads_only`), and the blocks of `read_only` in any other
-    (a log-in's look-up), stay deferred: WAL readers never block and are never blocked.
+    waits (busy timeout) instead. Reading requests (and views marked `reads_only`), and the
+    blocks of `read_only` in any other (a log-in's look-up), stay deferred: WAL readers never
+    block and are never blocked.
     """
     reading = (has_app_context() and g.get("_read_only", False)) or (
         has_request_context() and _reading_request())

@@ -2,8 +2,8 @@
 
 One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
 an engine refusal (`Malformed` → 400, `Refused` → 422), a `Conflict` (409), a
-`WrongPassword` (403) and SQLite's write lock held too long (503). Views that put a refusal next to its form field catch it themselves;
-whatever they do not catch ends here.
+`WrongPassword` (403) and SQLite's write lock held too long (503). Views that put a refusal
+next to its form field catch it themselves; whatever they do not catch ends here.
 """
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .rules import RULESETS, SUITS, RuleError, MatchState
 from .house_words import CHOICES, LABELS, SWITCHES, USUAL
+from .rules import RULESETS, SUITS, MatchState, RuleError
 from .rules.house import AMOUNTS, HOUSE_RULES
 from .rules.records import ACES
 from .rules.rulesets import GOLD_MIN_BID

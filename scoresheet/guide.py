@@ -8,6 +8,7 @@ the sheet does another (RULES.md §3–§8, §10).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -17,8 +18,7 @@ from flask_login import current_user, login_required
 from . import queries
 from .forms import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .replay_cache import setup_of
-from .rules import (RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay,
-                    setup_from_dict)
+from .rules import RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay, setup_from_dict
 from .rules.house import DUMP_AT, HouseRules, defaults, resolved
 from .rules.rulesets import BARREL_BELOW, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
 from .rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU

@@ -20,11 +20,11 @@ from werkzeug.wrappers import Response
 from . import bodies, queries, services
 from .chart import race
 from .common import WORDS
+from .database import reads_only
 from .forms import FORFEIT_WORDS, entry_form
 from .i18n import languages
 from .models import Match
 from .rules import HandResult, MatchState, RuleError, TichuRound
-from .database import reads_only
 from .security import ascii_number
 
 bp = Blueprint("phone", __name__)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .extensions import db
 from .models import Hand, Match
-from .rules import Record, Replay, Setup, MatchState, record_from_dict, setup_from_dict
+from .rules import MatchState, Record, Replay, Setup, record_from_dict, setup_from_dict
 from .shapes import encode, hand_json
 
 _CACHE_SIZE = 256

@@ -27,8 +27,20 @@ from .links import by_join_code
 from .models import AuditEntry, Hand, Match, Member, User, utcnow
 from .queries import get_hand, rematch_of, stored_hands
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
-from .rules import HandResult, Record, Refused, Replay, Setup, MatchState, check_setup, record_from_dict
-from .rules import record_to_dict, replay, setup_from_dict, setup_to_dict
+from .rules import (
+    HandResult,
+    MatchState,
+    Record,
+    Refused,
+    Replay,
+    Setup,
+    check_setup,
+    record_from_dict,
+    record_to_dict,
+    replay,
+    setup_from_dict,
+    setup_to_dict,
+)
 from .rules.figures import game_of
 from .rules.house import LEGACY
 

@@ -11,7 +11,7 @@ from sqlalchemy import Row
 from .audit import entry_to_dict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat
-from .rules import HandResult, Setup, MatchState, TichuRound, setup_to_dict
+from .rules import HandResult, MatchState, Setup, TichuRound, setup_to_dict
 from .rules.tichu import TICHU
 
 

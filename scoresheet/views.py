@@ -17,7 +17,17 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from . import (
-    accounts, bodies, export, i18n, limits, queries, queued, security, services, shapes, table_news,
+    accounts,
+    bodies,
+    export,
+    i18n,
+    limits,
+    queries,
+    queued,
+    security,
+    services,
+    shapes,
+    table_news,
 )
 from .common import back_to, match_context
 from .errors import Conflict

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .messages import malformed, refuse
 from .game import Deal
+from .messages import malformed, refuse
 from .records import ACES, SUITS, HandRecord, Record, Setup
 from .rulesets import MAX_BID, PACK, Ruleset, complete_points, marriage_points, round_points
 

@@ -6,9 +6,9 @@ import copy
 from collections.abc import Iterable
 
 from .errors import RuleError
-from .messages import refuse
 from .game import Game
-from .records import HandResult, Record, SeatResult, Setup, MatchState
+from .messages import refuse
+from .records import HandResult, MatchState, Record, SeatResult, Setup
 from .setup import check_setup
 from .tichu import TICHU, Tichu
 from .tysiacha import Tysiacha

@@ -27,7 +27,6 @@ from .rulesets import (
 )
 
 
-
 @dataclass(slots=True)
 class _Seat:
     """The running state of one seat (RULES.md §4)."""

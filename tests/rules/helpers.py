@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scoresheet.rules import HandRecord, Options, Setup, MatchState, replay
+from scoresheet.rules import HandRecord, MatchState, Options, Setup, replay
 from scoresheet.rules.records import SheetStyle
 
 REDEAL = HandRecord("redeal")

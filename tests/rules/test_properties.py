@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from scoresheet.rules import (
     RULESETS,
-    Ruleset,
     SUITS,
     HandRecord,
+    MatchState,
     Options,
     Refused,
+    Ruleset,
     Setup,
-    MatchState,
     replay,
 )
 from scoresheet.rules.house import defaults

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo, write_mo
+from conftest import app_config
 from flask import Flask
+from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
 
 from scoresheet import create_app
 from scoresheet.extensions import db
 from scoresheet.models import User
 
-from conftest import app_config
-from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
 from .page_helpers import Phone, parse
 
 

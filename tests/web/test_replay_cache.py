@@ -100,8 +100,10 @@ def test_the_match_json_from_cached_hands_is_the_match_object(anna: User) -> Non
     add_hand(match, anna, {"kind": "redeal"})
     sheet = queries.sheet_of(match)
     assert replay_cache.encoded_hands(match.id, sheet) is not None
-    assert json.loads(shapes.match_json(match, sheet, replay_cache.encoded_hands(match.id, sheet))) == shapes.match_to_dict(match, sheet)
-    assert [h["number"] for h in json.loads(shapes.match_json(match, sheet, replay_cache.encoded_hands(match.id, sheet)))["hands"]] == [1, 2]
+    encoded = json.loads(shapes.match_json(match, sheet,
+                                           replay_cache.encoded_hands(match.id, sheet)))
+    assert encoded == shapes.match_to_dict(match, sheet)
+    assert [h["number"] for h in encoded["hands"]] == [1, 2]
 
 
 def test_the_lock_rereads_the_match_row_another_writer_changed(anna: User) -> None:

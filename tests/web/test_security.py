@@ -4,7 +4,6 @@ state-changing page route, an API that never takes the session cookie, brute-for
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import pytest

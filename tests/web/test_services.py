@@ -9,12 +9,12 @@ import pytest
 from werkzeug.exceptions import NotFound
 
 from scoresheet import accounts, queries, services, shapes
+from scoresheet.errors import Conflict
 from scoresheet.extensions import db
 from scoresheet.models import Hand, User
 from scoresheet.rules import Malformed, Refused
-from scoresheet.errors import Conflict
 
-from .helpers import add_hand, create_match, edit_hand, WINNING_HAND, WINNING_START, played
+from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 
 MISSED = played(1, 100, [20, None, 20])
 
