@@ -65,17 +65,17 @@ MARRIAGE_LABELS = {
 """A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
 
 
-def options(pairs: Any) -> list[SelectChoice]:
+def _choices(pairs: Any) -> list[SelectChoice]:
     """Choices for a radio, select or checkbox group from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def strip(value: Any) -> Any:
+def _strip(value: Any) -> Any:
     """Trim spaces a phone keyboard adds around a word."""
     return value.strip() if isinstance(value, str) else value
 
 
-def seat_number(value: Any) -> int | None:
+def _seat_number(value: Any) -> int | None:
     """A seat number as sent (None if empty); anything else is -1, which no choice has, so the
     field says its own plain message (not WTForms' "could not coerce")."""
     if value is None or value == "" or isinstance(value, int):
@@ -97,7 +97,7 @@ class NumberField(IntegerField):
             raise ValueError(str(NUMBER)) from err
 
 
-def number_field(label: Any, **kw: Any) -> NumberField:
+def _number_field(label: Any, **kw: Any) -> NumberField:
     """An optional whole number typed on the numeric keypad."""
     kw.setdefault("validators", [Optional()])
     render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
@@ -134,20 +134,20 @@ class RefusableForm(FlaskForm):
             self.refuse(err.field, err.message)
 
 
-def username_field(missing: Any) -> StringField:
+def _username_field(missing: Any) -> StringField:
     """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
-    return StringField(_l("Username"), filters=[strip], validators=[InputRequired(missing)],
+    return StringField(_l("Username"), filters=[_strip], validators=[InputRequired(missing)],
                        render_kw={"autocomplete": "username", "autocapitalize": "none",
                                   "spellcheck": "false"})
 
 
-def password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
+def _password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
     """A password box the phone's password manager understands; `missing` if empty."""
     return PasswordField(label, validators=[InputRequired(missing)],
                          render_kw={"autocomplete": "new-password" if new else "current-password"})
 
 
-def remember_field() -> BooleanField:
+def _remember_field() -> BooleanField:
     """"Stay logged in", ticked unless the player unticks it."""
     return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
 
@@ -155,24 +155,24 @@ def remember_field() -> BooleanField:
 class RegisterForm(RefusableForm):
     """A new account."""
 
-    username = username_field(_l("Choose a username."))
-    password = password_field(_l("Password"), _l("Choose a password."), new=True)
-    remember = remember_field()
+    username = _username_field(_l("Choose a username."))
+    password = _password_field(_l("Password"), _l("Choose a password."), new=True)
+    remember = _remember_field()
 
 
 class LoginForm(RefusableForm):
     """Log in with a username and password."""
 
-    username = username_field(_l("Enter your username."))
-    password = password_field(_l("Password"), _l("Enter your password."))
-    remember = remember_field()
+    username = _username_field(_l("Enter your username."))
+    password = _password_field(_l("Password"), _l("Enter your password."))
+    remember = _remember_field()
 
 
 class ChangePasswordForm(RefusableForm):
     """A new password, after the current one."""
 
-    current_password = password_field(_l("Current password"), _l("Enter your current password."))
-    new_password = password_field(_l("New password"), _l("Choose a new password."), new=True)
+    current_password = _password_field(_l("Current password"), _l("Enter your current password."))
+    new_password = _password_field(_l("New password"), _l("Choose a new password."), new=True)
 
 
 class LogOutEverywhereForm(RefusableForm):
@@ -182,13 +182,13 @@ class LogOutEverywhereForm(RefusableForm):
 class DeleteAccountForm(RefusableForm):
     """Delete the account: the password typed again."""
 
-    password = password_field(_l("Your password"), _l("Enter your password to confirm."))
+    password = _password_field(_l("Your password"), _l("Enter your password to confirm."))
 
 
 class JoinForm(RefusableForm):
     """Join a match with the code its table shares."""
 
-    code = StringField(_l("Join code"), filters=[strip],
+    code = StringField(_l("Join code"), filters=[_strip],
                        validators=[InputRequired(_l("Enter the code."))],
                        render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                   "spellcheck": "false"})
@@ -210,12 +210,12 @@ class MatchForm(RefusableForm):
     """Start a match (API.md POST /api/matches)."""
 
     GROUPS = ("players", "options", "start_scores")
-    rules = SelectField(_l("Rules"), choices=options(RULESET_NAMES.items()),
+    rules = SelectField(_l("Rules"), choices=_choices(RULESET_NAMES.items()),
                         default="squarescores",
                         invalid_choice_message=_l("Choose one of the rulesets."))
     target = SelectField(_l("Target"), default="",
                          invalid_choice_message=_l("Choose one of the targets."),
-                         choices=options([("", _l("The usual for these rules"))]
+                         choices=_choices([("", _l("The usual for these rules"))]
                                          + [(t, t) for t in ("500", "1000", "1001", "1500",
                                                              "2000", "3000")]))
     gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
@@ -224,18 +224,18 @@ class MatchForm(RefusableForm):
     great_grand_tichu = BooleanField(_l("Tichu: Great Grand Tichu (±400) may be called"))
     sheet = RadioField(_l("Sheet"), default="",
                        invalid_choice_message=_l("Choose how the sheet shows losses."),
-                       choices=options([("", _l("The usual: Tysiacha paper style, Tichu signed")),
+                       choices=_choices([("", _l("The usual: Tysiacha paper style, Tichu signed")),
                                         ("deferred", _l("Paper style: losses owed")),
                                         ("signed", _l("Signed: plus and minus"))]))
-    first_dealer = SelectField(_l("First dealer"), coerce=seat_number, default=0,
-                               choices=options((i, _l("Player %(num)d", num=i + 1))
+    first_dealer = SelectField(_l("First dealer"), coerce=_seat_number, default=0,
+                               choices=_choices((i, _l("Player %(num)d", num=i + 1))
                                                for i in range(4)),
                                invalid_choice_message=_l("Pick the first dealer from the players."))
 
     def name_dealers(self) -> None:
         """Name the first dealer's choices as the players typed above it ("Player n" for a
         seat with no name yet; the page's script keeps them in step while typing)."""
-        self.first_dealer.choices = options(
+        self.first_dealer.choices = _choices(
             (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1))
             for i, p in enumerate(self.players()))
 
@@ -291,7 +291,7 @@ class MatchForm(RefusableForm):
 # The house rules (RULES.md §11): "the usual" leaves an option to the ruleset.
 for _key in HOUSE_RULES:
     setattr(MatchForm, _key, BooleanField(LABELS[_key]) if _key in SWITCHES else SelectField(
-        LABELS[_key], default=USUAL, choices=options([(USUAL, _l("The usual for these rules")),
+        LABELS[_key], default=USUAL, choices=_choices([(USUAL, _l("The usual for these rules")),
                                                       *CHOICES[_key]]),
         invalid_choice_message=_l("Choose one of the choices offered.")))
 
@@ -300,30 +300,30 @@ for _key in HOUSE_RULES:
 for _i in range(MAX_SEATS):
     setattr(MatchForm, f"players-{_i}", StringField(
         _l("Player %(num)d (if four play)", num=_i + 1) if _i == MAX_SEATS - 1
-        else _l("Player %(num)d", num=_i + 1), filters=[strip]))
-    setattr(MatchForm, f"start_scores-{_i}", number_field(_l("Player %(num)d", num=_i + 1)))
+        else _l("Player %(num)d", num=_i + 1), filters=[_strip]))
+    setattr(MatchForm, f"start_scores-{_i}", _number_field(_l("Player %(num)d", num=_i + 1)))
 
 
 class HandForm(RefusableForm):
-    """One hand, new or corrected (API.md hand body); seats are added by `hand_form`."""
+    """One hand, new or corrected (API.md hand body); seats are added by `_hand_form`."""
 
     GROUPS = ("points", "marriages")
     kind = RadioField(_l("What happened"), default="played",
-                      choices=options([("played", _l("Played")), ("forfeit", _l("Rospisat'")),
+                      choices=_choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")),
                                        ("redeal", _l("Redeal"))]),
                       invalid_choice_message=_l("Say what happened: played, called off or "
                                                 "redealt."))
-    declarer = RadioField(_l("Declarer"), coerce=seat_number, validators=[Optional()],
+    declarer = RadioField(_l("Declarer"), coerce=_seat_number, validators=[Optional()],
                           invalid_choice_message=_l("Pick the declarer from the players."))
-    bid = number_field(_l("Bid"))
+    bid = _number_field(_l("Bid"))
     blind = BooleanField(_l("Blind bid (doubled)"))
-    sitter_points = number_field(_l("Sitter-out's talon points"))
+    sitter_points = _number_field(_l("Sitter-out's talon points"))
     forced = BooleanField(_l("Forced to take it at 100"))
     expected_hand = HiddenField()
     version = HiddenField()
 
     seats = 0
-    """How many seats the table has (set by `hand_form`)."""
+    """How many seats the table has (set by `_hand_form`)."""
 
     def points(self) -> list[Any]:
         """The card-point fields, one per seat."""
@@ -357,7 +357,7 @@ def _with_expected_hand(data: dict[str, Any], expected: str | None) -> dict[str,
     return data
 
 
-def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
+def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
     """The hand form for this table: one row per seat, only the options it plays."""
     setup = sheet.setup
     n = len(setup.players)
@@ -369,12 +369,12 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     marriages = (*SUITS, ACES) if setup.options.ace_marriage else tuple(SUITS)
     # One named field per seat (a seat that sits out sends nothing).
     for i, name in enumerate(setup.players):
-        setattr(TableHandForm, f"points_{i}", number_field(
+        setattr(TableHandForm, f"points_{i}", _number_field(
             _("%(name)s: card points", name=name),
             render_kw={"min": 0, "max": 120, "data-seat-points": i}))
         setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
             _("%(name)s: marriages", name=name),
-            choices=options((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
+            choices=_choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
             option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
             invalid_choice_message=_("Use hearts, diamonds, clubs or spades.")))
     # A field set to None is left out of the form (WTForms): only what this table plays.
@@ -385,22 +385,22 @@ def hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Hand
     if rs.forced_min_bid is None:
         TableHandForm.forced = None  # type: ignore[assignment]
     form = TableHandForm(**kwargs)
-    form.kind.choices = options([("played", _("Played")),
+    form.kind.choices = _choices([("played", _("Played")),
                                  ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))),
                                  ("redeal", _("Redeal"))])
-    form.declarer.choices = options((i, name) for i, name in enumerate(setup.players)
+    form.declarer.choices = _choices((i, name) for i, name in enumerate(setup.players)
                                     if i != sitting_out)
     return form
 
 
 class RoundForm(RefusableForm):
-    """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `round_form`."""
+    """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `_round_form`."""
 
     GROUPS = ("calls",)
-    first_out = RadioField(_l("Out first"), coerce=seat_number, validators=[Optional()],
+    first_out = RadioField(_l("Out first"), coerce=_seat_number, validators=[Optional()],
                            invalid_choice_message=_l("Pick who went out first from the players."))
     double_victory = BooleanField(_l("Double victory: 1st and 2nd out, +200"))
-    card_points = number_field(_l("Card points"), default=50, render_kw={
+    card_points = _number_field(_l("Card points"), default=50, render_kw={
         "min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""})
     expected_hand = HiddenField()
     version = HiddenField()
@@ -422,7 +422,7 @@ class RoundForm(RefusableForm):
         return _with_expected_hand(data, self.expected_hand.data)
 
 
-def round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
+def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
     """The round form for this Tichu table: a call toggle per player, names to tap."""
     setup = sheet.setup
     words = [c for c in CALL_WORDS if c != "great_grand" or setup.options.great_grand_tichu]
@@ -433,10 +433,10 @@ def round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
     for i, name in enumerate(setup.players):
         setattr(TableRoundForm, f"calls_{i}", RadioField(
             _("%(name)s called", name=name), default="",
-            choices=options([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
+            choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
             invalid_choice_message=_("Pick a call: none, Tichu or Grand.")))
     form = TableRoundForm(**kwargs)
-    form.first_out.choices = options(enumerate(setup.players))
+    form.first_out.choices = _choices(enumerate(setup.players))
     form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)
     return form
 
@@ -445,8 +445,8 @@ def entry_form(sheet: MatchState, sitting_out: int | None,
                data: dict[str, Any] | None = None) -> RoundForm | HandForm:
     """The form for one hand of this table: Tichu's round form or Tysiacha's hand form."""
     if sheet.setup.rules == TICHU:
-        return round_form(sheet, data=data)
-    return hand_form(sheet, sitting_out, data=data)
+        return _round_form(sheet, data=data)
+    return _hand_form(sheet, sitting_out, data=data)
 
 
 def round_to_form_data(record: dict[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ def test_a_house_rule_the_ruleset_does_not_take_is_refused_with_the_options(
             "target": "", "sheet": "", "first_dealer": "0", "barrel_hands": "4"}
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
-    assert "polish has no barrel: barrel_hands must be 3." in group_errors(response.text,
+    assert "Polish has no barrel: barrel_hands must be 3." in group_errors(response.text,
                                                                            "Options")
     details = [n for n in parse(response.text).walk() if n.tag == "details"]
     assert "open" in details[0].attrs  # what was chosen is not hidden

@@ -156,7 +156,7 @@ def test_starting_a_tichu_match_from_the_page(phone: Phone) -> None:
                                          "sheet": "", "first_dealer": "0",
                                          "great_grand_tichu": "y"})
     assert group_errors(grand.text, "Options") == [
-        "Great Grand Tichu is a Tichu call; squarescores has none."]
+        "Great Grand Tichu is a Tichu call; SquareScores has none."]
     ok = phone.post("/matches/new", {**data, "rules": "tichu", "target": "1500", "sheet": "",
                                       "first_dealer": "0"})
     assert ok.status_code == 302
