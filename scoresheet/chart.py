@@ -41,6 +41,29 @@ class Guide:
     label: str
 
 
+MARKED = ("dump", "knocked_off", "barrel_fall", "barrel_reset")
+"""The events marked on a line (RULES.md §11.2, §11.3, §4, §11.6), in the key's order; of two
+in one hand (a fall that is a third fall) the later one gives the marker its shape."""
+MARK_R = 4.5
+"""A marker's half size in user units (the end dot's radius is 3.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A house-rule event or barrel fall on a seat's line, where the hand left the seat."""
+
+    seat: int
+    name: str
+    hand: int
+    """The hand's number (as on the sheet)."""
+    kind: str
+    """Its shape and key entry: the last of `MARKED` among `events`."""
+    events: tuple[str, ...]
+    """Every marked event of the seat in that hand, for its title."""
+    d: str
+    """The shape's path, drawn at the point."""
+
+
 @dataclass(frozen=True, slots=True)
 class Chart:
     """Everything the template needs to draw the race."""
@@ -59,6 +82,29 @@ class Chart:
     """The y of the zero line when some score went below zero, else None."""
     low: int
     """The lowest score shown (at `bottom`)."""
+    marks: tuple[Mark, ...]
+    """The markers, hand by hand, seat by seat."""
+    key: tuple[tuple[str, str], ...]
+    """Each kind of marker present (in `MARKED` order) and its shape for the key (a 12×12 box)."""
+
+
+def shape(kind: str, x: float, y: float, r: float = MARK_R) -> str:
+    """A marker's path centred on (x, y): a triangle pointing down for the dump, a diamond for
+    a knock-off, a square for a fall, a cross for a fall back to 0 (told apart without colour)."""
+    if kind == "dump":
+        corners = [(-r, -0.8 * r), (r, -0.8 * r), (0, r)]
+    elif kind == "knocked_off":
+        corners = [(0, -r), (r, 0), (0, r), (-r, 0)]
+    elif kind == "barrel_fall":
+        corners = [(-0.8 * r, -0.8 * r), (0.8 * r, -0.8 * r), (0.8 * r, 0.8 * r),
+                   (-0.8 * r, 0.8 * r)]
+    else:  # a plus sign turned by 45°: arms of half-width a, reaching r·1.4 along the diagonals
+        a, e = 0.35 * r, 1.4 * r / 2 ** 0.5
+        plus = [(a, -e), (a, -a), (e, -a), (e, a), (a, a), (a, e), (-a, e), (-a, a), (-e, a),
+                (-e, -a), (-a, -a), (-a, -e)]
+        corners = [((px - py) / 2 ** 0.5, (px + py) / 2 ** 0.5) for px, py in plus]
+    return "M" + " L".join(f"{round(x + cx, 1):g},{round(y + cy, 1):g}"
+                           for cx, cy in corners) + " Z"
 
 
 def race(sheet: MatchState) -> Chart:
@@ -90,5 +136,12 @@ def race(sheet: MatchState) -> Chart:
         for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
             if value is not None:
                 guides.append(Guide(kind, value, y(value), f"{value}"))
+    marks = tuple(
+        Mark(i, s.name, h.number, said[-1], said, shape(said[-1], x(k), y(res.score)))
+        for k, h in enumerate(sheet.hands, start=1)
+        for i, (s, res) in enumerate(zip(series, h.results, strict=True))
+        if (said := tuple(e for e in MARKED if e in res.events)))
+    kinds = {m.kind for m in marks}
+    key = tuple((kind, shape(kind, 6, 6)) for kind in MARKED if kind in kinds)
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, n, series, tuple(guides),
-                 y(0) if low < 0 else None, low)
+                 y(0) if low < 0 else None, low, marks, key)

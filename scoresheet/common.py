@@ -35,6 +35,9 @@ WORDS = {
                "great_grand_failed": _l("Great Grand failed"),
                "double_victory": _l("double victory")},
     "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
+    # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
+    "marks": {"dump": _l("555 → 0"), "knocked_off": _l("knocked off the barrel"),
+              "barrel_fall": _l("fell off the barrel"), "barrel_reset": _l("third fall → 0")},
 }
 
 
@@ -42,6 +45,7 @@ def init_app(app: Flask) -> None:
     """Give every template the words for the engine's codes, and Tichu's team names and call
     statistics."""
     app.context_processor(lambda: {"words": WORDS, "guide_words": WORDS["guides"],
+                                   "mark_words": WORDS["marks"],
                                    "ruleset_names": RULESET_NAMES})
     app.add_template_global(team_names)
     app.add_template_global(rule_card)

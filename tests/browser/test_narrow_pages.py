@@ -117,6 +117,26 @@ def _barrel_match(phone: Phone, auth: dict[str, str]) -> str:
     return str(match["id"])
 
 
+HOUSE_HANDS = [(0, 100, [None, 10, 10]), (1, 100, [10, None, 10]), (2, 100, [10, 10, None]),
+               *[(0, 100, [None, 10, 10])] * 2, (1, 100, [10, None, 10]),
+               *[(0, 100, [None, 10, 10])] * 2, (1, 120, [0, None, 0]),
+               *[(0, 100, [None, 10, 10])] * 2]
+"""Anna's 555 dump (hand 1), Boris knocked off by Vera (3), Vera's fall (5), Boris's fall (8)
+and his third fall back to 0 (11): every marker of the race and every word of the sheet's."""
+
+
+def house_match(phone: Phone, auth: dict[str, str]) -> str:
+    """Three players with house rules (RULES.md §11) and every event the race marks."""
+    match = _api(phone, auth, "/api/matches", {
+        "players": ["Anna", "Boris", "Vera"], "start_scores": [455, 800, 800],
+        "options": {"dump_555": "plus", "barrel_knock_off": True, "three_falls_reset": True,
+                    "barrel_hands": 2, "zeros": "off"}})
+    for declarer, bid, points in HOUSE_HANDS:
+        _api(phone, auth, f"/api/matches/{match['id']}/hands",
+             {"declarer": declarer, "bid": bid, "points": points})
+    return str(match["id"])
+
+
 def _tichu_match(phone: Phone, auth: dict[str, str]) -> str:
     """Four players in two teams, a round with calls and one with a double victory."""
     match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera", "Gleb"],
@@ -139,8 +159,9 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     auth = api_user(player, name)
     four = api_match(player, auth, hands=12, seats=4)
     three, tichu = _barrel_match(player, auth), _tichu_match(player, auth)
+    house = house_match(player, auth)
     player.log_in(name)
-    pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}",
+    pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}", f"/matches/{house}",
              f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
              f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
              "/offline"]

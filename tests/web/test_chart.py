@@ -70,10 +70,10 @@ def test_the_match_page_draws_the_race_as_inline_svg_without_style_attributes(
     phone: Phone,
 ) -> None:
     match_id = phone.new_match()
-    assert "<svg" not in phone.get(f"/matches/{match_id}").text      # nothing to draw yet
+    assert "race-chart" not in phone.get(f"/matches/{match_id}").text    # nothing to draw yet
     phone.hand(match_id, 1, **played_form(1, 100, [40, None, 20]))
     page = phone.get(f"/matches/{match_id}").text
-    svg = re.search(r"<svg.*?</svg>", page, re.S)
+    svg = re.search(r'<svg class="race-chart".*?</svg>', page, re.S)  # (not the invite's QR)
     assert svg and 'role="img"' in svg.group(0)
     assert svg.group(0).count("<polyline") == 3
     assert "guide-barrel" in svg.group(0) and "guide-target" in svg.group(0)
