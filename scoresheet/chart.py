@@ -44,7 +44,7 @@ class Guide:
 MARKED = ("dump", "knocked_off", "barrel_fall", "barrel_reset")
 """The events marked on a line (RULES.md §11.2, §11.3, §4, §11.6), in the key's order; of two
 in one hand (a fall that is a third fall) the later one gives the marker its shape."""
-MARK_R = 4.5
+MARK_R = 5.0
 """A marker's half size in user units (the end dot's radius is 3.5)."""
 
 
@@ -105,6 +105,12 @@ def shape(kind: str, x: float, y: float, r: float = MARK_R) -> str:
         corners = [((px - py) / 2 ** 0.5, (px + py) / 2 ** 0.5) for px, py in plus]
     return "M" + " L".join(f"{round(x + cx, 1):g},{round(y + cy, 1):g}"
                            for cx, cy in corners) + " Z"
+
+
+def event_mark(event: str) -> str | None:
+    """The marker of an event the race marks, in a 12×12 box (the key's and the sheet's); None
+    for an event it does not mark."""
+    return shape(event, 6, 6) if event in MARKED else None
 
 
 def race(sheet: MatchState) -> Chart:

@@ -18,7 +18,7 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from . import bodies, queries, services
-from .chart import race
+from .chart import event_mark, race
 from .common import WORDS
 from .database import reads_only
 from .forms import FORFEIT_WORDS, entry_form
@@ -38,6 +38,7 @@ MANIFEST = {
 }
 """The manifest's fields that no language changes (`manifest` adds the words)."""
 bp.add_app_template_global(race)
+bp.add_app_template_global(event_mark)
 
 
 @bp.app_template_global()

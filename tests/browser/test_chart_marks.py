@@ -4,6 +4,7 @@ per kind, inside the chart, standing out from the page in light and dark."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,13 +35,18 @@ MARKS_JS = """() => {
             d: m.getAttribute("d")};
   });
   const key = [...document.querySelectorAll(".race-key .mark-swatch")].map(
-    s => [s.querySelector("path").classList[1], s.getBoundingClientRect().width > 0]);
-  return {marks, key};
+    s => [s.querySelector("path").classList[1], s.getBoundingClientRect().width > 0,
+          s.querySelector("path").getAttribute("d")]);
+  const sheet = [...document.querySelectorAll(".sheet .ev-mark")].map(s => {
+    const box = s.getBoundingClientRect();
+    return [s.querySelector("path").getAttribute("d"), Math.min(box.width, box.height)];
+  });
+  return {marks, key, sheet};
 }"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_markers_take_their_player_s_colour_and_a_shape_per_kind(new_phone: Any,
+def test_markers_take_their_player_s_colour_and_a_shape_per_kind(new_phone: Any, shots: Path,
                                                                 scheme: str) -> None:
     phone: Phone = new_phone(color_scheme=scheme, **NARROW)
     name = unique("marks")
@@ -51,12 +57,19 @@ def test_markers_take_their_player_s_colour_and_a_shape_per_kind(new_phone: Any,
     kinds = ["mark-dump", "mark-knocked_off", "mark-barrel_fall", "mark-barrel_fall",
              "mark-barrel_reset"]
     assert [m["kind"] for m in drawn["marks"]] == kinds
-    assert drawn["key"] == [[k, True] for k in dict.fromkeys(kinds)]
+    assert [k[:2] for k in drawn["key"]] == [[k, True] for k in dict.fromkeys(kinds)]
     for m in drawn["marks"]:
         assert m["fill"] == m["line"] and m["inside"] and m["size"] >= 6, m
         assert m["contrast"] >= NON_TEXT, m
     shapes = {m["kind"]: outline(m["d"]) for m in drawn["marks"]}
     assert len(set(shapes.values())) == 4          # told apart without their colour
+    # The sheet's rows (newest first) carry the key's shapes before their words.
+    kind_of = {d: kind for kind, _shown, d in drawn["key"]}
+    assert [kind_of.get(d) for d, _size in drawn["sheet"]] == [
+        k for k in ("mark-barrel_fall", "mark-barrel_reset", "mark-barrel_fall",
+                            "mark-barrel_fall", "mark-knocked_off", "mark-dump")]
+    assert all(size >= 8 for _d, size in drawn["sheet"]), drawn["sheet"]
+    phone.page.locator(".race").screenshot(path=str(shots / f"race-marks-{scheme}.png"))
 
 
 def outline(d: str) -> tuple[tuple[int, int], ...]:

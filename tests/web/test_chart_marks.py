@@ -15,6 +15,8 @@ from .page_helpers import Phone
 
 MARK = re.compile(r'<path class="race-mark mark-(\w+) seat-(\d)" data-seat="\d" data-hand="(\d+)" '
                   r'd="[^"]+"><title>([^<]+)</title></path>')
+SHEET = re.compile(r'<span class="ev"><svg class="ev-mark" viewBox="0 0 12 12" aria-hidden="true">'
+                   r'<path d="[^"]+"/></svg>([^<]+)</span>')
 KEY = re.compile(r'<svg class="swatch mark-swatch"[^>]*><path class="race-mark mark-(\w+)"[^>]*/></svg>'
                  r'([^<]+)</li>')
 
@@ -46,21 +48,25 @@ def page_of(api_user: Any, match: tuple[dict[str, Any], list[int], list[Any]],
                          headers={"Accept-Language": language}).text)
 
 
-@pytest.mark.parametrize(("match", "marks", "key"), [
+FELL = "fell off the barrel"
+
+
+@pytest.mark.parametrize(("match", "marks", "key", "sheet"), [
     (FALLS, [("dump", 0, 1, "Anna: 555 → 0, hand 1"),
              ("barrel_fall", 1, 3, "Boris: fell off the barrel, hand 3"),
              ("barrel_fall", 1, 5, "Boris: fell off the barrel, hand 5"),
              ("barrel_reset", 1, 7, "Boris: fell off the barrel, third fall → 0, hand 7")],
-     [("dump", "555 → 0"), ("barrel_fall", "fell off the barrel"),
-      ("barrel_reset", "third fall → 0")]),
+     [("dump", "555 → 0"), ("barrel_fall", FELL), ("barrel_reset", "third fall → 0")],
+     [FELL, "third fall: back to 0", FELL, FELL, "555: back to 0"]),
     (KNOCK_OFF, [("knocked_off", 1, 2, "Boris: knocked off the barrel, hand 2")],
-     [("knocked_off", "knocked off the barrel")]),
-    (NOTHING, [], []),
+     [("knocked_off", "knocked off the barrel")], ["knocked off the barrel"]),
+    (NOTHING, [], [], []),
 ])
 def test_each_event_is_marked_on_its_seat_at_its_hand_with_a_key_entry(
         api_user: Any, match: Any, marks: list[tuple[str, int, int, str]],
-        key: list[tuple[str, str]]) -> None:
+        key: list[tuple[str, str]], sheet: list[str]) -> None:
     page = page_of(api_user, match)
+    assert SHEET.findall(page) == sheet  # the sheet, newest hand first: the marker, the words
     assert [(k, int(s), int(h), t) for k, s, h, t in MARK.findall(page)] == marks
     assert KEY.findall(page) == key
     # role="img" hides the markers' own titles from screen readers: the chart's title says it
