@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from zxcvbn import zxcvbn
 
-from . import database
+from . import audit, database
 from .errors import Conflict, WrongPassword
 from .extensions import db, login_manager
 from .models import ApiToken, Match, Member, User, fold
@@ -186,14 +186,17 @@ def change_password(user: User, current: object, new: str, keep_token: str | Non
 
 def delete_account(user: User, password: object) -> None:
     """Delete the account after checking its password: its tokens and sessions end, the
-    matches it played stay as they were for their other members, and a match nobody is left
-    in is deleted (with its hands and history)."""
+    matches it played stay as they were for their other members (each with a history entry
+    saying so), and a match nobody is left in is deleted (with its hands and history)."""
     verify_password(user, password, "password", _("That is not your password."))
     played = list(db.session.execute(
         db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
     db.session.execute(db.delete(Member).where(Member.user_id == user.id))
-    nobody_left = ~db.select(Member.id).where(Member.match_id == Match.id).exists()
-    db.session.execute(db.delete(Match).where(Match.id.in_(played), nobody_left))
+    others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
+    for shared in db.session.execute(
+            db.select(Match).where(Match.id.in_(played), others_left)).scalars():
+        audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
+    db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
     db.session.execute(db.delete(User).where(User.id == user.id))
     db.session.commit()

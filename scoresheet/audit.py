@@ -12,7 +12,12 @@ from .forms import CALL_NAMES
 from .models import AuditEntry, Match, User, isoformat
 
 ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
-           "hand_restored", "match_banked", "match_ended", "match_imported")
+           "hand_restored", "match_banked", "match_ended", "match_imported", "seat_claimed",
+           "seat_assigned", "seat_released", "watch_link_made", "watch_link_replaced",
+           "watch_link_stopped", "account_deleted")
+BESIDE_THE_SHEET = ("seat_claimed", "seat_assigned", "seat_released", "watch_link_made",
+                    "watch_link_replaced", "watch_link_stopped", "account_deleted")
+"""Entries that change no hand: the match page's undo and news look past them."""
 FIELDS = (("kind", _l("kind %(old)s → %(new)s")), ("declarer", _l("declarer %(old)s → %(new)s")),
           ("bid", _l("bid %(old)s → %(new)s")), ("made", _l("made %(old)s → %(new)s")),
           ("blind", _l("blind %(old)s → %(new)s")), ("forced", _l("forced %(old)s → %(new)s")),
@@ -23,6 +28,15 @@ FIELDS = (("kind", _l("kind %(old)s → %(new)s")), ("declarer", _l("declarer %(
 SEAT_FIELDS = (("points", _l("%(name)s's points %(old)s → %(new)s")),
                ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
                ("calls", _l("%(name)s's call %(old)s → %(new)s")))
+WHO_DID = {"match_imported": _l("%(name)s imported the match from a backup"),
+           "member_joined": _l("%(name)s joined the match"),
+           "match_banked": _l("%(name)s banked the match"),
+           "match_ended": _l("%(name)s ended the match"),
+           "watch_link_made": _l("%(name)s made a watch link"),
+           "watch_link_replaced": _l("%(name)s made a new watch link: the old one stopped working"),
+           "watch_link_stopped": _l("%(name)s stopped the watch link"),
+           "account_deleted": _l("%(name)s deleted their account")}
+"""The entries told by who did them alone (never a watch link's token)."""
 # TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
 KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
 SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"),
@@ -56,14 +70,10 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
         case "match_created":
             return _("%(name)s started the match: %(players)s", name=who,
                      players=", ".join(players))
-        case "match_imported":
-            return _("%(name)s imported the match from a backup", name=who)
-        case "member_joined":
-            return _("%(name)s joined the match", name=who)
-        case "match_banked":
-            return _("%(name)s banked the match", name=who)
-        case "match_ended":
-            return _("%(name)s ended the match", name=who)
+        case action if action in WHO_DID:
+            return str(WHO_DID[action]) % {"name": who}
+        case "seat_claimed" | "seat_assigned" | "seat_released":
+            return _seat_words(entry, players)
         case "hand_added":
             return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n,
                      hand=hand_words(entry.after, players))
@@ -78,6 +88,22 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
             return _("%(name)s corrected hand %(num)d: %(changes)s", name=who, num=n,
                      changes="; ".join(changes) or _("no change"))
     return f"{who}: {entry.action}"
+
+
+def _seat_words(entry: AuditEntry, players: list[str]) -> str:
+    """A change of seats: who claimed, gave or gave up which seat (`{"seat", "user"}`)."""
+    claim = (entry.after if entry.action != "seat_released" else entry.before) or {}
+    player, member = seat_name(claim.get("seat"), players), claim.get("user") or "?"
+    if entry.action == "seat_claimed":
+        return _("%(name)s is %(player)s on the sheet now", name=entry.username, player=player)
+    if entry.action == "seat_assigned":
+        return _("%(name)s gave %(player)s's seat to %(member)s", name=entry.username,
+                 player=player, member=member)
+    if member == entry.username:
+        return _("%(name)s left %(player)s's seat: %(player)s is a guest again",
+                 name=entry.username, player=player)
+    return _("%(name)s took %(player)s's seat from %(member)s: %(player)s is a guest again",
+             name=entry.username, player=player, member=member)
 
 
 def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:

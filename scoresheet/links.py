@@ -2,7 +2,8 @@
 and the watch link (a long random token that shows the sheet, read-only, without an account).
 
 Finding a match by either, and making or stopping a watch link, are decided here only: the
-pages, the API and `services.join` all call these.
+pages, the API and `services.join` all call these. The history says who made, replaced or
+stopped a watch link, never its token.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from flask import abort, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from . import audit
 from .extensions import db
 from .models import Match, User, new_watch_token
 
@@ -48,6 +50,8 @@ def by_watch_token(token: str) -> Match:
 
 def make_watch_link(match: Match, user: User) -> str:
     """Give the match a new watch link (an old one stops working); its token."""
+    replaced = match.watch_token is not None
+    audit.log(match, user, "watch_link_replaced" if replaced else "watch_link_made")
     match.watch_token = new_watch_token()
     db.session.commit()
     return match.watch_token
@@ -55,6 +59,8 @@ def make_watch_link(match: Match, user: User) -> str:
 
 def stop_watch_link(match: Match, user: User) -> None:
     """Stop the match's watch link: it shows nothing any more."""
+    if match.watch_token is not None:  # stopping a stopped link changes nothing
+        audit.log(match, user, "watch_link_stopped")
     match.watch_token = None
     db.session.commit()
 

@@ -171,8 +171,7 @@ class AuditEntry(db.Model):
     username: Mapped[str] = mapped_column(String(40))
     """The name at the time, so the history still reads right if the account is gone."""
     action: Mapped[str] = mapped_column(String(20))
-    """`match_created`, `member_joined`, `hand_added`, `hand_edited`, `hand_deleted`,
-    `hand_restored`, `match_banked`, `match_ended` or `match_imported`."""
+    """One of `audit.ACTIONS`: `match_created`, `hand_edited`, `seat_claimed`, … (docs/api.md)."""
     hand_number: Mapped[int | None]
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)

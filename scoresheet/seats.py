@@ -1,5 +1,6 @@
 """Seats and people: a member claims their seat ("I am Anna"), the match's creator assigns
-seats to members, and a seat nobody claimed stays a guest name.
+seats to members, and a seat nobody claimed stays a guest name. Each change is written to the
+match's history (`audit`) in its own transaction.
 
 A player's history is their claimed seats; a claim that changes on a banked match
 recomputes the ratings from that match on (`ratings.rerate_match`).
@@ -13,7 +14,7 @@ from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
-from . import ratings
+from . import audit, ratings
 from .errors import Conflict
 from .extensions import db
 from .models import Match, Member, Seat, User, fold
@@ -66,6 +67,7 @@ def release(match: Match, by: User, seat: int) -> None:
         return
     if row.user_id != by.id:
         _creator_only(match, by)
+    audit.log(match, by, "seat_released", before=_claim_words(row))
     db.session.delete(row)
     _changed(match)
 
@@ -96,20 +98,28 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
     row = _claim_of(match, seat)
     if row is not None and row.user_id == user.id:
         return
+    before = None
     if row is not None:
+        before = _claim_words(row)
         if match.created_by_id != by.id:
-            taken = db.session.get(User, row.user_id)
-            raise Conflict(_("%(name)s has claimed this seat already.",
-                             name=taken.username if taken else "?"))
+            raise Conflict(_("%(name)s has claimed this seat already.", name=before["user"]))
         db.session.delete(row)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
     db.session.flush()
     db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id))
+    audit.log(match, by, "seat_claimed" if by.id == user.id else "seat_assigned", before=before,
+              after={"seat": seat, "user": user.username})
     try:
         _changed(match)
     except IntegrityError:  # two phones claimed the seat at the same moment
         db.session.rollback()
         raise Conflict(_("Someone claimed this seat at the same moment: look again.")) from None
+
+
+def _claim_words(row: Seat) -> dict[str, object]:
+    """A claim as the history keeps it: the seat and the claimant's name (not their id)."""
+    user = db.session.get(User, row.user_id)
+    return {"seat": row.seat, "user": user.username if user else "?"}
 
 
 def _changed(match: Match) -> None:

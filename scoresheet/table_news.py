@@ -12,7 +12,7 @@ from datetime import UTC
 
 from flask_babel import gettext as _
 
-from . import services
+from . import audit, services
 from .extensions import db
 from .models import AuditEntry, Match, User, utcnow
 from .rules import MatchState
@@ -36,9 +36,11 @@ class Offer:
 
 
 def latest_change(match: Match) -> AuditEntry | None:
-    """The newest entry of the match's history."""
+    """The newest entry of the match's history but seats, watch links and accounts (a seat
+    claimed meanwhile leaves the undo and the news as they were)."""
     return db.session.execute(
-        db.select(AuditEntry).where(AuditEntry.match_id == match.id)
+        db.select(AuditEntry).where(AuditEntry.match_id == match.id,
+                                    AuditEntry.action.not_in(audit.BESIDE_THE_SHEET))
         .order_by(AuditEntry.id.desc()).limit(1)
     ).scalar_one_or_none()
 

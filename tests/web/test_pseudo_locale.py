@@ -270,6 +270,19 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.api("POST", f"/api/matches/{mid}/seats/9/claim", 404, token)
     r.api("PUT", f"/api/matches/{mid}/seats/1", 422, token, json={"username": "nobody"})
 
+    # The history of the changes that are not hands: seats, the watch link, a deleted account.
+    boris.post(f"{at}/seats/2/claim", {}, form_url=at)
+    boris.post(f"{at}/seats/2/release", {}, form_url=at)                    # his own seat
+    r.post(f"{at}/watch", {}, form_url=at)
+    boris.post(f"{at}/watch", {}, form_url=at)                              # replaced
+    r.post(f"{at}/watch/stop", {}, form_url=at)
+    boris.post("/account/delete", {"password": "correct horse"}, form_url="/account")
+    r.page(f"{at}/history")
+    actions = [e["action"] for e in r.api("GET", f"/api/matches/{mid}/history", 200,
+                                          token)["history"]]
+    assert {"seat_claimed", "seat_assigned", "seat_released", "watch_link_made",
+            "watch_link_replaced", "watch_link_stopped", "account_deleted"} <= set(actions)
+
     # Backups: the import page and its refusals, one match and several.
     r.page("/import")
     r.post("/import", {}, status=422)

@@ -89,6 +89,114 @@ def test_a_refused_change_leaves_no_trace_in_the_history(api_user: Any) -> None:
     assert actions == ["match_created"]
 
 
+def history_of(user: Any, mid: str) -> list[dict[str, Any]]:
+    """The match's history through the API, newest first."""
+    response = user.get(f"/api/matches/{mid}/history")
+    assert response.status_code == 200, response.json
+    return response.json["history"]
+
+
+def changes(user: Any, mid: str, call: Any, status: int) -> list[dict[str, Any]]:
+    """Make one change (`call()` answers `status`); the history entries it wrote."""
+    before = len(history_of(user, mid))
+    response = call()
+    assert response.status_code == status, response.json
+    after = history_of(user, mid)
+    return after[:len(after) - before]
+
+
+def test_each_change_of_a_seat_is_one_entry_and_a_refused_one_none(make_user: Any) -> None:
+    anna, boris, vera = make_user("anna"), make_user("boris"), make_user("vera")
+    match = anna.new_match()
+    mid, seats = match["id"], f"/api/matches/{match['id']}/seats"
+    for u in (boris, vera):
+        assert u.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    steps = [
+        (lambda: boris.post(f"{seats}/1/claim"), 200, "seat_claimed", "boris",
+         None, {"seat": 1, "user": "boris"}, "boris is Boris on the sheet now"),
+        (lambda: anna.put(f"{seats}/1", json={"username": "vera"}), 200, "seat_assigned", "anna",
+         {"seat": 1, "user": "boris"}, {"seat": 1, "user": "vera"},
+         "anna gave Boris's seat to vera"),
+        (lambda: vera.delete(f"{seats}/1"), 200, "seat_released", "vera",
+         {"seat": 1, "user": "vera"}, None, "vera left Boris's seat: Boris is a guest again"),
+        (lambda: anna.put(f"{seats}/2", json={"username": "boris"}), 200, "seat_assigned",
+         "anna", None, {"seat": 2, "user": "boris"}, "anna gave Vera's seat to boris"),
+        (lambda: anna.delete(f"{seats}/2"), 200, "seat_released", "anna",
+         {"seat": 2, "user": "boris"}, None,
+         "anna took Vera's seat from boris: Vera is a guest again"),
+    ]
+    for call, status, action, user, before, after, words in steps:
+        (entry,) = changes(anna, mid, call, status)
+        assert (entry["action"], entry["user"], entry["before"], entry["after"],
+                entry["words"]) == (action, user, before, after, words)
+    boris.post(f"{seats}/0/claim")
+    for call, status in ((lambda: vera.post(f"{seats}/0/claim"), 409),      # boris's seat
+                         (lambda: boris.post(f"{seats}/0/claim"), 200),     # his already
+                         (lambda: vera.delete(f"{seats}/0"), 403),          # not hers
+                         (lambda: vera.put(f"{seats}/1", json={"username": "vera"}), 403),
+                         (lambda: anna.put(f"{seats}/1", json={"username": "x"}), 422),
+                         (lambda: anna.delete(f"{seats}/2"), 200)):         # a guest's already
+        assert changes(anna, mid, call, status) == []
+
+
+def test_making_replacing_and_stopping_the_watch_link_are_entries_without_the_token(
+        make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match()
+    mid, watch = match["id"], f"/api/matches/{match['id']}/watch"
+    assert boris.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    for user, call, status, action, words in (
+            (anna, anna.post, 201, "watch_link_made", "anna made a watch link"),
+            (boris, boris.post, 201, "watch_link_replaced",
+             "boris made a new watch link: the old one stopped working"),
+            (anna, anna.delete, 204, "watch_link_stopped", "anna stopped the watch link")):
+        (entry,) = changes(anna, mid, lambda: call(watch), status)  # noqa: B023
+        assert (entry["action"], entry["user"], entry["words"]) == (action, user.username, words)
+        assert entry["before"] is None and entry["after"] is None
+    assert changes(anna, mid, lambda: anna.delete(watch), 204) == []  # stopped already
+    token = anna.post(watch).json["watch_url"].rsplit("/", 1)[1]
+    assert token not in json.dumps(history_of(anna, mid))
+    assert token not in json.dumps(anna.get(f"/api/matches/{mid}/backup").json)
+
+
+def test_a_deleted_account_leaves_an_entry_in_each_shared_match(make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    shared = anna.new_match()
+    own = boris.new_match()["id"]
+    assert boris.post("/api/matches/join", json={"code": shared["join_code"]}).status_code == 200
+    assert boris.post(f"/api/matches/{shared['id']}/seats/1/claim").status_code == 200
+    wrong = lambda: boris.delete("/api/users/me", json={"password": "wrong horse"})  # noqa: E731
+    assert changes(anna, shared["id"], wrong, 403) == []
+    gone = lambda: boris.delete("/api/users/me", json={"password": "correct horse"})  # noqa: E731
+    (entry,) = changes(anna, shared["id"], gone, 204)
+    assert (entry["action"], entry["user"], entry["words"]) == (
+        "account_deleted", "boris", "boris deleted their account")
+    history = history_of(anna, shared["id"])
+    assert [e["user"] for e in history] == ["boris", "boris", "boris", "anna"]  # names kept
+    assert anna.get(f"/api/matches/{own}/history").status_code == 404  # nobody left: gone
+
+
+def test_a_backup_with_every_new_kind_of_entry_imports_with_its_words(make_user: Any) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    match = anna.new_match()
+    mid, seats = match["id"], f"/api/matches/{match['id']}/seats"
+    assert boris.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    for call in (lambda: boris.post(f"{seats}/1/claim"),
+                 lambda: anna.put(f"{seats}/0", json={"username": "anna"}),
+                 lambda: anna.put(f"{seats}/2", json={"username": "boris"}),
+                 lambda: boris.delete(f"{seats}/2"),
+                 lambda: anna.post(f"/api/matches/{mid}/watch"),
+                 lambda: anna.post(f"/api/matches/{mid}/watch"),
+                 lambda: anna.delete(f"/api/matches/{mid}/watch"),
+                 lambda: boris.delete("/api/users/me", json={"password": "correct horse"})):
+        assert call().status_code < 300
+    words = [e["words"] for e in history_of(anna, mid)]
+    imported = anna.post("/api/matches/import", json=anna.get(f"/api/matches/{mid}/backup").json)
+    assert imported.status_code == 201, imported.json
+    again = [e["words"] for e in history_of(anna, imported.json["matches"][0]["id"])]
+    assert again[1:] == words and len(set(words)) == len(words) == 10
+
+
 def test_a_stranger_sees_no_history_and_restores_nothing(api_user: Any, stranger: Any) -> None:
     mid = api_user.new_match()["id"]
     assert stranger.get(f"/api/matches/{mid}/history").status_code == 404

@@ -50,10 +50,13 @@ def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(
                          follow_redirects=True)
     assert "Hand 1 deleted; the hands after it are recomputed." in flashes(response.text)
     assert toast(response.text) == "Take it back: restore hand 1"
+    boris.post(f"/matches/{match_id}/seats/1/claim", {}, form_url=f"/matches/{match_id}")
     news = [n for n in parse(boris.get(f"/matches/{match_id}").text).walk()
             if "news" in n.classes()]
-    assert news and news[0].text() == "anna deleted hand 1"
+    assert news and news[0].text() == "anna deleted hand 1"  # a seat claimed since: still news
 
+    response = anna.get(f"/matches/{match_id}")
+    assert toast(response.text) == "Take it back: restore hand 1"  # boris's claim aside
     take_back = [n for n in parse(response.text).walk() if "toast" in n.classes()][0]
     response = anna.post(take_back.attrs["action"], {"confirm": "y"},
                          form_url=f"/matches/{match_id}", follow_redirects=True)
