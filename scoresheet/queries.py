@@ -106,6 +106,10 @@ def known_names(user: User, most: int = 60) -> list[str]:
     return list(names.values())[:most]
 
 
-def rematch_of(match: Match) -> Match | None:
-    """The table's next match, if someone started it and it is still there."""
-    return db.session.get(Match, match.rematch_id) if match.rematch_id else None
+def rematch_of(match: Match, user: User | None = None) -> Match | None:
+    """The table's next match, if someone started it and it is still there (`user`: and they
+    are a member of it; a member of this match who joined after it started is not)."""
+    new = db.session.get(Match, match.rematch_id) if match.rematch_id else None
+    if new is None or user is None or any(m.user_id == user.id for m in new.members):
+        return new
+    return None

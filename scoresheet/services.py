@@ -74,9 +74,11 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
     db.session.execute(
         db.select(Match).where(Match.id == match.id).with_for_update()
         .execution_options(populate_existing=True)).scalar_one()
-    started = rematch_of(match)
+    started = rematch_of(match, user)
     if started is not None:
         return started, False
+    if rematch_of(match) is not None:  # started before this member joined: not theirs to see
+        abort(404, _("There is no such match."))
     old = computed(match).sheet.setup
     if match.status == "open" and computed(match).sheet.winner is None:
         raise Conflict(_("This match is still being played: a rematch starts once it is "
@@ -384,10 +386,13 @@ def _checked_replay(match: Match, records: list[Record], number: int, breaks: An
 
 def _renumber(match: Match, first: int, by: int) -> None:
     """Add `by` to the number of hand `first` and every later hand (-1 after a delete, +1
-    before a restore)."""
+    before a restore), each a new version."""
     # Two steps through negative numbers so the unique (match, number) pair never collides.
     later = (Hand.match_id == match.id) & (Hand.number >= first)
-    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by)))
+    # A moved hand is a new version: a correction aimed at the number it left (a phone's old
+    # form, a queued correction) gets a 409 instead of landing on the hand that moved in.
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by),
+                                                           version=Hand.version + 1))
     db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
                        .values(number=-Hand.number))
 

@@ -259,6 +259,14 @@
                                    headers: { "Accept": "application/json" } });
     }).then(function (r) {
       if (r.redirected || r.status === 401) return Promise.reject("login");
+      if (r.status >= 400 && r.status < 500 && [408, 409, 422, 429].indexOf(r.status) < 0) {
+        // The match or the hand a correction was for is gone (another phone deleted it):
+        // the player can only drop it, and it must not hold back any other match's hands.
+        entry.state = "gone";
+        entry.message = words.gone || "";
+        entry.next = null;
+        return keep(entry).then(function () { return entry.state; });
+      }
       if (r.status !== 201 && r.status !== 409 && r.status !== 422) return Promise.reject("later");
       return r.json().then(function (answer) {
         if (r.status === 201) {
@@ -348,9 +356,11 @@
       : entry.action;
     var label = entry.state === "refused" ? words.openForm
       : entry.kind === "add" ? words.addNext : words.correctAgain;
-    box.appendChild(button(label, "", function () {
-      location.assign(formUrl + "#queued=" + entry.id);
-    }));
+    if (entry.state !== "gone") {
+      box.appendChild(button(label, "", function () {
+        location.assign(formUrl + "#queued=" + entry.id);
+      }));
+    }
     box.appendChild(button(words.drop, "secondary", function () {
       var start = entry.state === "refused" ? entry.number : entry.next;
       drop(entry.id).then(function () {
@@ -379,7 +389,9 @@
     td.appendChild(what);
     td.appendChild(document.createTextNode(" "));
     td.appendChild(state);
-    if (entry.state === "conflict" || entry.state === "refused") td.appendChild(settle(entry));
+    if (entry.state === "conflict" || entry.state === "refused" || entry.state === "gone") {
+      td.appendChild(settle(entry));
+    }
     tr.appendChild(th);
     tr.appendChild(td);
     return tr;

@@ -312,3 +312,21 @@ def test_an_edit_with_a_malformed_expected_hand_is_400(api_user: Any, expected: 
     assert response.json == {"error": "The expected hand is a hand number: 1, 2, 3 …",
                              "field": "expected_hand"}
     assert stored(api_user, match) == before
+
+
+def test_a_correction_for_a_hand_that_moved_up_after_a_deletion_is_refused(
+        api_user: Any) -> None:
+    match = api_user.new_match()
+    for declarer in (0, 1, 2):
+        api_user.add_hand(match["id"], {"declarer": declarer, "bid": 100,
+                                        "points": [None if s == declarer else 30
+                                                   for s in range(3)]})
+    before = api_user.get(f"/api/matches/{match['id']}").json["hands"]
+    seen = before[1]["version"]  # another phone's form for hand 2
+    assert api_user.delete(f"/api/matches/{match['id']}/hands/2").status_code == 200
+    late = api_user.put(f"/api/matches/{match['id']}/hands/2",
+                        json={"declarer": 1, "bid": 120, "points": [30, None, 30],
+                              "version": seen})
+    assert late.status_code == 409  # hand 3 moved into number 2: not the hand that form saw
+    after = api_user.get(f"/api/matches/{match['id']}").json["hands"]
+    assert after[1]["declarer"] == 2 and after[1]["bid"] == 100

@@ -207,6 +207,21 @@ def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
         assert db.session.get(Match, match["id"]).rematch_id == new["id"]
 
 
+def test_who_joins_after_the_rematch_started_does_not_reach_it(
+        api_user: Any, make_user: Any, make_phone: Any) -> None:
+    match = _won_match(api_user)
+    new = api_user.post(f"/api/matches/{match['id']}/rematch").json
+    mallory = make_user("mallory")  # joins the old match with its code, afterwards
+    assert mallory.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    late = mallory.post(f"/api/matches/{match['id']}/rematch")
+    assert late.status_code == 404 and "join_code" not in late.json
+    assert mallory.get(f"/api/matches/{new['id']}").status_code == 404
+    vera = make_phone("vera")
+    vera.post("/join", {"code": match["join_code"]}, form_url="/")
+    page = vera.get(f"/matches/{match['id']}").text
+    assert new["id"] not in page and f"/matches/{match['id']}/rematch" not in page
+
+
 def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any,
                                                    app: Flask) -> None:
     match = api_user.new_match()

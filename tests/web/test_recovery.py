@@ -353,7 +353,7 @@ def test_a_match_backup_imports_as_a_new_match_with_an_identical_sheet(make_user
     [kept] = doc["matches"]
     assert kept["status"] == "ended" and kept["members"] == ["anna"]
     assert [h["record"]["bid"] for h in kept["hands"]] == [100, 110, 100]
-    assert [h["version"] for h in kept["hands"]] == [1, 2, 1]
+    assert [h["version"] for h in kept["hands"]] == [1, 2, 2]  # hand 4 moved to 3: a new version
     assert [e["action"] for e in kept["audit"]][:2] == ["match_created", "hand_added"]
 
     answer = boris.post("/api/matches/import", json=doc)
