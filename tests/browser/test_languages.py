@@ -98,7 +98,7 @@ def test_a_whole_match_in_the_tables_language(new_phone: Any, shots: Path, langu
     for seat, score in enumerate([780, 300, 420]):
         phone.page.fill(f"#start_scores-{seat}", str(score))
     tap(phone, "button", t("Start the match"))
-    flash(phone, t("Match started. Share the join code with the table."))
+    flash(phone, t("Match started. Invite the table: share the link or let them scan the code."))
 
     play_hand(phone, t, 1, lambda: enter_played(phone, t, first, 100, {1: 30, 2: 20}, {0: ["hearts"]}))
     play_hand(phone, t, 2, lambda: choose(phone, t("What happened"), t("Redeal")))
