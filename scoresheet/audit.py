@@ -84,7 +84,7 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
             return _("%(name)s restored a deleted hand as hand %(num)d: %(hand)s", name=who,
                      num=n, hand=hand_words(entry.after, players))
         case "hand_edited":
-            changes = changed(entry.before or {}, entry.after or {}, players)
+            changes = _changed(entry.before or {}, entry.after or {}, players)
             return _("%(name)s corrected hand %(num)d: %(changes)s", name=who, num=n,
                      changes="; ".join(changes) or _("no change"))
     return f"{who}: {entry.action}"
@@ -93,7 +93,7 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
 def _seat_words(entry: AuditEntry, players: list[str]) -> str:
     """A change of seats: who claimed, gave or gave up which seat (`{"seat", "user"}`)."""
     claim = (entry.after if entry.action != "seat_released" else entry.before) or {}
-    player, member = seat_name(claim.get("seat"), players), claim.get("user") or "?"
+    player, member = _seat_name(claim.get("seat"), players), claim.get("user") or "?"
     if entry.action == "seat_claimed":
         return _("%(name)s is %(player)s on the sheet now", name=entry.username, player=player)
     if entry.action == "seat_assigned":
@@ -113,7 +113,7 @@ def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
     if "calls" in record:
         return _round_words(record, players)
     kind, bid = record.get("kind"), record.get("bid")
-    name = seat_name(record.get("declarer"), players)
+    name = _seat_name(record.get("declarer"), players)
     if kind == "redeal":
         return _("a redeal")
     if kind == "forfeit":
@@ -129,8 +129,8 @@ def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
 def _round_words(record: dict[str, Any], players: list[str]) -> str:
     """A Tichu round in brief: "Anna out first, Anna: Tichu, cards 35 : 65"."""
     first = record.get("first_out")
-    parts = [] if first is None else [_("%(name)s out first", name=seat_name(first, players))]
-    parts += [f"{seat_name(i, players)}: {CALL_NAMES.get(c, c)}"
+    parts = [] if first is None else [_("%(name)s out first", name=_seat_name(first, players))]
+    parts += [f"{_seat_name(i, players)}: {CALL_NAMES.get(c, c)}"
               for i, c in enumerate(record.get("calls") or []) if c]
     points = record.get("card_points")
     if record.get("double_victory"):
@@ -140,15 +140,15 @@ def _round_words(record: dict[str, Any], players: list[str]) -> str:
     return ", ".join(parts)
 
 
-def changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -> list[str]:
+def _changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -> list[str]:
     """What differs between two hand records, one phrase per change."""
     out = []
     for key, phrase in FIELDS:
         old, new = before.get(key), after.get(key)
         if old != new:
             if key in ("declarer", "first_out"):
-                old, new = seat_name(old, players), seat_name(new, players)
-            out.append(str(phrase) % {"old": value_words(old), "new": value_words(new)})
+                old, new = _seat_name(old, players), _seat_name(new, players)
+            out.append(str(phrase) % {"old": _value_words(old), "new": _value_words(new)})
     for key, phrase in SEAT_FIELDS:
         olds, news = before.get(key) or [], after.get(key) or []
         for seat in range(max(len(olds), len(news))):
@@ -157,17 +157,17 @@ def changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -
             if old != new:
                 if key == "calls":
                     old, new = CALL_NAMES.get(old, old), CALL_NAMES.get(new, new)
-                out.append(str(phrase) % {"name": seat_name(seat, players),
-                                          "old": value_words(old), "new": value_words(new)})
+                out.append(str(phrase) % {"name": _seat_name(seat, players),
+                                          "old": _value_words(old), "new": _value_words(new)})
     return out
 
 
-def seat_name(seat: Any, players: list[str]) -> str:
+def _seat_name(seat: Any, players: list[str]) -> str:
     """A player's name for a seat number."""
     return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else _("nobody")
 
 
-def value_words(value: Any) -> str:
+def _value_words(value: Any) -> str:
     """A stored value as a player reads it."""
     if value is None:
         return "—"
