@@ -1,4 +1,4 @@
-"""Benchmark: a player's page with many banked matches, against GET /healthz.
+"""Benchmark: a player's page with many banked matches, against GET /healthz, warm and cold.
 
 Run:  .venv/bin/python bench/players.py    (--matches N, --hands N, --rounds N; DATABASE_URL
                                             to use PostgreSQL)
@@ -6,33 +6,46 @@ Run:  .venv/bin/python bench/players.py    (--matches N, --hands N, --rounds N; 
 Builds `--matches` banked matches of `--hands` hands for one player, who claimed seat 0 in
 each (the engine benchmark's never-ending hands, then made 120s by the leader until someone
 wins: the same records for every match), each banked through `services.bank` so that its seat
-figures and ratings are kept as in the app. Then times, interleaved round by round:
-`GET /healthz`, the player's page `GET /players/<name>` and `GET /api/players/<name>`, warm
-(as a process serves them one after another; beside them the page of a player with no match,
-the price of the page itself) and cold (the process's replay cache emptied
-before each: the page reads kept figures and never replays, so both should cost the same).
-Reports medians and their ratio to /healthz, wall clock and CPU (`bench/timing.py`). Targets
-(issue 16): at most 5× /healthz warm and 15× cold. A script, not a timed test.
+figures, the player's totals and the ratings are kept as in the app. Then times:
+
+- warm, interleaved round by round in this process: `GET /healthz`, the player's page
+  `GET /players/<name>`, `GET /api/players/<name>`, and the page of a player with no match
+  (the price of the page itself);
+- cold, as docs/performance.md defines it: for every sample a fresh process (a subprocess of
+  this script on the same database) whose caches are all empty — the replay cache, the
+  `functools` caches of built queries, SQLAlchemy's compiled-statement cache, the session's
+  identity map — with every template compiled and one warm-up request to another page
+  (`GET /`) made; it then times `GET /healthz` and the one cold request side by side, once.
+
+Reports medians and their ratio to /healthz, wall clock and CPU (`bench/timing.py`; the cold
+rows against the fresh processes' own /healthz). Targets (issue 16): at most 5× /healthz warm
+and 15× cold. A script, not a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.home import _empty_replay_cache  # noqa: E402
 from bench.replay import build_match  # noqa: E402
-from bench.timing import interleaved, report  # noqa: E402
+from bench.timing import Samples, interleaved, report  # noqa: E402
 from scoresheet import create_app, services  # noqa: E402
 from scoresheet.extensions import db  # noqa: E402
 from scoresheet.models import Hand, Seat, User  # noqa: E402
 from scoresheet.rules import HandRecord, Record, Setup, hand_to_dict, replay  # noqa: E402
+
+LOGIN = {"username": "bench", "password": "bench password"}
+COLD = {"GET /players/<name>, cold": "/players/bench",
+        "GET /api/players/<name>, cold": "/api/players/bench"}
 
 
 def won_match(hands: int) -> tuple[Setup, list[Record]]:
@@ -55,26 +68,69 @@ def won_match(hands: int) -> tuple[Setup, list[Record]]:
     return best
 
 
+def _app(instance: str, database_url: str) -> object:
+    return create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
+                       "SQLALCHEMY_DATABASE_URI": database_url})
+
+
+def cold_child(instance: str, database_url: str, url: str, token: str) -> None:
+    """One cold sample (run in a fresh process): log in, compile every template, warm up
+    on another page, then time GET /healthz and `url` once each; print them as JSON."""
+    app: object = _app(instance, database_url)
+    client = app.test_client()  # type: ignore[attr-defined]
+    assert client.post("/login", data=LOGIN).status_code == 302
+    env = app.jinja_env  # type: ignore[attr-defined]
+    for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".svg", ".js"))):
+        env.get_template(name)
+    assert client.get("/").status_code == 200  # the warm-up request to another page
+    headers = {"Authorization": f"Bearer {token}"} if url.startswith("/api/") else None
+    found = {}
+    for name, path, with_headers in (("healthz", "/healthz", None), ("target", url, headers)):
+        wall, cpu = time.perf_counter(), time.process_time()
+        assert client.get(path, headers=with_headers).status_code == 200
+        found[name] = (time.perf_counter() - wall, time.process_time() - cpu)
+    print(json.dumps(found))
+
+
+def cold_samples(instance: str, database_url: str, token: str, rounds: int) -> Samples:
+    """`rounds` fresh processes per cold request, interleaved; each one's /healthz beside it."""
+    times: Samples = {"GET /healthz": ([], [])} | {name: ([], []) for name in COLD}
+    for _ in range(rounds):
+        for name, url in COLD.items():
+            out = subprocess.run([sys.executable, __file__, "--cold-child", url,
+                                  "--instance", instance, "--token", token],
+                                 env=os.environ | {"DATABASE_URL": database_url},
+                                 check=True, capture_output=True, text=True).stdout
+            found = json.loads(out.strip().splitlines()[-1])
+            for key, row in (("healthz", "GET /healthz"), ("target", name)):
+                times[row][0].append(found[key][0])
+                times[row][1].append(found[key][1])
+    return times
+
+
 def main() -> None:
-    """Build the banked matches, time the requests interleaved, print a table."""
+    """Build the banked matches, time the requests warm and cold, print two tables."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--cold-child", help=argparse.SUPPRESS)
+    parser.add_argument("--instance", help=argparse.SUPPRESS)
+    parser.add_argument("--token", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cold_child:
+        cold_child(args.instance, os.environ["DATABASE_URL"], args.cold_child, args.token)
+        return
 
-    empty_cache = _empty_replay_cache()
     setup, records = won_match(args.hands)
     stored = [hand_to_dict(r) for r in records]  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as instance:
-        app = create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
-                          "SQLALCHEMY_DATABASE_URI": os.environ.get(
-                              "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
-        client = app.test_client()
-        login = {"username": "bench", "password": "bench password"}
-        token = client.post("/api/users", json=login).get_json()["token"]
-        with app.app_context():
+        database_url = os.environ.get("DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")
+        app: object = _app(instance, database_url)
+        client = app.test_client()  # type: ignore[attr-defined]
+        token = client.post("/api/users", json=LOGIN).get_json()["token"]
+        with app.app_context():  # type: ignore[attr-defined]
             user = db.session.execute(db.select(User)).scalar_one()
             for _ in range(args.matches):
                 match = services.create_match(user, setup)
@@ -84,9 +140,9 @@ def main() -> None:
                 db.session.add(Seat(match_id=match.id, seat=0, user_id=user.id))
                 db.session.commit()
                 services.bank(match, user)
-        assert client.post("/login", data=login).status_code == 302
+        assert client.post("/login", data=LOGIN).status_code == 302
         auth = {"Authorization": f"Bearer {token}"}
-        empty = app.test_client()  # a player with no match: the price of the page itself
+        empty = app.test_client()  # type: ignore[attr-defined]
         nobody = {"username": "nobody", "password": "bench password"}
         assert empty.post("/api/users", json=nobody).status_code == 201
         assert empty.post("/login", data=nobody).status_code == 302
@@ -98,18 +154,16 @@ def main() -> None:
 
         client.get("/players/bench")  # compile the templates
         client.get("/")  # the warm-up request to another page
-        page, api = get("/players/bench"), get("/api/players/bench", auth)
-        warm = interleaved({"GET /healthz": get("/healthz"), "GET /players/<name>": page,
-                            "GET /api/players/<name>": api,
+        warm = interleaved({"GET /healthz": get("/healthz"),
+                            "GET /players/<name>, warm": get("/players/bench"),
+                            "GET /api/players/<name>, warm": get("/api/players/bench", auth),
                             "GET /players/<name> with no match": lambda: empty.get(
                                 "/players/nobody")}, args.rounds)
-        cold = interleaved({"GET /healthz": get("/healthz"), "GET /players/<name>, cold": page,
-                            "GET /api/players/<name>, cold": api}, args.rounds,
-                           before_each=empty_cache)
+        cold = cold_samples(instance, database_url, token, args.rounds)
 
     title = f"{args.matches} banked matches of {len(records)} hands, {args.rounds} rounds"
-    report(f"{title}, warm", app.config["SQLALCHEMY_DATABASE_URI"], warm)
-    report(f"{title}, cold", app.config["SQLALCHEMY_DATABASE_URI"], cold)
+    report(f"{title}, warm (one process)", database_url, warm)
+    report(f"{title}, cold (a fresh process per sample)", database_url, cold)
 
 
 if __name__ == "__main__":
