@@ -62,9 +62,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         guide,
         i18n,
         invite,
+        language,
         limits,
         phone,
         player_pages,
+        quick_poll,
         recovery,
         security,
         views,
@@ -90,7 +92,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(player_pages.bp)
     player_pages.init_app(app)
     app.register_blueprint(invite.bp)
+    app.register_blueprint(language.bp)
     assets.init_app(app)
+    quick_poll.init_app(app)  # before ProxyFix wraps the app: the proxy's addresses come first
 
     if app.config["TRUSTED_PROXIES"]:
         hops = int(app.config["TRUSTED_PROXIES"])

@@ -9,13 +9,14 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
-from . import accounts, limits, views
+from . import accounts, limits
+from .common import refused_form
 from .errors import WrongPassword
 from .forms import ChangePasswordForm, DeleteAccountForm, LogOutEverywhereForm
 from .rules import RuleError
 
 bp = Blueprint("account", __name__)
-bp.after_request(views.refused_form)  # a refused form comes back with its errors, as 422
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
 def _account_page(password_form: ChangePasswordForm | None = None,

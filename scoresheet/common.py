@@ -1,12 +1,12 @@
 """What the page blueprints share (flaskr: a helper two blueprints need lives in a module both
 import, so that blueprint modules never import each other): the words for the engine's codes,
-and the way back to a match."""
+the way back to a match, and a refused form's status."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, url_for
+from flask import Flask, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -56,6 +56,14 @@ def call_statistics_of(sheet: MatchState) -> CallStatistics:
     """The call statistics of a Tichu match's sheet (per player; double victories per team)."""
     rounds = [h.record for h in sheet.hands if isinstance(h.record, TichuRound)]
     return call_statistics(sheet.setup, rounds)
+
+
+def refused_form(response: Response) -> Response:
+    """A form post that did not redirect was refused: it comes back with its errors, as 422
+    (each page blueprint runs this after its requests)."""
+    if request.method == "POST" and response.status_code == 200:
+        response.status_code = 422
+    return response
 
 
 def back_to(match: Match) -> Response:

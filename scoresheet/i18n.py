@@ -1,4 +1,5 @@
-"""The table's language: which one a request gets, and the switch that changes it.
+"""The table's language: which one a request gets, and the words and numbers in it (the
+switch that changes it is a route of `language.py`).
 
 Pages: the account's language, else the `lang` cookie, else the phone's `Accept-Language`,
 else English. The JSON API follows `Accept-Language` only (its keys never change). Words are
@@ -13,32 +14,28 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, g, has_app_context, has_request_context, redirect, request, url_for
+from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from flask_babel import Babel, Domain, format_datetime, get_locale, get_translations
 from flask_login import current_user
-from werkzeug.wrappers import Response
 
 from .extensions import db
+from .house_words import page_refusal
 from .localize import number, refusal_params
 from .models import isoformat
 from .rules import errors as rule_errors
 from .rules.messages import MESSAGES
-from .security import local_path
 
 LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
 """Each language in its own words (the switch shows them so; they are never translated)."""
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600
 
-bp = Blueprint("i18n", __name__)
-
 
 def init_app(app: Flask) -> None:
-    """Bind Flask-Babel with our locale selector; add the switch and `<html lang>` helpers."""
+    """Bind Flask-Babel with our locale selector; add the `<html lang>` and number helpers."""
     app.config.setdefault("LANGUAGES", list(LANGUAGES))
     _Babel(app, locale_selector=select_locale)  # one per app: its cache of catalogs is its own
     rule_errors.translator = translate_refusal
-    app.register_blueprint(bp)
     app.context_processor(_language_context)
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")
@@ -95,6 +92,8 @@ def translate_refusal(code: str, params: Mapping[str, Any]) -> str:
     english = MESSAGES[code]
     if not has_request_context():
         return english.format(**params)
+    if request.blueprint != "api":  # a page names the house rules by the form's words
+        english, params = page_refusal(code, dict(params)) or (english, params)
     if html_lang() == "en":
         if request.blueprint == "api":
             return english.format(**params)  # the engine's own English, as the API documents it
@@ -131,18 +130,4 @@ def html_lang() -> str:
 def _language_context() -> dict[str, Any]:
     return {"html_lang": html_lang(), "language_names": {code: LANGUAGES.get(code, code)
                                                          for code in languages()}}
-
-
-@bp.post("/language")
-def switch() -> Response:
-    """Remember the chosen language (cookie, and the account when logged in); back to the page."""
-    choice = request.form.get("lang", "")
-    response = redirect(local_path(request.form.get("next"), url_for("pages.index")))
-    if choice in languages():
-        if current_user.is_authenticated:
-            current_user.language = choice
-            db.session.commit()
-        response.set_cookie(COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=True,
-                            samesite="Lax", secure=bool(current_app.config["SESSION_COOKIE_SECURE"]))
-    return response
 

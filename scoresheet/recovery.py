@@ -26,13 +26,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from . import audit, backup, database, queries, security, services
-from .common import back_to
+from .common import back_to, refused_form
 from .errors import Conflict
 from .extensions import db
 from .forms import ConfirmForm
 from .models import Match, User
 from .rules import RuleError
-from .views import refused_form
 
 bp = Blueprint("recovery", __name__, cli_group=None)
 bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page

@@ -29,7 +29,7 @@ from . import (
     shapes,
     table_news,
 )
-from .common import back_to, match_context
+from .common import back_to, match_context, refused_form
 from .errors import Conflict
 from .forms import (
     RULESET_LABELS,
@@ -51,14 +51,7 @@ from .rules.tichu import TICHU
 from .security import ascii_number
 
 bp = Blueprint("pages", __name__)
-
-
-@bp.after_request
-def refused_form(response: Response) -> Response:
-    """A form post that did not redirect was refused: it comes back with its errors, as 422."""
-    if request.method == "POST" and response.status_code == 200:
-        response.status_code = 422
-    return response
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
 @bp.route("/register", methods=["GET", "POST"])
