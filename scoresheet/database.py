@@ -77,12 +77,38 @@ def auto_upgrade() -> None:
     workers starting on one empty database migrate it once.
     """
     engine = db.engine
-    with engine.begin() as conn:
+    with engine.connect() as conn, foreign_keys_off(conn), conn.begin():
         # SQLite: `sqlite_begin` began this with BEGIN IMMEDIATE (waits up to the busy timeout)
         if engine.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
         if needs_upgrade(conn):
             upgrade(conn)
+
+
+@contextmanager
+def foreign_keys_off(conn: Connection) -> Iterator[None]:
+    """SQLite: foreign keys off on this connection for the block, which must begin no
+    transaction before it (`PRAGMA foreign_keys` does nothing inside one); a no-op elsewhere.
+
+    Migrations run so: a batch migration rebuilds a table on SQLite (copy, drop, rename), and
+    with foreign keys on, dropping the old table deletes the rows that refer to it (ON DELETE
+    CASCADE) or forgets their reference (SET NULL). The migrations check every reference
+    before they commit instead (migrations/env.py, `PRAGMA foreign_key_check`).
+    """
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    if conn.in_transaction():
+        raise RuntimeError("foreign_keys_off: a transaction is already open on this connection")
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    (was_on,) = driver.execute("PRAGMA foreign_keys").fetchone()
+    driver.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        if was_on:
+            driver.execute("PRAGMA foreign_keys = ON")
 
 
 def needs_upgrade(conn: Connection) -> bool:
@@ -97,7 +123,9 @@ def needs_upgrade(conn: Connection) -> bool:
 
 
 def upgrade(conn: Connection, revision: str = "head") -> None:
-    """Run the migrations up to `revision` on this connection, without logging each step."""
+    """Run the migrations up to `revision` on this connection, without logging each step.
+    On SQLite the connection's foreign keys must be off (`foreign_keys_off`): migrations/env.py
+    refuses to run otherwise."""
     alembic_command(command.upgrade, conn, revision)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,10 +15,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from conftest import app_config, empty_database
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Engine, create_engine, event, inspect, text
 
 from scoresheet import create_app, models, psycopg_url
-from scoresheet.database import MIGRATIONS, downgrade, upgrade
+from scoresheet.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
 from scoresheet.extensions import db
 from scoresheet.replay_cache import summary_of
 from scoresheet.rules import (
@@ -64,8 +65,9 @@ def current(engine: Engine) -> set[str]:
 
 
 def migrate(engine: Engine, revision: str, down: bool = False) -> None:
-    """Upgrade (or downgrade) the database to `revision` in one transaction."""
-    with engine.begin() as conn:
+    """Upgrade (or downgrade) the database to `revision` in one transaction (SQLite: with
+    foreign keys off, as the app migrates)."""
+    with engine.connect() as conn, foreign_keys_off(conn), conn.begin():
         (downgrade if down else upgrade)(conn, revision)
 
 
@@ -310,3 +312,101 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
                   for t in (models.Match.__table__, models.Member.__table__, models.Hand.__table__)]
         match = conn.execute(db.select(models.Match.watch_token, models.Match.rematch_id)).one()
     assert counts == [1, 1, 1] and tuple(match) == (None, None)
+
+
+OLD_ROWS = [
+    "INSERT INTO users (id, username, password_hash, session_version, created_at) VALUES "
+    "(1, 'anna', 'x', 0, CURRENT_TIMESTAMP), (2, 'boris', 'x', 0, CURRENT_TIMESTAMP)",
+    "INSERT INTO api_tokens (id, user_id, token_hash, created_at) VALUES "
+    "(1, 1, 'hash-of-annas-token', CURRENT_TIMESTAMP)",
+    "INSERT INTO matches (id, setup, status, revision, join_code, created_by_id, created_at, "
+    "updated_at) VALUES ('m1', :setup, 'open', 2, 'code1', 1, CURRENT_TIMESTAMP, "
+    "CURRENT_TIMESTAMP)",
+    "INSERT INTO members (id, match_id, user_id, joined_at) VALUES "
+    "(1, 'm1', 1, CURRENT_TIMESTAMP), (2, 'm1', 2, CURRENT_TIMESTAMP)",
+    "INSERT INTO hands (id, match_id, number, record, version, created_by_id, updated_by_id, "
+    "created_at, updated_at) VALUES (1, 'm1', 1, :hand, 2, 1, 2, CURRENT_TIMESTAMP, "
+    "CURRENT_TIMESTAMP)",
+    "INSERT INTO audit_entries (id, match_id, user_id, username, action, hand_number, at) "
+    "VALUES (1, 'm1', 1, 'anna', 'hand_added', 1, CURRENT_TIMESTAMP), "
+    "(2, 'm1', 2, 'boris', 'hand_edited', 1, CURRENT_TIMESTAMP)",
+    "INSERT INTO audit_entries (id, match_id, user_id, username, action, hand_number, "
+    "restores_id, at) VALUES (3, 'm1', 2, 'boris', 'hand_restored', 1, 1, CURRENT_TIMESTAMP)",
+]
+"""Accounts, a token, a match with members, a hand and its history, as revision 0004 kept
+them: every row that refers to `users`, which migration 0005 rebuilds on SQLite."""
+KEPT = {
+    "SELECT id, username, username_folded FROM users ORDER BY id":
+        [(1, "anna", "anna"), (2, "boris", "boris")],
+    "SELECT id, user_id FROM api_tokens": [(1, 1)],
+    "SELECT id, created_by_id FROM matches": [("m1", 1)],
+    "SELECT match_id, user_id FROM members ORDER BY user_id": [("m1", 1), ("m1", 2)],
+    "SELECT number, created_by_id, updated_by_id FROM hands": [(1, 1, 2)],
+    "SELECT id, user_id, restores_id FROM audit_entries ORDER BY id":
+        [(1, 1, None), (2, 2, None), (3, 2, 1)],
+}
+UPGRADE_AS_DEPLOYED = (
+    "from flask_migrate import upgrade\n"
+    "from scoresheet import create_app\n"
+    "from scoresheet.extensions import db\n"
+    "app = create_app({'DATABASE_AUTO_UPGRADE': False})\n"
+    "with app.app_context():\n"
+    "    upgrade()\n"
+    "    db.engine.dispose()\n")
+"""`flask --app scoresheet db upgrade` (Flask-Migrate's own upgrade on the app's engine), on a
+SQLite database too: the app's start is kept from upgrading it first."""
+
+
+@pytest.mark.parametrize("way", ["app start", "flask db upgrade"])
+def test_upgrading_keeps_every_account_and_what_refers_to_it(
+        engine: Engine, database_url: str, tmp_path: Any, way: str) -> None:
+    # The app's own engine keeps SQLite's foreign keys on: a migration that rebuilds `users`
+    # (a batch copy, as 0005 does) would drop the old table and so delete every member and
+    # token (ON DELETE CASCADE) and forget every hand's, match's and entry's author (SET NULL).
+    sqlite = engine.dialect.name == "sqlite"
+    if way == "app start" and not sqlite:
+        pytest.skip("SQLite only (a PostgreSQL database with tables is left to db upgrade)")
+    migrate(engine, "0004")
+    setup = {"players": ["A", "B", "C"], "start_scores": WINNING_START}
+    with engine.begin() as conn:
+        for statement in OLD_ROWS:
+            conn.execute(text(statement), {"setup": json.dumps(setup),
+                                           "hand": json.dumps(played(1, 100, [20, None, 20]))})
+    if way == "app start":
+        app = create_app(app_config(database_url, tmp_path))
+        with app.app_context():
+            db.engine.dispose()
+    else:
+        done = subprocess.run(
+            [sys.executable, "-W", "error", "-c", UPGRADE_AS_DEPLOYED], cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x"},
+            capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+    assert current(engine) == set(SCRIPTS.get_heads())
+    with engine.connect() as conn:
+        for query, rows in KEPT.items():
+            assert [tuple(r) for r in conn.execute(text(query))] == rows, query
+
+
+def test_a_sqlite_migration_refuses_to_run_with_foreign_keys_on(tmp_path: Any) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'on.sqlite'}")
+    event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys = ON"))
+    with pytest.raises(RuntimeError, match="foreign keys are on"), engine.begin() as conn:
+        upgrade(conn, "0004")
+    assert inspect(engine).get_table_names() == []
+    engine.dispose()
+
+
+def test_a_sqlite_migration_that_would_leave_a_broken_reference_stops(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'broken.sqlite'}"
+    engine = create_engine(url)  # foreign keys off: the member of a user who is not there
+    migrate(engine, "0004")
+    with engine.begin() as conn:
+        conn.execute(text(OLD_ROWS[0]))
+        conn.execute(text(OLD_ROWS[2]), {"setup": json.dumps({"players": ["A", "B", "C"]})})
+        conn.execute(text("INSERT INTO members (match_id, user_id, joined_at) "
+                          "VALUES ('m1', 99, CURRENT_TIMESTAMP)"))
+    with pytest.raises(RuntimeError, match=r"1 broken references \(members row 1 → users\)"):
+        migrate(engine, "head")
+    assert current(engine) == {"0004"}
+    engine.dispose()
