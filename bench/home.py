@@ -16,7 +16,6 @@ clock and CPU (`bench/timing.py`). A script, not a timed test: the ratios are wh
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
@@ -29,8 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flask_login import current_user, login_required  # noqa: E402
 
 from bench.replay import build_match  # noqa: E402
-from bench.timing import interleaved, report  # noqa: E402
-from scoresheet import create_app  # noqa: E402
+from bench.timing import bench_app, getter, interleaved, options, page_client, report  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
 
 
@@ -46,19 +44,13 @@ def _empty_replay_cache() -> Callable[[], None]:
 
 def main() -> None:
     """Build the matches, time the three requests interleaved, print a table."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=100)
-    parser.add_argument("--hands", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=100)
-    args = parser.parse_args()
+    args = options(__doc__, matches=100).parse_args()
 
     empty_cache = _empty_replay_cache()
     setup, records = build_match(args.hands)
     with tempfile.TemporaryDirectory() as instance:
-        app = create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
-                          "SQLALCHEMY_DATABASE_URI": os.environ.get(
-                              "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
+        app = bench_app(instance, os.environ.get("DATABASE_URL",
+                                                 f"sqlite:///{instance}/bench.sqlite"))
 
         @app.get("/bench/logged-in")
         @login_required
@@ -78,16 +70,8 @@ def main() -> None:
                 assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
                                    json=hand_to_dict(record)).status_code == 201
         assert client.post("/login", data=user).status_code == 302
-        empty = app.test_client()  # the same page without any match: the price of a page
-        nobody = {"username": "nobody", "password": "bench password"}
-        assert empty.post("/api/users", json=nobody).status_code == 201
-        assert empty.post("/login", data=nobody).status_code == 302
-
-        def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
-            def call() -> None:
-                assert client.get(url, headers=headers).status_code == 200
-            return call
-
+        empty = page_client(app, "nobody")  # the same page without any match
+        get = getter(client)
         client.get("/")  # compile the templates
         empty_cache()
         client.get("/matches/new")  # the warm-up request to another page

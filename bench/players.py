@@ -31,14 +31,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
-from bench.timing import Samples, interleaved, report  # noqa: E402
-from scoresheet import create_app, services  # noqa: E402
+from bench.timing import Samples, bench_app, getter, interleaved, options, page_client, report  # noqa: E402
+from scoresheet import services  # noqa: E402
 from scoresheet.extensions import db  # noqa: E402
 from scoresheet.models import Hand, Seat, User  # noqa: E402
 from scoresheet.rules import HandRecord, Record, Setup, hand_to_dict, replay  # noqa: E402
@@ -68,19 +67,13 @@ def won_match(hands: int) -> tuple[Setup, list[Record]]:
     return best
 
 
-def _app(instance: str, database_url: str) -> object:
-    return create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
-                       "SQLALCHEMY_DATABASE_URI": database_url})
-
-
 def cold_child(instance: str, database_url: str, url: str, token: str) -> None:
     """One cold sample (run in a fresh process): log in, compile every template, warm up
     on another page, then time GET /healthz and `url` once each; print them as JSON."""
-    app: object = _app(instance, database_url)
-    client = app.test_client()  # type: ignore[attr-defined]
+    app = bench_app(instance, database_url)
+    client = app.test_client()
     assert client.post("/login", data=LOGIN).status_code == 302
-    env = app.jinja_env  # type: ignore[attr-defined]
+    env = app.jinja_env
     for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".svg", ".js"))):
         env.get_template(name)
     assert client.get("/").status_code == 200  # the warm-up request to another page
@@ -111,10 +104,7 @@ def cold_samples(instance: str, database_url: str, token: str, rounds: int) -> S
 
 def main() -> None:
     """Build the banked matches, time the requests warm and cold, print two tables."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=500)
-    parser.add_argument("--hands", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=100)
+    parser = options(__doc__, matches=500)
     parser.add_argument("--cold-child", help=argparse.SUPPRESS)
     parser.add_argument("--instance", help=argparse.SUPPRESS)
     parser.add_argument("--token", help=argparse.SUPPRESS)
@@ -127,10 +117,10 @@ def main() -> None:
     stored = [hand_to_dict(r) for r in records]  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as instance:
         database_url = os.environ.get("DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")
-        app: object = _app(instance, database_url)
-        client = app.test_client()  # type: ignore[attr-defined]
+        app = bench_app(instance, database_url)
+        client = app.test_client()
         token = client.post("/api/users", json=LOGIN).get_json()["token"]
-        with app.app_context():  # type: ignore[attr-defined]
+        with app.app_context():
             user = db.session.execute(db.select(User)).scalar_one()
             for _ in range(args.matches):
                 match = services.create_match(user, setup)
@@ -142,16 +132,8 @@ def main() -> None:
                 services.bank(match, user)
         assert client.post("/login", data=LOGIN).status_code == 302
         auth = {"Authorization": f"Bearer {token}"}
-        empty = app.test_client()  # type: ignore[attr-defined]
-        nobody = {"username": "nobody", "password": "bench password"}
-        assert empty.post("/api/users", json=nobody).status_code == 201
-        assert empty.post("/login", data=nobody).status_code == 302
-
-        def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
-            def call() -> None:
-                assert client.get(url, headers=headers).status_code == 200
-            return call
-
+        empty = page_client(app, "nobody")  # a player with no match: the price of the page
+        get = getter(client)
         client.get("/players/bench")  # compile the templates
         client.get("/")  # the warm-up request to another page
         warm = interleaved({"GET /healthz": get("/healthz"),

@@ -1,5 +1,5 @@
-"""What the web benchmarks share: timing requests interleaved round by round, and the table of
-medians against GET /healthz.
+"""What the web benchmarks share: their options and app, a logged-in page client, timing
+requests interleaved round by round, and the table of medians against GET /healthz.
 
 Each call is timed twice: wall-clock time, and the CPU time of this process (the test client
 runs the app in this process). On a machine shared with other work the wall-clock time of a
@@ -9,13 +9,57 @@ CPU time does not wait, so its ratio is the steadier figure there.
 
 from __future__ import annotations
 
+import argparse
 import platform
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+
+from scoresheet import create_app
 
 Samples = dict[str, tuple[list[float], list[float]]]
 """Per request: the wall-clock and the CPU seconds of every call."""
+
+
+def options(doc: str | None, matches: int, hands: int = 40, rounds: int = 100
+            ) -> argparse.ArgumentParser:
+    """The options of a benchmark of many matches (`--matches`, `--hands`, `--rounds`), with
+    these defaults and the script's docstring as its help."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--matches", type=int, default=matches)
+    parser.add_argument("--hands", type=int, default=hands)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    return parser
+
+
+def bench_app(instance: str, database_url: str) -> Flask:
+    """The app as the benchmarks run it: a cheap password hash, no rate limit, no CSRF check
+    (the page clients post forms without one)."""
+    return create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
+                       "SQLALCHEMY_DATABASE_URI": database_url})
+
+
+def page_client(app: Flask, username: str) -> Any:
+    """A test client of a new player `username`, made through the API and logged in on the
+    pages (with no match: the price of a page itself)."""
+    client = app.test_client()
+    login = {"username": username, "password": "bench password"}
+    assert client.post("/api/users", json=login).status_code == 201
+    assert client.post("/login", data=login).status_code == 302
+    return client
+
+
+def getter(client: Any) -> Callable[..., Callable[[], None]]:
+    """`get(url, headers=None)`: a call that GETs `url` with `client` and checks it is 200."""
+    def get(url: str, headers: dict[str, str] | None = None) -> Callable[[], None]:
+        def call() -> None:
+            assert client.get(url, headers=headers).status_code == 200
+        return call
+    return get
 
 
 def interleaved(timed: dict[str, Callable[[], object]], rounds: int,

@@ -6,6 +6,7 @@ its fields and puts the engine's refusal next to the field it names (`refuse`).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask_babel import gettext as _
@@ -26,6 +27,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from . import house_words
 from .house_words import CHOICES, LABELS, SWITCHES, USUAL
 from .rules import RULESETS, SUITS, MatchState, RuleError
 from .rules.house import AMOUNTS, HOUSE_RULES
@@ -68,6 +70,11 @@ MARRIAGE_LABELS = {
 def _choices(pairs: Any) -> list[SelectChoice]:
     """Choices for a radio, select or checkbox group from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
+
+
+def _as_json(data: Any) -> str:
+    """Data for the page's script in an attribute (its words as they are, not escaped)."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _strip(value: Any) -> Any:
@@ -231,6 +238,35 @@ class MatchForm(RefusableForm):
                                choices=_choices((i, _l("Player %(num)d", num=i + 1))
                                                for i in range(4)),
                                invalid_choice_message=_l("Pick the first dealer from the players."))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._house_words_for_target()
+
+    def _house_words_for_target(self) -> None:
+        """The house rules' words with the barrel's figures of the target chosen (RULES.md §4:
+        880 and 760 at 1000), and each target's words for the page's script to swap in when
+        the target changes (`data-by-target`)."""
+        words = house_words.target_words
+        barrels = {t for r in RULESETS.values() if r.has_barrel for t in r.targets}
+        rs = RULESETS.get(self.rules.data or "")
+        usual = rs.targets[0] if rs and rs.has_barrel else house_words.USUAL_TARGET
+        at = {"": usual} | {str(t): t for t in sorted(barrels)}  # no barrel plays to others
+        chosen = at.get(self.target.data or "", usual)
+        for key in house_words.TARGET_WORDS:
+            f = self[key]
+            if key in SWITCHES:
+                f.label.text = str(words(key, chosen))
+                f.render_kw = {"data-by-target": _as_json(
+                    {t: str(words(key, n)) for t, n in at.items()})}
+                continue
+            each = {t: dict(words(key, n)) for t, n in at.items()}
+            f.choices = [f.choices[0]]
+            for value, label in words(key, chosen):
+                by_target = {t: str(c[value]) for t, c in each.items()}
+                moves = len(set(by_target.values())) > 1
+                f.choices.append(SelectChoice(value, str(label), render_kw={
+                    "data-by-target": _as_json(by_target)} if moves else {}))
 
     def name_dealers(self) -> None:
         """Name the first dealer's choices as the players typed above it ("Player n" for a

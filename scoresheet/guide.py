@@ -20,7 +20,7 @@ from .forms import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .replay_cache import setup_of
 from .rules import RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay, setup_from_dict
 from .rules.house import DUMP_AT, HouseRules, defaults, resolved
-from .rules.rulesets import BARREL_BELOW, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
+from .rules.rulesets import COUNT_PENALTY, FALL_BELOW, GOLD_MIN_BID, MAX_BID
 from .rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from .security import ascii_number
 
@@ -198,7 +198,7 @@ def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
             ngettext("After %(num)d hand on the barrel without winning, the player falls to "
                      "%(fall)d.", "After %(num)d hands on the barrel without winning, the "
                      "player falls to %(fall)d.", house.barrel_hands,
-                     fall=target - 2 * BARREL_BELOW)])
+                     fall=target - FALL_BELOW)])
     if lock is not None:
         return Topic(_("The lock"), [_(
             "From %(lock)d to %(top)d a player is locked: they score only as declarer. A made "
@@ -268,7 +268,7 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
                      _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=DUMP_AT))
     if house.barrel_knock_off:
         lines.append(_("Whoever gets onto the barrel knocks off anyone already on it: they fall "
-                       "to %(fall)d.", fall=target - 2 * BARREL_BELOW))
+                       "to %(fall)d.", fall=target - FALL_BELOW))
     if house.three_falls_reset:
         lines.append(_("Every third fall from the barrel drops the player to 0 instead."))
     if house.declarer_rounding:

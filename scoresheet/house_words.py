@@ -10,18 +10,49 @@ from flask_babel import lazy_gettext as _l
 
 from .rules import RULESETS, Setup
 from .rules.house import HOUSE_RULES, defaults, resolved
+from .rules.rulesets import BARREL_BELOW
 
 USUAL = ""
 """The form's choice that leaves an option out: the ruleset's own rule."""
+
+
+def figures(target: int) -> tuple[int, int]:
+    """Where the barrel sits and where a fall from it lands for this target, as the engine
+    scores it (RULES.md §4: 880 and 760 for 1000)."""
+    rs = RULESETS["squarescores"]  # the barrel is the same wherever there is one
+    return target - BARREL_BELOW, rs.fall_to(target) or 0
+
+
+USUAL_TARGET = RULESETS["squarescores"].targets[0]
+"""The target the form's words assume before one is chosen (every barrel ruleset's usual)."""
+TARGET_WORDS = ("barrel_knock_off", "three_falls_reset", "barrel_miss")
+"""The house rules whose words name a barrel figure, which moves with the target."""
+
+
+def target_words(key: str, target: int) -> Any:
+    """A house rule's label (a switch) or its choices (a word) with the barrel's figures of
+    this target: the others' words do not depend on it."""
+    barrel, fall = figures(target)
+    if key == "barrel_knock_off":
+        return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d",
+                  fall=fall)
+    if key == "three_falls_reset":
+        return _l("The third fall from the barrel goes back to 0, not %(fall)d", fall=fall)
+    if key == "barrel_miss":
+        return [("costs_bid", _l("costs the bid and takes the player off the barrel")),
+                ("stays", _l("costs nothing: the player stays at %(barrel)d, and the hand "
+                             "counts", barrel=barrel))]
+    return LABELS[key] if key in SWITCHES else CHOICES[key]
+
 
 LABELS: dict[str, Any] = {
     "zeros": _l("Zeros (no card points in a hand)"),
     "zero_penalty": _l("What a costly zero takes off"),
     "dump_555": _l("555 dump"),
-    "barrel_knock_off": _l("Knock-off: climbing on the barrel drops whoever is on it to 760"),
+    "barrel_knock_off": target_words("barrel_knock_off", USUAL_TARGET),
     "barrel_miss": _l("A missed bid on the barrel"),
     "barrel_hands": _l("Hands on the barrel before the fall"),
-    "three_falls_reset": _l("The third fall from the barrel goes back to 0, not 760"),
+    "three_falls_reset": target_words("three_falls_reset", USUAL_TARGET),
     "declarer_rounding": _l("The declarer's card points are rounded before the made check "
                             "(98 makes a bid of 100)"),
     "forfeit_pays": _l("A forfeit (Rospisat') pays each opponent"),
@@ -38,8 +69,7 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
     "dump_555": [("off", _l("off: 555 is a score like any other")),
                  ("plus", _l("a score of exactly 555 goes back to 0")),
                  ("both", _l("555 and −555 both go back to 0"))],
-    "barrel_miss": [("costs_bid", _l("costs the bid and takes the player off the barrel")),
-                    ("stays", _l("costs nothing: the player stays at 880, and the hand counts"))],
+    "barrel_miss": target_words("barrel_miss", USUAL_TARGET),
     "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
     "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
     "blind_doubles": [("hand", _l("the whole hand")),
@@ -63,10 +93,11 @@ def rule_card(setup: Setup) -> list[str]:
         value = getattr(house, key)
         if value == getattr(usual, key):
             continue
+        words = target_words(key, o.target)
         if key in SWITCHES:
-            lines.append(str(LABELS[key]))
+            lines.append(str(words))
         else:
             # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
             lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key],
-                           choice=dict(CHOICES[key])[str(value)]))
+                           choice=dict(words)[str(value)]))
     return lines

@@ -42,13 +42,16 @@ from .rules import (
     setup_to_dict,
 )
 from .rules.figures import game_of
-from .rules.house import LEGACY
+from .rules.house import LEGACY, check_new_match
 
 _RETRIES = 5
 
 
 def create_match(user: User, setup: Setup) -> Match:
-    """Start a match (the set-up is checked here); the creator is its first member."""
+    """Start a match (the set-up is checked here, and refused an old rule only a stored match
+    keeps, RULES.md §7); the creator is its first member."""
+    check_setup(setup)
+    check_new_match(setup)
     match = _new_match(user, setup, [user.id])
     db.session.commit()
     return match
@@ -84,7 +87,9 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
         raise Conflict(_("This match is still being played: a rematch starts once it is "
                          "won or ended."))
     setup = dataclasses.replace(old, first_dealer=(old.first_dealer + 1) % len(old.players),
-                                start_scores=tuple(0 for _ in old.start_scores))
+                                start_scores=tuple(0 for _ in old.start_scores),
+                                options=dataclasses.replace(old.options, forced_any_seat=False))
+    # RULES.md §7: tyzicha's old forced rule stays with the stored match, not its rematch
     members = [m.user_id for m in match.members]
     new = _new_match(user, setup, [user.id, *(i for i in members if i != user.id)])
     match.rematch_id = new.id

@@ -65,13 +65,9 @@ def register() -> Any:
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
-            login_user(user, remember=form.remember.data)
-            i18n.adopt_choice(user)
-            flash(_("Welcome, %(name)s. Start a match or join your table's.", name=user.username))
-            response = redirect(security.local_path(request.args.get("next"),
-                                                    url_for("pages.index")))
-            limits.remember_device(response, user.username)
-            return response
+            return _logged_in(user, form.remember.data,
+                              _("Welcome, %(name)s. Start a match or join your table's.",
+                                name=user.username))
     return render_template("register.html", form=form)
 
 
@@ -85,14 +81,20 @@ def login() -> Any:
         if user is None:
             form.refuse("password", _("That username and password do not match."))
         else:
-            login_user(user, remember=form.remember.data)
-            i18n.adopt_choice(user)
-            flash(_("Logged in as %(name)s.", name=user.username))
-            response = redirect(security.local_path(request.args.get("next"),
-                                                    url_for("pages.index")))
-            limits.remember_device(response, user.username)
-            return response
+            return _logged_in(user, form.remember.data,
+                              _("Logged in as %(name)s.", name=user.username))
     return render_template("login.html", form=form)
+
+
+def _logged_in(user: User, remember: bool, welcome: str) -> Response:
+    """Log the user in (the language chosen before becomes the account's), say `welcome`, and
+    go on to the page asked for (`next`) or home; this phone is remembered as the user's."""
+    login_user(user, remember=remember)
+    i18n.adopt_choice(user)
+    flash(welcome)
+    response = redirect(security.local_path(request.args.get("next"), url_for("pages.index")))
+    limits.remember_device(response, user.username)
+    return response
 
 
 @bp.route("/logout", methods=["GET", "POST"])

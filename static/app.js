@@ -231,6 +231,20 @@
     });
   }
 
+  // Start form: the house rules' words name the barrel's figures of the target chosen (1880
+  // at 2000); the page gives each target's words, as the server writes them.
+  function setUpTargetWords(select) {
+    var form = select.form;
+    select.addEventListener("change", function () {
+      form.querySelectorAll("[data-by-target]").forEach(function (node) {
+        var text = JSON.parse(node.getAttribute("data-by-target"))[select.value];
+        if (text === undefined) return;  // no barrel plays to that target: the words stay
+        if (node.tagName === "OPTION") node.textContent = text;
+        else if (node.nextSibling) node.nextSibling.textContent = " " + text;  // a switch's label
+      });
+    });
+  }
+
   // Start form: "First dealer" offers the names typed above it, as they are typed ("Player 3"
   // for a seat with no name yet: the page gives that phrase with 9999 for the number).
   function setUpDealerNames(select) {
@@ -268,6 +282,8 @@
     document.querySelectorAll("form.round").forEach(setUpRound);
     document.querySelectorAll("[data-share-url]").forEach(setUpShare);
     document.querySelectorAll("select[data-dealer-names]").forEach(setUpDealerNames);
+    var target = document.querySelector("form select[name=target]");
+    if (target && target.form.querySelector("[data-by-target]")) setUpTargetWords(target);
     var live = document.getElementById("live");
     if (live && live.getAttribute("data-version-url")) setUpLive(live);
     if (document.querySelector("[data-wake]")) setUpWakeLock();

@@ -119,6 +119,13 @@ def check_house_rules(setup: Setup, game: str) -> None:
                 raise refuse("start_scores", "start_score_dumped", name=name, score=score)
 
 
+def check_new_match(setup: Setup) -> None:
+    """Raise `Refused` (field `options`) for a rule only a stored match may keep: tyzicha's old
+    forced rule is not offered for a new match (RULES.md §7); `check_setup` comes first."""
+    if setup.options.forced_any_seat:
+        raise refuse("options", "old_forced_rule")
+
+
 OLD_RULES = {"classic": ("barrel_miss", "costs_bid"), "tyzicha": (LEGACY, True)}
 """Per ruleset corrected in RULES.md §7: the option, and the value that keeps the old rule."""
 

@@ -113,6 +113,9 @@ MESSAGES: dict[str, str] = {
     "kind": N_("Say what happened: the hand was played, forfeited or redealt."),
     "no_blind": N_("This table does not play blind bids."),
     "no_forced": N_("Forced contracts are a Tyzicha rule; this table does not use them."),
+    "old_forced_rule": N_("A new match plays tyzicha's forced rule as corrected: only the "
+                          "dealer's left, at exactly 100. forced_any_seat is kept only for "
+                          "matches stored before; leave it out."),
     "no_sitter_points": N_("This table gives the sitter-out no points."),
     "sitter_points": N_("The sitter-out's points are a multiple of {step} from 0 to {most}."),
     "redeal_declarer": N_("A redeal has no declarer."),

@@ -53,6 +53,11 @@ class Ruleset:
         """Where the barrel sits for this target (RULES.md §4: 880 for 1000), if there is one."""
         return target - BARREL_BELOW if self.has_barrel else None
 
+    def fall_to(self, target: int) -> int | None:
+        """Where a fall from the barrel lands for this target (RULES.md §4: 760 for 1000), if
+        there is a barrel."""
+        return target - FALL_BELOW if self.has_barrel else None
+
     def lock_at(self, target: int) -> int | None:
         """Where the polish lock starts for this target (900 for 1000), if there is one."""
         return target - LOCK_BELOW if self.endgame == "lock" else None
@@ -60,6 +65,8 @@ class Ruleset:
 
 BARREL_BELOW = 120
 """The barrel sits this far below the target; a fall from it drops twice as far (RULES.md §4)."""
+FALL_BELOW = 2 * BARREL_BELOW
+"""A fall from the barrel lands this far below the target (RULES.md §4)."""
 LOCK_BELOW = 100
 """Polish: a seat this close to the target is locked (RULES.md §7)."""
 PACK = 120

@@ -18,6 +18,7 @@ from .records import HandRecord, NextDeal, Record, Setup, Standing
 from .rulesets import (
     BARREL_BELOW,
     COUNT_PENALTY,
+    FALL_BELOW,
     GOLD_MIN_BID,
     LOCK_BELOW,
     RULESETS,
@@ -53,7 +54,7 @@ class Tysiacha:
         self.names = setup.players
         self.n = n = len(setup.players)
         self.barrel_at = self.target - BARREL_BELOW
-        self.fall_to = self.target - 2 * BARREL_BELOW
+        self.fall_to = self.target - FALL_BELOW
         self.lock_at = self.target - LOCK_BELOW
         self.has_barrel = rs.has_barrel
         self.has_lock = rs.endgame == "lock"

@@ -7,6 +7,9 @@ from typing import Any
 
 import pytest
 
+from scoresheet.extensions import db
+from scoresheet.models import Match
+
 
 def test_house_rules_are_kept_and_reported_with_the_match(api_user: Any) -> None:
     options = {"zeros": "consecutive", "zero_penalty": 100, "barrel_hands": 2,
@@ -92,3 +95,79 @@ def test_a_refused_house_rule_is_said_in_the_readers_language(api_user: Any) -> 
     assert response.status_code == 422 and response.json["field"] == "options"
     assert response.json["error"] == (
         "zeros — одно из: “total”, “consecutive” или “off”; «sometimes» — нет.")
+
+
+def stored_before_the_corrections(api_user: Any, match_id: str) -> None:
+    """Give a stored tyzicha match the old forced rule, as migration 0006 writes it (RULES.md
+    §7); a new revision, so no process keeps the sheet it had before."""
+    with api_user.client.application.app_context():
+        match = db.session.get(Match, match_id)
+        match.setup = {**match.setup, "options": {**match.setup["options"],
+                                                  "forced_any_seat": True}}
+        match.revision += 1
+        db.session.commit()
+
+
+FORCED_BY_THE_DEALERS_RIGHT = {"declarer": 2, "bid": 100, "forced": True,
+                               "points": [10, 10, None]}
+"""Forced on the first dealer's right: only the old rule allows it (RULES.md §7)."""
+
+
+def test_a_new_tyzicha_match_cannot_take_the_old_forced_rule(api_user: Any) -> None:
+    response = api_user.post("/api/matches", json={"players": ["Anna", "Boris", "Vera"],
+                                                   "rules": "tyzicha",
+                                                   "options": {"forced_any_seat": True}})
+    assert response.status_code == 422
+    assert response.json == {"field": "options", "error": (
+        "A new match plays tyzicha's forced rule as corrected: only the dealer's left, at "
+        "exactly 100. forced_any_seat is kept only for matches stored before; leave it out.")}
+    assert api_user.get("/api/matches").json["matches"] == []
+    plain = api_user.new_match(rules="tyzicha", options={"forced_any_seat": False})
+    assert plain["options"]["forced_any_seat"] is False
+
+
+def test_the_old_forced_rule_is_refused_in_the_readers_language(api_user: Any) -> None:
+    response = api_user.client.post(
+        "/api/matches", json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha",
+                              "options": {"forced_any_seat": True}},
+        headers={**api_user.headers, "Accept-Language": "de"})
+    assert response.status_code == 422 and response.json["field"] == "options"
+    assert "forced_any_seat" in response.json["error"]
+    assert "leave it out" not in response.json["error"]
+
+
+def test_a_migrated_tyzicha_match_keeps_the_old_forced_rule_but_not_its_rematch(
+        api_user: Any) -> None:
+    old = api_user.new_match(rules="tyzicha")
+    refused = api_user.post(f"/api/matches/{old['id']}/hands", json=FORCED_BY_THE_DEALERS_RIGHT)
+    assert refused.status_code == 422 and refused.json["field"] == "forced"
+    stored_before_the_corrections(api_user, old["id"])
+    assert api_user.get(f"/api/matches/{old['id']}").json["options"]["forced_any_seat"] is True
+    played = api_user.add_hand(old["id"], FORCED_BY_THE_DEALERS_RIGHT)
+    assert played["standings"][2]["score"] == 100
+    assert api_user.post(f"/api/matches/{old['id']}/end").status_code == 200
+    rematch = api_user.post(f"/api/matches/{old['id']}/rematch")
+    assert rematch.status_code == 201, rematch.json
+    assert rematch.json["options"]["forced_any_seat"] is False
+    # the rematch's first dealer is seat 1: seat 0 is its dealer's right, never forced now
+    again = api_user.post(f"/api/matches/{rematch.json['id']}/hands",
+                          json={**FORCED_BY_THE_DEALERS_RIGHT, "declarer": 0,
+                                "points": [None, 10, 10]})
+    assert again.status_code == 422 and again.json["field"] == "forced"
+
+
+def test_a_backup_of_a_migrated_tyzicha_match_imports_with_the_old_forced_rule(
+        api_user: Any) -> None:
+    old = api_user.new_match(rules="tyzicha")
+    stored_before_the_corrections(api_user, old["id"])
+    api_user.add_hand(old["id"], FORCED_BY_THE_DEALERS_RIGHT)
+    backup = api_user.get("/api/backup").json
+    assert backup["matches"][0]["setup"]["options"]["forced_any_seat"] is True
+    response = api_user.post("/api/matches/import", json=backup)
+    assert response.status_code == 201, response.json
+    imported = [m["id"] for m in api_user.get("/api/matches").json["matches"]
+                if m["id"] != old["id"]]
+    assert len(imported) == 1
+    match = api_user.get(f"/api/matches/{imported[0]}").json
+    assert match["options"]["forced_any_seat"] is True
+    assert [s["score"] for s in match["standings"]] == [0, 0, 100]

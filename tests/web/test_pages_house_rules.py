@@ -3,10 +3,14 @@ form's ace marriage, and the standings' word on the next zero."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from flask import Flask
 
 from scoresheet.extensions import db
 from scoresheet.models import Match
+from scoresheet.rules import RULESETS
 from scoresheet.rules.house import HOUSE_RULES
 
 from .page_helpers import Phone, count_matches, group_errors, parse, played
@@ -62,3 +66,64 @@ def test_the_standings_say_what_the_next_zero_costs(phone: Phone) -> None:
         phone.hand(match_id, **played(0, 100, [None, 20, 0]))
     page = phone.get(f"/matches/{match_id}").text
     assert "zeros 2: the next costs 100" in page
+
+
+def house_words_on(html: str) -> dict[str, str]:
+    """The words of the house rules that name a barrel figure, as the page shows them: a
+    switch's label, a choice's text."""
+    root = parse(html)
+    words = {}
+    for node in root.walk():
+        if node.tag == "label" and "check" in node.classes():
+            for child in node.walk():
+                if child.attrs.get("id") in ("barrel_knock_off", "three_falls_reset"):
+                    words[child.attrs["id"]] = node.text().strip()
+        if node.tag == "option" and node.attrs.get("value") == "stays":
+            words["barrel_miss"] = node.text().strip()
+    return words
+
+
+@pytest.mark.parametrize("target", [1000, 2000, 3000])
+def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(
+        phone: Phone, target: int) -> None:
+    barrel, fall = RULESETS["classic"].barrel_at(target), RULESETS["classic"].fall_to(target)
+    data = {"players-0": "Anna", "players-1": "Boris", "rules": "classic",  # refused: 2 players
+            "target": str(target), "sheet": "", "first_dealer": "0"}
+    page = phone.post("/matches/new", data)
+    assert page.status_code == 422
+    words = house_words_on(page.text)
+    assert words["barrel_knock_off"].endswith(f"whoever is on it to {fall}")
+    assert words["three_falls_reset"].endswith(f"goes back to 0, not {fall}")
+    assert f"stays at {barrel}," in words["barrel_miss"]
+    # each target's words for the page's script, the one chosen among them
+    swaps = [json.loads(n.attrs["data-by-target"]) for n in parse(page.text).walk()
+             if "data-by-target" in n.attrs]
+    assert len(swaps) == 3
+    for swap in swaps:
+        assert set(swap) == {"", "1000", "2000", "3000"}
+        assert swap[str(target)] in words.values()
+        assert swap[""] == swap["1000"] != swap["2000"] != swap["3000"]
+
+
+def test_the_rule_card_names_the_barrel_of_the_matchs_target(phone: Phone) -> None:
+    match_id = phone.new_match(rules="classic", target="3000", barrel_knock_off="y",
+                               three_falls_reset="y", barrel_miss="stays")
+    page = phone.get(f"/matches/{match_id}").text
+    card = [n.text() for n in parse(page).walk() if "rule-card" in n.classes()]
+    assert "climbing on the barrel drops whoever is on it to 2760" in card[0]
+    assert "The third fall from the barrel goes back to 0, not 2760" in card[0]
+    assert "760" not in card[0].replace("2760", "")
+    # classic's usual is "stays": not on the card; squarescores' is "costs_bid"
+    other = phone.new_match(rules="squarescores", target="2000", barrel_miss="stays")
+    card = [n.text() for n in parse(phone.get(f"/matches/{other}").text).walk()
+            if "rule-card" in n.classes()]
+    assert "A missed bid on the barrel: costs nothing: the player stays at 1880" in card[0]
+
+
+def test_the_new_match_page_does_not_offer_the_old_forced_rule(
+        phone: Phone, csrf_app: Flask) -> None:
+    page = phone.get("/matches/new").text
+    assert "forced_any_seat" not in page
+    match_id = phone.new_match(rules="tyzicha", forced_any_seat="y")  # sent anyway: not taken
+    with csrf_app.app_context():
+        assert db.session.get(Match, match_id).setup["options"]["forced_any_seat"] is False
