@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from . import queued
 from .extensions import db
 from .rules import Malformed, RuleError
 
@@ -87,10 +88,24 @@ def error_response(status: int, message: Any = None, field: str | None = None) -
 
 
 def http_error(e: HTTPException) -> Any:
-    """The JSON error under /api, an error page everywhere else."""
+    """The JSON error under /api, an error page everywhere else (JSON for a hand the phone
+    kept offline and sends now: scoresheet/queued.py)."""
     if (e.code or 500) >= 500:
         db.session.rollback()
+    if not is_api() and queued.wanted():
+        return _queued_error(e)
     return _api_http_error(e) if is_api() else _error_page(e)
+
+
+def _queued_error(e: HTTPException) -> Response:
+    """An error page's words, as JSON for the phone's queue."""
+    code = e.code or 500
+    csrf = code == 400 and "CSRF" in str(e.description)
+    message = _CSRF_MESSAGE if csrf else _PAGE_MESSAGES.get(code)
+    if not csrf and code in (400, 404) and e.description and \
+            not str(e.description).startswith(("The requested URL", "The browser (or proxy)")):
+        message = e.description
+    return queued.failed(code, str(message or _fallback(code)), csrf)
 
 
 def rule_error(e: RuleError) -> Any:

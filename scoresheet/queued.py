@@ -2,6 +2,11 @@
 
 They come through the same page forms and the same checks as a hand typed online; only the
 answer differs: JSON the phone's script reads instead of a redirect with a flash or a page.
+Every answer is JSON, an error too (`failed`), so that the phone tells our server's word on the
+hand from a Wi-Fi sign-in page or a proxy: 201 recorded, 409 changed meanwhile, 422 refused,
+404 gone (the match or the hand), 400 with `csrf: true` a token to fetch again; 403, 429, 5xx
+or an answer that is not ours: sent again later. A log-in that ran out is the form's redirect
+to the log-in page, as for any page.
 """
 
 from __future__ import annotations
@@ -37,4 +42,12 @@ def refused(form: Any) -> Response:
                 *(e for errs in form.errors.values() for e in errs)]
     response = jsonify(ok=False, conflict=False, message=str(messages[0]) if messages else "")
     response.status_code = 422
+    return response
+
+
+def failed(code: int, message: str, csrf: bool) -> Response:
+    """Any other error (an HTTP error the page would show as an error page), as JSON: `csrf`
+    true when the CSRF token was refused (the phone fetches another and sends the hand again)."""
+    response = jsonify(ok=False, conflict=False, csrf=csrf, message=message)
+    response.status_code = code
     return response

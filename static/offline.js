@@ -9,8 +9,11 @@
   var DB = "tysiacha-offline";
   var STORE = "hands";
   var PAGES = "tysiacha-pages-1";  // static/sw.js keeps the sheets there
+  var OWNER = "tysiacha-offline-account";  // localStorage: whose sheets and hands these are
+  var ENDING = "tysiacha-ending";            // sessionStorage: this account is being deleted
   var words = {};
-  var user = null;
+  var user = null;     // the username, for the words
+  var account = null;  // the account's id: the hands and kept sheets on this phone are its own
   var recorded = [];   // hands sent from this page, shown as recorded until the sheet has them
   var sending = null;  // the id of the hand on its way
 
@@ -45,18 +48,52 @@
     });
   }
 
+  // A hand of this account (hands kept before accounts were told apart by id: by username).
+  function isMine(e) {
+    return e.account ? e.account === account : e.user === user;
+  }
+
   function waitingHands() {
-    return everything().then(function (all) {
-      return all.filter(function (e) { return e.user === user; });
-    });
+    return everything().then(function (all) { return all.filter(isMine); });
   }
 
   function keep(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
   function drop(id) { return run("readwrite", function (store) { return store["delete"](id); }); }
-  function dropMine() {
-    return waitingHands().then(function (mine) {
-      return Promise.all(mine.map(function (e) { return drop(e.id); }));
+  function dropAll(keep) {
+    return everything().then(function (all) {
+      return Promise.all(all.filter(function (e) { return !(keep && keep(e)); })
+        .map(function (e) { return drop(e.id); }));
     });
+  }
+
+  // Nothing of an account stays on the phone once it ends here (or another account logs in):
+  // its waiting hands and the sheets kept for offline use.
+  function forgetAll() {
+    var forget = [dropAll().catch(function () {})];
+    if (window.caches) forget.push(caches["delete"](PAGES).catch(function () {}));
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "forget" });
+    }
+    try { localStorage.removeItem(OWNER); } catch (e) { /* storage refused: nothing kept */ }
+    return Promise.all(forget);
+  }
+
+  function owner() {
+    try { return JSON.parse(localStorage.getItem(OWNER) || "null"); } catch (e) { return null; }
+  }
+
+  // The phone's account changed (another player logged in after a session ran out, or the
+  // data are from before the phone noted whose they are): the earlier account's hands and kept
+  // sheets are dropped, never shown to this one. The same account logging in again keeps them.
+  function claim() {
+    var before = owner();
+    try {
+      localStorage.setItem(OWNER, JSON.stringify({ account: account, user: user }));
+    } catch (e) { /* storage refused: nothing can be kept either */ }
+    if (before && before.account === account) return Promise.resolve();
+    var forget = [dropAll(isMine)];
+    if (window.caches) forget.push(caches["delete"](PAGES));
+    return Promise.all(forget);
   }
 
   function matchOf(path) {
@@ -137,11 +174,13 @@
       event.preventDefault();
       if (saving) return;
       saving = true;
-      waitingHands().then(function (all) {
+      everything().then(function (all) {
+        // At most `limit` hands on the phone: they are all this account's (claim()).
         var limit = Number(words.limit) || 100;
         var again = queuedId && all.filter(function (e) { return e.id === queuedId; })[0];
         if (!again && all.length >= limit) { saving = false; refuse(form, words.full); return null; }
         var entry = again || { user: user, match: match, savedAt: new Date().toISOString() };
+        entry.account = account;
         entry.kind = adding ? "add" : "correct";
         entry.action = path;
         entry.number = adding ? Number(expected && expected.value) : Number(path.split("/")[4]);
@@ -158,10 +197,10 @@
         if (!entry) return;
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
         if (!navigator.onLine) { toSheet(match); return; }
-        var mine = document.documentElement.hasAttribute("data-kept-at") ? null
-          : form.querySelector("input[name=csrf_token]");
+        // Sent with the others waiting, in order, with a token fetched now (the form's own
+        // may be from an earlier session, or the form the copy kept for offline use).
         return (flushing || Promise.resolve()).then(function () {
-          return flush(mine && mine.value);
+          return flush();
         }).then(function (outcome) {
           if (outcome.refused && outcome.refused.id === entry.id) {
             // Online and refused: the page shows why, next to the field, as it always did.
@@ -245,6 +284,17 @@
       .then(function (answer) { return answer.csrf_token; });
   }
 
+  // Our server answers a kept hand in JSON (scoresheet/queued.py); anything else (a Wi-Fi
+  // sign-in page, a proxy) is not its word on the hand: null.
+  function answerOf(r) {
+    var type = r.headers.get("Content-Type") || "";
+    if (type.indexOf("application/json") !== 0) return Promise.resolve(null);
+    return r.json().catch(function () { return null; });
+  }
+
+  // One hand out: "sent", "conflict", "refused" or "gone" (kept, for the player to settle),
+  // or a rejection: "login" (log in again), "csrf" (the token was refused: fetch another),
+  // "later" (the hand keeps waiting and goes out on the next try).
   function sendOne(entry, csrf) {
     sending = entry.id;
     render();
@@ -258,24 +308,32 @@
       return fetch(entry.action, { method: "POST", body: body, credentials: "same-origin",
                                    headers: { "Accept": "application/json" } });
     }).then(function (r) {
+      // Logged out meanwhile: the page form's login_required sends the phone to log in.
       if (r.redirected || r.status === 401) return Promise.reject("login");
-      if (r.status >= 400 && r.status < 500 && [408, 409, 422, 429].indexOf(r.status) < 0) {
-        // The match or the hand a correction was for is gone (another phone deleted it):
-        // the player can only drop it, and it must not hold back any other match's hands.
-        entry.state = "gone";
-        entry.message = words.gone || "";
-        entry.next = null;
-        return keep(entry).then(function () { return entry.state; });
-      }
-      if (r.status !== 201 && r.status !== 409 && r.status !== 422) return Promise.reject("later");
-      return r.json().then(function (answer) {
+      return answerOf(r).then(function (answer) {
+        if (!answer) return Promise.reject("later");
         if (r.status === 201) {
           recorded.push({ match: entry.match, number: answer.number, summary: entry.summary });
           return drop(entry.id).then(function () { return "sent"; });
         }
-        entry.state = r.status === 409 ? "conflict" : "refused";
-        entry.message = answer.message || "";
-        entry.next = answer.next || null;
+        if (r.status === 400 && answer.csrf) return Promise.reject("csrf");
+        if (r.status === 404) {
+          // The match or the hand a correction was for is gone (another phone deleted it):
+          // the player can only drop it, and it must not hold back any other match's hands.
+          entry.state = "gone";
+          entry.message = words.gone || "";
+        } else if (r.status === 409) {
+          entry.state = "conflict";
+          entry.message = answer.message || "";
+        } else if (r.status === 422 || r.status === 400 || r.status === 413) {
+          // The rules (or the server) refuse the hand as typed: sending it again cannot help.
+          entry.state = "refused";
+          entry.message = answer.message || "";
+        } else {
+          // 403, 408, 429, 5xx: nothing said about the hand itself; it is sent again later.
+          return Promise.reject("later");
+        }
+        entry.next = r.status === 409 ? answer.next || null : null;
         return keep(entry).then(function () { return entry.state; });
       });
     }, function (why) {
@@ -286,16 +344,24 @@
   var flushing = null;
 
   // Every waiting hand of this player, oldest first; a match whose hand was not sent holds
-  // its later hands back until the player settles it.
-  // `csrf`: the token of the form just saved online (this very moment); otherwise one is
-  // fetched now, when the hands go out, not taken from when they were typed.
-  function flush(csrf) {
+  // its later hands back until the player settles it. The CSRF token is fetched now, when the
+  // hands go out (GET /csrf-token), never taken from when they were typed; a token the server
+  // refuses (the session changed meanwhile) is fetched again once.
+  function flush() {
     if (flushing) return flushing;
     var outcome = { sent: 0, refused: null, stopped: null };
     var fresh = null;
     function tokenNow() {
-      if (!fresh) fresh = csrf ? Promise.resolve(csrf) : token();
+      if (!fresh) fresh = token();
       return fresh;
+    }
+    function send(entry, retried) {
+      return sendOne(entry, tokenNow()).catch(function (why) {
+        if (why !== "csrf") return Promise.reject(why);
+        if (retried) return Promise.reject("later");
+        fresh = null;
+        return send(entry, true);
+      });
     }
     function work() {
       return waitingHands().then(function (all) {
@@ -304,7 +370,7 @@
           return chain.then(function () {
             if (outcome.stopped) return;
             if (entry.state !== "waiting" || held[entry.match]) { held[entry.match] = true; return; }
-            return sendOne(entry, tokenNow()).then(function (result) {
+            return send(entry, false).then(function (result) {
               if (result === "sent") { outcome.sent += 1; return; }
               held[entry.match] = true;
               if (result === "refused") outcome.refused = entry;
@@ -506,30 +572,66 @@
     }).observe(live.parentNode, { childList: true });
   }
 
-  // ---- Log-out: nothing of the account stays on the phone ---------------------------------
+  // ---- The account ends on this phone: nothing of it stays -----------------------------------
+  // Log out (/logout), log out everywhere and delete the account (the account page) each say
+  // first how many hands are still waiting, since ending the account drops them. Logging out
+  // cannot be refused, so the phone forgets before the form goes; deleting the account asks
+  // for the password again, so the phone forgets only on the page after it worked (the log-in
+  // page), and keeps everything when the account page comes back refused.
 
-  function setUpLogOut(form) {
+  function warnBefore(form, sentence) {
     waitingHands().then(function (all) {
-      if (!all.length) return;
+      if (!all.length || !sentence) return;
       var warning = document.createElement("p");
       warning.className = "flash flash-warning log-out-drops";
       warning.setAttribute("role", "alert");
-      warning.textContent = words.logOutDrops.replace("{count}", String(all.length));
+      warning.textContent = sentence.replace("{count}", String(all.length));
       form.parentNode.insertBefore(warning, form);
     }).catch(function () {});
+  }
+
+  function setUpLogOut(form) {
+    warnBefore(form, words.logOutDrops);
     form.addEventListener("submit", function (event) {
       if (form.hasAttribute("data-forgotten")) return;
       event.preventDefault();
-      var forget = [dropMine().catch(function () {})];
-      if (window.caches) forget.push(caches["delete"](PAGES).catch(function () {}));
-      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-        navigator.serviceWorker.controller.postMessage({ type: "forget" });
-      }
-      Promise.all(forget).then(function () {
+      forgetAll().then(function () {
         form.setAttribute("data-forgotten", "");
         HTMLFormElement.prototype.submit.call(form);
       });
     });
+  }
+
+  function setUpDelete(form) {
+    warnBefore(form, words.deleteDrops);
+    form.addEventListener("submit", function () {
+      try { sessionStorage.setItem(ENDING, String(account)); } catch (e) { /* see below */ }
+    });
+  }
+
+  // The log-in page: after the account was deleted, forget it; otherwise say whose hands are
+  // waiting, since logging in as someone else drops them (claim()).
+  function setUpLoggedOut() {
+    var ending = null;
+    try {
+      ending = sessionStorage.getItem(ENDING);
+      sessionStorage.removeItem(ENDING);
+    } catch (e) { /* no storage: nothing marked */ }
+    if (ending) { forgetAll(); return; }
+    var form = document.querySelector("form[action^='/login']");
+    var before = owner();
+    if (!form || !before || !words.othersDrop) return;
+    account = before.account;
+    user = before.user;
+    waitingHands().then(function (all) {
+      if (!all.length) return;
+      var warning = document.createElement("p");
+      warning.className = "flash flash-warning log-in-drops";
+      warning.setAttribute("role", "alert");
+      warning.textContent = words.othersDrop.replace("{name}", before.user || "")
+        .replace("{count}", String(all.length));
+      form.parentNode.insertBefore(warning, form);
+    }).catch(function () {});
   }
 
   // ---- Start --------------------------------------------------------------------------------
@@ -538,9 +640,27 @@
     var holder = document.getElementById("offline-words");
     if (!holder || !("indexedDB" in window)) return;
     Object.keys(holder.dataset).forEach(function (k) { words[k] = holder.dataset[k]; });
+    if (!words.account) { setUpLoggedOut(); return; }
     user = words.user;
-    var logOut = document.querySelector("form[action='/logout']");
-    if (logOut) { setUpLogOut(logOut); return; }
+    account = words.account;
+    try {
+      // Still logged in after asking to delete the account: it was refused, nothing is lost.
+      sessionStorage.removeItem(ENDING);
+    } catch (e) { /* no storage */ }
+    claim().catch(function () {});  // another account's hands are never shown meanwhile
+    start();
+  });
+
+  function start() {
+    var ending = document.querySelectorAll("form[action='/logout'], form[data-ends-account]");
+    if (ending.length) {
+      // Pages that end the account send nothing: the player decides about the waiting hands.
+      ending.forEach(function (form) {
+        if (form.getAttribute("data-ends-account") === "delete") setUpDelete(form);
+        else setUpLogOut(form);
+      });
+      return;
+    }
     document.querySelectorAll("form.hand").forEach(setUpForm);
     var live = document.getElementById("live");
     if (live) {
@@ -554,5 +674,5 @@
     }
     if (navigator.onLine) flush();
     window.addEventListener("online", function () { flush(); });
-  });
+  }
 })();

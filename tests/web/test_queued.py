@@ -71,6 +71,8 @@ def test_a_kept_hand_needs_a_valid_token_and_the_token_needs_a_log_in(
     refused = send(phone, f"/matches/{match_id}/hands/new", played(1, 100, [40, None, 20]),
                    csrf="not a token")
     assert refused.status_code == 400 and count_hands(csrf_app) == 0
+    # In JSON, saying it was the token (the phone fetches another; the hand is not "gone").
+    assert refused.json["csrf"] is True and refused.json["message"]
     token = phone.get("/csrf-token")
     assert "no-store" in token.headers["Cache-Control"]
     stranger = csrf_app.test_client().get("/csrf-token")
@@ -81,3 +83,19 @@ def test_the_offline_page_speaks_the_language_the_worker_asks_for(client: Any) -
     assert 'lang="pl"' in client.get("/offline?lang=pl").text
     assert "Brak połączenia" in client.get("/offline?lang=pl").text
     assert 'lang="en"' in client.get("/offline?lang=xx").text
+
+
+def test_every_refusal_of_a_kept_hand_is_json_and_only_a_refused_token_says_csrf(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    fields = {**played(1, 100, [40, None, 20]), "expected_hand": "1"}
+    gone = send(phone, "/matches/999999/hands/new", fields)
+    assert gone.status_code == 404 and gone.json["csrf"] is False
+    assert gone.json["message"] == "There is no such match."
+    no_hand = send(phone, f"/matches/{match_id}/hands/7/edit", {**fields, "version": "1"})
+    assert no_hand.status_code == 404 and "hand 7" in no_hand.json["message"]
+    assert count_hands(csrf_app) == 0
+    # The page answers stay pages.
+    page = phone.client.post(f"/matches/{match_id}/hands/new",
+                             data={**fields, "csrf_token": "not a token"})
+    assert page.status_code == 400 and "text/html" in page.content_type
