@@ -3,7 +3,7 @@ live sheet (no account needed), made, replaced or stopped by any member.
 
 A GET never changes anything: the join link asks first, with one "Join" button (a POST, with
 its CSRF token as every form). The watch pages answer only their own match's sheet, its
-version and its CSV; nothing on them can change anything.
+scoreboard, its version and its CSV; nothing on them can change anything.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from . import export, limits, links, queries, services
 from .common import back_to, match_context
 from .forms import ButtonForm
 from .models import Match
+from .rules.tichu import team_of
 
 bp = Blueprint("invite", __name__)
 bp.add_app_template_global(links.join_url)
@@ -57,6 +58,19 @@ def watch(token: str) -> Response:
     sheet = queries.sheet_of(match)
     return _private(render_template("watch.html", match=match, sheet=sheet, watching=True,
                                     token=token, **match_context(match, sheet)))
+
+
+@bp.get("/watch/<token>/board")
+def board(token: str) -> Response:
+    """The scoreboard for a tablet or TV in the middle of the table: each side's name and score
+    in very large type, who deals, the barrel, the last hand's change; read-only and live."""
+    match = links.by_watch_token(token)
+    sheet = queries.sheet_of(match)
+    context = match_context(match, sheet)
+    dealer = sheet.next.dealer if sheet.next else None
+    dealing = team_of(dealer) if context["tichu"] and dealer is not None else dealer
+    return _private(render_template("board.html", match=match, sheet=sheet, token=token,
+                                    dealing=dealing, **context))
 
 
 @bp.get("/watch/<token>/version")
@@ -101,6 +115,18 @@ def stop_watch(match_id: str) -> Response:
     match = queries.get_match(match_id, current_user)
     return _changed(match, lambda: links.stop_watch_link(match, current_user),
                     _("The watch link is stopped: it shows nothing any more."))
+
+
+@bp.post("/matches/<match_id>/board")
+@login_required
+def open_board(match_id: str) -> Response:
+    """A member's one tap to the scoreboard: through the match's watch link, made first if the
+    match has none (an existing one is kept, so boards already open stay open)."""
+    match = queries.get_match(match_id, current_user)
+    if not ButtonForm().validate_on_submit():
+        return redirect(url_for("pages.match", match_id=match.id, _anchor="invite"))
+    token = match.watch_token or links.make_watch_link(match, current_user)
+    return redirect(url_for("invite.board", token=token))
 
 
 def _changed(match: Match, command: Any, done: str) -> Response:

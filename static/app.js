@@ -170,6 +170,22 @@
 
   // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
   function setUpToasts(root) {
+  // Issue 12: the watch page and the board (no account, so no offline.js) say when their live
+  // updates fail, with the time of the last one that worked; the next that works clears it.
+  function setUpStaleLine(line) {
+    var since = new Date();
+    function show(stale) {
+      line.hidden = !stale;
+      if (!stale) return;
+      var time = since.toLocaleTimeString(document.documentElement.lang || undefined,
+                                          { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      line.textContent = line.getAttribute("data-stale-words").replace("{time}", time);
+    }
+    document.addEventListener("sheet-reached", function () { since = new Date(); show(false); });
+    document.addEventListener("sheet-unreachable", function () { show(true); });
+    window.addEventListener("offline", function () { show(true); });
+  }
+
     root.querySelectorAll("[data-toast-seconds]").forEach(function (toast) {
       var seconds = Number(toast.getAttribute("data-toast-seconds")) || 0;
       setTimeout(function () { toast.hidden = true; }, seconds * 1000);
@@ -295,3 +311,5 @@
     });
   }
 })();
+    var stale = document.querySelector("[data-stale-words]");
+    if (stale && !document.getElementById("offline-words")) setUpStaleLine(stale);

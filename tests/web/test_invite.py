@@ -4,6 +4,7 @@ read-only and nothing else, and stops once replaced or stopped."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -263,3 +264,128 @@ def test_the_start_form_offers_names_played_with_and_names_the_dealers(phone: Ph
     assert re.findall(r"<option[^>]*>([^<]*)</option>", dealers) == [
         "Anna", "Boris", "Anna", "Player 4"]
     assert 'data-dealer-names="Player 9999"' in refused.text
+
+
+# --- The scoreboard (issue 12): the watch link's big-number view ----------------------------
+
+
+def _board_sides(page: str) -> list[dict[str, str]]:
+    """Each side on the board: its name, score, last change and marks, as the page writes them."""
+    sides = []
+    for li in re.findall(r'<li class="board-side[^"]*">(.*?)</li>', page, re.S):
+        found = {k: re.search(rf'class="board-{k}">(.*?)</span>', li, re.S) for k in
+                 ("name", "score", "change")}
+        sides.append({k: html.unescape(v.group(1).strip()) if v else "" for k, v in found.items()}
+                     | {"marks": " ".join(re.findall(r'class="mark [a-z]+">([^<]*)<', li))})
+    return sides
+
+
+def test_the_scoreboard_shows_each_side_its_score_the_next_dealer_and_the_barrel(
+        api_user: Any, client: Any) -> None:
+    match = api_user.new_match(start_scores=[760, 0, 0])
+    api_user.add_hand(match["id"], {"declarer": 0, "bid": 120, "points": [None, 10, 20],
+                                    "marriages": [["hearts"], [], []]})
+    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix(
+        "http://localhost")
+    response = client.get(f"{path}/board")
+    assert response.status_code == 200
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert "no-store" in response.headers["Cache-Control"]
+    page = response.text
+    assert _board_sides(page) == [
+        {"name": "Anna", "score": "880", "change": "hand 1: +120",
+         "marks": "on the barrel: 3 hands left"},
+        {"name": "Boris", "score": "10", "change": "hand 1: +10", "marks": "deals next"},
+        {"name": "Vera", "score": "20", "change": "hand 1: +20", "marks": ""}]
+    assert '<p class="board-status" role="status">Hand 2: Boris deals.</p>' in page
+    assert f'data-version-url="{path}/version"' in page  # live, as the watch page
+    assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in page
+    assert "<form" not in page and f"/matches/{match['id']}" not in page  # nothing to change
+    assert f'href="{path}/board"' in client.get(path).text  # the watch page links to it
+    api_user.add_hand(match["id"], {"declarer": 1, "bid": 100, "points": [40, None, 0]})
+    after = _board_sides(client.get(f"{path}/board").text)
+    assert [s["change"] for s in after] == ["hand 2: 0", "hand 2: -100", "hand 2: 0"]
+    assert after[0]["marks"] == "on the barrel: 2 hands left"
+    assert after[2]["marks"] == "deals next"
+
+
+def test_a_tichu_scoreboard_shows_the_teams_and_marks_the_dealing_team(
+        api_user: Any, client: Any) -> None:
+    match = api_user.new_match(players=["Anna", "Boris", "Vera", "Gleb"], rules="tichu",
+                               first_dealer=1)
+    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix(
+        "http://localhost")
+    page = client.get(f"{path}/board").text
+    sides = _board_sides(page)
+    assert [s["name"] for s in sides] == ["Anna & Vera", "Boris & Gleb"]
+    assert [s["marks"] for s in sides] == ["", "deals next"]  # Boris deals: his team's side
+    assert "Round 1: Boris deals." in page and 'class="board-change"' not in page
+
+
+def test_the_scoreboard_answers_only_for_a_live_token_and_changes_nothing(
+        phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    path = _watch_path(phone, match_id)
+    watcher = csrf_app.test_client()
+    assert watcher.get(f"{path}/board").status_code == 200
+    before = table_counts(csrf_app)
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        assert watcher.open(f"{path}/board", method=method).status_code == 405, method
+    assert table_counts(csrf_app) == before
+    missing = watcher.get("/watch/" + "A" * 32 + "/board")
+    assert missing.status_code == 404
+    assert watcher.get("/watch/short/board").status_code == 404
+    new = _watch_path(phone, match_id)  # replaced: the old board is gone at once
+    assert watcher.get(f"{path}/board").status_code == 404
+    phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}")
+    stopped = watcher.get(f"{new}/board")
+    assert stopped.status_code == 404  # like a missing one, word for word
+    assert stopped.text.replace(new, "/watch/" + "A" * 32) == missing.text
+
+
+def test_a_member_opens_the_scoreboard_in_one_tap_and_a_stranger_cannot(
+        phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
+    match_id = phone.new_match()
+    page = phone.get(f"/matches/{match_id}").text
+    assert f'action="/matches/{match_id}/board"' in page  # no watch link yet: the tap makes one
+    stranger = make_phone("stranger")
+    assert stranger.post(f"/matches/{match_id}/board", {},
+                         form_url="/").status_code == 404
+    assert csrf_app.test_client().post(f"/matches/{match_id}/board").status_code in (302, 400)
+    with csrf_app.app_context():
+        assert db.session.get(Match, match_id).watch_token is None  # neither made one
+    response = phone.post(f"/matches/{match_id}/board", {}, form_url=f"/matches/{match_id}")
+    assert response.status_code == 302
+    board = response.location
+    assert re.fullmatch(r"/watch/[A-Za-z0-9_-]{32}/board", board)
+    assert csrf_app.test_client().get(board).status_code == 200
+    page = phone.get(f"/matches/{match_id}").text
+    assert f'href="{board}"' in page  # from now on a plain link to the same board
+    again = phone.post(f"/matches/{match_id}/board", {}, form_url=f"/matches/{match_id}")
+    assert again.location == board  # an existing link is kept: boards already open stay open
+
+
+def test_share_the_result_is_offered_on_a_won_match_only_and_hidden_without_script(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match(rules="ggtables", target="500", **{"start_scores-0": "490"})
+    assert "data-share-result" not in phone.get(f"/matches/{match_id}").text
+    phone.hand(match_id, 1, **played(0, 100, [None, 20, 20], {0: ["hearts"]}))
+    page = phone.get(f"/matches/{match_id}").text
+    assert "wins with" in page
+    button = re.search(r"<button[^>]*data-share-result[^>]*>Share the result</button>", page)
+    assert button and " hidden " in button.group(0)
+    assert re.search(r'<script src="/static/result\.js\?v=[0-9a-f]+" defer></script>', page)
+
+
+def test_the_watch_page_and_the_board_carry_the_out_of_date_line_for_the_script(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    path = _watch_path(phone, match_id)
+    watcher = csrf_app.test_client()
+    for url in (path, f"{path}/board"):
+        line = re.search(r'<p class="offline-line" role="status" hidden '
+                         r'data-stale-words="([^"]*)"></p>\s*<div id="live"',
+                         watcher.get(url).text)
+        assert line, url
+        assert line.group(1) == "The sheet may be out of date: no connection since {time}."
