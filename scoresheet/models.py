@@ -233,7 +233,7 @@ class SeatFigure(db.Model):
 class Rating(db.Model):
     """An account's rating after one banked match of a game (`tysiacha` or `tichu`): its
     latest row is its rating, all of them its rating over time. Computed (openskill), never
-    the truth: `ratings.recompute` rewrites them in bank order."""
+    the truth: `ratings.rate_from` rewrites them in bank order."""
 
     __tablename__ = "ratings"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -244,3 +244,50 @@ class Rating(db.Model):
     banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+
+
+class PlayerTotal(db.Model):
+    """An account's seat figures of one ruleset added up over the banked matches whose seat it
+    claimed: a copy of the sums over `seat_figures`, rebuilt for the accounts concerned whenever
+    those seats or figures change (`statistics.rebuild_totals`), so a player's page reads one
+    row per ruleset (never edited by hand)."""
+
+    __tablename__ = "player_totals"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    rules: Mapped[str] = mapped_column(String(20), primary_key=True)
+    banked: Mapped[int]
+    won: Mapped[int]
+    places: Mapped[int]
+    """The finishing places added up."""
+    declared: Mapped[int]
+    made: Mapped[int]
+    bid_made_sum: Mapped[int]
+    bid_made_max: Mapped[int]
+    """The highest, not a sum."""
+    barrel_on: Mapped[int]
+    barrel_won: Mapped[int]
+    barrel_fell: Mapped[int]
+    zeros: Mapped[int]
+    forfeits: Mapped[int]
+    tichu_called: Mapped[int]
+    tichu_made: Mapped[int]
+    grand_called: Mapped[int]
+    grand_made: Mapped[int]
+    great_grand_called: Mapped[int]
+    great_grand_made: Mapped[int]
+    double_victories: Mapped[int]
+
+
+class RatingSummary(db.Model):
+    """An account's rating in one game as its page shows it: the latest rating, how many
+    banked matches rated it, and its history thinned to what a chart draws; rebuilt from
+    `ratings` whenever they are rewritten (`ratings.rate_from`), never the truth."""
+
+    __tablename__ = "rating_summaries"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    game: Mapped[str] = mapped_column(String(10), primary_key=True)
+    matches: Mapped[int]
+    points: Mapped[list[Any]] = mapped_column(JSON)
+    """[number, match id, rating shown] per point, oldest first, the last always the latest."""

@@ -17,10 +17,11 @@ from itertools import groupby
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, func
+from sqlalchemy import bindparam
 
+from . import statistics
 from .extensions import db
-from .models import Member, Rating, Seat, SeatFigure, User
+from .models import Member, Rating, RatingSummary, Seat, SeatFigure, User
 from .rules.figures import game_of
 from .rules.tichu import TEAMS, TICHU
 
@@ -49,6 +50,9 @@ def rate_from(game: str, since: datetime) -> None:
         # reads the ratings this one wrote (and recomputes them too if it was banked earlier).
         db.session.execute(db.text("SELECT pg_advisory_xact_lock(:key)"),
                            {"key": _LOCK_KEYS[game]})
+    rewritten = set(db.session.execute(
+        db.select(Rating.user_id).where(Rating.game == game, Rating.banked_at >= since)
+    ).scalars())
     db.session.execute(db.delete(Rating).where(Rating.game == game, Rating.banked_at >= since))
     rows = db.session.execute(
         db.select(SeatFigure.match_id, SeatFigure.banked_at, SeatFigure.seat, SeatFigure.place,
@@ -59,6 +63,7 @@ def rate_from(game: str, since: datetime) -> None:
     current: dict[int, Any] = {}
     for (match_id, banked_at), seats in groupby(rows, key=lambda r: (r[0], r[1])):
         _rate_match(game, match_id, banked_at, list(seats), current, since)
+    summarize(game, rewritten | current.keys())
 
 
 def _rate_match(game: str, match_id: str, banked_at: datetime, seats: list[Any],
@@ -90,10 +95,12 @@ def _rate_match(game: str, match_id: str, banked_at: datetime, seats: list[Any],
 
 
 def rerate_match(rules: str, match_id: str) -> None:
-    """Recompute from a banked match on (its seats' claims changed); nothing if not banked."""
+    """A banked match's claims changed: recompute the ratings from it on, and the totals of
+    its members (`statistics.rebuild_totals`); nothing if it is not banked."""
     banked_at = db.session.execute(db.select(SeatFigure.banked_at)
                                    .where(SeatFigure.match_id == match_id).limit(1)).scalar()
-    if banked_at is not None:
+    if banked_at is not None:  # the totals first: they lock accounts before the game's lock
+        statistics.rebuild_totals_of_match(match_id)
         rate_from(game_of(rules), banked_at)
 
 
@@ -112,27 +119,44 @@ HISTORY_POINTS = 120
 every k-th match of a longer one, and always the last."""
 
 
+def thinned(ratings: list[tuple[str, float]]) -> list[Point]:
+    """A history of (match id, rating shown), oldest first, as at most about
+    `HISTORY_POINTS` points: every k-th, and always the last."""
+    total = len(ratings)
+    step = (total + HISTORY_POINTS - 1) // HISTORY_POINTS
+    return [Point(n, match_id, rating) for n, (match_id, rating) in enumerate(ratings, start=1)
+            if n % step == 0 or n == total]
+
+
+def summarize(game: str, user_ids: set[int]) -> None:
+    """Write again the `rating_summaries` of these accounts in this game from their ratings."""
+    if not user_ids:
+        return
+    db.session.flush()
+    db.session.execute(db.delete(RatingSummary).where(RatingSummary.game == game,
+                                                      RatingSummary.user_id.in_(user_ids)))
+    rows = db.session.execute(
+        db.select(Rating.user_id, Rating.match_id, Rating.mu, Rating.sigma)
+        .where(Rating.game == game, Rating.user_id.in_(user_ids))
+        .order_by(Rating.user_id, Rating.banked_at, Rating.id)).all()
+    for user_id, found in groupby(rows, key=lambda r: r[0]):
+        history = [(match_id, shown(mu, sigma)) for _, match_id, mu, sigma in found]
+        db.session.add(RatingSummary(user_id=user_id, game=game, matches=len(history),
+                                     points=[list(p) for p in thinned(history)]))
+
+
 def histories(user: User) -> dict[str, list[Point]]:
-    """The user's rating history per game, oldest first, thinned in the database to at most
-    about `HISTORY_POINTS` points ending with the latest (one query)."""
-    found: dict[str, list[Point]] = {}
-    for game, number, match_id, ordinal in db.session.execute(_history(), {"user_id": user.id}):
-        found.setdefault(game, []).append(Point(number, match_id, round(ordinal, 1)))
-    return found
+    """The user's rating history per game, oldest first, thinned to at most about
+    `HISTORY_POINTS` points ending with the latest (one query of the kept summaries)."""
+    return {game: [Point(*p) for p in points]
+            for game, points in db.session.execute(_history(), {"user_id": user.id})}
 
 
 @cache
 def _history() -> Any:
-    """The query of `histories`, built once (`shown` and the thinning done in SQL)."""
-    ordered = {"partition_by": Rating.game, "order_by": (Rating.banked_at, Rating.id)}
-    rows = (db.select(Rating.game, func.row_number().over(**ordered).label("number"),
-                      func.count().over(partition_by=Rating.game).label("total"),
-                      Rating.match_id, (Rating.mu - 3 * Rating.sigma).label("ordinal"))
-            .where(Rating.user_id == bindparam("user_id")).subquery())
-    step = (rows.c.total + (HISTORY_POINTS - 1)) // HISTORY_POINTS
-    return (db.select(rows.c.game, rows.c.number, rows.c.match_id, rows.c.ordinal)
-            .where((rows.c.number % step == 0) | (rows.c.number == rows.c.total))
-            .order_by(rows.c.game, rows.c.number))
+    """The query of `histories`, built once."""
+    return (db.select(RatingSummary.game, RatingSummary.points)
+            .where(RatingSummary.user_id == bindparam("user_id")).order_by(RatingSummary.game))
 
 
 @dataclass(frozen=True, slots=True)

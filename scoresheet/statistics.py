@@ -1,27 +1,31 @@
 """A player's statistics: each banked match's seat figures kept at bank time, added up per
-ruleset for the seats the player claimed, and head to head between two players."""
+ruleset for the seats the player claimed (and kept added up, `player_totals`), and head to head
+between two players."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, case, func
+from sqlalchemy import bindparam, case, func, literal
 from sqlalchemy.orm import aliased
 
 from .extensions import db
-from .models import Match, Member, Seat, SeatFigure, User
+from .models import Match, Member, PlayerTotal, Seat, SeatFigure, User
 from .rules import MatchState
 from .rules.figures import COUNTS, seat_figures
 
 
 def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
-    """Store every seat's figures of a match being banked (in the banking transaction)."""
+    """Store every seat's figures of a match being banked or imported banked (in its
+    transaction), and the totals of the accounts that claimed its seats."""
     for f in seat_figures(sheet):
         db.session.add(SeatFigure(match_id=match.id, name=sheet.setup.players[f.seat],
                                   rules=sheet.setup.rules, banked_at=banked_at, **_row(f)))
+    rebuild_totals_of_match(match.id)
 
 
 def _row(f: Any) -> dict[str, Any]:
@@ -72,40 +76,71 @@ class RulesetFigures:
         return self.counts["barrel_won"] / on if on else None
 
 
-@cache
-def _statements() -> tuple[Any, Any]:
-    """The two queries of `player_figures`, built once (a player's page is asked for often;
-    building a statement costs more than SQLAlchemy's cached compile of it)."""
-    user_id = bindparam("user_id")
-    rules_of = Match.setup["rules"].as_string().label("rules")
-    played = (db.select(rules_of, func.count())  # banked ones are counted from their figures
-              .join(Seat, Seat.match_id == Match.id)
-              .where(Seat.user_id == user_id, Match.status != "banked").group_by(rules_of))
-    columns = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
-               else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
-    figures = (db.select(SeatFigure.rules, func.count(),
+_TOTALS_LOCK = 0x5C0_1603
+"""PostgreSQL advisory lock key (with an account's id) of `rebuild_totals`."""
+
+
+def rebuild_totals(user_ids: Iterable[int]) -> None:
+    """Write again the `player_totals` of these accounts from their claimed seats' figures
+    (in the caller's transaction): after a bank, an import, or a claim that changed."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return
+    db.session.flush()
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One rebuild of an account's totals at a time (two matches banked at once), always
+        # taken before the game's lock in `ratings.rate_from`, in id order: no deadlock.
+        for user_id in ids:
+            db.session.execute(db.text("SELECT pg_advisory_xact_lock(:key, :user_id)"),
+                               {"key": _TOTALS_LOCK, "user_id": user_id})
+    db.session.execute(db.delete(PlayerTotal).where(PlayerTotal.user_id.in_(ids)))
+    sums = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
+            else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
+    figures = (db.select(Seat.user_id, SeatFigure.rules, func.count(),
                          func.sum(case((SeatFigure.won, 1), else_=0)),
-                         func.sum(SeatFigure.place), *columns)
+                         func.sum(SeatFigure.place), *sums)
                .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
-               .where(Seat.user_id == user_id).group_by(SeatFigure.rules))
-    return played, figures
+               .where(Seat.user_id.in_(ids)).group_by(Seat.user_id, SeatFigure.rules))
+    db.session.execute(db.insert(PlayerTotal).from_select(
+        ["user_id", "rules", "banked", "won", "places", *COUNTS], figures))
+
+
+def rebuild_totals_of_match(match_id: str) -> None:
+    """`rebuild_totals` for every member of a match (whoever claimed, left or was given one
+    of its seats is one)."""
+    rebuild_totals(db.session.execute(
+        db.select(Member.user_id).where(Member.match_id == match_id)
+        .union(db.select(Seat.user_id).where(Seat.match_id == match_id))).scalars())
+
+
+@cache
+def _statement() -> Any:
+    """The query of `player_figures`, built once (a player's page is asked for often;
+    building a statement costs more than SQLAlchemy's cached compile of it): the kept totals
+    of the banked matches, and beside them a count of the matches not banked."""
+    user_id = bindparam("user_id")
+    rules_of = Match.setup["rules"].as_string()
+    zero = [literal(0)] * (3 + len(COUNTS))
+    unbanked = (db.select(rules_of.label("rules"), func.count().label("unbanked"), *zero)
+                .join(Seat, Seat.match_id == Match.id)
+                .where(Seat.user_id == user_id, Match.status != "banked").group_by(rules_of))
+    totals = db.select(PlayerTotal.rules, literal(0), PlayerTotal.banked, PlayerTotal.won,
+                       PlayerTotal.places, *[getattr(PlayerTotal, n) for n in COUNTS]
+                       ).where(PlayerTotal.user_id == user_id)
+    return unbanked.union_all(totals)
 
 
 def player_figures(user: User) -> list[RulesetFigures]:
-    """The user's figures per ruleset, from the seats they claimed (two queries, no replay)."""
-    played_query, figures_query = _statements()
-    unbanked = dict(db.session.execute(played_query, {"user_id": user.id}).all())
-    banked = {r[0]: r for r in db.session.execute(figures_query, {"user_id": user.id}).all()}
-    played = {rules: unbanked.get(rules, 0) + (banked[rules][1] if rules in banked else 0)
-              for rules in unbanked.keys() | banked.keys()}
-    result = []
-    for rules in sorted(played, key=lambda r: (-played[r], r)):
-        r = banked.get(rules)
-        result.append(RulesetFigures(
-            rules, played[rules], r[1] if r else 0, int(r[2]) if r else 0,
-            int(r[3]) if r else 0,
-            {name: int(r[4 + i] or 0) if r else 0 for i, name in enumerate(COUNTS)}))
-    return result
+    """The user's figures per ruleset, from the seats they claimed (one query, no replay)."""
+    found: dict[str, list[int]] = {}
+    for rules, *row in db.session.execute(_statement(), {"user_id": user.id}):
+        known = found.setdefault(rules, [0] * len(row))
+        for i, value in enumerate(row):
+            known[i] += int(value or 0)
+    result = [RulesetFigures(rules, unbanked + banked, banked, won, places,
+                             dict(zip(COUNTS, counts, strict=True)))
+              for rules, (unbanked, banked, won, places, *counts) in found.items()]
+    return sorted(result, key=lambda r: (-r.played, r.rules))
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,8 @@ class SeatFigures:
     barrel_won: int = 0
     """Times it reached the target from the barrel."""
     barrel_fell: int = 0
-    """Times it came off without winning: the third hand on it, or a contract missed on it."""
+    """Times it came off without winning: the last hand on it, a contract missed on it, or
+    knocked off by a seat that got on (RULES.md §11.3)."""
     zeros: int = 0
     forfeits: int = 0
     """Rospisat's (forfeits) the seat declared."""
@@ -94,7 +95,9 @@ def _tysiacha(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, .
         for seat, result in enumerate(hand.results):
             c, events = counts[seat], result.events
             c["barrel_on"] += "barrel_on" in events
-            fell = "barrel_fall" in events or "barrel_off" in events
+            # A knock-off is a fall too (RULES.md §11.6); a dump or a reset is no fall of its
+            # own (a reset comes with the fall that caused it).
+            fell = "barrel_fall" in events or "barrel_off" in events or "knocked_off" in events
             c["barrel_fell"] += fell
             c["barrel_won"] += on_barrel[seat] and not fell and result.score >= target
             c["zeros"] += "zero" in events

@@ -228,6 +228,7 @@ def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any)
         now = utcnow()
         db.session.add_all(Rating(user_id=user.id, game="tysiacha", match_id=match["id"],
                                   banked_at=now, mu=25.0 + i / 10, sigma=8.0) for i in range(500))
+        ratings.summarize("tysiacha", {user.id})  # as `rate_from` does after writing them
         db.session.commit()
         (history,) = ratings.histories(user).values()
     assert len(history) <= ratings.HISTORY_POINTS + 1
@@ -310,3 +311,120 @@ def test_guests_are_counted_by_name_inside_my_own_matches_only(make_user: Any,
         {"name": "Anna", "banked": 1, "won": 1, "average_place": 1.0},
         {"name": "Boris", "banked": 1, "won": 0, "average_place": 2.0},
         {"name": "Vera", "banked": 1, "won": 0, "average_place": 2.0}]}
+
+
+def kept_and_summed(app: Any) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]:
+    """The kept `player_totals` and rating summaries beside what they must equal: the sums
+    over the claimed seats' figures and the full rating histories thinned, computed here."""
+    from scoresheet import ratings
+    from scoresheet.extensions import db
+    from scoresheet.models import PlayerTotal, Rating, RatingSummary, Seat, SeatFigure
+    from scoresheet.rules.figures import COUNTS
+
+    with app.app_context():
+        kept = {(t.user_id, t.rules): (t.banked, t.won, t.places,
+                                       *[getattr(t, n) for n in COUNTS])
+                for t in db.session.execute(db.select(PlayerTotal)).scalars()}
+        summed: dict[Any, Any] = {}
+        for seat, f in db.session.execute(db.select(Seat, SeatFigure).join(
+                SeatFigure, (SeatFigure.match_id == Seat.match_id)
+                & (SeatFigure.seat == Seat.seat))).all():
+            row = [1, int(f.won), f.place, *[getattr(f, n) for n in COUNTS]]
+            old = summed.get((seat.user_id, f.rules))
+            summed[(seat.user_id, f.rules)] = tuple(row) if old is None else tuple(
+                max(a, b) if COUNTS[i - 3:i - 2] == ("bid_made_max",) else a + b
+                for i, (a, b) in enumerate(zip(old, row, strict=True)))
+        summaries = {(s.user_id, s.game): (s.matches, s.points)
+                     for s in db.session.execute(db.select(RatingSummary)).scalars()}
+        histories: dict[Any, list[Any]] = {}
+        for r in db.session.execute(db.select(Rating).order_by(Rating.banked_at, Rating.id)
+                                    ).scalars():
+            histories.setdefault((r.user_id, r.game), []).append(
+                (r.match_id, ratings.shown(r.mu, r.sigma)))
+        thinned = {key: (len(h), [list(p) for p in ratings.thinned(h)])
+                   for key, h in histories.items()}
+    return kept, summed, summaries, thinned
+
+
+def test_kept_totals_and_rating_summaries_equal_the_sums_after_every_kind_of_write(
+        app: Any, make_user: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=[850, 0, 0])
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+
+    def check(users: int) -> tuple[Any, ...]:
+        kept, summed, summaries, thinned = kept_and_summed(app)
+        assert kept == summed and summaries == thinned
+        assert len({user for user, _ in kept}) == users  # so an empty table cannot pass
+        return kept, summaries
+
+    for hand in BARREL_MATCH:
+        anna.add_hand(match["id"], hand)
+    bank(anna, match)                                 # bank
+    kept, _ = check(users=2)
+    assert [v[:3] for k, v in sorted(kept.items())] == [(1, 1, 1), (1, 0, 3)]  # Boris 3rd
+    claim(vera, match, 2)                             # a claim after banking
+    check(users=3)
+    url = f"/api/matches/{match['id']}/seats"
+    assert anna.put(f"{url}/2", json={"username": "boris"}).status_code == 200  # assign
+    check(users=2)  # Boris moved to Vera's seat: Vera has no banked seat left
+    assert vera.get("/api/players/boris").json["rulesets"][0]["forfeits"] == 1  # Vera's old one
+    assert boris.delete(f"{url}/2").status_code == 200  # release
+    check(users=1)
+    backup = anna.get(f"/api/matches/{match['id']}/backup").json
+    (imported,) = boris.post("/api/matches/import", json=backup).json["matches"]  # import
+    check(users=1)
+    claim(boris, imported, 1)
+    _, summaries = check(users=2)
+    assert sorted(n for n, _ in summaries.values()) == [1, 1]
+    assert anna.delete("/api/users/me", json={"password": "correct horse"}).status_code == 204
+    check(users=1)                                    # account deletion
+    assert boris.get("/api/players/boris").json["rulesets"][0]["banked"] == 1
+
+
+def test_a_knock_off_counts_as_a_fall_off_the_barrel_once_banked(make_user: Any) -> None:
+    match, anna, boris, vera = together(make_user, start_scores=[850, 800, 0],
+                                        options={"barrel_knock_off": True})
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+    for hand in (played(0, 100, [None, 10, 10]),   # Anna 950 → on the barrel at 880
+                 played(2, 100, [0, 70, None]),    # Boris 880 gets on: Anna knocked off, 760
+                 played(1, 120, [0, None, 0])):    # Boris takes 120 from the barrel: wins
+        anna.add_hand(match["id"], hand)
+    sheet = anna.get(f"/api/matches/{match['id']}").json
+    assert sheet["winner"] == 1
+    bank(anna, match)
+    a, b = figures(vera, "anna"), figures(vera, "boris")
+    assert (a["barrel_on"], a["barrel_fell"], a["barrel_won"], a["barrel_won_rate"]) == \
+        (1, 1, 0, 0.0)
+    assert (b["barrel_on"], b["barrel_fell"], b["barrel_won"]) == (1, 0, 1)
+
+
+def test_migration_0011_fills_the_totals_and_summaries_and_counts_old_knock_offs(
+        app: Any, make_user: Any) -> None:
+    from scoresheet.database import downgrade, foreign_keys_off, upgrade
+    from scoresheet.extensions import db
+
+    match, anna, boris, vera = together(make_user, start_scores=[850, 800, 0],
+                                        options={"barrel_knock_off": True})
+    claim(anna, match, 0)
+    claim(boris, match, 1)
+    for hand in (played(0, 100, [None, 10, 10]), played(2, 100, [0, 70, None]),
+                 played(1, 120, [0, None, 0])):
+        anna.add_hand(match["id"], hand)
+    bank(anna, match)
+    other = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    claim(anna, other, 0)
+    won_by(anna, other, 0)
+    before = kept_and_summed(app)
+    with app.app_context():
+        db.session.remove()
+        with db.engine.connect() as conn, foreign_keys_off(conn), conn.begin():
+            downgrade(conn, "0010")
+            conn.execute(db.text("UPDATE seat_figures SET barrel_fell = 0 WHERE match_id = :m"),
+                         {"m": match["id"]})  # as kept before knock-offs were falls
+            upgrade(conn, "head")
+    after = kept_and_summed(app)
+    assert after == before and after[0] == after[1] and after[2] == after[3]
+    assert len(after[0]) == 2 and len(after[2]) == 2  # Anna and Boris, one ruleset and game
+    assert figures(vera, "anna")["barrel_fell"] == 1 and figures(vera, "anna")["banked"] == 2
