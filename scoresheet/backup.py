@@ -40,6 +40,9 @@ MAX_DEPTH = 10
 options…); a deeper one is refused before the schema is checked (no recursion runs out)."""
 LARGEST = 2**31 - 1
 """Every number in a backup fits PostgreSQL's integer column."""
+MAX_VERSION = 10**6
+"""The highest hand version a restore keeps: over two thousand million changes below
+`LARGEST` (a hand's version grows by one per change)."""
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo=UTC)
 """Times in a backup are from 2000 to 2100 (UTC): PostgreSQL cannot store year 10000."""
 
@@ -272,10 +275,9 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     db.session.flush()
     for number, (h, record) in enumerate(zip(hands, records, strict=True), start=1):
         made, edited = who(h.get("created_by")), who(h.get("updated_by"))
-        version = h.get("version")
         db.session.add(Hand(
             match_id=match.id, number=number, record=record_to_dict(record),
-            version=version if isinstance(version, int) and version > 0 else 1,
+            version=1 if importer else kept_version(h.get("version")),
             created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
             created_at=when(h.get("created_at")), updated_at=when(h.get("updated_at"))))
     load_audit(match, data["audit"], named)
@@ -285,6 +287,14 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
         statistics.keep_figures(match, sheet, banked_time(data["audit"]))
     db.session.flush()
     return match
+
+
+def kept_version(version: Any) -> int:
+    """A restored hand's version: as it was, up to `MAX_VERSION`. (An imported match is new,
+    so its hands start at version 1: no phone holds a version of it.) Versions grow by one
+    per change, so a hand kept so can never be changed past PostgreSQL's integer, and every
+    backup the app writes (versions up to `LARGEST`) imports and restores again."""
+    return min(version, MAX_VERSION) if isinstance(version, int) and version > 0 else 1
 
 
 def banked_time(entries: list[dict[str, Any]]) -> datetime:

@@ -281,3 +281,54 @@ def test_a_tichu_backup_fits_the_schema_and_imports(api_user: ApiUser) -> None:
     assert list(backup.VALIDATOR.iter_errors(doc)) == []
     answer = api_user.post("/api/matches/import", json=doc)
     assert answer.status_code == 201, answer.json
+
+
+def edit_first_hand(client: Any, headers: dict[str, str], match_id: str) -> int:
+    """Correct hand 1 of a match (with its current version): the version it has after."""
+    url = f"/api/matches/{match_id}/hands/1"
+    version = client.get(f"/api/matches/{match_id}", headers=headers).json["hands"][0]["version"]
+    answer = client.put(url, json={**played(1, 110, [20, None, 20]), "version": version},
+                        headers=headers)
+    assert answer.status_code == 200, answer.json
+    return int(answer.json["hands"][0]["version"])
+
+
+def test_an_imported_hand_of_the_highest_version_is_changed_and_its_backup_imports_again(
+        api_user: ApiUser) -> None:
+    # A backup may say any version up to 2**31 - 1; one change more and PostgreSQL's integer
+    # overflowed (500), SQLite stored 2**31, which the match's own backup then carried and
+    # its import refused. An imported match is new: its hands start at version 1.
+    match = api_user.new_match()
+    api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
+    doc = api_user.get(f"/api/matches/{match['id']}/backup").json
+    doc["matches"][0]["hands"][0]["version"] = backup.LARGEST
+    answer = api_user.post("/api/matches/import", json=doc)
+    assert answer.status_code == 201, answer.json
+    imported = answer.json["matches"][0]["id"]
+    assert edit_first_hand(api_user.client, api_user.headers, imported) == 2
+    again = api_user.get(f"/api/matches/{imported}/backup")
+    assert again.status_code == 200
+    assert api_user.post("/api/matches/import", json=again.json).status_code == 201
+
+
+def test_a_restored_hand_of_the_highest_version_is_changed_and_restores_again(
+        app: Flask, api_user: ApiUser, database_url: str, tmp_path: Path) -> None:
+    match = api_user.new_match()
+    api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
+    file = tmp_path / "everything.json"
+    assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
+    doc = json.loads(file.read_text("utf-8"))
+    doc["matches"][0]["hands"][0]["version"] = backup.LARGEST
+    file.write_text(json.dumps(doc), "utf-8")
+    for round_ in ("first", "second"):  # restore, change the hand, back up, restore that
+        fresh = fresh_app(app, database_url, tmp_path / round_)
+        restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+        assert restored.exit_code == 0, restored.output
+        client = fresh.test_client()
+        token = client.post("/api/tokens", json={"username": api_user.username,
+                                                 "password": "correct horse"}).json["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        assert edit_first_hand(client, headers, match["id"]) == backup.MAX_VERSION + 1
+        assert fresh.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
+        app = fresh
+    close(app)
