@@ -203,8 +203,8 @@ def stop_watch_link(match_id: str) -> Any:
 
 
 def _links(match: Any) -> dict[str, Any]:
-    """The links object: `join_url`, `watch_url`."""
-    return {"join_url": links.join_url(match), "watch_url": links.watch_url(match)}
+    """The match's links object."""
+    return shapes.links_json(links.join_url(match), links.watch_url(match))
 
 
 @bp.post("/matches/<match_id>/rematch")
@@ -306,8 +306,7 @@ def import_matches() -> Any:
 
 def _seats_answer(match: Any) -> Any:
     """The match's seats as the API shows them."""
-    return {"seats": [{"seat": s.seat, "name": s.name, "username": s.username}
-                      for s in seats.seats_of(match)]}
+    return shapes.seats_json(seats.seats_of(match))
 
 
 @bp.get("/matches/<match_id>/seats")
@@ -344,7 +343,7 @@ def release_seat(match_id: str, seat: int) -> Any:
 def player(username: str) -> Any:
     """A player's statistics and ratings (themself, or someone who shared a match with them)."""
     user = players.visible_player(g.api_user, username)
-    return players.profile_json(players.profile(g.api_user, user))
+    return shapes.profile_json(players.profile(g.api_user, user))
 
 
 @bp.get("/leaderboard/<game>")
@@ -352,24 +351,17 @@ def leaderboard(game: str) -> Any:
     """The caller's table (everyone they played with) by rating in one game."""
     if game not in GAMES:
         return error_response(404, _("There is no such game: “tysiacha” or “tichu”."))
-    return {"game": game, "players": [
-        {"username": e.username, "rating": e.rating, "mu": round(e.mu, 4),
-         "sigma": round(e.sigma, 4), "matches": e.matches}
-        for e in ratings.leaderboard(g.api_user, game)]}
+    return shapes.leaderboard_json(game, ratings.leaderboard(g.api_user, game))
 
 
 @bp.get("/players/<username>/versus/<other>")
 def versus(username: str, other: str) -> Any:
     """Head to head of two players the caller can see (each the caller or a tablemate)."""
     one, two = players.visible_player(g.api_user, username), players.visible_player(g.api_user, other)
-    h = statistics.head_to_head(one, two)
-    return {"players": [one.username, two.username], "matches": h.matches,
-            "first_ahead": h.ahead, "second_ahead": h.behind}
+    return shapes.versus_json(one.username, two.username, statistics.head_to_head(one, two))
 
 
 @bp.get("/guests")
 def guests() -> Any:
     """The guests of the caller's banked matches (seats nobody claimed), by name."""
-    return {"guests": [{"name": x.name, "banked": x.banked, "won": x.won,
-                        "average_place": round(x.average_place, 3)}
-                       for x in statistics.guests_of(g.api_user)]}
+    return shapes.guests_json(statistics.guests_of(g.api_user))

@@ -89,28 +89,3 @@ def profile(viewer: User, user: User) -> Profile:
     games = [GameRating(g, found[g]) for g in GAMES if g in found]
     versus = statistics.head_to_head(viewer, user) if viewer.id != user.id else None
     return Profile(user, statistics.player_figures(user), games, versus)
-
-
-
-def _rate(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)
-
-
-def profile_json(p: Profile) -> dict[str, object]:
-    """A player's profile as the API shows it (docs/api.md "Players")."""
-    return {
-        "username": p.user.username,
-        "rulesets": [{"rules": r.rules, "played": r.played, "banked": r.banked, "won": r.won,
-                      "win_rate": _rate(r.win_rate), "average_place": _rate(r.average_place),
-                      "made_rate": _rate(r.made_rate),
-                      "average_bid_made": _rate(r.average_bid_made),
-                      "barrel_won_rate": _rate(r.barrel_won_rate), **r.counts}
-                     for r in p.rulesets],
-        "ratings": {g.game: {"rating": g.current.rating, "matches": g.matches,
-                             "history": [{"number": h.number, "match": h.match_id,
-                                          "rating": h.rating} for h in g.history]}
-                    for g in p.ratings},
-        "head_to_head": None if p.head_to_head is None else {
-            "matches": p.head_to_head.matches, "you_ahead": p.head_to_head.ahead,
-            "they_ahead": p.head_to_head.behind},
-    }

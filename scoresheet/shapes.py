@@ -1,5 +1,7 @@
 """The JSON shapes of the API (API.md), in one place: the match object, a hand, the standings,
-a match in brief for lists, and a history entry."""
+a match in brief for lists, a history entry, the seats, the links, a player's profile, the
+leaderboard, head to head and the guests. Each takes what it shows and reads nothing else
+(but the match object, which asks for its members and its hands' versions)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,12 @@ from sqlalchemy import Row
 from .audit import entry_to_dict
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat
+from .players import Profile
+from .ratings import Entry
 from .rules import HandResult, MatchState, Setup, TichuRound, setup_to_dict
 from .rules.tichu import TICHU
+from .seats import SeatView
+from .statistics import GuestFigures, HeadToHead
 
 
 def encode(value: Any) -> str:
@@ -134,3 +140,56 @@ def history_entry(entry: AuditEntry, players: list[str], restorable: bool) -> di
     """One history entry as `GET …/history` shows it: the stored entry and whether its deleted
     hand can be restored now."""
     return {**entry_to_dict(entry, players), "restorable": restorable}
+
+
+def seats_json(seats: list[SeatView]) -> dict[str, Any]:
+    """The match's seats: each seat's name and the account that claimed it (null: a guest)."""
+    return {"seats": [{"seat": s.seat, "name": s.name, "username": s.username} for s in seats]}
+
+
+def links_json(join_url: str, watch_url: str | None) -> dict[str, Any]:
+    """The links object: `join_url`, `watch_url` (null while the match has none)."""
+    return {"join_url": join_url, "watch_url": watch_url}
+
+
+def _rate(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def profile_json(p: Profile) -> dict[str, object]:
+    """A player's profile as the API shows it (docs/api.md "Players")."""
+    return {
+        "username": p.user.username,
+        "rulesets": [{"rules": r.rules, "played": r.played, "banked": r.banked, "won": r.won,
+                      "win_rate": _rate(r.win_rate), "average_place": _rate(r.average_place),
+                      "made_rate": _rate(r.made_rate),
+                      "average_bid_made": _rate(r.average_bid_made),
+                      "barrel_won_rate": _rate(r.barrel_won_rate), **r.counts}
+                     for r in p.rulesets],
+        "ratings": {g.game: {"rating": g.current.rating, "matches": g.matches,
+                             "history": [{"number": h.number, "match": h.match_id,
+                                          "rating": h.rating} for h in g.history]}
+                    for g in p.ratings},
+        "head_to_head": None if p.head_to_head is None else {
+            "matches": p.head_to_head.matches, "you_ahead": p.head_to_head.ahead,
+            "they_ahead": p.head_to_head.behind},
+    }
+
+
+def leaderboard_json(game: str, entries: list[Entry]) -> dict[str, Any]:
+    """A table's players by rating in one game."""
+    return {"game": game, "players": [
+        {"username": e.username, "rating": e.rating, "mu": round(e.mu, 4),
+         "sigma": round(e.sigma, 4), "matches": e.matches} for e in entries]}
+
+
+def versus_json(one: str, two: str, h: HeadToHead) -> dict[str, Any]:
+    """Two players (by username) head to head."""
+    return {"players": [one, two], "matches": h.matches, "first_ahead": h.ahead,
+            "second_ahead": h.behind}
+
+
+def guests_json(guests: list[GuestFigures]) -> dict[str, Any]:
+    """The guests of a player's banked matches, by name."""
+    return {"guests": [{"name": x.name, "banked": x.banked, "won": x.won,
+                        "average_place": round(x.average_place, 3)} for x in guests]}

@@ -26,6 +26,18 @@
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
     });
+    // The ± key: 15 typed on the numeric keypad (it has no minus) becomes −15, and back.
+    root.querySelectorAll("button[data-sign-for]").forEach(function (button) {
+      var input = document.getElementById(button.getAttribute("data-sign-for"));
+      if (!input) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var current = num(input);
+        if (current === null || isNaN(current) || current === 0) return;
+        input.value = String(-current);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
   }
 
   // Quick bids (issue 12): one tap sets the bid; the pressed one follows the box.
