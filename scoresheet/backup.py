@@ -15,7 +15,10 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
+from babel.lists import format_list
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
@@ -152,13 +155,54 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     if error is not None:
         raise Malformed(pointer(error.absolute_path),
                         _("This backup does not have the form of a scoresheet backup "
-                          "(docs/backup.schema.json): %(reason)s.", reason=error.message[:160]))
+                          "(docs/backup.schema.json): %(reason)s.", reason=schema_problem(error)))
     for path, value in times(doc):
         when(value, path)
     for i, match in enumerate(doc["matches"]):
         check_audit(match["audit"], f"/matches/{i}/audit")
     matches: list[dict[str, Any]] = doc["matches"]
     return matches
+
+
+_TYPES = {"object": _l("an object"), "array": _l("a list"), "string": _l("text"),
+          "integer": _l("a whole number"), "number": _l("a number"),
+          "boolean": _l("true or false"), "null": _l("null")}
+"""The schema's types as the sentence of a refusal names them."""
+_TOO = {"maxLength": _l("the text at %(place)s is too long"),
+        "minLength": _l("the text at %(place)s is too short"),
+        "maxItems": _l("the list at %(place)s has too many entries"),
+        "minItems": _l("the list at %(place)s has too few entries"),
+        "maxProperties": _l("%(place)s has too many entries"),
+        "maximum": _l("the number at %(place)s is too large"),
+        "minimum": _l("the number at %(place)s is too small"),
+        "pattern": _l("the text at %(place)s is not written as a backup writes it"),
+        "format": _l("the text at %(place)s is not written as a backup writes it"),
+        "propertyNames": _l("a name at %(place)s is not one a backup uses")}
+"""What a schema check found, by the check's keyword, for one place in the document."""
+
+
+def schema_problem(error: Any) -> str:
+    """What the schema found wrong, in the reader's words: the place in the document (a JSON
+    pointer) and whether something is missing, of the wrong type or not allowed there; never
+    jsonschema's own English."""
+    path, keyword = list(error.absolute_path), error.validator
+    instance = error.instance
+    if keyword == "required" and isinstance(instance, dict):
+        missing = next((k for k in error.validator_value if k not in instance), "")
+        return _("%(place)s is missing", place=pointer([*path, missing]))
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties", {})
+        extra = next((k for k in instance if k not in known), "")
+        return _("%(place)s is not allowed in a backup", place=pointer([*path, extra]))
+    place = pointer(path)
+    if keyword == "type":
+        wanted = error.validator_value
+        kinds = [str(_TYPES.get(t, t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
+        return _("%(place)s should be %(kind)s", place=place,
+                 kind=format_list(kinds, style="or", locale=get_locale() or "en"))
+    if keyword in _TOO:
+        return str(_TOO[keyword]) % {"place": place}
+    return _("the value at %(place)s is not one a backup can hold", place=place)
 
 
 def check_values(doc: Any) -> None:

@@ -28,7 +28,7 @@ from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import house_words
-from .house_words import CHOICES, LABELS, SWITCHES, USUAL
+from .house_words import BLIND_BIDS, CHOICES, LABELS, SWITCHES, THE_USUAL, USUAL
 from .rules import RULESETS, SUITS, MatchState, RuleError
 from .rules.house import AMOUNTS, HOUSE_RULES
 from .rules.records import ACES
@@ -222,11 +222,11 @@ class MatchForm(RefusableForm):
                         invalid_choice_message=_l("Choose one of the rulesets."))
     target = SelectField(_l("Target"), default="",
                          invalid_choice_message=_l("Choose one of the targets."),
-                         choices=_choices([("", _l("The usual for these rules"))]
+                         choices=_choices([("", THE_USUAL)]
                                          + [(t, t) for t in ("500", "1000", "1001", "1500",
                                                              "2000", "3000")]))
     gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
-    blind_bids = BooleanField(_l("Blind bids (doubled)"))
+    blind_bids = BooleanField(BLIND_BIDS)
     sitter_bonus = BooleanField(_l("Sitter-out bonus (four players)"))
     great_grand_tichu = BooleanField(_l("Tichu: Great Grand Tichu (±400) may be called"))
     sheet = RadioField(_l("Sheet"), default="",
@@ -327,7 +327,7 @@ class MatchForm(RefusableForm):
 # The house rules (RULES.md §11): "the usual" leaves an option to the ruleset.
 for _key in HOUSE_RULES:
     setattr(MatchForm, _key, BooleanField(LABELS[_key]) if _key in SWITCHES else SelectField(
-        LABELS[_key], default=USUAL, choices=_choices([(USUAL, _l("The usual for these rules")),
+        LABELS[_key], default=USUAL, choices=_choices([(USUAL, THE_USUAL),
                                                       *CHOICES[_key]]),
         invalid_choice_message=_l("Choose one of the choices offered.")))
 
@@ -470,7 +470,8 @@ def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
         setattr(TableRoundForm, f"calls_{i}", RadioField(
             _("%(name)s called", name=name), default="",
             choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
-            invalid_choice_message=_("Pick a call: none, Tichu or Grand.")))
+            invalid_choice_message=_("Pick a call: none, Tichu, Grand or Great Grand.")
+            if "great_grand" in words else _("Pick a call: none, Tichu or Grand.")))
     form = TableRoundForm(**kwargs)
     form.first_out.choices = _choices(enumerate(setup.players))
     form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)

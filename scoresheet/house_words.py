@@ -10,6 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from .rules import RULESETS, Setup
 from .rules.house import HOUSE_RULES, defaults, resolved
+from .rules.messages import N_
 from .rules.rulesets import BARREL_BELOW
 
 USUAL = ""
@@ -77,6 +78,24 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
 }
 """The choices of each house rule that is not a switch, with what each does."""
 SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+THE_USUAL = _l("The usual for these rules")
+"""The label of the choice `USUAL`."""
+BLIND_BIDS = _l("Blind bids (doubled)")
+"""The new-match form's switch for blind bids (the option `blind_bids`)."""
+
+PAGE_SENTENCES: dict[str, str] = {
+    "no_house_rules_switch": N_("{game} has no house rules: untick “{option}”."),
+    "no_house_rules_choice": N_("{game} has no house rules: for “{option}”, choose “{usual}”."),
+    "no_barrel_switch": N_("{game} has no barrel: untick “{option}”."),
+    "no_barrel_choice": N_("{game} has no barrel: for “{option}”, choose “{usual}”."),
+    "option_word": N_("For “{option}”, choose one of the choices offered."),
+    "barrel_hands": N_("For “{option}”, choose a number from 1 to 5."),
+    "zero_penalty_without_zeros": N_("There are no zeros to pay for: for “{zeros}”, choose "
+                                     "“{total}” or “{consecutive}”."),
+    "blind_doubles_needs_blind": N_("“{rule}: {choice}” needs blind bids: tick “{blind_bids}”."),
+}
+"""The engine's house-rule refusals as a page says them: with the form's own words for each
+option and choice, never the API's names (`zeros`, “total”), which the API's sentences keep."""
 
 
 def rule_card(setup: Setup) -> list[str]:
@@ -101,3 +120,26 @@ def rule_card(setup: Setup) -> list[str]:
             lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key],
                            choice=dict(words)[str(value)]))
     return lines
+
+
+def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """An engine refusal that names house rules by their API names, as the new-match page
+    says it: its sentence (`PAGE_SENTENCES`, English; the caller translates it) and its values
+    in the form's words. None for any other refusal: its sentence is the same on a page."""
+    option = params.get("option")
+    if code in ("no_house_rules", "no_barrel") and option in LABELS:
+        kind = "switch" if option in SWITCHES else "choice"
+        return PAGE_SENTENCES[f"{code}_{kind}"], {"game": params.get("game"),
+                                                  "option": str(LABELS[option]),
+                                                  "usual": str(THE_USUAL)}
+    if code in ("option_word", "barrel_hands") and option in LABELS:
+        return PAGE_SENTENCES[code], {"option": str(LABELS[option])}
+    if code == "zero_penalty_without_zeros":
+        zeros = dict(CHOICES["zeros"])
+        return PAGE_SENTENCES[code], {"zeros": str(LABELS["zeros"]), "total": str(zeros["total"]),
+                                      "consecutive": str(zeros["consecutive"])}
+    if code == "blind_doubles_needs_blind":
+        return PAGE_SENTENCES[code], {"rule": str(LABELS["blind_doubles"]),
+                                      "choice": str(dict(CHOICES["blind_doubles"])["declarer"]),
+                                      "blind_bids": str(BLIND_BIDS)}
+    return None

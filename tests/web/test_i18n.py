@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -217,3 +218,76 @@ def test_a_request_finds_its_catalog_once_and_a_forced_language_still_applies(
     assert len(looked_up) == 2  # German once, Russian once (German is put back after the block)
     assert forced not in (words[0], "Log in")
     assert after == words[0]
+
+
+HOUSE_REFUSALS = [
+    ({"zeros": "off", "zero_penalty": "100"}, "zeros", ("total", "consecutive")),
+    ({"blind_doubles": "declarer"}, "blind_doubles", ("declarer",)),
+    ({"rules": "polish", "barrel_hands": "4"}, "barrel_hands", ()),
+    ({"rules": "polish", "barrel_knock_off": "y"}, "barrel_knock_off", ()),
+]
+API_NAMES = re.compile(r"\b(zero_penalty|blind_bids|blind_doubles|barrel_hands|barrel_knock_off|"
+                       r"must be|true|false)\b|[“«„](zeros|total|consecutive|declarer|off)\W")
+"""What the API's sentences name that a page must not: option names and values as sent."""
+
+
+@pytest.mark.parametrize(("fields", "option", "choices"), HOUSE_REFUSALS)
+def test_a_house_rule_refusal_on_the_page_names_the_forms_own_words(
+        pseudo_app: Flask, fields: dict[str, str], option: str, choices: tuple[str, ...]) -> None:
+    phone = Phone(pseudo_app.test_client())
+    phone.register("anna")
+    token = phone.client.post("/api/tokens", json={"username": "anna",
+                                                   "password": "correct horse"}).json["token"]
+    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
+            "rules": "squarescores", "target": "", "sheet": "", "first_dealer": "0", **fields}
+    options = {k: (True if v == "y" else int(v) if v.isdigit() else v)
+               for k, v in fields.items() if k != "rules"}
+    for language in ("en", "ru", "uk", "pl", "de"):
+        response = phone.post("/matches/new", data, headers={"Accept-Language": language})
+        assert response.status_code == 422
+        page = parse(response.text)
+        [error] = [li.text() for n in page.walk() if n.tag == "ul" and "errors" in n.classes()
+                   for li in n.children if not isinstance(li, str)]
+        label = next(n.text() for n in page.walk() if n.tag == "label" and (
+            n.attrs.get("for") == option or any(c.attrs.get("id") == option for c in n.walk())))
+        assert label in error, (label, error)  # the option as the form labels it
+        for value in choices:  # and its choices as the form offers them
+            shown = next(n.text() for n in page.walk() if n.tag == "option"
+                         and n.attrs.get("value") == value and n.parent is not None
+                         and n.parent.attrs.get("id") == option)
+            assert shown in error, (shown, error)
+        assert not API_NAMES.search(error.replace(label, "")), error
+        assert language == "en" or not re.search(r"\bzeros\b", error), error
+        # The API says the same refusal with the names a script sends.
+        api = phone.client.post("/api/matches", json={
+            "players": ["Anna", "Boris", "Vera"], "rules": fields.get("rules", "squarescores"),
+            "options": options}, headers={"Accept-Language": language,
+                                          "Authorization": f"Bearer {token}"})
+        assert api.status_code == 422 and api.json["field"] == "options"
+        assert option in api.json["error"] or "zeros" in api.json["error"], api.json["error"]
+
+
+def test_an_import_refused_by_the_schema_names_the_place_and_what_is_wrong(
+        pseudo_app: Flask) -> None:
+    phone = Phone(pseudo_app.test_client())
+    phone.register("anna")
+    token = phone.client.post("/api/tokens", json={"username": "anna",
+                                                   "password": "correct horse"}).json["token"]
+    phone.new_match()
+    backup = phone.get("/backup.json").json
+    del backup["matches"][0]["join_code"]
+    for language, missing in (
+            ("en", "/matches/0/join_code is missing"), ("ru", "нет поля /matches/0/join_code"),
+            ("uk", "немає поля /matches/0/join_code"), ("pl", "brakuje pola /matches/0/join_code"),
+            ("de", "/matches/0/join_code fehlt")):
+        for doc, words in ((backup, missing), ({**backup, "matches": 5}, "/matches")):
+            response = phone.post("/import", {"file": (io.BytesIO(json.dumps(doc).encode()),
+                                                       "backup.json")},
+                                  headers={"Accept-Language": language})
+            assert response.status_code == 422
+            text = response.get_data(as_text=True)
+            assert words in text and "required property" not in text and "of type" not in text
+        answer = phone.client.post("/api/matches/import", json=backup, headers={
+            "Authorization": f"Bearer {token}", "Accept-Language": language})
+        assert answer.status_code == 400 and answer.json["field"] == "/matches/0"
+        assert missing in answer.json["error"]

@@ -67,7 +67,7 @@ def test_a_ruleset_its_numbers_and_their_or_are_the_readers(
 @pytest.mark.parametrize(("language", "call", "allowed"), [
     ("ru", "Сверхбольшой Тичу", "«tichu» (Тичу) или «grand» (Большой Тичу)"),
     ("pl", "Bardzo Wielkie Tichu", "„tichu” (Tichu) lub „grand” (Wielkie Tichu)"),
-    ("de", "Großes Großes Tichu", "„tichu“ (Tichu) oder „grand“ (Großes Tichu)"),
+    ("de", "Riesen-Tichu", "„tichu“ (Tichu) oder „grand“ (Großes Tichu)"),
 ])
 def test_a_refused_call_names_the_calls_in_the_readers_words(
     api_user: Any, language: str, call: str, allowed: str,

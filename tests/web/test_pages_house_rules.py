@@ -53,8 +53,8 @@ def test_a_house_rule_the_ruleset_does_not_take_is_refused_with_the_options(
             "target": "", "sheet": "", "first_dealer": "0", "barrel_hands": "4"}
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
-    assert "Polish has no barrel: barrel_hands must be 3." in group_errors(response.text,
-                                                                           "Options")
+    assert ("Polish has no barrel: for “Hands on the barrel before the fall”, choose “The usual "
+            "for these rules”.") in group_errors(response.text, "Options")
     details = [n for n in parse(response.text).walk() if n.tag == "details"]
     assert "open" in details[0].attrs  # what was chosen is not hidden
     assert count_matches(csrf_app) == 0

@@ -104,6 +104,25 @@ def test_refusals_are_shown_next_to_their_field(phone: Phone, csrf_app: Flask) -
     assert records(csrf_app) == []
 
 
+def test_a_table_that_plays_great_grand_names_it_in_the_call_refusal(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = new_tichu(phone, great_grand_tichu="y")
+    unknown = post_round(phone, match_id, calls_1="grandest", first_out="1")
+    assert errors_next_to(unknown.text, "calls_1-0") == [
+        "Pick a call: none, Tichu, Grand or Great Grand."]
+    assert records(csrf_app) == []
+
+
+def test_negative_card_points_have_a_sign_key_and_are_saved(
+        phone: Phone, csrf_app: Flask) -> None:
+    match_id = new_tichu(phone)
+    page = parse(phone.get(f"/matches/{match_id}/hands/new").text)
+    sign = [n for n in page.walk() if n.attrs.get("data-sign-for") == "card_points"]
+    assert len(sign) == 1 and sign[0].text() == "±" and sign[0].attrs["aria-label"]
+    assert post_round(phone, match_id, first_out="1", card_points="-15").status_code == 302
+    assert records(csrf_app)[0]["card_points"] == [-15, 115]
+
+
 def test_correct_and_delete_a_round(phone: Phone, csrf_app: Flask) -> None:
     match_id = new_tichu(phone)
     post_round(phone, match_id, card_points="60")
