@@ -138,7 +138,10 @@ def backup_command(file: str) -> None:
         matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
         doc = backup.document(matches, users)
     tmp = f"{file}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    # It holds every password hash: readable by its owner only (0600), whatever the umask.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(doc, f, ensure_ascii=False)
         f.flush()
         os.fsync(f.fileno())

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +334,19 @@ def test_a_restored_hand_of_the_highest_version_is_changed_and_restores_again(
         assert fresh.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
         app = fresh
     close(app)
+
+
+def test_the_database_backup_file_is_readable_by_its_owner_only(app: Flask, api_user: ApiUser,
+                                                                tmp_path: Path) -> None:
+    # It holds every account's password hash. Made under the usual umask (022), the file
+    # was readable by every user of the machine (0644); one already there is replaced.
+    file = tmp_path / "everything.json"
+    file.write_text("{}", "utf-8")
+    file.chmod(0o644)
+    umask = os.umask(0o022)
+    try:
+        assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert json.loads(file.read_text("utf-8"))["users"][0]["password_hash"]
