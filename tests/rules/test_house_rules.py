@@ -106,6 +106,33 @@ def test_the_sitter_out_is_dumped_too() -> None:
     assert scores(sheet)[3] == 0 and "dump" in events(sheet, 1, 3)
 
 
+# A locked seat (polish, §7: 900..999) scores only as declarer, so only its miss can land on
+# 555 (§11.2); the dump then takes it to 0 in step 5, and the whole drop is owed (§8).
+@pytest.mark.parametrize(("dump", "start", "bid", "score", "words"), [
+    ("plus", 955, 400, 0, ("missed", "unlocked", "dump")),
+    ("both", 905, 350, 0, ("missed", "unlocked", "dump")),
+    ("off", 955, 400, 555, ("missed", "unlocked")),
+    ("plus", 960, 400, 560, ("missed", "unlocked")),  # not exactly 555
+])
+def test_a_locked_seat_missing_onto_555_is_dumped(dump: str, start: int, bid: int, score: int,
+                                                  words: tuple[str, ...]) -> None:
+    s = setup("polish", start=[start, 0, 0], dump_555=dump)
+    sheet = replay(s, [played(0, bid, [None, 60, 60])])
+    first = sheet.hands[0].results[0]
+    assert (first.score, first.delta, first.events) == (score, score - start, words)
+    assert (first.entry, first.owed) == (0, start - score)  # a drop is owed, never shown
+    assert first.total - first.owed == score
+    assert not sheet.standings[0].locked and scores(sheet)[1:] == [60, 60]
+
+
+def test_a_locked_defender_is_not_dumped_what_it_takes_does_not_count() -> None:
+    # §7: a locked defender's points do not count, so 905 + 60 never makes 555 or anything else
+    s = setup("polish", start=[0, 905, 0], dump_555="both")
+    sheet = replay(s, [played(0, 100, [None, 60, 10])])
+    assert scores(sheet)[1] == 905 and sheet.standings[1].locked
+    assert "dump" not in events(sheet, 1, 1)
+
+
 # -- 11.3 barrel_knock_off -----------------------------------------------------------------
 
 # Start A 800, B 800: A mounts (hand 1), plays one barrel hand (hand 2), B mounts (hand 3).
@@ -282,6 +309,41 @@ def test_an_opponent_on_the_barrel_gets_no_half_bid() -> None:
     sheet = replay(s, [played(0, 100, [None, 100, 0]), forfeit(0, 150)])
     assert history(s, [played(0, 100, [None, 100, 0]), forfeit(0, 150)], 1) == [880, 880]
     assert scores(sheet)[2] == 75
+
+
+# §11.8: half the bid can take an opponent to the target; §5 then decides: the highest score,
+# on equal scores the declarer, else the earlier seat in the bidding order (dealer's left
+# first). An opponent on the barrel or locked gets nothing.
+@pytest.mark.parametrize(("rules", "start", "dealer", "bid", "gold", "after", "winner"), [
+    ("squarescores", [0, 850, 100], 0, 400, False, [0, 1050, 300], 1),
+    ("squarescores", [0, 850, 860], 0, 400, False, [0, 1050, 1060], 2),
+    ("squarescores", [0, 850, 850], 0, 400, False, [0, 1050, 1050], 1),  # B bids first
+    ("squarescores", [0, 850, 850], 1, 400, False, [0, 1050, 1050], 2),  # C bids first
+    ("squarescores", [0, 850, 850], 0, 250, False, [0, 880, 880], None),  # both mount
+    ("polish", [0, 890, 0], 0, 220, False, [-220, 1000, 110], 1),
+    ("polish", [0, 950, 890], 0, 220, False, [-220, 950, 1000], 2),  # B locked: nothing
+    ("classic", [0, 760, 0], 0, 250, True, [-500, 1010, 250], 1),  # gold: 125 x 2
+])
+def test_half_the_bid_can_take_an_opponent_to_the_target(
+        rules: str, start: list[int], dealer: int, bid: int, gold: bool, after: list[int],
+        winner: int | None) -> None:
+    s = setup(rules, start=start, dealer=dealer, forfeit_pays="half_bid", gold_set=gold)
+    sheet = replay(s, [forfeit(0, bid)])
+    assert scores(sheet) == after
+    assert sheet.winner == winner
+    assert (sheet.status == "finished") == (winner is not None)
+    if winner is not None:
+        assert "win" in events(sheet, 1, winner) and sheet.next is None
+        with pytest.raises(Refused):  # no hand after the match has a winner (§2)
+            replay(s, [forfeit(0, bid), REDEAL])
+
+
+def test_half_the_bid_gives_an_opponent_on_the_barrel_nothing_while_another_wins() -> None:
+    s = setup(start=[0, 800, 850], forfeit_pays="half_bid")
+    mounts = played(0, 100, [None, 80, 0])  # A takes 40, misses; B 880, on the barrel
+    sheet = replay(s, [mounts, forfeit(0, 400)])
+    assert scores(sheet) == [-100, 880, 1050] and sheet.winner == 2
+    assert sheet.standings[1].barrel
 
 
 # -- 11.9 blind_doubles -----------------------------------------------------------------------
