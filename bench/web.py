@@ -4,8 +4,10 @@ Run:  .venv/bin/python bench/web.py            (--rounds N, --hands N; DATABASE_
 
 Builds a 200-hand match through the JSON API, then times in one process, interleaved round
 by round: GET /healthz, adding hand 201, fetching the match JSON and the CSV (as the other
-phones do right after), and the match JSON once more with this process's sheet cache emptied
-(what a worker that has not seen the match yet pays: a full replay). Between rounds hand 201 is
+phones do right after), the match JSON once more with this process's sheet cache emptied
+(what a worker that has not seen the match yet pays: a full replay), and the live-update poll
+of a logged-in phone whose sheet is current (`GET /matches/<id>/version`, 304: what every
+phone asks every few seconds; `scoresheet/quick_poll.py` answers it). Between rounds hand 201 is
 deleted again and the match fetched once, untimed, as a polling phone would.
 Reports medians and their ratio to /healthz. A script, not a timed test: the ratios are what
 to compare, the machine is noisy.
@@ -39,7 +41,7 @@ def main() -> None:
     *stored, extra = records
     with tempfile.TemporaryDirectory() as instance:
         app = create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-                          "RATELIMIT_ENABLED": False,
+                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
                           "SQLALCHEMY_DATABASE_URI": os.environ.get(
                               "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
         client = app.test_client()
@@ -53,6 +55,11 @@ def main() -> None:
             assert client.post(f"{url}/hands", headers=auth, json=hand_to_dict(record)
                                ).status_code == 201
         body = hand_to_dict(extra) | {"expected_hand": args.hands + 1}
+        phone = app.test_client()  # a phone logged in on the pages, as the live updates are
+        assert phone.post("/login", data={"username": "bench", "password": "bench password"}
+                          ).status_code == 302
+        poll = f"/matches/{match['id']}/version"
+        etag = {"If-None-Match": phone.get(poll).headers["ETag"]}
 
         def add() -> None:
             assert client.post(f"{url}/hands", headers=auth, json=body).status_code == 201
@@ -60,6 +67,10 @@ def main() -> None:
         def undo() -> None:
             assert client.delete(f"{url}/hands/{args.hands + 1}", headers=auth).status_code == 200
             client.get(url, headers=auth)
+            etag["If-None-Match"] = phone.get(poll).headers["ETag"]
+
+        def unchanged() -> None:
+            assert phone.get(poll, headers=etag).status_code == 304
 
         def cold() -> None:
             replay_cache._cache.clear()
@@ -67,6 +78,7 @@ def main() -> None:
 
         timed: dict[str, Callable[[], object]] = {
             "GET /healthz": lambda: client.get("/healthz"),
+            "GET version, unchanged (304)": unchanged,
             f"POST hand {args.hands + 1}": add,
             "GET match JSON": lambda: client.get(url, headers=auth),
             "GET sheet.csv": lambda: client.get(f"{url}/sheet.csv", headers=auth),

@@ -55,6 +55,9 @@ class QuickPoll:
         self._serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         with app.app_context():
             self._engine = db.engine
+        compiled = _VERSION.compile(dialect=self._engine.dialect)
+        self._sql = str(compiled)
+        self._order = compiled.positiontup  # None where the driver takes named parameters
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Answer the poll if it is the common case, else hand the request to the app."""
@@ -78,13 +81,37 @@ class QuickPoll:
         if not (user.isdigit() and session_version.isdigit()) or \
                 int(user) > 2**31 - 1 or int(session_version) > 2**31 - 1:
             return None
-        with self._engine.connect() as conn:
-            row = conn.execute(_VERSION, {"match": path[1], "user": int(user),
-                                          "session_version": int(session_version)}).first()
+        row = self._query({"match": path[1], "user": int(user),
+                           "session_version": int(session_version)})
         if row is None:
             return None
         version = f"{row[1]}-{row[0]}"
         return version if parse_etags(asked).contains_weak(version) else None
+
+    def _query(self, params: dict[str, Any]) -> tuple[int, int] | None:
+        """Run `_VERSION` on a pooled connection through its driver, outside any transaction
+        (a Core execution, with BEGIN before and ROLLBACK after, costs more than the query
+        itself on PostgreSQL: this request is all about that cost). A connection that fails is
+        thrown away, and the app answers the request."""
+        pooled = self._engine.raw_connection()
+        driver = pooled.driver_connection
+        autocommit = hasattr(driver, "autocommit")  # psycopg; SQLite's runs without BEGIN already
+        try:
+            if autocommit:
+                driver.autocommit = True
+            cursor = pooled.cursor()
+            cursor.execute(self._sql, params if self._order is None
+                           else [params[name] for name in self._order])
+            row = cursor.fetchone()
+            cursor.close()
+            if autocommit:
+                driver.autocommit = False
+        except Exception:  # noqa: BLE001 — whatever went wrong, the app answers this request
+            pooled.invalidate()
+            return None
+        finally:
+            pooled.close()
+        return None if row is None else (row[0], row[1])
 
     def _session(self, environ: dict[str, Any]) -> dict[str, Any] | None:
         """The session as Flask would open it, if Flask-Login would take it as it stands."""
