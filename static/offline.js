@@ -618,7 +618,8 @@
       sessionStorage.removeItem(ENDING);
     } catch (e) { /* no storage: nothing marked */ }
     if (ending) { forgetAll(); return; }
-    var form = document.querySelector("form[action^='/login']");
+    var password = document.getElementById("password");
+    var form = password && password.form;
     var before = owner();
     if (!form || !before || !words.othersDrop) return;
     account = before.account;

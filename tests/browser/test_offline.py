@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import PASSWORD, Phone, api_match, api_user, unique
 
 SENT_WITHIN_MS = 10_000
 """Proof 1: both hands recorded within 10 s of the connection coming back."""
@@ -118,6 +119,37 @@ def server_hands(phone: Phone, auth: dict[str, str], match_id: str) -> list[tupl
     return [(h["number"], h["declarer"], h["bid"]) for h in response.json()["hands"]]
 
 
+WATCH_ROWS = """() => {
+  // Every state each waiting row of the sheet shows, in order: {"3": ["waiting", ...], ...},
+  // and the rows as the sheet showed them together: "log": ["3 waiting, 4 waiting", ...].
+  const seen = window.rowStates = {log: []};
+  const note = () => {
+    const now = [];
+    document.querySelectorAll('#live tr.queued').forEach(tr => {
+      const number = tr.querySelector('th').textContent;
+      const state = [...tr.classList].find(c => c.startsWith('state-')).slice(6);
+      const states = seen[number] = seen[number] || [];
+      if (states[states.length - 1] !== state) states.push(state);
+      now.unshift(number + ' ' + state);
+    });
+    const line = now.join(', ');
+    if (line && seen.log[seen.log.length - 1] !== line) seen.log.push(line);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true});
+}"""
+
+
+def row_states(phone: Phone) -> dict[str, list[str]]:
+    """The states each waiting row went through since WATCH_ROWS ran (and "log": each change)."""
+    return dict(phone.page.evaluate("window.rowStates"))
+
+
+def left_ms(deadline: float) -> float:
+    """What is left of a deadline (time.monotonic()), in milliseconds, for a Playwright wait."""
+    return max(1.0, (deadline - time.monotonic()) * 1000)
+
+
 def forget_network_errors(phone: Phone, *expected: str) -> None:
     """Requests that failed while offline (and answers such as the expected 409 of a
     conflict) are logged by the browser as errors; they are part of the test."""
@@ -150,10 +182,24 @@ def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once
     assert waiting(phone) == expected
     assert server_hands(phone, auth, match_id)[2:] == []
 
+    # Online again: one deadline of 10 s for both hands, each seen going from waiting to
+    # recorded, hand 3 before hand 4, and then on the sheet as any other hand.
+    phone.page.evaluate(WATCH_ROWS)
+    deadline = time.monotonic() + SENT_WITHIN_MS / 1000
     go_online(phone)
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(timeout=SENT_WITHIN_MS)
-    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(
+        timeout=left_ms(deadline))
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=left_ms(deadline))
+    assert time.monotonic() <= deadline
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120), (4, 1, 130)]
+    states = row_states(phone)
+    for number in ("3", "4"):
+        seen = [s for s in states[number] if s != "sending"]
+        assert seen == ["waiting", "recorded"], states
+    # In order: hand 4 went out only once hand 3 was recorded.
+    assert "3 recorded, 4 sending" in states["log"], states
+    assert not any("3 waiting, 4 sending" in line or "3 sending, 4 sending" in line
+                   for line in states["log"]), states
     assert phone.page.locator(".offline-line").is_hidden()
     forget_network_errors(phone)
 
@@ -190,6 +236,9 @@ def test_a_hand_another_phone_recorded_meanwhile_is_a_conflict_and_goes_in_as_th
     phone.page.wait_for_selector("h1:text-is('Hand 4')")
     assert phone.page.locator("input[name=declarer]:checked").get_attribute("value") == "0"
     assert phone.page.input_value("#bid") == "120"
+    assert phone.page.input_value("#points_1") == "20"
+    assert phone.page.input_value("#points_2") == "30"
+    assert phone.page.input_value("#points_0") == ""
     phone.page.locator(".preview", has_text="Preview:").wait_for(timeout=5_000)
     phone.tap("button:text('Save hand 4')")
     phone.page.wait_for_selector("li.flash:has-text('Hand 4 recorded.')")
@@ -211,9 +260,12 @@ def test_a_following_phone_says_it_is_offline_shows_its_last_sheet_and_catches_u
     assert re.fullmatch(r"as of \d\d:\d\d — offline", line.inner_text())
     assert phone.page.locator("#live table.sheet tbody tr").count() == 2
 
+    # One deadline of 5 s to catch up: the hand recorded meanwhile shown, the line gone.
+    deadline = time.monotonic() + CATCHES_UP_WITHIN_MS / 1000
     go_online(phone)
-    phone.page.locator("#live table.sheet tbody tr").nth(2).wait_for(timeout=CATCHES_UP_WITHIN_MS)
-    line.wait_for(state="hidden", timeout=CATCHES_UP_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr").nth(2).wait_for(timeout=left_ms(deadline))
+    line.wait_for(state="hidden", timeout=left_ms(deadline))
+    assert time.monotonic() <= deadline
     forget_network_errors(phone)
 
 
@@ -341,3 +393,252 @@ def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_mad
     assert server_hands(phone, auth, match_id)[1:] == [(2, 0, 120)]
     assert phone.page.locator("#live tr.queued").count() == 0
     forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
+def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_numbers(
+        new_phone: Any) -> None:
+    phone, _auth, match_id = table(new_phone, hands=2)
+    phone.page.goto(f"/matches/{match_id}/hands/new")
+    phone.choose("Declarer", "Anna")
+    phone.page.fill("#bid", "120")
+    phone.page.fill("#points_1", "20")
+    phone.page.fill("#points_2", "30")
+    preview = phone.page.locator(".preview")
+    preview.locator("li").first.wait_for()                       # online: the engine's numbers
+    go_offline(phone)
+    phone.page.fill("#points_2", "35")
+    offline = "Offline: this hand will be scored when the connection is back."
+    phone.page.locator(".preview .offline-preview", has_text=offline).wait_for(timeout=2_000)
+    assert preview.inner_text().strip() == offline               # no number from before
+    assert preview.locator("li").count() == 0
+    go_online(phone)
+    preview.locator("li").first.wait_for(timeout=5_000)          # scored again
+    assert "Preview:" in preview.inner_text()
+    forget_network_errors(phone)
+
+
+def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_hand(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    enter(phone, 4, "Boris", 130, {0: 10, 2: 15})
+    record_elsewhere(phone, auth, match_id, 3)
+
+    go_online(phone)
+    conflict = phone.page.locator("#live tr.queued.state-conflict")
+    conflict.wait_for(timeout=SENT_WITHIN_MS)
+    # Hand 4 waits behind the conflict: nothing of this phone is recorded yet.
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100)]
+    assert "4: Boris · 130 (waiting to be sent)" in waiting(phone)
+    conflict.locator("button", has_text="Drop it").tap()
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(
+        timeout=SENT_WITHIN_MS)
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100), (4, 1, 130)]
+    assert kept_hands(phone) == 0
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
+def test_a_queued_hand_the_rules_refuse_is_shown_and_opens_in_its_form_with_the_refusal(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 80, 2: 60})          # 140 taken by defenders: refused
+    go_online(phone)
+    refused = phone.page.locator("#live tr.queued.state-refused")
+    refused.wait_for(timeout=SENT_WITHIN_MS)
+    assert "not sent" in refused.inner_text()
+    assert "120" in refused.locator(".queued-message").inner_text()
+    assert server_hands(phone, auth, match_id)[2:] == []
+    assert kept_hands(phone) == 1
+
+    refused.locator("button", has_text="Open it in the form").tap()
+    phone.page.wait_for_selector("h1:text-is('Hand 3')")
+    assert phone.page.input_value("#bid") == "120"
+    assert phone.page.input_value("#points_1") == "80"
+    assert phone.page.input_value("#points_2") == "60"
+    phone.page.locator(".preview.refused", has_text="120").wait_for(timeout=5_000)
+    phone.page.fill("#points_1", "20")
+    phone.page.fill("#points_2", "30")
+    phone.page.locator(".preview:not(.refused)", has_text="Preview:").wait_for(timeout=5_000)
+    phone.tap("button:text('Save hand 3')")
+    phone.page.wait_for_selector("li.flash:has-text('Hand 3 recorded.')")
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    assert phone.page.locator("#live tr.queued").count() == 0
+    assert kept_hands(phone) == 0
+    forget_network_errors(phone, "status of 422 (UNPROCESSABLE ENTITY)")
+
+
+def wait_offline_hand(phone: Phone, match_id: str) -> None:
+    """Save hand 3 offline, then close the tab and come back online with no sheet open (one
+    would send the hand)."""
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    phone.page.close()
+    go_online(phone)
+    phone.page = phone.open_page()
+
+
+def nothing_kept(phone: Phone, match_id: str) -> bool:
+    """No hand in IndexedDB and no kept copy of the match's sheet."""
+    return kept_hands(phone) == 0 and not phone.page.evaluate(
+        "path => caches.match(path).then(Boolean)", f"/matches/{match_id}")
+
+
+def test_logging_out_everywhere_says_hands_are_waiting_and_keeps_nothing_of_the_account(
+        new_phone: Any) -> None:
+    phone, _auth, match_id = table(new_phone, hands=2)
+    wait_offline_hand(phone, match_id)
+    phone.page.goto("/account")
+    everywhere = phone.page.locator("section:has(#everywhere-title) .log-out-drops")
+    assert "still waiting to be sent: 1. Logging out drops them." in everywhere.inner_text()
+    deleting = phone.page.locator("section:has(#delete-title) .log-out-drops")
+    assert "still waiting to be sent: 1. Deleting your account drops them." in deleting.inner_text()
+    assert kept_hands(phone) == 1                          # the account page sends nothing
+    forget_network_errors(phone)
+    phone.tap("section:has(#everywhere-title) button[type=submit]")
+    phone.page.wait_for_url("**/login")
+    phone.page.wait_for_selector("li.flash:has-text('You are logged out on every phone')")
+    assert phone.page.evaluate("caches.has('tysiacha-pages-1')") is False
+    assert nothing_kept(phone, match_id)
+    # (its API token ended too: the hand's absence is asked of the log-out test's server)
+
+
+def test_deleting_the_account_forgets_it_on_the_phone_only_once_it_is_deleted(
+        new_phone: Any) -> None:
+    phone, _auth, match_id = table(new_phone, hands=2)
+    wait_offline_hand(phone, match_id)
+    phone.page.goto("/account")
+    phone.page.fill("#password", "not the password")
+    phone.tap("section:has(#delete-title) button[type=submit]")
+    phone.page.locator("section:has(#delete-title) .errors li").wait_for()
+    phone.page.locator("section:has(#delete-title) .log-out-drops").wait_for()
+    assert kept_hands(phone) == 1                          # refused: nothing is lost
+    assert phone.page.evaluate("path => caches.match(path).then(Boolean)", f"/matches/{match_id}")
+
+    phone.page.fill("#password", PASSWORD)
+    phone.tap("section:has(#delete-title) button[type=submit]")
+    phone.page.wait_for_url("**/login")
+    phone.page.wait_for_selector("li.flash:has-text('Your account is deleted')")
+    until(phone, "() => caches.has('tysiacha-pages-1').then(has => !has)")
+    assert nothing_kept(phone, match_id)
+    assert phone.page.locator(".log-in-drops").count() == 0
+    forget_network_errors(phone, "status of 422")
+
+
+def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheets(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    olga = phone.page.evaluate("document.getElementById('offline-words').dataset.user")
+    # Olga's session runs out with a hand waiting; she logs in again: the hand is still hers
+    # and goes out.
+    wait_offline_hand(phone, match_id)
+    phone.context.clear_cookies()
+    phone.log_in(olga)
+    deadline = time.monotonic() + SENT_WITHIN_MS / 1000
+    while server_hands(phone, auth, match_id)[2:] != [(3, 0, 120)]:
+        assert time.monotonic() < deadline, "the hand kept over the new log-in was not sent"
+        phone.page.wait_for_timeout(100)
+
+    # Another hand waits; her session runs out again and Boris logs in on the phone.
+    phone.page.goto(f"/matches/{match_id}/hands/new")
+    phone.page.goto(f"/matches/{match_id}")
+    until(phone, """path => caches.match(path).then(r => r ? r.text() : '')
+      .then(t => t.includes('Save hand 4'))""", f"/matches/{match_id}/hands/new")
+    go_offline(phone)
+    enter(phone, 4, "Boris", 130, {0: 10, 2: 15})
+    phone.page.close()
+    go_online(phone)
+    phone.page = phone.open_page()
+    phone.context.clear_cookies()
+    phone.page.goto("/login")
+    warning = phone.page.locator(".log-in-drops")
+    assert warning.inner_text() == (f"Hands {olga} saved on this phone are still waiting to be "
+                                    "sent: 1. Logging in as someone else drops them.")
+    boris = unique("boris")
+    api_user(phone, boris)
+    phone.log_in(boris)
+    until(phone, "([path]) => new Promise(done => { const open = indexedDB.open('tysiacha-offline');"
+          " open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()"
+          ".onsuccess = e => done(e.target.result === 0); }).then(none => none && caches.match(path)"
+          ".then(hit => !hit))", [f"/matches/{match_id}"])
+    # Offline, Olga's sheet is not there for Boris to read: the offline page is.
+    go_offline(phone)
+    phone.page.goto(f"/matches/{match_id}")
+    assert phone.page.locator("h1").inner_text() == "No connection"
+    go_online(phone)
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    forget_network_errors(phone)
+
+
+def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_token(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Hand 3')")
+    # Meanwhile (another tab) the player logs out and in again: the form's token is stale.
+    request = phone.context.request
+    token = request.get("/csrf-token").json()["csrf_token"]
+    assert request.post("/logout", form={"csrf_token": token}).ok
+    login = request.get("/login").text()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', login).group(1)
+    name = phone.page.evaluate("document.getElementById('offline-words').dataset.user")
+    assert request.post("/login", form={"csrf_token": token, "username": name,
+                                         "password": PASSWORD}).ok
+    phone.choose("Declarer", "Anna")
+    phone.page.fill("#bid", "120")
+    phone.page.fill("#points_1", "20")
+    phone.page.fill("#points_2", "30")
+    phone.tap("button:text('Save hand 3')")
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
+        timeout=SENT_WITHIN_MS)
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    assert phone.page.locator("#live tr.queued").count() == 0
+    forget_network_errors(phone)
+
+
+def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    posts: list[str] = []
+
+    def answer(route: Any) -> None:
+        """The first try meets a 403 page (a proxy, a Wi-Fi sign-in); the second goes with a
+        token the server refuses (the session changed); then the hand passes."""
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        posts.append(route.request.post_data or "")
+        if len(posts) == 1:
+            route.fulfill(status=403, body="<h1>Sign in to the train's Wi-Fi</h1>",
+                          content_type="text/html")
+        elif len(posts) == 2:
+            route.fallback(post_data=re.sub(r"csrf_token=[^&]*", "csrf_token=stale",
+                                            route.request.post_data or ""))
+        else:
+            route.fallback()
+
+    phone.context.route("**/hands/new", answer)
+    go_online(phone)
+    deadline = time.monotonic() + SENT_WITHIN_MS / 1000
+    while not posts:
+        assert time.monotonic() < deadline, "the hand was not sent when the connection came back"
+        phone.page.wait_for_timeout(50)
+    phone.page.wait_for_function("document.querySelector('#live tr.queued.state-waiting')"
+                                 " && !document.querySelector('#live tr.queued.state-sending')")
+    assert len(posts) == 1
+    assert waiting(phone) == ["3: Anna · 120 (waiting to be sent)"]   # not "not sent", not gone
+    assert kept_hands(phone) == 1 and server_hands(phone, auth, match_id)[2:] == []
+
+    tokens = len([u for u in phone.requests if u.endswith("/csrf-token")])
+    phone.page.reload()                                    # the next visit: sent after all
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
+        timeout=SENT_WITHIN_MS)
+    assert len(posts) == 3                                 # the refused token, then a fresh one
+    assert len([u for u in phone.requests if u.endswith("/csrf-token")]) == tokens + 2
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    phone.context.unroute("**/hands/new", answer)
+    forget_network_errors(phone, "status of 403", "status of 400")
