@@ -149,6 +149,27 @@ def _tichu_match(phone: Phone, auth: dict[str, str]) -> str:
     return str(match["id"])
 
 
+def _banked_matches(phone: Phone, auth: dict[str, str], tablemate: str) -> None:
+    """A Tysiacha and a Tichu match won and banked, the player in seat 0 and `tablemate` (who
+    joins) in seat 1, the rest guests: the player's page, a tablemate's with its head to head,
+    both leaderboards and the guests' page have something in every row."""
+    mate = api_user(phone, tablemate)
+    for setup, hand in (
+            ({"players": ["Anna", "Boris", "Vera"], "start_scores": [870, 0, 0]},
+             {"declarer": 0, "bid": 140, "points": [None, 20, 20],
+              "marriages": [["hearts"], [], []]}),
+            ({"players": ["Anna", "Boris", "Vera", "Gleb"], "rules": "tichu",
+              "start_scores": [900, 0]},
+             {"calls": ["tichu", "grand", None, None], "first_out": 0,
+              "double_victory": True})):
+        match = _api(phone, auth, "/api/matches", setup)
+        _api(phone, mate, "/api/matches/join", {"code": match["join_code"]})
+        _api(phone, auth, f"/api/matches/{match['id']}/hands", hand)
+        _api(phone, auth, f"/api/matches/{match['id']}/seats/0/claim", {})
+        _api(phone, mate, f"/api/matches/{match['id']}/seats/1/claim", {})
+        _api(phone, auth, f"/api/matches/{match['id']}/bank", {})
+
+
 @pytest.fixture(scope="module")
 def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone, Phone, list[str]]]:
     """A logged-in player with three matches, a stranger, and the pages each of them sees."""
@@ -160,11 +181,13 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     four = api_match(player, auth, hands=12, seats=4)
     three, tichu = _barrel_match(player, auth), _tichu_match(player, auth)
     house = house_match(player, auth)
+    tablemate = unique("tablemate")
+    _banked_matches(player, auth, tablemate)
     player.log_in(name)
     pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}", f"/matches/{house}",
              f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
              f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
-             "/offline"]
+             "/offline", f"/players/{name}", f"/players/{tablemate}", "/leaderboard", "/guests"]
     yield player, stranger, pages
     for phone in (player, stranger):
         phone.context.close()
