@@ -49,7 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config)
     app.config["SQLALCHEMY_DATABASE_URI"] = psycopg_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+        app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
 
     from . import (
         account_pages,
@@ -116,7 +116,7 @@ def psycopg_url(url: str) -> str:
     return url
 
 
-def instance_secret_key(instance_path: str) -> str:
+def _instance_secret_key(instance_path: str) -> str:
     """The secret key kept in the instance folder, generated (mode 0600) on first start."""
     path = os.path.join(instance_path, "secret_key")
     if not os.path.exists(path):

@@ -52,7 +52,7 @@ def register(username: object, password: object) -> User:
     if not USERNAME.fullmatch(username):
         raise Refused("username", _("A username has 3 to 40 characters: letters, digits, "
                                     "“.”, “_” or “-”."))
-    password_hash = hash_password(check_new_password(password, username, "password"))
+    password_hash = _hash_password(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
     user = User(username=username, password_hash=password_hash)
@@ -70,7 +70,7 @@ def taken(username: str) -> str:
     return _("The username “%(name)s” is taken: choose another.", name=username)
 
 
-def check_new_password(password: str, username: str, field: str) -> str:
+def _check_new_password(password: str, username: str, field: str) -> str:
     """The password, if it may be chosen: 8–1024 characters of text and not easy to guess
     (zxcvbn's score, which knows the commonly used passwords, at least PASSWORD_MIN_STRENGTH;
     no network call). Raises Refused/Malformed naming `field`."""
@@ -78,7 +78,7 @@ def check_new_password(password: str, username: str, field: str) -> str:
         raise Refused(field, _("A password needs at least %(num)d characters.", num=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
         raise Refused(field, _("A password has at most %(num)d characters.", num=MAX_PASSWORD))
-    if not encodable(password):
+    if not _encodable(password):
         raise Malformed(field, _("The password holds characters that are not text."))
     strength = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])["score"]
     if strength < current_app.config["PASSWORD_MIN_STRENGTH"]:
@@ -95,14 +95,14 @@ def find_user(username: str) -> User | None:
     ).scalar_one_or_none()
 
 
-def hash_password(password: str) -> str:
+def _hash_password(password: str) -> str:
     """Hash a password with the configured method (scrypt at OWASP strength by default)."""
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 
 def authenticate(username: object, password: object) -> User | None:
     """The user if the username and password match, else None."""
-    if not isinstance(username, str) or not isinstance(password, str) or not encodable(password):
+    if not isinstance(username, str) or not isinstance(password, str) or not _encodable(password):
         return None
     with database.read_only():  # no write lock, and no transaction open during the hash
         user = find_user(username) if USERNAME.fullmatch(username) else None
@@ -115,7 +115,7 @@ def authenticate(username: object, password: object) -> User | None:
     return user if check_password_hash(user.password_hash, password) else None
 
 
-def encodable(text: str) -> bool:
+def _encodable(text: str) -> bool:
     """The text can be hashed: no lone surrogates (JSON's "\\ud800" decodes to one)."""
     try:
         text.encode()
@@ -167,11 +167,11 @@ def logout_everywhere(user: User, keep_token: str | None = None) -> None:
     end_sessions(user)
 
 
-def verify_password(user: User, password: object, field: str, message: str) -> None:
+def _verify_password(user: User, password: object, field: str, message: str) -> None:
     """Raise WrongPassword (naming `field`) unless this is the user's password. No
     transaction, so no SQLite write lock, is held during the hash."""
     db.session.commit()
-    if not isinstance(password, str) or not encodable(password) or \
+    if not isinstance(password, str) or not _encodable(password) or \
             not check_password_hash(user.password_hash, password):
         raise WrongPassword(message, field)
 
@@ -179,8 +179,8 @@ def verify_password(user: User, password: object, field: str, message: str) -> N
 def change_password(user: User, current: object, new: str, keep_token: str | None = None) -> None:
     """Change the password after checking the current one; every session, remember-me cookie
     and API token ends but `keep_token` (the caller logs its own browser in again)."""
-    verify_password(user, current, "current_password", _("That is not your current password."))
-    user.password_hash = hash_password(check_new_password(new, user.username, "new_password"))
+    _verify_password(user, current, "current_password", _("That is not your current password."))
+    user.password_hash = _hash_password(_check_new_password(new, user.username, "new_password"))
     logout_everywhere(user, keep_token)
 
 
@@ -188,7 +188,7 @@ def delete_account(user: User, password: object) -> None:
     """Delete the account after checking its password: its tokens and sessions end, the
     matches it played stay as they were for their other members (each with a history entry
     saying so), and a match nobody is left in is deleted (with its hands and history)."""
-    verify_password(user, password, "password", _("That is not your password."))
+    _verify_password(user, password, "password", _("That is not your password."))
     played = list(db.session.execute(
         db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
     db.session.execute(db.delete(Member).where(Member.user_id == user.id))

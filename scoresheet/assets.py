@@ -33,7 +33,7 @@ def static_url(filename: str) -> str:
     return url_for("static", filename=filename, v=known[1])
 
 
-def cache_versioned(response: Response) -> Response:
+def _cache_versioned(response: Response) -> Response:
     """A versioned static file never changes under its URL: let phones keep it a year."""
     if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
         response.cache_control.no_cache = None  # send_file's default: revalidate every time
@@ -68,5 +68,5 @@ def compress(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Add `static_url` to the templates and the caching and compression hooks."""
     app.add_template_global(static_url)
-    app.after_request(cache_versioned)
+    app.after_request(_cache_versioned)
     app.after_request(compress)

@@ -49,10 +49,10 @@ def init_app(app: Flask) -> None:
                                    "ruleset_names": RULESET_NAMES})
     app.add_template_global(team_names)
     app.add_template_global(rule_card)
-    app.add_template_global(call_statistics_of, "call_statistics")
+    app.add_template_global(_call_statistics_of, "call_statistics")
 
 
-def call_statistics_of(sheet: MatchState) -> CallStatistics:
+def _call_statistics_of(sheet: MatchState) -> CallStatistics:
     """The call statistics of a Tichu match's sheet (per player; double victories per team)."""
     rounds = [h.record for h in sheet.hands if isinstance(h.record, TichuRound)]
     return call_statistics(sheet.setup, rounds)

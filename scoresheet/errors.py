@@ -65,14 +65,14 @@ class WrongPassword(Conflict):
 
 def init_app(app: Flask) -> None:
     """Answer every error in kind: HTTP errors, engine refusals and conflicts."""
-    app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(RuleError, rule_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(RuleError, _rule_error)
     app.register_error_handler(Conflict, conflict)
-    app.register_error_handler(WrongPassword, wrong_password)
-    app.register_error_handler(OperationalError, database_busy)
+    app.register_error_handler(WrongPassword, _wrong_password)
+    app.register_error_handler(OperationalError, _database_busy)
 
 
-def is_api() -> bool:
+def _is_api() -> bool:
     """The request is for the JSON API."""
     return request.path == "/api" or request.path.startswith("/api/")
 
@@ -87,14 +87,14 @@ def error_response(status: int, message: Any = None, field: str | None = None) -
     return response
 
 
-def http_error(e: HTTPException) -> Any:
+def _http_error(e: HTTPException) -> Any:
     """The JSON error under /api, an error page everywhere else (JSON for a hand the phone
     kept offline and sends now: scoresheet/queued.py)."""
     if (e.code or 500) >= 500:
         db.session.rollback()
-    if not is_api() and queued.wanted():
+    if not _is_api() and queued.wanted():
         return _queued_error(e)
-    return _api_http_error(e) if is_api() else _error_page(e)
+    return _api_http_error(e) if _is_api() else _error_page(e)
 
 
 def _queued_error(e: HTTPException) -> Response:
@@ -108,32 +108,32 @@ def _queued_error(e: HTTPException) -> Response:
     return queued.failed(code, str(message or _fallback(code)), csrf)
 
 
-def rule_error(e: RuleError) -> Any:
+def _rule_error(e: RuleError) -> Any:
     """Malformed → 400, refused by the rules → 422: the engine's sentence, nothing stored."""
     db.session.rollback()
     code = 400 if isinstance(e, Malformed) else 422
-    return error_response(code, e.message, e.field) if is_api() else _page(code, e.message)
+    return error_response(code, e.message, e.field) if _is_api() else _page(code, e.message)
 
 
 def conflict(e: Conflict) -> Any:
     """A clash with the current state → 409."""
     db.session.rollback()
-    return error_response(409, e.message, e.field) if is_api() else _page(409, e.message)
+    return error_response(409, e.message, e.field) if _is_api() else _page(409, e.message)
 
 
-def wrong_password(e: WrongPassword) -> Any:
+def _wrong_password(e: WrongPassword) -> Any:
     """A wrong password where one is asked for again → 403."""
     db.session.rollback()
-    return error_response(403, e.message, e.field) if is_api() else _page(403, e.message)
+    return error_response(403, e.message, e.field) if _is_api() else _page(403, e.message)
 
 
-def database_busy(e: OperationalError) -> Any:
+def _database_busy(e: OperationalError) -> Any:
     """SQLite's write lock still held by another writer after the busy timeout → 503, to try
     again (any other database error is a 500)."""
     if "database is locked" not in str(e.orig):
         raise e
     db.session.rollback()
-    answer = error_response(503, _BUSY_MESSAGE) if is_api() else _page(503, _BUSY_MESSAGE)
+    answer = error_response(503, _BUSY_MESSAGE) if _is_api() else _page(503, _BUSY_MESSAGE)
     response = current_app.make_response(answer)
     response.headers["Retry-After"] = "1"
     return response

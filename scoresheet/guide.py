@@ -52,7 +52,7 @@ def ruleset(name: str) -> str:
     if name != TICHU and name not in RULESETS:
         abort(404)
     setup = _example_setup(name, request.args.get("target"))
-    return render_template("rules.html", topics=explain(setup), setup=setup, match=None,
+    return render_template("rules.html", topics=_explain(setup), setup=setup, match=None,
                            name=RULESET_NAMES.get(name, _("Tichu")))
 
 
@@ -62,7 +62,7 @@ def table_rules(match_id: str) -> str:
     """How this table's match scores: its ruleset, target and options, its own players."""
     match = queries.get_match(match_id, current_user)
     setup = setup_of(match)
-    return render_template("rules.html", topics=explain(setup), setup=setup, match=match,
+    return render_template("rules.html", topics=_explain(setup), setup=setup, match=match,
                            name=RULESET_NAMES.get(setup.rules, _("Tichu")))
 
 
@@ -76,7 +76,7 @@ def _example_setup(name: str, target: str | None) -> Setup:
                             "options": {"target": asked if asked in targets else targets[0]}})
 
 
-def explain(setup: Setup) -> list[Topic]:
+def _explain(setup: Setup) -> list[Topic]:
     """The page's topics for this set-up, in the request's language."""
     if setup.rules == TICHU:
         return _tichu(setup)

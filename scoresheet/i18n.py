@@ -34,8 +34,8 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel with our locale selector; add the `<html lang>` and number helpers."""
     app.config.setdefault("LANGUAGES", list(LANGUAGES))
-    _Babel(app, locale_selector=select_locale)  # one per app: its cache of catalogs is its own
-    rule_errors.translator = translate_refusal
+    _Babel(app, locale_selector=_select_locale)  # one per app: its cache of catalogs is its own
+    rule_errors.translator = _translate_refusal
     app.context_processor(_language_context)
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")
@@ -72,7 +72,7 @@ def languages() -> list[str]:
     return list(current_app.config["LANGUAGES"])
 
 
-def select_locale() -> str:
+def _select_locale() -> str:
     """The language of this request (see the module's docstring)."""
     if not has_request_context():
         return "en"  # the CLI (backup, restore) speaks English
@@ -85,7 +85,7 @@ def select_locale() -> str:
     return request.accept_languages.best_match(offered) or "en"
 
 
-def translate_refusal(code: str, params: Mapping[str, Any]) -> str:
+def _translate_refusal(code: str, params: Mapping[str, Any]) -> str:
     """An engine refusal in the request's language: its sentence looked up in the catalog by
     the English of its kind (`rules.messages.MESSAGES`), filled with the same values in that
     language's words and numbers (`localize.refusal_params`)."""

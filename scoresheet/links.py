@@ -24,14 +24,14 @@ _WATCH_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a watch token can look like (`models.new_watch_token`); anything else is not there."""
 
 
-def normal_code(code: str) -> str:
+def _normal_code(code: str) -> str:
     """A join code as stored: spaces and dashes left out, upper case (codes are forgiving)."""
     return "".join(code.split()).replace("-", "").upper()
 
 
 def by_join_code(code: str) -> Match | None:
     """The match with this join code (case, spaces and dashes ignored), else None."""
-    code = normal_code(code)
+    code = _normal_code(code)
     if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
         return None  # never a query for what no code looks like
     return db.session.execute(

@@ -59,9 +59,9 @@ def init_app(app: Flask) -> None:
     configure_cookies(app)
     app.after_request(security_headers)
     app.after_request(_private_no_store)
-    app.url_value_preprocessor(guard_url_values)
-    app.url_value_preprocessor(allow_large_backups)
-    app.before_request(guard_body)
+    app.url_value_preprocessor(_guard_url_values)
+    app.url_value_preprocessor(_allow_large_backups)
+    app.before_request(_guard_body)
 
 
 def configure_cookies(app: Flask) -> None:
@@ -76,7 +76,7 @@ def configure_cookies(app: Flask) -> None:
     if secure is None and os.environ.get("SESSION_COOKIE_SECURE"):
         secure = os.environ["SESSION_COOKIE_SECURE"].strip().lower() not in FALSE_WORDS
     if secure is None:
-        secure = not (app.debug or app.testing or development_server()
+        secure = not (app.debug or app.testing or _development_server()
                       or os.environ.get("SCORESHEET_INSECURE_COOKIES", "") not in ("", "0"))
     app.config["SESSION_COOKIE_SECURE"] = bool(secure)
     app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
@@ -99,7 +99,7 @@ def cookie_name(name: str) -> str:
     return (HOST_PREFIX if _host_prefixed(current_app.config) else "") + name
 
 
-def development_server() -> bool:
+def _development_server() -> bool:
     """Started by the `flask` command (`flask run`: the plain-http development server)."""
     return os.environ.get("FLASK_RUN_FROM_CLI") == "true"
 
@@ -135,7 +135,7 @@ def _private_no_store(response: Response) -> Response:
     return response
 
 
-def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
+def _guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
     """A match id or hand number that cannot exist is answered 404 before any query runs
     (PostgreSQL refuses NUL bytes and numbers beyond its integers with an error, not a miss)."""
     if not values:
@@ -150,7 +150,7 @@ def guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> Non
         abort(404, _("There is nothing here."))  # any other id in a URL: an integer column's range
 
 
-def allow_large_backups(endpoint: str | None, _values: Any) -> None:
+def _allow_large_backups(endpoint: str | None, _values: Any) -> None:
     """A backup upload (page or API) may exceed the 64 KiB of other requests. (This runs
     before every before_request hook, so the body guard and the CSRF check read the body with
     this limit too.)"""
@@ -167,7 +167,7 @@ def ascii_number(text: str | None, most: int = MAX_ROW_ID) -> int | None:
     return None
 
 
-def guard_body() -> None:
+def _guard_body() -> None:
     """A body sent without a Content-Length (chunked) is held to the same limit as any other
     (werkzeug stops reading at the limit and hands on the cut body: a 400 instead of a 413),
     and a form is UTF-8 throughout (werkzeug keeps "%ED%A0%80" as those nine characters)."""

@@ -75,7 +75,7 @@ def _round_json(h: HandResult, r: TichuRound, version: int) -> dict[str, Any]:
     }
 
 
-def match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
+def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md without its hands."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next if match.status == "open" else None
@@ -113,7 +113,7 @@ def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md, every field."""
     versions = dict(db.session.execute(
         db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
-    return match_head(match, sheet) | {
+    return _match_head(match, sheet) | {
         "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]}
 
 
@@ -122,7 +122,7 @@ def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | No
     replay cache keeps them per revision: the bulk of a long match's JSON)."""
     if hands_text is None:
         return encode(match_to_dict(match, sheet))
-    return encode(match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
+    return encode(_match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
 
 
 def match_brief(match: Row[Any]) -> dict[str, Any]:
