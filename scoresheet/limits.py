@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,8 @@ SUCCESS = {200, 201, 204, 302, 303}
 def check_shared_storage(app: Flask) -> None:
     """Refuse to start one of several workers whose limit counters would be its own: each
     would allow the whole limit, multiplying it by the number of workers."""
-    workers = int(os.environ.get("SCORESHEET_WORKERS") or os.environ.get("WEB_CONCURRENCY") or 1)
+    workers = gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS")
+                                        or os.environ.get("WEB_CONCURRENCY") or 1)
     storage = str(app.config["RATELIMIT_STORAGE_URI"])
     if workers > 1 and app.config["RATELIMIT_ENABLED"] and storage.startswith("memory:"):
         raise RuntimeError(
@@ -58,6 +60,24 @@ def check_shared_storage(app: Flask) -> None:
             f"attempts ({storage}), allowing {workers} times every limit. Give them one shared "
             "store, e.g. RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0 (docs/deploy.md), or "
             "run a single worker (WEB_CONCURRENCY=1).")
+
+
+def gunicorn_workers() -> int | None:
+    """How many workers gunicorn runs, when gunicorn is loading this app (in each worker, or
+    in its master with `--preload`): its own settings, however given (`-w`,
+    `GUNICORN_CMD_ARGS`, a config file, `WEB_CONCURRENCY`), read from the gunicorn
+    application on the stack of the call that builds the app. None under any other server."""
+    if "gunicorn" not in sys.modules:
+        return None
+    from gunicorn.app.base import BaseApplication
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        loader = frame.f_locals.get("self")
+        if isinstance(loader, BaseApplication) and loader.cfg is not None:
+            return int(loader.cfg.workers)
+        frame = frame.f_back
+    return None
 
 
 def configured(key: str) -> Callable[[], str]:
