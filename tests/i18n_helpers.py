@@ -25,6 +25,10 @@ PSEUDO = "eo"
 only the tests add it to `LANGUAGES`."""
 OPEN, CLOSE = "⟦", "⟧"
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+FILL_OPEN, FILL_CLOSE = "‹", "›"
+FILLED = re.compile(f"{FILL_OPEN}([^{FILL_OPEN}{FILL_CLOSE}]*){FILL_CLOSE}")
+"""A value filled into a translated sentence, marked in the pseudo-locale (innermost first)."""
+PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sd]|\{[a-z_0-9]+\}")
 
 
 def extracted() -> Catalog:
@@ -54,14 +58,32 @@ def pseudo_catalog(directory: Path) -> None:
         if not message.id:
             continue
         if isinstance(message.id, tuple | list):
-            catalog.add(message.id, tuple(OPEN + m + CLOSE for m in message.id[:2]))
+            catalog.add(message.id, tuple(_pseudo(m) for m in message.id[:2]))
         else:
-            catalog.add(message.id, OPEN + message.id + CLOSE)
+            catalog.add(message.id, _pseudo(message.id))
     target = directory / PSEUDO / "LC_MESSAGES"
     target.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     (target / "messages.mo").write_bytes(buffer.getvalue())
+
+
+def _pseudo(message: str) -> str:
+    """A message marked ⟦…⟧, each of its placeholders marked ‹…› (so that the value filled in
+    can be told from the sentence around it)."""
+    return OPEN + PLACEHOLDER.sub(lambda m: FILL_OPEN + m.group(0) + FILL_CLOSE, message) + CLOSE
+
+
+def filled_values(text: str) -> list[str]:
+    """The values filled into the text's translated sentences, with what of them is itself
+    translated (marked) taken out: what a sentence says that no catalog said."""
+    values = []
+    previous = None
+    while previous != text:
+        previous = text
+        values += [" ".join(MARKED.sub(" ", v).split()) for v in FILLED.findall(text)]
+        text = FILLED.sub(" ", text)
+    return [v for v in values if v]
 
 
 def unmarked(text: str, allowed: tuple[str, ...] = ()) -> str:

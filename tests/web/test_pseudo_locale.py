@@ -14,15 +14,24 @@ from typing import Any
 import pytest
 from conftest import app_config
 from flask import Flask
-from i18n_helpers import PSEUDO, pseudo_catalog, unmarked
+from i18n_helpers import PSEUDO, filled_values, pseudo_catalog, unmarked
 
 from scoresheet import create_app
 from scoresheet.extensions import db
 from scoresheet.models import Match
+from scoresheet.rules.house import WORDS
 
 from .page_helpers import Node, Phone, parse, played
 
-NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC")
+NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC",
+         "tysiacha-scoresheet")
+"""Names (players, usernames, the app's, its backup format's) and the time zone's."""
+API_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|[“«„]({})[”»“]".format("|".join(
+    sorted({w for words in WORDS.values() for w in words} | {"true", "false"}))))
+"""The API's names that a page never says, even inside a translated sentence: option names
+(`blind_bids`, `zero_penalty`) and option values in quotes (“total”, “declarer”)."""
+POINTER = re.compile(r"(?:/[\w~-]+)+")
+"""A place in a backup document (a JSON pointer, /matches/0/join_code): shown as it is."""
 SEEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "data-preview-label")
 SKIPPED = {"script", "style"}
 
@@ -67,11 +76,21 @@ class Reader:
             else:
                 self.check_text(f"{where} <{node.tag}>", child)
 
-    def check_text(self, where: str, text: str) -> None:
-        """The text has no word outside the catalog."""
+    def check_text(self, where: str, text: str, page: bool = True) -> None:
+        """The text has no word outside the catalog; on a page, neither has any value filled
+        into a translated sentence (an API word such as `blind_bids` or “total” inside an
+        otherwise translated refusal): the API's sentences may name what a script sends."""
         left = unmarked(text, tuple(self.allowed))
         if left:
             self.problems.append(f"{where}: {left!r} in {' '.join(text.split())!r}")
+        found = API_WORDS.search(POINTER.sub(" ", text)) if page else None
+        if found:
+            self.problems.append(f"{where}: the API's {found.group(0)!r} in "
+                                 f"{' '.join(text.split())!r}")
+        for value in filled_values(text) if page else ():
+            left = unmarked(POINTER.sub(" ", value), tuple(self.allowed))
+            if left:
+                self.problems.append(f"{where}: filled in {left!r} in {' '.join(text.split())!r}")
 
     def page(self, url: str, status: int = 200) -> str:
         """GET a page, check it."""
@@ -96,7 +115,7 @@ class Reader:
         assert response.status_code == status, (method, url, response.status_code,
                                                 response.get_data(as_text=True))
         if status >= 400:
-            self.check_text(f"{method} {url}", response.json["error"])
+            self.check_text(f"{method} {url}", response.json["error"], page=False)
         return response.json
 
 
@@ -135,12 +154,23 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post("/register", {"username": "boris", "password": "correct horse"}, status=422,
            form_url="/login")  # logged in already: the page still answers
     r.page("/")
+    r.page("/account")
+    r.page("/logout")  # the question before logging out
     token = r.api("POST", "/api/tokens", 201, json={"username": "anna",
                                                      "password": "correct horse"})["token"]
 
     # Matches in every state: a deferred sheet with owed points, zeros, Rospisat's and the
     # barrel; a four-seat table with a sitter-out; the Polish lock; banked and ended ones.
     r.page("/matches/new")
+    three = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "target": "",
+             "rules": "squarescores", "sheet": "", "first_dealer": "0"}
+    for house in ({"zeros": "off", "zero_penalty": "100"}, {"blind_doubles": "declarer"},
+                  {"rules": "polish", "barrel_hands": "4"}, {"rules": "polish",
+                                                             "barrel_knock_off": "y"},
+                  {"rules": "tichu", "players-3": "Dmitri", "zeros": "consecutive"},
+                  {"rules": "tichu", "players-3": "Dmitri", "ace_marriage": "y"},
+                  {"great_grand_tichu": "y"}, {"zeros": "weird"}):
+        r.post("/matches/new", {**three, **house}, status=422)  # the house rules' refusals
     r.post("/matches/new", {"players-0": "Anna", "first_dealer": "x", "rules": "nope",
                             "target": "7", "sheet": "zz", "start_scores-0": "abc"}, status=422)
     r.post("/matches/new", {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
@@ -153,6 +183,13 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
         mid, code = match.id, match.join_code
     r.allowed.append(code)
     boris.allowed.append(code)
+    stranger = Reader(app)
+    stranger.allowed += [code, "vera"]
+    stranger.page(f"/join/{code}")                    # logged out: to the log-in page
+    stranger.post("/register", {"username": "vera", "password": "correct horse"})
+    stranger.page(f"/join/{code}")                    # the question: join this match?
+    stranger.page("/join/NOPE", status=404)
+    r.problems += stranger.problems
     hands = f"/api/matches/{mid}/hands"
     for hand in ({"kind": "forfeit", "declarer": 1, "bid": 100},
                  {"kind": "forfeit", "declarer": 1, "bid": 100},
@@ -267,6 +304,28 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     boris.page("/guests")
     r.api("GET", "/api/players/nobody", 404, token)
     r.api("GET", "/api/leaderboard/chess", 404, token)
+    r.api("GET", "/api/players/anna/versus/nobody", 404, token)
+
+    # A Tichu table that plays Great Grand: its sheet, its round form and the form's refusals.
+    tichu = r.api("POST", "/api/matches", 201, token, json={
+        "players": ["Anna", "Boris", "Vera", "Dmitri"], "rules": "tichu",
+        "options": {"great_grand_tichu": True}})
+    tid = tichu["id"]
+    for body in ({"calls": ["tichu", None, None, None], "first_out": 0, "card_points": [60, 40]},
+                 {"calls": [None, "great_grand", None, None], "first_out": 2,
+                  "card_points": [-25, 125]},
+                 {"calls": [None, None, None, None], "first_out": 1, "double_victory": True}):
+        r.api("POST", f"/api/matches/{tid}/hands", 201, token, json=body)
+    r.page(f"/matches/{tid}")
+    r.page(f"/matches/{tid}/hands/new")
+    r.page(f"/matches/{tid}/hands/1/edit")
+    r.page(f"/matches/{tid}/history")
+    rounds = {"calls_0": "", "calls_1": "", "calls_2": "", "calls_3": ""}
+    for bad in ({"calls_0": "grandest", "first_out": "0", "card_points": "50"},
+                {"first_out": "0", "card_points": "52"}, {"first_out": "9", "card_points": "50"},
+                {"calls_1": "tichu", "card_points": "50"}, {"first_out": "0", "card_points": ""}):
+        r.post(f"/matches/{tid}/hands/new", {**rounds, **bad}, status=422,
+               form_url=f"/matches/{tid}")
     r.api("POST", f"/api/matches/{mid}/seats/9/claim", 404, token)
     r.api("PUT", f"/api/matches/{mid}/seats/1", 422, token, json={"username": "nobody"})
 
@@ -275,6 +334,12 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     boris.post(f"{at}/seats/2/release", {}, form_url=at)                    # his own seat
     r.post(f"{at}/watch", {}, form_url=at)
     boris.post(f"{at}/watch", {}, form_url=at)                              # replaced
+    with app.app_context():
+        watch_token = db.session.get(Match, mid).watch_token
+    watcher = Reader(app)
+    watcher.allowed += [code, watch_token]
+    watcher.page(f"/watch/{watch_token}")             # no account needed
+    r.problems += watcher.problems
     r.post(f"{at}/watch/stop", {}, form_url=at)
     boris.post("/account/delete", {"password": "correct horse"}, form_url="/account")
     r.page(f"{at}/history")
@@ -288,6 +353,10 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post("/import", {}, status=422)
     r.post("/import", {"file": (io.BytesIO(b"not json"), "x.json")}, status=422)
     r.post("/import", {"file": (io.BytesIO(b'{"format": "other"}'), "x.json")}, status=422)
+    for broken in ({"matches": 5}, {"matches": [{"id": "x"}]}, {"matches": [], "extra": 1}):
+        document = {"format": "tysiacha-scoresheet", "version": 1, **broken}
+        r.post("/import", {"file": (io.BytesIO(json.dumps(document).encode()), "x.json")},
+               status=422)                                    # the schema's refusals, in words
     backup = r.phone.get("/backup.json").get_data()
     r.post("/import", {"file": (io.BytesIO(backup), "all.json")})
     one = json.dumps({**json.loads(backup), "matches": json.loads(backup)["matches"][:1]})
