@@ -7,7 +7,10 @@ tests are skipped on a developer machine and fail in CI.
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +23,9 @@ from scoresheet import create_app
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -62,6 +67,40 @@ def browser(playwright: Any) -> Iterator[Any]:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
     yield browser
     browser.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe-core's browser script, the version package-lock.json pins: `npm ci` installs it
+    into node_modules/ when it is missing or another version, so `python -m pytest` alone runs
+    the accessibility check on a fresh clone. Without npm: skipped on a developer machine,
+    failed in CI."""
+    if _installed_axe() != _pinned_axe():
+        npm = shutil.which("npm")
+        if npm is None:
+            message = "npm is missing (apt-get install -y npm): the accessibility check needs it"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT,
+                              capture_output=True, text=True, check=False)
+        if done.returncode or _installed_axe() != _pinned_axe():
+            pytest.fail(f"npm ci could not install axe-core:\n{done.stdout}{done.stderr}")
+    return AXE
+
+
+def _pinned_axe() -> str:
+    """The axe-core version package-lock.json pins."""
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    return str(lock["packages"]["node_modules/axe-core"]["version"])
+
+
+def _installed_axe() -> str | None:
+    """The axe-core version in node_modules/ (None when there is none)."""
+    package = AXE.parent / "package.json"
+    if not AXE.exists() or not package.exists():
+        return None
+    return str(json.loads(package.read_text(encoding="utf-8"))["version"])
 
 
 @pytest.fixture(scope="session")
