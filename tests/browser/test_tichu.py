@@ -123,3 +123,27 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     assert rows[0][:5] == ["hand", "dealer", "first_out", "calls", "Anna & Vera"]
     assert [r[3] for r in rows[1:5]] == ["", "Boris grand", "", "Anna tichu"]
     assert rows[-1][0] == "total" and rows[-1][4 + 3] == "1025"
+
+
+def test_negative_card_points_are_typed_on_the_keypad_and_the_sign_key(new_phone: Any) -> None:
+    anna = new_phone()
+    anna.register("anna_minus")
+    anna.tap("a.button:text('Start a match')")
+    for seat, name in enumerate(["Anna", "Boris", "Vera", "Gleb"]):
+        anna.page.fill(f"#players-{seat}", name)
+    anna.page.select_option("#rules", "tichu")
+    anna.tap("button:text('Start the match')")
+    anna.page.wait_for_selector("li.flash:has-text('Match started')")
+    open_round_form(anna, 1)
+    points = anna.page.locator("#card_points")
+    assert points.get_attribute("inputmode") == "numeric"  # the digits keypad: it has no minus
+    sign = anna.page.locator("button[data-sign-for=card_points]")
+    assert sign.is_visible() and sign.inner_text() == "±"
+    anna.choose("Out first", "Boris")
+    points.fill("15")
+    anna.tap("button[data-sign-for=card_points]")
+    assert points.input_value() == "-15"
+    assert anna.page.locator("output[data-complement-of]").inner_text() == "115"
+    wait_for_preview(anna, "Anna & Vera: -15")
+    save_round(anna, 1)
+    assert standings(anna) == {"Anna & Vera": "-15", "Boris & Gleb": "115"}
