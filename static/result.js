@@ -155,13 +155,18 @@
     all(document, "button[data-share-result][hidden]").forEach(function (b) { b.hidden = false; });
   }
 
+  function start() {
+    reveal();
+    var live = document.getElementById("live");
+    if (live) new MutationObserver(reveal).observe(live.parentNode, { childList: true });
+  }
+
+  if (window.shareResultReady) return;  // named by the page and again by a live swap: once
+  window.shareResultReady = true;
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-share-result]");
     if (button) share(button);
   });
-  document.addEventListener("DOMContentLoaded", function () {
-    reveal();
-    var live = document.getElementById("live");
-    if (live) new MutationObserver(reveal).observe(live.parentNode, { childList: true });
-  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();  // loaded by app.js after a live update brought a won match
 })();

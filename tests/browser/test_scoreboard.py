@@ -197,15 +197,21 @@ def test_a_won_match_is_shared_as_a_picture_of_its_standings_and_race(new_phone:
     request = anna.context.request
     match = request.post("/api/matches", headers=auth, data={
         "players": ["Anna", "Boris", "Vera"], "start_scores": [640, 300, 0]}).json()
-    for _ in range(3):  # Anna climbs and takes her 120 on the barrel: a finished match
-        answer = request.post(f"/api/matches/{match['id']}/hands", headers=auth, data=HAND)
-        assert answer.status == 201
-    assert answer.json()["winner"] == 0
+    for _ in range(2):  # Anna climbs on the barrel...
+        assert request.post(f"/api/matches/{match['id']}/hands", headers=auth,
+                            data=HAND).status == 201
     anna.log_in(name)
     anna.page.goto(f"/matches/{match['id']}")
     button = anna.page.locator("button[data-share-result]")
+    assert button.count() == 0
+    assert anna.page.locator("script[src*='result.js']").count() == 0  # two scripts, as ever
+    # ... and takes her 120 on it, entered on another phone: the live update brings the button.
+    answer = request.post(f"/api/matches/{match['id']}/hands", headers=auth, data=HAND)
+    assert answer.status == 201 and answer.json()["winner"] == 0
+    from playwright.sync_api import expect
+
+    expect(button).to_be_visible(timeout=20_000)
     button.scroll_into_view_if_needed()
-    assert button.is_visible()
     assert anna.page.evaluate("typeof navigator.canShare") == "undefined"  # no Web Share here
     with anna.page.expect_download() as caught:
         button.click()

@@ -374,7 +374,8 @@ def test_a_member_opens_the_scoreboard_in_one_tap_and_a_stranger_cannot(
 def test_share_the_result_is_offered_on_a_won_match_only_and_hidden_without_script(
         phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match(rules="ggtables", target="500", **{"start_scores-0": "490"})
-    assert "data-share-result" not in phone.get(f"/matches/{match_id}").text
+    playing = phone.get(f"/matches/{match_id}").text
+    assert "data-share-result" not in playing and "result.js" not in playing
     phone.hand(match_id, 1, **played(0, 100, [None, 20, 20], {0: ["hearts"]}))
     page = phone.get(f"/matches/{match_id}").text
     assert "wins with" in page
