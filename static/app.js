@@ -178,6 +178,16 @@
     var seen = Number(previous.getAttribute("data-change")) || 0;
     if (news && Number(fresh.getAttribute("data-change")) > seen) news.hidden = false;
     setUpToasts(fresh);
+    // A script the fresh part names (the won match's static/result.js) is loaded once: parsed
+    // from fetched HTML it would never run.
+    fresh.querySelectorAll("script[src]").forEach(function (inert) {
+      var src = inert.getAttribute("src");
+      if (document.querySelector("script[data-loaded='" + src + "']")) return;
+      var script = document.createElement("script");
+      script.src = src;
+      script.setAttribute("data-loaded", src);
+      document.head.appendChild(script);
+    });
   }
 
   // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
@@ -229,28 +239,6 @@
     var format;
     try {
       format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
-  // Issue 12: after a live update, say what another phone corrected, deleted or restored (the
-  // fresh page names its newest change), and clear the messages that no longer apply.
-  function liveSwapped(previous, fresh) {
-    document.querySelectorAll("ul.flashes").forEach(function (old) { old.remove(); });
-    var news = fresh.querySelector(".news");
-    var seen = Number(previous.getAttribute("data-change")) || 0;
-    if (news && Number(fresh.getAttribute("data-change")) > seen) news.hidden = false;
-    setUpToasts(fresh);
-    // A script the fresh part names (the won match's static/result.js) is loaded once: parsed
-    // from fetched HTML it would never run.
-    fresh.querySelectorAll("script[src]").forEach(function (inert) {
-      var src = inert.getAttribute("src");
-      if (document.querySelector("script[data-loaded='" + src + "']")) return;
-      var script = document.createElement("script");
-      script.src = src;
-      script.setAttribute("data-loaded", src);
-      document.head.appendChild(script);
-    });
-  }
-
-  // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
-  function setUpToasts(root) {
                                        { dateStyle: "short", timeStyle: "short" });
     } catch (e) { return; }
     times.forEach(function (time) {
