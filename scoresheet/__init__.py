@@ -46,6 +46,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if os.environ.get("RATELIMIT_STORAGE_URI"):  # e.g. redis://… shared by every worker
         app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
+    if os.environ.get("LIVE_PUSH"):  # set by gunicorn.conf.py for workers that hold connections
+        app.config["LIVE_PUSH"] = os.environ["LIVE_PUSH"] not in ("", "0")
     app.config.update(config)
     app.config["SQLALCHEMY_DATABASE_URI"] = psycopg_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
@@ -66,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limits,
         phone,
         player_pages,
+        push,
         quick_poll,
         recovery,
         security,
@@ -92,6 +95,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(player_pages.bp)
     player_pages.init_app(app)
     app.register_blueprint(invite.bp)
+    app.register_blueprint(push.bp)
+    push.init_app(app)
     app.register_blueprint(language.bp)
     assets.init_app(app)
     quick_poll.init_app(app)  # before ProxyFix wraps the app: the proxy's addresses come first

@@ -47,6 +47,7 @@ def compress(response: Response) -> Response:
     """Gzip a text response when the browser accepts it (a slow 4G link thanks us)."""
     if (response.status_code != 200 or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(COMPRESSIBLE)
+            or response.mimetype == "text/event-stream"  # live updates: each event at once
             or "gzip" not in request.headers.get("Accept-Encoding", "")):
         return response
     response.direct_passthrough = False  # static files: read the file into the body

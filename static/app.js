@@ -125,13 +125,19 @@
     ask();
   }
 
-  // Live sheet: every ~3 s ask whether the match changed (ETag/304 keeps it tiny), only while
-  // the page is visible; on a change, fetch the page and swap the live part in.
+  // Live sheet. Where the server pushes (data-events-url, issue 17) one EventSource hears each
+  // new version, and an "alive" every few seconds while nothing changes; elsewhere every ~3 s
+  // ask whether the match changed (ETag/304 keeps it tiny). Only while the page is visible; on
+  // a change, fetch the page and swap the live part in.
   function setUpLive(live) {
     var url = live.getAttribute("data-version-url");
+    var events = window.EventSource ? live.getAttribute("data-events-url") : null;
     var version = live.getAttribute("data-version");
     var timer = null;
     var busy = false;
+    var source = null;
+    var heardOf = null;   // the newest version the stream named
+    var silence = null;
     function swap() {
       return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
@@ -161,13 +167,66 @@
         })
         .then(function () { busy = false; });
     }
-    function start() { if (!timer) timer = setInterval(poll, 3000); }
-    function stop() { clearInterval(timer); timer = null; }
+    function catchUp() {  // swap until the page shows the newest version the stream named
+      if (busy || !heardOf || heardOf === version) return;
+      busy = true;
+      swap().catch(function () { document.dispatchEvent(new Event("sheet-unreachable")); })
+        .then(function () { busy = false; if (heardOf !== version) setTimeout(catchUp, 1000); });
+    }
+    function heard() {  // the server spoke: the sheet is current; 8 s of silence say it may not be
+      clearTimeout(silence);
+      silence = setTimeout(function () {
+        document.dispatchEvent(new Event("sheet-unreachable"));
+      }, 8000);
+      document.dispatchEvent(new Event("sheet-reached"));
+    }
+    function listen() {
+      if (source || document.hidden) return;
+      source = new EventSource(events);
+      source.onmessage = function (e) { heard(); heardOf = e.data; catchUp(); };
+      source.addEventListener("alive", heard);
+      source.onerror = function () {
+        if (source && source.readyState === EventSource.CLOSED) {
+          // Refused (logged out, or no stream here): ask for the version as before.
+          hush();
+          events = null;
+          start();
+        }
+      };
+    }
+    function hush() {
+      if (source) source.close();
+      source = null;
+      clearTimeout(silence);
+    }
+    function start() {
+      if (events) { listen(); return; }
+      if (!timer) timer = setInterval(poll, 3000);
+    }
+    function stop() { clearInterval(timer); timer = null; hush(); }
     document.addEventListener("visibilitychange", function () {
-      if (document.hidden) { stop(); } else { poll(); start(); }
+      if (document.hidden) { stop(); } else { if (!events) poll(); start(); }
     });
-    window.addEventListener("online", poll);  // back online: catch up at once
+    window.addEventListener("online", function () {  // back online: catch up at once
+      if (events) { hush(); listen(); } else { poll(); }
+    });
     if (!document.hidden) start();
+  }
+
+  // Issue 12: the watch page and the board (no account, so no offline.js) say when their live
+  // updates fail, with the time of the last one that worked; the next that works clears it.
+  function setUpStaleLine(line) {
+    var since = new Date();
+    function show(stale) {
+      line.hidden = !stale;
+      if (!stale) return;
+      var time = since.toLocaleTimeString(document.documentElement.lang || undefined,
+                                          { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      line.textContent = line.getAttribute("data-stale-words").replace("{time}", time);
+    }
+    document.addEventListener("sheet-reached", function () { since = new Date(); show(false); });
+    document.addEventListener("sheet-unreachable", function () { show(true); });
+    window.addEventListener("offline", function () { show(true); });
   }
 
   // Issue 12: after a live update, say what another phone corrected, deleted or restored (the
@@ -192,22 +251,6 @@
 
   // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
   function setUpToasts(root) {
-  // Issue 12: the watch page and the board (no account, so no offline.js) say when their live
-  // updates fail, with the time of the last one that worked; the next that works clears it.
-  function setUpStaleLine(line) {
-    var since = new Date();
-    function show(stale) {
-      line.hidden = !stale;
-      if (!stale) return;
-      var time = since.toLocaleTimeString(document.documentElement.lang || undefined,
-                                          { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-      line.textContent = line.getAttribute("data-stale-words").replace("{time}", time);
-    }
-    document.addEventListener("sheet-reached", function () { since = new Date(); show(false); });
-    document.addEventListener("sheet-unreachable", function () { show(true); });
-    window.addEventListener("offline", function () { show(true); });
-  }
-
     root.querySelectorAll("[data-toast-seconds]").forEach(function (toast) {
       var seconds = Number(toast.getAttribute("data-toast-seconds")) || 0;
       setTimeout(function () { toast.hidden = true; }, seconds * 1000);
@@ -323,6 +366,8 @@
     var target = document.querySelector("form select[name=target]");
     if (target && target.form.querySelector("[data-by-target]")) setUpTargetWords(target);
     var live = document.getElementById("live");
+    var stale = document.querySelector("[data-stale-words]");
+    if (stale && !document.getElementById("offline-words")) setUpStaleLine(stale);
     if (live && live.getAttribute("data-version-url")) setUpLive(live);
     if (document.querySelector("[data-wake]")) setUpWakeLock();
   });
@@ -333,5 +378,3 @@
     });
   }
 })();
-    var stale = document.querySelector("[data-stale-words]");
-    if (stale && !document.getElementById("offline-words")) setUpStaleLine(stale);

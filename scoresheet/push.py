@@ -1,0 +1,158 @@
+"""Live updates pushed to the phones as Server-Sent Events (issue 17), where the server can hold
+connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development server).
+
+A phone following a match keeps one `GET /matches/<id>/events` (a watch link:
+`/watch/<token>/events`) open instead of asking for the version every 3 s: a table that is
+thinking costs an idle connection and a short `alive` event every `PUSH_HEARTBEAT` seconds, and
+a saved hand reaches the other phones within `PUSH_EVERY` seconds (one thread per process reads
+the versions of every match its streams follow, in one query, that often). Each stream says the
+match's version first, then each new one; it ends after `PUSH_STREAM_SECONDS`, and the browser's
+EventSource comes back at once, logged in afresh (a session logged out since gets the app's own
+answer). Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+from flask import Blueprint, Flask, abort, current_app
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from sqlalchemy import Engine, func, select
+from werkzeug.wrappers import Response
+
+from . import links, queries
+from .extensions import db
+from .models import Hand, Match
+
+bp = Blueprint("push", __name__)
+GONE = ""
+"""The version of a match that is no longer there: its streams end."""
+_CHUNK = 500
+
+
+class Hub:
+    """One per process: the matches its streams follow and their versions, read from the
+    database by one thread for all of them."""
+
+    def __init__(self, engine: Engine, every: float) -> None:
+        self._engine, self._every = engine, every
+        self._changed = threading.Condition()
+        self._following: Counter[str] = Counter()
+        self._versions: dict[str, str] = {}
+        self._reader: threading.Thread | None = None
+
+    def wait(self, match_id: str, known: str, timeout: float) -> str:
+        """The match's version once it is not `known` any more, else `known` after `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            self._following[match_id] += 1
+            if self._reader is None:
+                self._reader = threading.Thread(target=self._read, name="push-hub", daemon=True)
+                self._reader.start()
+            try:
+                while self._versions.get(match_id, known) == known:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not self._changed.wait(left):
+                        break
+                return self._versions.get(match_id, known)
+            finally:
+                self._following[match_id] -= 1
+                if not self._following[match_id]:
+                    del self._following[match_id]
+                    self._versions.pop(match_id, None)
+
+    def _read(self) -> None:
+        """Every `every` seconds, the versions of the matches followed; wake their streams."""
+        while True:
+            time.sleep(self._every)
+            with self._changed:
+                followed = list(self._following)
+            if not followed:
+                continue
+            try:
+                fresh = self._versions_of(followed)
+            except Exception:  # noqa: BLE001 — the database is away: the streams wait, we try again
+                continue
+            with self._changed:
+                changed = {m: fresh.get(m, GONE) for m in followed}
+                changed = {m: v for m, v in changed.items()
+                           if m in self._following and self._versions.get(m) != v}
+                self._versions.update(changed)
+                if changed:
+                    self._changed.notify_all()
+
+    def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
+        """`<hands>-<revision>` of each of these matches that is still there."""
+        hands = select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
+        versions = {}
+        with self._engine.connect() as conn:
+            for start in range(0, len(match_ids), _CHUNK):
+                rows = conn.execute(select(Match.id, hands, Match.revision)
+                                    .where(Match.id.in_(match_ids[start:start + _CHUNK])))
+                versions.update({m: f"{n}-{r}" for m, n, r in rows})
+        return versions
+
+
+def enabled() -> bool:
+    """Whether this server pushes live updates (the pages then listen instead of polling)."""
+    return bool(current_app.config.get("LIVE_PUSH"))
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its hub (it starts reading when the first stream waits)."""
+    app.config.setdefault("PUSH_EVERY", 0.5)
+    app.config.setdefault("PUSH_HEARTBEAT", 5.0)
+    app.config.setdefault("PUSH_STREAM_SECONDS", 300.0)
+    with app.app_context():
+        app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
+    app.add_template_global(enabled, "live_push")
+
+
+@bp.get("/matches/<match_id>/events")
+@login_required
+def events(match_id: str) -> Response:
+    """A member's stream of the match's versions (404 like `…/version` for anyone else)."""
+    if not enabled():
+        abort(404, _("There is nothing here."))
+    return _stream(match_id, queries.poll_version(match_id, current_user))
+
+
+@bp.get("/watch/<token>/events")
+def watch_events(token: str) -> Response:
+    """The watched match's stream (as `/watch/<token>/version`); no account needed."""
+    if not enabled():
+        abort(404, _("There is nothing here."))
+    match = links.by_watch_token(token)
+    response = _stream(match.id, queries.version_of(match))
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _stream(match_id: str, version: str) -> Response:
+    """The event stream: the version now, each new one, `alive` while nothing changes."""
+    hub: Hub = current_app.extensions["push"]
+    beat = float(current_app.config["PUSH_HEARTBEAT"])
+    lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
+
+    def events() -> Iterator[str]:
+        yield f"retry: 2000\ndata: {version}\n\n"
+        known, end = version, time.monotonic() + lifetime
+        while (left := end - time.monotonic()) > 0:
+            fresh = hub.wait(match_id, known, min(beat, left))
+            if fresh == GONE:
+                return
+            if fresh == known:
+                yield "event: alive\ndata: \n\n"
+            else:
+                known = fresh
+                yield f"data: {known}\n\n"
+
+    response = Response(events(), mimetype="text/event-stream")
+    response.cache_control.no_store = True
+    response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response
+
