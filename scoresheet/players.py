@@ -12,11 +12,10 @@ from typing import Any
 
 from flask import abort
 from flask_babel import gettext as _
-from sqlalchemy import bindparam
 
 from . import ratings, statistics
 from .extensions import db
-from .models import Member, User, fold
+from .models import User, fold
 from .rules.figures import GAMES
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
@@ -24,19 +23,22 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
 
 @cache
 def _visible() -> Any:
-    """The query of `visible_player`, built once."""
-    viewer = bindparam("viewer")
-    mine = db.select(Member.match_id).where(Member.user_id == viewer)
-    tablemates = db.select(Member.user_id).where(Member.match_id.in_(mine))
-    return db.select(User).where(User.username_folded == bindparam("folded"),
-                                 User.id.in_(tablemates) | (User.id == viewer)).limit(1)
+    """The query of `visible_player`, built once, as SQL text (a fresh process compiles it at
+    once; see `statistics._statement`): the id of the account of that folded name if it is the
+    viewer or shares a match with them."""
+    return db.text(
+        "SELECT id FROM users WHERE username_folded = :folded AND (id = :viewer OR id IN"
+        " (SELECT user_id FROM members WHERE match_id IN"
+        " (SELECT match_id FROM members WHERE user_id = :viewer))) LIMIT 1")
 
 
 def visible_player(viewer: User, username: str) -> User:
-    """The account of that name if the viewer is it or shared a match with it, else 404."""
-    user = db.session.execute(
+    """The account of that name if the viewer is it or shared a match with it, else 404 (one
+    query; the account itself is then the session's, or read by its id as a log-in reads it)."""
+    found = db.session.execute(
         _visible(), {"viewer": viewer.id, "folded": fold(username)}
-    ).scalar_one_or_none() if username.isascii() and len(username) <= 40 else None
+    ).scalar() if username.isascii() and len(username) <= 40 else None
+    user = None if found is None else db.session.get(User, found)
     if user is None:
         abort(404, _("There is no such player."))
     return user

@@ -17,7 +17,7 @@ from itertools import groupby
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam
+from sqlalchemy import JSON, String, column
 
 from . import statistics
 from .extensions import db
@@ -154,9 +154,10 @@ def histories(user: User) -> dict[str, list[Point]]:
 
 @cache
 def _history() -> Any:
-    """The query of `histories`, built once."""
-    return (db.select(RatingSummary.game, RatingSummary.points)
-            .where(RatingSummary.user_id == bindparam("user_id")).order_by(RatingSummary.game))
+    """The query of `histories`, built once, as SQL text (a fresh process compiles it at
+    once; see `statistics._statement`)."""
+    return db.text("SELECT game, points FROM rating_summaries WHERE user_id = :user_id"
+                   " ORDER BY game").columns(column("game", String), column("points", JSON))
 
 
 @dataclass(frozen=True, slots=True)
