@@ -127,38 +127,61 @@
     });
   }
 
+  // The picture is made as soon as the button shows (and again when the screen turns light or
+  // dark), so that the tap calls the share sheet at once: browsers open it only while the tap
+  // is fresh.
+  var made = null;
+  function prepare() {
+    var root = document.getElementById("live") || document.body;
+    made = { blob: null, promise: png(root) };
+    var mine = made;
+    mine.promise.then(function (blob) { mine.blob = blob; }, function () {});
+  }
+
+  function deliver(button, blob) {
+    var status = button.parentNode.querySelector(".share-result-status");
+    var name = "tysiacha-" + new Date().toISOString().slice(0, 10) + ".png";
+    var file = typeof File === "function" ? new File([blob], name, { type: "image/png" }) : null;
+    if (file && navigator.canShare && navigator.share && navigator.canShare({ files: [file] })) {
+      navigator.share({ files: [file], title: document.title })
+        .catch(function () { /* closed without sharing: nothing to say */ });
+      return;
+    }
+    var link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    link.hidden = true;
+    document.body.appendChild(link);
+    link.click();
+    setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 10000);
+    if (status) status.textContent = button.getAttribute("data-saved");
+  }
+
   function share(button) {
     var status = button.parentNode.querySelector(".share-result-status");
-    var root = document.getElementById("live") || document.body;
-    var name = "tysiacha-" + new Date().toISOString().slice(0, 10) + ".png";
     if (status) status.textContent = "";
-    png(root).then(function (blob) {
-      var file = typeof File === "function" ? new File([blob], name, { type: "image/png" }) : null;
-      if (file && navigator.canShare && navigator.share && navigator.canShare({ files: [file] })) {
-        return navigator.share({ files: [file], title: document.title })
-          .catch(function () { /* closed without sharing: nothing to say */ });
-      }
-      var link = document.createElement("a");
-      link.href = URL.createObjectURL(blob);
-      link.download = name;
-      link.hidden = true;
-      document.body.appendChild(link);
-      link.click();
-      setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 10000);
-      if (status) status.textContent = button.getAttribute("data-saved");
-    }).catch(function () {
+    if (!made) prepare();
+    if (made.blob) { deliver(button, made.blob); return; }
+    made.promise.then(function (blob) { deliver(button, blob); }).catch(function () {
+      made = null;  // try afresh on the next tap
       if (status) status.textContent = button.getAttribute("data-failed");
     });
   }
 
   function reveal() {
-    all(document, "button[data-share-result][hidden]").forEach(function (b) { b.hidden = false; });
+    var shown = all(document, "button[data-share-result][hidden]");
+    shown.forEach(function (b) { b.hidden = false; });
+    if (shown.length) prepare();  // a new sheet: a new picture
   }
 
   function start() {
     reveal();
     var live = document.getElementById("live");
     if (live) new MutationObserver(reveal).observe(live.parentNode, { childList: true });
+    if (window.matchMedia) {
+      var dark = matchMedia("(prefers-color-scheme: dark)");
+      if (dark.addEventListener) dark.addEventListener("change", function () { if (made) prepare(); });
+    }
   }
 
   if (window.shareResultReady) return;  // named by the page and again by a live swap: once

@@ -233,3 +233,10 @@ def test_a_won_match_is_shared_as_a_picture_of_its_standings_and_race(new_phone:
     for colour in (b"\x0b\x4f\xa8\xff", b"\xb3\x26\x1e\xff"):
         assert sum(row.count(colour) for row in lower) > 200, colour
     assert anna.page.locator(".share-result-status").text_content() == "Picture saved."
+    # Dark mode: the picture is drawn again in the page's dark colours.
+    anna.page.emulate_media(color_scheme="dark")
+    with anna.page.expect_download() as caught:
+        button.click()
+    width, height, rows = _pixels(Path(caught.value.path()).read_bytes())
+    assert rows[0][:4] == b"\x0d\x0f\x12\xff"  # the dark page's background
+    assert sum(row.count(b"\x7f\xb2\xff\xff") for row in rows[height // 2:]) > 200  # Anna's line
