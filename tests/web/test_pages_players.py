@@ -50,6 +50,14 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     assert figures["Matches played"] == "1" and figures["Won"] == "1"
     assert figures["Win rate"] == "100 %" and figures["Highest bid made"] == "140"
     assert "You and anna: 1 banked match together." in page.text
+    line = next(n.text() for n in parse(page.text).walk() if "head-to-head" in n.classes())
+    assert line.endswith("You finished ahead 0 times, anna 1 time."), line  # plural forms
+    for language, said in (("ru", "Вы были выше 0 раз, anna — 1 раз."),
+                           ("uk", "Ви були вище 0 разів, anna — 1 раз."),
+                           ("pl", "Byłeś wyżej 0 razy, anna — 1 raz.")):
+        translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
+        assert next(n.text() for n in parse(translated).walk()
+                    if "head-to-head" in n.classes()).endswith(said), language
     assert "<polyline" in page.text
     board = anna.get("/leaderboard").text
     assert board.index('href="/players/anna"') < board.index('href="/players/boris"')
