@@ -33,9 +33,10 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 """axe-core's tags of the WCAG 2.0, 2.1 and 2.2 success criteria at levels A and AA."""
 
 NOT_PAGES = {"healthz", "phone.csrf_token", "phone.version", "invite.watch_version",
-             "phone.service_worker", "phone.manifest", "phone.favicon"}
-"""GET routes that answer JSON or a file, not a page (besides the API, static files and the
-routes whose last part names a file: sheet.csv, backup.json)."""
+             "phone.service_worker", "phone.manifest", "phone.favicon",
+             "push.events", "push.watch_events"}
+"""GET routes that answer JSON, a file or an event stream, not a page (besides the API, static
+files and the routes whose last part names a file: sheet.csv, backup.json)."""
 
 EXPECTED_STATUS = re.compile(r"^Failed to load resource: the server responded with a status "
                              r"of (404 \(NOT FOUND\)|422 \(UNPROCESSABLE ENTITY\))$")
@@ -148,6 +149,12 @@ def _offline(page: Any) -> None:
     page.wait_for_selector(".offline-line:visible")
 
 
+def _shared(page: Any) -> None:
+    """Share the result tapped: the picture is drawn and saved (no share sheet headless)."""
+    page.locator("button[data-share-result]").click()
+    page.wait_for_selector(".share-result-status:not(:empty)")
+
+
 def _type_hand(page: Any, points: str) -> None:
     """Anna declares (the bid stays at its minimum); Boris and Vera took `points`."""
     page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice").first.click()
@@ -189,6 +196,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     _api(player, auth, f"/api/matches/{banked}/bank")
     _api(player, auth, f"/api/matches/{three}/hands/5", method="delete")
     watch = _api(player, auth, f"/api/matches/{four}/watch")["watch_url"]
+    watch_won = _api(player, auth, f"/api/matches/{won}/watch")["watch_url"]
     theirs = _api(player, other, "/api/matches", {"players": ["Dana", "Egor", "Fima"]})
     player.log_in(name)
     player.page.goto(f"/matches/{three}/history")
@@ -210,6 +218,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("watch page, offline", stranger, watch, _offline),
         Stop("scoreboard", stranger, f"{watch}/board"),
         Stop("scoreboard, offline", stranger, f"{watch}/board", _offline),
+        Stop("watch page of a won match", stranger, watch_won),
+        Stop("scoreboard of a won match", stranger, f"{watch_won}/board"),
         Stop("rules", stranger, "/rules"),
         Stop("error page (404), logged out", stranger, "/no-such-page", status=404),
         Stop("log-out question, logged out", stranger, "/logout"),
@@ -228,6 +238,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("house rules match", player, f"/matches/{house}"),
         Stop("Tichu match", player, f"/matches/{tichu}"),
         Stop("finished match", player, f"/matches/{won}"),
+        Stop("finished match, Share the result tapped", player, f"/matches/{won}", _shared),
         Stop("banked match", player, f"/matches/{banked}"),
         Stop("hand form", player, f"/matches/{four}/hands/new"),
         Stop("hand form, the preview shown", player, f"/matches/{three}/hands/new", _preview),
