@@ -203,7 +203,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
 
     def deleted_elsewhere(page: Any) -> None:
         """Another phone deletes the last hand: the live sheet says who deleted which."""
-        last = page.locator("table.sheet tbody tr").count()
+        response = player.context.request.get(f"/api/matches/{four}", headers=auth)
+        last = response.json()["hands"][-1]["number"]
         _api(player, auth, f"/api/matches/{four}/hands/{last}", method="delete")
         page.wait_for_selector(".news:visible", timeout=10_000)
 
