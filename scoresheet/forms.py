@@ -28,7 +28,7 @@ from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import house_words
-from .house_words import BLIND_BIDS, CHOICES, LABELS, SWITCHES, THE_USUAL, USUAL
+from .house_words import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL
 from .rules import RULESETS, SUITS, MatchState, RuleError
 from .rules.house import AMOUNTS, HOUSE_RULES
 from .rules.records import ACES
@@ -354,7 +354,7 @@ class HandForm(RefusableForm):
     bid = _number_field(_l("Bid"))
     blind = BooleanField(_l("Blind bid (doubled)"))
     sitter_points = _number_field(_l("Sitter-out's talon points"))
-    forced = BooleanField(_l("Forced to take it at 100"))
+    forced = BooleanField(FORCED)
     expected_hand = HiddenField()
     version = HiddenField()
 

@@ -82,6 +82,8 @@ THE_USUAL = _l("The usual for these rules")
 """The label of the choice `USUAL`."""
 BLIND_BIDS = _l("Blind bids (doubled)")
 """The new-match form's switch for blind bids (the option `blind_bids`)."""
+FORCED = _l("Forced to take it at 100")
+"""The hand form's switch for tyzicha's forced contract (the hand's `forced`)."""
 
 PAGE_SENTENCES: dict[str, str] = {
     "no_house_rules_switch": N_("{game} has no house rules: untick “{option}”."),
@@ -93,6 +95,7 @@ PAGE_SENTENCES: dict[str, str] = {
     "zero_penalty_without_zeros": N_("There are no zeros to pay for: for “{zeros}”, choose "
                                      "“{total}” or “{consecutive}”."),
     "blind_doubles_needs_blind": N_("“{rule}: {choice}” needs blind bids: tick “{blind_bids}”."),
+    "forced_bid": N_("A forced contract is exactly 100: for 110 or more, untick “{forced}”."),
 }
 """The engine's house-rule refusals as a page says them: with the form's own words for each
 option and choice, never the API's names (`zeros`, “total”), which the API's sentences keep."""
@@ -123,8 +126,8 @@ def rule_card(setup: Setup) -> list[str]:
 
 
 def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    """An engine refusal that names house rules by their API names, as the new-match page
-    says it: its sentence (`PAGE_SENTENCES`, English; the caller translates it) and its values
+    """An engine refusal that names house rules (or a hand's `forced`) by their API names, as
+    a page says it: its sentence (`PAGE_SENTENCES`, English; the caller translates it) and its values
     in the form's words. None for any other refusal: its sentence is the same on a page."""
     option = params.get("option")
     if code in ("no_house_rules", "no_barrel") and option in LABELS:
@@ -142,4 +145,6 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
         return PAGE_SENTENCES[code], {"rule": str(LABELS["blind_doubles"]),
                                       "choice": str(dict(CHOICES["blind_doubles"])["declarer"]),
                                       "blind_bids": str(BLIND_BIDS)}
+    if code == "forced_bid":
+        return PAGE_SENTENCES[code], {"forced": str(FORCED)}
     return None

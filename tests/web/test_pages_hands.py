@@ -182,6 +182,9 @@ def test_option_refusals_show_next_to_their_field(phone: Phone, csrf_app: Flask)
     response = phone.hand(tyzicha, 1, **played(1, 100, [40, None, 20]))
     assert errors_next_to(response.text, "bid") == ["The lowest bid is 110; 100 is too low."]
     assert count_hands(csrf_app) == 0
+    response = phone.hand(tyzicha, 1, forced="y", **played(1, 120, [40, None, 20]))
+    assert errors_next_to(response.text, "forced") == [  # the box as the form labels it
+        "A forced contract is exactly 100: for 110 or more, untick “Forced to take it at 100”."]
     response = phone.hand(tyzicha, 1, forced="y", **played(1, 100, [40, None, 20]))
     assert response.status_code == 302 and count_hands(csrf_app) == 1
 

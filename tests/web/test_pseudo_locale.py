@@ -27,9 +27,10 @@ NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC",
          "tysiacha-scoresheet")
 """Names (players, usernames, the app's, its backup format's) and the time zone's."""
 API_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|[“«„]({})[”»“]".format("|".join(
-    sorted({w for words in WORDS.values() for w in words} | {"true", "false"}))))
+    sorted({w for words in WORDS.values() for w in words} | {"true", "false", "forced",
+                                                               "deferred", "signed"}))))
 """The API's names that a page never says, even inside a translated sentence: option names
-(`blind_bids`, `zero_penalty`) and option values in quotes (“total”, “declarer”)."""
+(`blind_bids`, `zero_penalty`) and values in quotes (“total”, “declarer”, “forced”)."""
 POINTER = re.compile(r"(?:/[\w~-]+)+")
 """A place in a backup document (a JSON pointer, /matches/0/join_code): shown as it is."""
 SEEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "data-preview-label")
@@ -305,6 +306,11 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.api("GET", "/api/players/nobody", 404, token)
     r.api("GET", "/api/leaderboard/chess", 404, token)
     r.api("GET", "/api/players/anna/versus/nobody", 404, token)
+
+    forced = r.api("POST", "/api/matches", 201, token, json={
+        "players": ["Anna", "Boris", "Vera"], "rules": "tyzicha"})["id"]
+    r.post(f"/matches/{forced}/hands/new", {**played(1, 120, [40, None, 20]), "forced": "y"},
+           status=422, form_url=f"/matches/{forced}")  # the forced box, as the form names it
 
     # A Tichu table that plays Great Grand: its sheet, its round form and the form's refusals.
     tichu = r.api("POST", "/api/matches", 201, token, json={
