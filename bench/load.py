@@ -15,6 +15,10 @@ Polling: `--poll-with version` polls the live-update endpoint `GET /matches/<id>
 If-None-Match as the phones' pages do (a logged-in session; 304 while nothing changed) and
 fetches the whole match (`GET /api/matches/<id>`) when it changed; `--poll-with match` fetches
 the whole match every time (the worst case). `auto` uses `version` when the server has it.
+`--poll-with push` runs gunicorn's gevent workers (`WORKER_CLASS=gevent`, so `LIVE_PUSH`) and
+each phone keeps the match's event stream open (`GET /matches/<id>/events`), fetching the
+whole match when it names a new version; the report adds how long each saved hand took to
+reach the other phones.
 
 The client is the standard library only (asyncio, one connection per request as with gunicorn's
 sync workers). A script, not a test: figures belong in docs/performance.md ("Load (issue 5)").
@@ -159,6 +163,8 @@ class Table:
     join_code: str
     phones: list[Phone]
     hands: int = 0
+    saved: dict[int, float] = field(default_factory=dict)
+    """When each hand (by number) was saved (its answer came back): push delivery times."""
 
 
 def next_hand(number: int) -> dict[str, Any]:
@@ -220,6 +226,7 @@ async def add_hand(port: int, table: Table) -> Reply:
                           next_hand(table.hands + 1), table.phones[0].auth)
     if reply.status == 201:
         table.hands += 1
+        table.saved[table.hands] = time.perf_counter()
     return reply
 
 
@@ -244,6 +251,10 @@ class Stats:
 
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    deliveries: list[float] = field(default_factory=list)
+    """Push: seconds from a hand's save to each other phone hearing its version."""
+    streams: int = 0
+    """Push: event streams opened (each phone keeps one; it comes back when one ends)."""
 
     def record(self, kind: str, started: float, ok: bool, what: str = "") -> None:
         """Note one request."""
@@ -294,6 +305,55 @@ async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namesp
         await nap(args.poll - (time.perf_counter() - tick), until)
 
 
+async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
+                      stats: Stats, until: float) -> None:
+    """A phone whose page listens to the match's event stream (`--poll-with push`): on each new
+    version, how long since the hand was saved, and the whole match once, as the page does."""
+    await nap(random.uniform(0, args.poll), until)
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), 30)
+        except (TimeoutError, OSError) as err:
+            stats.record("open stream", started, False, type(err).__name__)
+            await nap(2, until)
+            continue
+        stats.streams += 1
+        writer.write(f"GET /matches/{table.match_id}/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                     f"Cookie: {phone.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        first = True
+        try:
+            while time.perf_counter() < until:
+                line = await asyncio.wait_for(reader.readline(),
+                                              max(0.1, until - time.perf_counter()))
+                if first:
+                    ok = line.startswith(b"HTTP/1.1 200")
+                    stats.record("open stream", started, ok, line.decode("latin-1").strip())
+                    first = False
+                    if not ok:
+                        break
+                if not line:
+                    break  # the server ended the stream: come back, as EventSource does
+                if not line.startswith(b"data: ") or line == b"data: \n":
+                    continue
+                version = line[6:].decode().strip()
+                if phone.version and version != phone.version:
+                    number = int(version.split("-")[0])
+                    if number in table.saved:
+                        stats.deliveries.append(time.perf_counter() - table.saved[number])
+                    await timed(stats, "match after change", (200,), port, "GET",
+                                f"/api/matches/{table.match_id}", headers=phone.auth)
+                phone.version = version
+        except (TimeoutError, OSError, ValueError) as err:
+            if time.perf_counter() < until:
+                stats.record("stream", started, False, type(err).__name__)
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+        await nap(2, until)  # EventSource's retry
+
+
 async def hand_loop(port: int, table: Table, args: argparse.Namespace, stats: Stats,
                     until: float) -> None:
     """The table's scorer entering a hand every `--hand-every` seconds."""
@@ -324,13 +384,14 @@ async def load(server: Server, args: argparse.Namespace) -> tuple[Stats, float, 
         probe = await request(port, "GET", "/matches/x/version")
         args.poll_with = "match" if probe.status == 404 else "version"
     started = time.perf_counter()
-    tables = await setup(port, args.tables, args.start_hands, args.poll_with == "version")
+    tables = await setup(port, args.tables, args.start_hands, args.poll_with in ("version", "push"))
     setup_s = time.perf_counter() - started
     stats = Stats()
     until = time.perf_counter() + args.duration
     tasks = [health_loop(port, stats, until, args.healthz_every)]
     for table in tables:
-        tasks += [poll_loop(port, table, phone, args, stats, until) for phone in table.phones]
+        loop = stream_loop if args.poll_with == "push" else poll_loop
+        tasks += [loop(port, table, phone, args, stats, until) for phone in table.phones]
         tasks.append(hand_loop(port, table, args, stats, until))
     cpu_before, client_before, load_before = server.cpu(), time.process_time(), os.getloadavg()
     began = time.perf_counter()
@@ -401,14 +462,19 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, workers: int | None, log: Path) -> Iterator[Server]:
-    """gunicorn with the project's configuration on a free port, stopped afterwards."""
+def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: str = "sync",
+             redis: str = "") -> Iterator[Server]:
+    """gunicorn with the project's configuration on a free port, stopped afterwards (with
+    several workers their limit counters live in `redis`, as the app demands)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench secret key",
-           "BIND": f"{HOST}:{port}", "LOG_LEVEL": "warning"}
-    env.pop("ACCESS_LOG", None)
+           "BIND": f"{HOST}:{port}", "LOG_LEVEL": "warning", "WORKER_CLASS": worker_class}
+    for name in ("ACCESS_LOG", "LIVE_PUSH", "RATELIMIT_STORAGE_URI"):
+        env.pop(name, None)
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
+    if workers != 1 and redis:
+        env["RATELIMIT_STORAGE_URI"] = redis
     app = f"scoresheet:create_app({BENCH_CONFIG!r})"
     with open(log, "w") as out:
         server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
@@ -499,9 +565,17 @@ def report(kind: str, stats: Stats, elapsed: float, extra: dict[str, Any]) -> di
               f"{p50 / base if base else float('nan'):12.1f}")
         if stats.errors[name]:
             print(f"  {name} errors: {sorted(set(stats.errors[name]))[:5]}")
-    return {"requests": total, "rps": total / elapsed, "errors": errors,
-            "p50": percentile(every, 50), "p99": percentile(every, 99), "kinds": rows,
-            "cpu_ms_per_request": per_request}
+    figures = {"requests": total, "rps": total / elapsed, "errors": errors,
+               "p50": percentile(every, 50), "p99": percentile(every, 99), "kinds": rows,
+               "cpu_ms_per_request": per_request, "delivery_p99": 0.0}
+    if stats.deliveries:
+        late = sum(1 for d in stats.deliveries if d > 3)
+        figures["delivery_p99"] = percentile(stats.deliveries, 99)
+        print(f"push: {stats.streams} streams opened; a saved hand reached the other phones "
+              f"{len(stats.deliveries)} times, p50 {1000 * percentile(stats.deliveries, 50):.0f} "
+              f"ms, p99 {1000 * figures['delivery_p99']:.0f} ms, max "
+              f"{1000 * max(stats.deliveries):.0f} ms, {late} later than 3 s")
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -513,7 +587,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-every", type=float, default=60.0, help="seconds between hands")
     parser.add_argument("--start-hands", type=int, default=10, help="hands per match at start")
     parser.add_argument("--healthz-every", type=float, default=0.2)
-    parser.add_argument("--poll-with", choices=["auto", "version", "match"], default="auto")
+    parser.add_argument("--poll-with", choices=["auto", "version", "match", "push"],
+                        default="auto", help="push: gevent workers, each phone an event stream")
+    parser.add_argument("--redis", default=os.environ.get(
+        "BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="the limit counters' store when gunicorn runs several workers")
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers (default: gunicorn.conf.py's)")
@@ -524,7 +602,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="nice value for gunicorn and this client, e.g. -10 (root only): "
                              "measure on a machine that other work shares as if it were not")
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 unless p99 < 100 ms and no errors on every database")
+                        help="exit 1 unless p99 < 100 ms and no errors on every database "
+                             "(push: and each saved hand heard within 3 s, p99)")
     args = parser.parse_args(argv)
     print(f"load: {args.tables} tables × 3 phones, poll every {args.poll:g} s, a hand every "
           f"{args.hand_every:g} s, {args.duration:g} s per database; {platform.machine()}, "
@@ -537,14 +616,16 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.databases.split(","):
         with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, \
                 database(kind, args.postgres, Path(tmp)) as url, \
-                gunicorn(url, args.workers, Path(tmp) / "gunicorn.log") as server:
+                gunicorn(url, args.workers, Path(tmp) / "gunicorn.log",
+                         "gevent" if args.poll_with == "push" else "sync", args.redis) as server:
             if kind == "postgresql":
                 server.postgres, server.database = args.postgres, url.rsplit("/", 1)[1]
             run_args = argparse.Namespace(**vars(args))
             stats, elapsed, extra = asyncio.run(load(server, run_args))
             print(f"(polling with: {run_args.poll_with})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
-            failed |= figures["errors"] > 0 or figures["p99"] >= 0.1
+            failed |= figures["errors"] > 0 or figures["p99"] >= 0.1 or \
+                figures["delivery_p99"] > 3
     return 1 if failed and args.check else 0
 
 

@@ -6,6 +6,7 @@ import logging
 import os
 import sqlite3
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from sqlalchemy import Connection, event, inspect, text
+from sqlalchemy.exc import OperationalError
 
 from .extensions import db, migrate
 from .folders import folder
@@ -38,6 +40,9 @@ def init_app(app: Flask) -> None:
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
             event.listen(engine, "connect", sqlite_pragmas(timeout))
             event.listen(engine, "begin", sqlite_begin)
+            for name in ("commit", "rollback"):
+                event.listen(engine, name, _open_write_gate)
+            event.listen(engine, "checkin", _open_gate_on_return)  # kept across dispose()
         from . import models  # noqa: F401  (registers the tables)
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
@@ -207,7 +212,51 @@ def sqlite_begin(connection: Any) -> None:
     """
     reading = (has_app_context() and g.get("_read_only", False)) or (
         has_request_context() and _reading_request())
-    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+    if reading:
+        connection.exec_driver_sql("BEGIN")
+        return
+    _pass_write_gate(connection.info, connection.engine.url.database or "")
+    try:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        _leave_write_gate(connection.info)
+        raise
+
+
+_WRITE_GATES: dict[str, threading.RLock] = {}
+"""Per database file: one writer of this process at a time asks SQLite for its write lock.
+Under gevent workers (`WORKER_CLASS=gevent`) this is what keeps a worker alive: SQLite waits
+for its lock in C, without letting other greenlets run, so a greenlet waiting there while
+another greenlet of the same process holds the lock (paused on a socket, e.g. Redis) would
+wait out the whole busy timeout. Waiting here yields; writers in other processes still wait on
+SQLite's lock."""
+
+
+def _pass_write_gate(info: dict[str, Any], database: str) -> None:
+    """Take the database's gate (within the busy timeout) for the connection of `info`."""
+    gate = _WRITE_GATES.setdefault(database, threading.RLock())
+    timeout_ms = current_app.config["SQLITE_BUSY_TIMEOUT_MS"] if has_app_context() else 10_000
+    if not gate.acquire(timeout=timeout_ms / 1000):
+        raise OperationalError("BEGIN IMMEDIATE", None,
+                               sqlite3.OperationalError("database is locked"))
+    info.setdefault("write_gates", []).append(gate)
+
+
+def _leave_write_gate(info: dict[str, Any]) -> None:
+    """Give back every gate this connection holds."""
+    held = info.get("write_gates") or []
+    while held:
+        held.pop().release()
+
+
+def _open_write_gate(connection: Connection) -> None:
+    """A transaction ended (commit or rollback): its writer leaves the gate."""
+    _leave_write_gate(connection.info)
+
+
+def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
+    """A connection went back to the pool: whatever it began is over."""
+    _leave_write_gate(record.info)
 
 
 @contextmanager
