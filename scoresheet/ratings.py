@@ -171,7 +171,7 @@ class Entry:
     matches: int
 
 
-def table_of(user: User) -> Any:
+def _table_of(user: User) -> Any:
     """The ids of everyone who shares a match with the user, the user included (a subquery)."""
     mine = db.select(Member.match_id).where(Member.user_id == user.id)
     return db.select(Member.user_id).where(Member.match_id.in_(mine)).distinct()
@@ -182,7 +182,7 @@ def leaderboard(user: User, game: str) -> list[Entry]:
     accounts that have a rating (a deleted account has none left, a guest never had one)."""
     latest = (db.select(Rating.user_id, db.func.max(Rating.id).label("last"),
                         db.func.count().label("matches"))
-              .where(Rating.game == game, Rating.user_id.in_(table_of(user)))
+              .where(Rating.game == game, Rating.user_id.in_(_table_of(user)))
               .group_by(Rating.user_id).subquery())
     rows = db.session.execute(
         db.select(User.username, Rating.mu, Rating.sigma, latest.c.matches)
