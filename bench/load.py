@@ -604,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 unless p99 < 100 ms and no errors on every database "
                              "(push: and each saved hand heard within 3 s, p99)")
+    parser.add_argument("--check-p99", type=float, default=0.1, metavar="SECONDS",
+                        help="the p99 --check allows (CI: a loose guard on a shared machine)")
     args = parser.parse_args(argv)
     print(f"load: {args.tables} tables × 3 phones, poll every {args.poll:g} s, a hand every "
           f"{args.hand_every:g} s, {args.duration:g} s per database; {platform.machine()}, "
@@ -624,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
             stats, elapsed, extra = asyncio.run(load(server, run_args))
             print(f"(polling with: {run_args.poll_with})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
-            failed |= figures["errors"] > 0 or figures["p99"] >= 0.1 or \
+            failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or \
                 figures["delivery_p99"] > 3
     return 1 if failed and args.check else 0
 
