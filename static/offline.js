@@ -609,8 +609,8 @@
     });
   }
 
-  // The log-in page: after the account was deleted, forget it; otherwise say whose hands are
-  // waiting, since logging in as someone else drops them (claim()).
+  // The log-in (and register) page: after the account was deleted, forget it; otherwise say
+  // whose hands are waiting, since logging in as someone else drops them (claim()).
   function setUpLoggedOut() {
     var ending = null;
     try {

@@ -552,6 +552,8 @@ def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheet
     go_online(phone)
     phone.page = phone.open_page()
     phone.context.clear_cookies()
+    phone.page.goto("/register")
+    phone.page.locator(".log-in-drops").wait_for()
     phone.page.goto("/login")
     warning = phone.page.locator(".log-in-drops")
     assert warning.inner_text() == (f"Hands {olga} saved on this phone are still waiting to be "
