@@ -8,7 +8,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,7 +17,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context, has_request_context, request
-from sqlalchemy import Connection, event, inspect, text
+from sqlalchemy import Connection, Engine, event, inspect, text
 from sqlalchemy.exc import OperationalError
 
 from .extensions import db, migrate
@@ -257,6 +257,33 @@ def _open_write_gate(connection: Connection) -> None:
 def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
     """A connection went back to the pool: whatever it began is over."""
     _leave_write_gate(record.info)
+
+
+def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]] | None:
+    """Run one reading statement through the driver on a pooled connection, outside any
+    transaction: no BEGIN, no ROLLBACK, no write lock (what the live updates read every
+    moment, `quick_poll.py` and `push.py`). `sql` marks its parameters with `?`. None if the
+    database failed (the connection is thrown away): the caller lets the app answer."""
+    if engine.dialect.paramstyle != "qmark":
+        sql = sql.replace("%", "%%").replace("?", "%s")
+    pooled = engine.raw_connection()
+    driver = pooled.driver_connection
+    autocommit = hasattr(driver, "autocommit")  # psycopg; SQLite's runs without BEGIN already
+    try:
+        if autocommit:
+            driver.autocommit = True
+        cursor = pooled.cursor()
+        cursor.execute(sql, list(params))
+        rows = [tuple(row) for row in cursor.fetchall()]
+        cursor.close()
+        if autocommit:
+            driver.autocommit = False
+    except Exception:  # noqa: BLE001 — whatever went wrong, the caller's fallback answers
+        pooled.invalidate()
+        return None
+    finally:
+        pooled.close()
+    return rows
 
 
 @contextmanager

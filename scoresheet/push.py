@@ -21,17 +21,19 @@ from collections.abc import Iterator
 from flask import Blueprint, Flask, abort, current_app
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
 from . import links, queries
+from .database import read_rows
 from .extensions import db
-from .models import Hand, Match
 
 bp = Blueprint("push", __name__)
 GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
+_VERSIONS = ("SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id), m.revision"
+             " FROM matches m WHERE m.id IN ({})")
 
 
 class Hub:
@@ -86,16 +88,16 @@ class Hub:
                     self._changed.notify_all()
 
     def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
-        """`<hands>-<revision>` of each of these matches that is still there."""
-        hands = select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
+        """`<hands>-<revision>` of each of these matches that is still there (read outside any
+        transaction: on SQLite no write lock, which would stall every stream of the worker)."""
         versions = {}
-        with self._engine.connect() as conn:
-            for start in range(0, len(match_ids), _CHUNK):
-                rows = conn.execute(select(Match.id, hands, Match.revision)
-                                    .where(Match.id.in_(match_ids[start:start + _CHUNK])))
-                versions.update({m: f"{n}-{r}" for m, n, r in rows})
+        for start in range(0, len(match_ids), _CHUNK):
+            chunk = match_ids[start:start + _CHUNK]
+            rows = read_rows(self._engine, _VERSIONS.format(", ".join("?" * len(chunk))), chunk)
+            if rows is None:
+                raise ConnectionError("the database did not answer")
+            versions.update({m: f"{n}-{r}" for m, n, r in rows})
         return versions
-
 
 def enabled() -> bool:
     """Whether this server pushes live updates (the pages then listen instead of polling)."""

@@ -21,20 +21,17 @@ from typing import Any
 
 from flask import Flask
 from itsdangerous import BadSignature
-from sqlalchemy import bindparam, func, select
 from werkzeug.http import http_date, parse_cookie, parse_etags
 
+from .database import read_rows
 from .extensions import db, login_manager
-from .models import Hand, Match, Member, User
 from .security import HEADERS, MATCH_ID
 
 _PATH = re.compile(r"/matches/([^/]+)/version")
 _VERSION = (
-    select(Match.revision,
-           select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery())
-    .join(Member, Member.match_id == Match.id).join(User, User.id == Member.user_id)
-    .where(Match.id == bindparam("match"), User.id == bindparam("user"),
-           User.session_version == bindparam("session_version"))
+    "SELECT m.revision, (SELECT count(*) FROM hands h WHERE h.match_id = m.id) FROM matches m"
+    " JOIN members mb ON mb.match_id = m.id JOIN users u ON u.id = mb.user_id"
+    " WHERE m.id = ? AND u.id = ? AND u.session_version = ?"
 )
 """The match's revision and hand count, if the session's user (still logged in at that session
 version) is a member: `queries.poll_version` and `accounts.load_user` in one query."""
@@ -55,9 +52,6 @@ class QuickPoll:
         self._serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         with app.app_context():
             self._engine = db.engine
-        compiled = _VERSION.compile(dialect=self._engine.dialect)
-        self._sql = str(compiled)
-        self._order = compiled.positiontup  # None where the driver takes named parameters
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Answer the poll if it is the common case, else hand the request to the app."""
@@ -81,37 +75,11 @@ class QuickPoll:
         if not (user.isdigit() and session_version.isdigit()) or \
                 int(user) > 2**31 - 1 or int(session_version) > 2**31 - 1:
             return None
-        row = self._query({"match": path[1], "user": int(user),
-                           "session_version": int(session_version)})
-        if row is None:
-            return None
-        version = f"{row[1]}-{row[0]}"
+        rows = read_rows(self._engine, _VERSION, [path[1], int(user), int(session_version)])
+        if not rows:
+            return None  # not a member, logged out since, or the database failed: the app answers
+        version = f"{rows[0][1]}-{rows[0][0]}"
         return version if parse_etags(asked).contains_weak(version) else None
-
-    def _query(self, params: dict[str, Any]) -> tuple[int, int] | None:
-        """Run `_VERSION` on a pooled connection through its driver, outside any transaction
-        (a Core execution, with BEGIN before and ROLLBACK after, costs more than the query
-        itself on PostgreSQL: this request is all about that cost). A connection that fails is
-        thrown away, and the app answers the request."""
-        pooled = self._engine.raw_connection()
-        driver = pooled.driver_connection
-        autocommit = hasattr(driver, "autocommit")  # psycopg; SQLite's runs without BEGIN already
-        try:
-            if autocommit:
-                driver.autocommit = True
-            cursor = pooled.cursor()
-            cursor.execute(self._sql, params if self._order is None
-                           else [params[name] for name in self._order])
-            row = cursor.fetchone()
-            cursor.close()
-            if autocommit:
-                driver.autocommit = False
-        except Exception:  # noqa: BLE001 — whatever went wrong, the app answers this request
-            pooled.invalidate()
-            return None
-        finally:
-            pooled.close()
-        return None if row is None else (row[0], row[1])
 
     def _session(self, environ: dict[str, Any]) -> dict[str, Any] | None:
         """The session as Flask would open it, if Flask-Login would take it as it stands."""
