@@ -308,8 +308,9 @@ async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namesp
 async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
                       stats: Stats, until: float) -> None:
     """A phone whose page listens to the match's event stream (`--poll-with push`): on each new
-    version, how long since the hand was saved, and the whole match once, as the page does."""
-    await nap(random.uniform(0, args.poll), until)
+    version, how long since the hand was saved, and the whole match once, as the page does.
+    The phones open their pages over the first `--ramp` seconds."""
+    await nap(random.uniform(0, args.ramp), until)
     while time.perf_counter() < until:
         started = time.perf_counter()
         try:
@@ -436,10 +437,13 @@ class Server:
     pid: int
     postgres: str | None = None
     database: str | None = None
+    others: list[int] = field(default_factory=list)
+    """More processes serving: other gunicorn instances, nginx in front."""
 
     def cpu(self) -> dict[int, float]:
-        """CPU seconds per process: gunicorn's master and workers, PostgreSQL's backends."""
-        pids = [self.pid, *children(self.pid)]
+        """CPU seconds per process: gunicorn's master and workers (every instance's), nginx's,
+        PostgreSQL's backends."""
+        pids = [p for top in (self.pid, *self.others) for p in (top, *children(top))]
         if self.postgres and self.database:
             import psycopg
 
@@ -464,8 +468,8 @@ def free_port() -> int:
 @contextlib.contextmanager
 def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: str = "sync",
              redis: str = "") -> Iterator[Server]:
-    """gunicorn with the project's configuration on a free port, stopped afterwards (with
-    several workers their limit counters live in `redis`, as the app demands)."""
+    """gunicorn with the project's configuration on a free port, stopped afterwards (its limit
+    counters in `redis` if given: several workers must share them, as the app demands)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench secret key",
            "BIND": f"{HOST}:{port}", "LOG_LEVEL": "warning", "WORKER_CLASS": worker_class}
@@ -473,7 +477,7 @@ def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: st
         env.pop(name, None)
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
-    if workers != 1 and redis:
+    if redis:
         env["RATELIMIT_STORAGE_URI"] = redis
     app = f"scoresheet:create_app({BENCH_CONFIG!r})"
     with open(log, "w") as out:
@@ -495,6 +499,67 @@ def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: st
         yield Server(port, server.pid)
     finally:
         stop(server)
+
+
+NGINX_CONF = """worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log warn;
+events {{ worker_connections 20000; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi; uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
+    upstream scoresheet {{ {servers} }}
+    server {{
+        listen {host}:{port};
+        client_max_body_size 64k;
+        location ~ ^/(matches|watch)/[^/]+/events$ {{
+            proxy_pass http://scoresheet; proxy_http_version 1.1;
+            proxy_set_header Connection ""; proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_buffering off; proxy_read_timeout 60s;
+        }}
+        location / {{
+            proxy_pass http://scoresheet; proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 30s;
+        }}
+    }}
+}}
+"""
+"""nginx in front of several gunicorn instances, as docs/deploy.md §7 and §8 set it up."""
+
+
+@contextlib.contextmanager
+def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator[Server]:
+    """`--instances` gunicorns (several: behind nginx, on one database), stopped afterwards."""
+    worker_class = "gevent" if args.poll_with == "push" else "sync"
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(gunicorn(database_url, args.workers,
+                                                folder / f"gunicorn{n}.log", worker_class,
+                                                args.redis if args.instances > 1 or
+                                                args.workers != 1 else ""))
+                   for n in range(args.instances)]
+        if args.instances == 1 and not args.nginx:
+            yield servers[0]
+            return
+        port = free_port()
+        conf = folder / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(
+            tmp=folder, host=HOST, port=port,
+            servers=" ".join(f"server {HOST}:{s.port};" for s in servers)))
+        nginx = subprocess.Popen(["nginx", "-c", str(conf), "-g", "daemon off;"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        stack.callback(stop, nginx)
+        for _ in range(100):
+            with contextlib.suppress(TimeoutError, OSError):
+                if asyncio.run(request(port, "GET", "/healthz", timeout=2)).status == 200:
+                    break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f"nginx did not answer: {(folder / 'nginx-error.log').read_text()}")
+        yield Server(port, servers[0].pid,
+                     others=[s.pid for s in servers[1:]] + [nginx.pid])
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
@@ -589,6 +654,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--healthz-every", type=float, default=0.2)
     parser.add_argument("--poll-with", choices=["auto", "version", "match", "push"],
                         default="auto", help="push: gevent workers, each phone an event stream")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="gunicorn instances; several run behind a local nginx")
+    parser.add_argument("--nginx", action="store_true", help="nginx in front even of one")
+    parser.add_argument("--ramp", type=float, default=20.0,
+                        help="push: seconds over which the phones open their streams")
     parser.add_argument("--redis", default=os.environ.get(
         "BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="the limit counters' store when gunicorn runs several workers")
@@ -618,8 +688,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.databases.split(","):
         with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, \
                 database(kind, args.postgres, Path(tmp)) as url, \
-                gunicorn(url, args.workers, Path(tmp) / "gunicorn.log",
-                         "gevent" if args.poll_with == "push" else "sync", args.redis) as server:
+                serve(url, args, Path(tmp)) as server:
             if kind == "postgresql":
                 server.postgres, server.database = args.postgres, url.rsplit("/", 1)[1]
             run_args = argparse.Namespace(**vars(args))

@@ -38,11 +38,13 @@ _VERSIONS = ("SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id
 
 class Hub:
     """One per process: the matches its streams follow and their versions, read from the
-    database by one thread for all of them."""
+    database by one thread for all of them; a change wakes only that match's streams."""
 
     def __init__(self, engine: Engine, every: float) -> None:
         self._engine, self._every = engine, every
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
+        self._changed: dict[str, threading.Condition] = {}
+        """Per followed match, what its streams wait on (all on `_lock`)."""
         self._following: Counter[str] = Counter()
         self._versions: dict[str, str] = {}
         self._reader: threading.Thread | None = None
@@ -50,42 +52,45 @@ class Hub:
     def wait(self, match_id: str, known: str, timeout: float) -> str:
         """The match's version once it is not `known` any more, else `known` after `timeout`."""
         deadline = time.monotonic() + timeout
-        with self._changed:
+        with self._lock:
             self._following[match_id] += 1
+            changed = self._changed.setdefault(match_id, threading.Condition(self._lock))
             if self._reader is None:
                 self._reader = threading.Thread(target=self._read, name="push-hub", daemon=True)
                 self._reader.start()
             try:
                 while self._versions.get(match_id, known) == known:
                     left = deadline - time.monotonic()
-                    if left <= 0 or not self._changed.wait(left):
+                    if left <= 0 or not changed.wait(left):
                         break
                 return self._versions.get(match_id, known)
             finally:
                 self._following[match_id] -= 1
                 if not self._following[match_id]:
                     del self._following[match_id]
-                    self._versions.pop(match_id, None)
 
     def _read(self) -> None:
-        """Every `every` seconds, the versions of the matches followed; wake their streams."""
+        """Every `every` seconds, the versions of the matches followed; wake their streams.
+        A match nobody followed over a whole round is forgotten."""
         while True:
             time.sleep(self._every)
-            with self._changed:
+            with self._lock:
                 followed = list(self._following)
+                for gone in [m for m in self._changed if m not in self._following]:
+                    del self._changed[gone]
+                    self._versions.pop(gone, None)
             if not followed:
                 continue
             try:
                 fresh = self._versions_of(followed)
             except Exception:  # noqa: BLE001 — the database is away: the streams wait, we try again
                 continue
-            with self._changed:
-                changed = {m: fresh.get(m, GONE) for m in followed}
-                changed = {m: v for m, v in changed.items()
-                           if m in self._following and self._versions.get(m) != v}
-                self._versions.update(changed)
-                if changed:
-                    self._changed.notify_all()
+            with self._lock:
+                for match_id in followed:
+                    version = fresh.get(match_id, GONE)
+                    if self._versions.get(match_id) != version and match_id in self._changed:
+                        self._versions[match_id] = version
+                        self._changed[match_id].notify_all()
 
     def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
         """`<hands>-<revision>` of each of these matches that is still there (read outside any
