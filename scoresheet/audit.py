@@ -9,7 +9,7 @@ from flask_babel import lazy_gettext as _l
 
 from .extensions import db
 from .forms import CALL_NAMES
-from .models import AuditEntry, Match, User, isoformat
+from .models import AuditEntry, Match, User
 
 ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
            "hand_restored", "match_banked", "match_ended", "match_imported", "seat_claimed",
@@ -179,11 +179,3 @@ def _value_words(value: Any) -> str:
     if isinstance(value, str) and value in KINDS:
         return str(KINDS[value])
     return str(value)
-
-
-def entry_to_dict(entry: AuditEntry, players: list[str]) -> dict[str, Any]:
-    """One history entry as the API shows it (and as a backup keeps it)."""
-    return {"id": entry.id, "at": isoformat(entry.at), "user": entry.username,
-            "action": entry.action, "hand": entry.hand_number, "before": entry.before,
-            "after": entry.after, "restores": entry.restores_id,
-            "words": describe(entry, players)}

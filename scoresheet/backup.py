@@ -31,7 +31,7 @@ from .replay_cache import store_summary
 from .rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
 from .rules import setup_to_dict as setup_dict
 from .rules.house import as_created
-from .shapes import member_names
+from .shapes import entry_to_dict, member_names
 
 FORMAT = "tysiacha-scoresheet"
 VERSION = 1
@@ -54,14 +54,14 @@ def document(matches: list[Match], users: list[User] | None = None) -> dict[str,
     """The backup document of these matches (and, for the whole database, these users)."""
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION,
                            "exported_at": utcnow().isoformat(),
-                           "matches": [match_document(m) for m in matches]}
+                           "matches": [_match_document(m) for m in matches]}
     if users is not None:
         doc["users"] = [{"username": u.username, "password_hash": u.password_hash,
                          "created_at": isoformat(u.created_at)} for u in users]
     return doc
 
 
-def match_document(match: Match) -> dict[str, Any]:
+def _match_document(match: Match) -> dict[str, Any]:
     """One match: set-up, status, members, hands exactly as recorded, and its audit trail."""
     players = list(match.setup["players"])
     return {
@@ -74,7 +74,7 @@ def match_document(match: Match) -> dict[str, Any]:
                    "updated_by": h.updated_by.username if h.updated_by else None,
                    "created_at": isoformat(h.created_at),
                    "updated_at": isoformat(h.updated_at)} for h in stored_hands(match)],
-        "audit": [audit.entry_to_dict(e, players) for e in reversed(audit.entries(match))],
+        "audit": [entry_to_dict(e, players) for e in reversed(audit.entries(match))],
     }
 
 
@@ -87,7 +87,7 @@ def username(user_id: int | None) -> str | None:
 def import_matches(user: User, doc: Any) -> list[Match]:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
     is `user`; all or nothing."""
-    matches = [load_match_at(i, m, importer=user) for i, m in enumerate(check_document(doc))]
+    matches = [_load_match_at(i, m, importer=user) for i, m in enumerate(check_document(doc))]
     db.session.commit()
     return matches
 
@@ -106,7 +106,7 @@ def restore_database(doc: Any) -> tuple[int, int]:
                             created_at=when(u.get("created_at"))))
     db.session.flush()
     for i, m in enumerate(items):
-        load_match_at(i, m, importer=None)
+        _load_match_at(i, m, importer=None)
     db.session.commit()
     return len(users), len(items)
 
@@ -121,11 +121,11 @@ def unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
         seen.add(same(item[key]))
 
 
-def load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -> Match:
-    """`load_match` for match `index` of a backup; a refusal names its place in the document
+def _load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -> Match:
+    """`_load_match` for match `index` of a backup; a refusal names its place in the document
     ("/matches/0/hands/2/record/points", "/matches/0/setup/players", "/matches/0/status")."""
     try:
-        return load_match(data, importer)
+        return _load_match(data, importer)
     except RuleError as err:
         field = err.field or ""
         if not field.startswith("/"):
@@ -150,16 +150,16 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     if doc.get("version") != VERSION:
         raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.",
                                      version=VERSION))
-    check_values(doc)
+    _check_values(doc)
     error = best_match(VALIDATOR.iter_errors(doc))
     if error is not None:
         raise Malformed(pointer(error.absolute_path),
                         _("This backup does not have the form of a scoresheet backup "
-                          "(docs/backup.schema.json): %(reason)s.", reason=schema_problem(error)))
+                          "(docs/backup.schema.json): %(reason)s.", reason=_schema_problem(error)))
     for path, value in times(doc):
         when(value, path)
     for i, match in enumerate(doc["matches"]):
-        check_audit(match["audit"], f"/matches/{i}/audit")
+        _check_audit(match["audit"], f"/matches/{i}/audit")
     matches: list[dict[str, Any]] = doc["matches"]
     return matches
 
@@ -181,7 +181,7 @@ _TOO = {"maxLength": _l("the text at %(place)s is too long"),
 """What a schema check found, by the check's keyword, for one place in the document."""
 
 
-def schema_problem(error: Any) -> str:
+def _schema_problem(error: Any) -> str:
     """What the schema found wrong, in the reader's words: the place in the document (a JSON
     pointer) and whether something is missing, of the wrong type or not allowed there; never
     jsonschema's own English."""
@@ -205,7 +205,7 @@ def schema_problem(error: Any) -> str:
     return _("the value at %(place)s is not one a backup can hold", place=place)
 
 
-def check_values(doc: Any) -> None:
+def _check_values(doc: Any) -> None:
     """Refuse what no backup holds and a database cannot store: nesting deeper than
     `MAX_DEPTH`, text with NUL or lone surrogates, fractions, numbers beyond `LARGEST`."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
@@ -222,7 +222,7 @@ def check_values(doc: Any) -> None:
         else:
             texts = [value] if isinstance(value, str) else []
         for text in texts:
-            if "\x00" in text or not is_utf8(text):
+            if "\x00" in text or not _is_utf8(text):
                 raise Malformed(pointer(path), _("This backup holds text with a character that "
                                                  "is not text (NUL or a lone surrogate)."))
         if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
@@ -230,7 +230,7 @@ def check_values(doc: Any) -> None:
                                              "%(largest)s.", largest=LARGEST))
 
 
-def is_utf8(text: str) -> bool:
+def _is_utf8(text: str) -> bool:
     """The text can be written as UTF-8 (no lone surrogate such as "\\ud800")."""
     try:
         text.encode("utf-8")
@@ -252,7 +252,7 @@ def times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(path, value) for path, value in found if value is not None]
 
 
-def check_audit(entries: list[dict[str, Any]], path: str) -> None:
+def _check_audit(entries: list[dict[str, Any]], path: str) -> None:
     """An audit trail that makes sense: ids once each, and a `hand_restored` restores an
     earlier `hand_deleted` of the same match, once. (The schema says what each action holds.)"""
     ids: dict[int, str] = {}
@@ -276,7 +276,7 @@ def pointer(path: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path) or "/"
 
 
-def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
+def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     """Add one match of a backup to the session, checked by a replay. With an `importer` it is
     a new match of theirs; without, it keeps its id, join code, members and authors."""
     setup = setup_from_dict(as_created(data["setup"]))  # a backup from before keeps its rules
@@ -321,19 +321,19 @@ def load_match(data: Mapping[str, Any], importer: User | None) -> Match:
         made, edited = who(h.get("created_by")), who(h.get("updated_by"))
         db.session.add(Hand(
             match_id=match.id, number=number, record=record_to_dict(record),
-            version=1 if importer else kept_version(h.get("version")),
+            version=1 if importer else _kept_version(h.get("version")),
             created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
             created_at=when(h.get("created_at")), updated_at=when(h.get("updated_at"))))
-    load_audit(match, data["audit"], named)
+    _load_audit(match, data["audit"], named)
     if importer is not None:
         audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
     if status == "banked":  # an imported banked match counts in the statistics
-        statistics.keep_figures(match, sheet, banked_time(data["audit"]))
+        statistics.keep_figures(match, sheet, _banked_time(data["audit"]))
     db.session.flush()
     return match
 
 
-def kept_version(version: Any) -> int:
+def _kept_version(version: Any) -> int:
     """A restored hand's version: as it was, up to `MAX_VERSION`. (An imported match is new,
     so its hands start at version 1: no phone holds a version of it.) Versions grow by one
     per change, so a hand kept so can never be changed past PostgreSQL's integer, and every
@@ -341,14 +341,14 @@ def kept_version(version: Any) -> int:
     return min(version, MAX_VERSION) if isinstance(version, int) and version > 0 else 1
 
 
-def banked_time(entries: list[dict[str, Any]]) -> datetime:
+def _banked_time(entries: list[dict[str, Any]]) -> datetime:
     """When a banked match of a (checked) backup was banked: its `match_banked` entry's
     time, else now."""
     banked = [e for e in entries if e["action"] == "match_banked"]
     return when(banked[-1].get("at")) if banked else utcnow()
 
 
-def load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
+def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
     """Copy a (checked) backup's audit trail, oldest first, keeping who (by name; `named` finds
     the account of that name, if it is the same database) and when; hand records are stored
     as the engine writes them."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Row
 
-from .audit import entry_to_dict
+from .audit import describe
 from .extensions import db
 from .models import AuditEntry, Hand, Match, Member, User, isoformat
 from .players import Profile
@@ -134,6 +134,14 @@ def match_brief(match: Row[Any]) -> dict[str, Any]:
             "rules": match.setup["rules"], "status": match_status(match, summary["status"]),
             "winner": summary["winner"], "hands": summary["hands"],
             "created_at": isoformat(match.created_at)}
+
+
+def entry_to_dict(entry: AuditEntry, players: list[str]) -> dict[str, Any]:
+    """One history entry as the API shows it (and as a backup keeps it)."""
+    return {"id": entry.id, "at": isoformat(entry.at), "user": entry.username,
+            "action": entry.action, "hand": entry.hand_number, "before": entry.before,
+            "after": entry.after, "restores": entry.restores_id,
+            "words": describe(entry, players)}
 
 
 def history_entry(entry: AuditEntry, players: list[str], restorable: bool) -> dict[str, Any]:
