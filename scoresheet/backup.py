@@ -67,7 +67,7 @@ def _match_document(match: Match) -> dict[str, Any]:
     return {
         "id": match.id, "join_code": match.join_code, "setup": match.setup,
         "status": match.status, "created_at": isoformat(match.created_at),
-        "created_by": username(match.created_by_id),
+        "created_by": _username(match.created_by_id),
         "members": member_names(match),
         "hands": [{"number": h.number, "record": h.record, "version": h.version,
                    "created_by": h.created_by.username if h.created_by else None,
@@ -78,7 +78,7 @@ def _match_document(match: Match) -> dict[str, Any]:
     }
 
 
-def username(user_id: int | None) -> str | None:
+def _username(user_id: int | None) -> str | None:
     """The name of an account, if there is one."""
     user = db.session.get(User, user_id) if user_id is not None else None
     return user.username if user else None
@@ -98,12 +98,12 @@ def restore_database(doc: Any) -> tuple[int, int]:
     users = doc.get("users")
     if users is None:
         raise Malformed("/users", _("A database backup lists its users."))
-    unique(users, "/users", "username", str.casefold)
-    unique(items, "/matches", "id", str)
-    unique(items, "/matches", "join_code", str)
+    _unique(users, "/users", "username", str.casefold)
+    _unique(items, "/matches", "id", str)
+    _unique(items, "/matches", "join_code", str)
     for u in users:
         db.session.add(User(username=u["username"], password_hash=u["password_hash"],
-                            created_at=when(u.get("created_at"))))
+                            created_at=_when(u.get("created_at"))))
     db.session.flush()
     for i, m in enumerate(items):
         _load_match_at(i, m, importer=None)
@@ -111,7 +111,7 @@ def restore_database(doc: Any) -> tuple[int, int]:
     return len(users), len(items)
 
 
-def unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
+def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
     """Refuse a second item whose `key` is the `same` (a row the database would refuse)."""
     seen: set[str] = set()
     for i, item in enumerate(items):
@@ -153,11 +153,11 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     _check_values(doc)
     error = best_match(VALIDATOR.iter_errors(doc))
     if error is not None:
-        raise Malformed(pointer(error.absolute_path),
+        raise Malformed(_pointer(error.absolute_path),
                         _("This backup does not have the form of a scoresheet backup "
                           "(docs/backup.schema.json): %(reason)s.", reason=_schema_problem(error)))
-    for path, value in times(doc):
-        when(value, path)
+    for path, value in _times(doc):
+        _when(value, path)
     for i, match in enumerate(doc["matches"]):
         _check_audit(match["audit"], f"/matches/{i}/audit")
     matches: list[dict[str, Any]] = doc["matches"]
@@ -189,12 +189,12 @@ def _schema_problem(error: Any) -> str:
     instance = error.instance
     if keyword == "required" and isinstance(instance, dict):
         missing = next((k for k in error.validator_value if k not in instance), "")
-        return _("%(place)s is missing", place=pointer([*path, missing]))
+        return _("%(place)s is missing", place=_pointer([*path, missing]))
     if keyword == "additionalProperties" and isinstance(instance, dict):
         known = error.schema.get("properties", {})
         extra = next((k for k in instance if k not in known), "")
-        return _("%(place)s is not allowed in a backup", place=pointer([*path, extra]))
-    place = pointer(path)
+        return _("%(place)s is not allowed in a backup", place=_pointer([*path, extra]))
+    place = _pointer(path)
     if keyword == "type":
         wanted = error.validator_value
         kinds = [str(_TYPES.get(t, t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
@@ -212,7 +212,7 @@ def _check_values(doc: Any) -> None:
     while stack:
         value, path = stack.pop()
         if len(path) > MAX_DEPTH:
-            raise Malformed(pointer(path), _("This backup is nested deeper than any backup."))
+            raise Malformed(_pointer(path), _("This backup is nested deeper than any backup."))
         if isinstance(value, dict):
             stack.extend((v, (*path, k)) for k, v in value.items())
             texts = list(value)
@@ -223,10 +223,10 @@ def _check_values(doc: Any) -> None:
             texts = [value] if isinstance(value, str) else []
         for text in texts:
             if "\x00" in text or not _is_utf8(text):
-                raise Malformed(pointer(path), _("This backup holds text with a character that "
+                raise Malformed(_pointer(path), _("This backup holds text with a character that "
                                                  "is not text (NUL or a lone surrogate)."))
         if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
-            raise Malformed(pointer(path), _("Numbers in a backup are whole numbers up to "
+            raise Malformed(_pointer(path), _("Numbers in a backup are whole numbers up to "
                                              "%(largest)s.", largest=LARGEST))
 
 
@@ -239,7 +239,7 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+def _times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     """Every time in a (schema-checked) document with its place."""
     found = [("/exported_at", doc.get("exported_at"))]
     found += [(f"/users/{i}/created_at", u.get("created_at"))
@@ -271,7 +271,7 @@ def _check_audit(entries: list[dict[str, Any]], path: str) -> None:
             restored.add(target)
 
 
-def pointer(path: Any) -> str:
+def _pointer(path: Any) -> str:
     """A place in the document as a JSON pointer (RFC 6901): "/matches/0/hands/2"."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path) or "/"
 
@@ -306,7 +306,7 @@ def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     store_summary(match, sheet)
     if importer is None:
         match.id, match.join_code = str(data["id"]), str(data["join_code"])
-        match.created_at = when(data.get("created_at"))
+        match.created_at = _when(data.get("created_at"))
         for name in dict.fromkeys(data.get("members") or []):
             if name in users:
                 match.members.append(Member(user_id=users[name].id))
@@ -323,7 +323,7 @@ def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
             match_id=match.id, number=number, record=record_to_dict(record),
             version=1 if importer else _kept_version(h.get("version")),
             created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
-            created_at=when(h.get("created_at")), updated_at=when(h.get("updated_at"))))
+            created_at=_when(h.get("created_at")), updated_at=_when(h.get("updated_at"))))
     _load_audit(match, data["audit"], named)
     if importer is not None:
         audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
@@ -345,7 +345,7 @@ def _banked_time(entries: list[dict[str, Any]]) -> datetime:
     """When a banked match of a (checked) backup was banked: its `match_banked` entry's
     time, else now."""
     banked = [e for e in entries if e["action"] == "match_banked"]
-    return when(banked[-1].get("at")) if banked else utcnow()
+    return _when(banked[-1].get("at")) if banked else utcnow()
 
 
 def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
@@ -362,13 +362,13 @@ def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None
         entry = AuditEntry(
             match_id=match.id, user_id=user.id if user else None, username=e["user"],
             action=e["action"], hand_number=e.get("hand"), before=before, after=after,
-            restores_id=new_ids.get(e.get("restores") or 0), at=when(e["at"]))
+            restores_id=new_ids.get(e.get("restores") or 0), at=_when(e["at"]))
         db.session.add(entry)
         db.session.flush()
         new_ids[e["id"]] = entry.id
 
 
-def when(value: Any, field: str = "at") -> datetime:
+def _when(value: Any, field: str = "at") -> datetime:
     """A stored time from its ISO text (now, if there is none), in UTC (SQLite keeps no offset:
     stored as given, 10:00+05:00 would read back as 10:00 UTC)."""
     if value is None:
