@@ -51,7 +51,7 @@ SUCCESS = {200, 201, 204, 302, 303}
 def check_shared_storage(app: Flask) -> None:
     """Refuse to start one of several workers whose limit counters would be its own: each
     would allow the whole limit, multiplying it by the number of workers."""
-    workers = gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS")
+    workers = _gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS")
                                         or os.environ.get("WEB_CONCURRENCY") or 1)
     storage = str(app.config["RATELIMIT_STORAGE_URI"])
     if workers > 1 and app.config["RATELIMIT_ENABLED"] and storage.startswith("memory:"):
@@ -62,7 +62,7 @@ def check_shared_storage(app: Flask) -> None:
             "run a single worker (WEB_CONCURRENCY=1).")
 
 
-def gunicorn_workers() -> int | None:
+def _gunicorn_workers() -> int | None:
     """How many workers gunicorn runs, when gunicorn is loading this app (in each worker, or
     in its master with `--preload`): its own settings, however given (`-w`,
     `GUNICORN_CMD_ARGS`, a config file, `WEB_CONCURRENCY`), read from the gunicorn
@@ -80,19 +80,19 @@ def gunicorn_workers() -> int | None:
     return None
 
 
-def configured(key: str) -> Callable[[], str]:
+def _configured(key: str) -> Callable[[], str]:
     """A limit read from the configuration when the request comes."""
     return lambda: str(current_app.config[key])
 
 
-def failed(response: Response) -> bool:
+def _failed(response: Response) -> bool:
     """The attempt did not succeed (a login page shown again, 400, 401, 404, 409, 422 …)."""
     if request.blueprint == "api" or response.status_code >= 400:
         return response.status_code not in SUCCESS
     return response.status_code not in (302, 303)
 
 
-def username_key() -> str:
+def _username_key() -> str:
     """The username a request is about (form or JSON body), case-folded."""
     name: Any = request.form.get("username") if request.form else None
     if name is None and request.is_json:
@@ -106,18 +106,18 @@ def username_key() -> str:
     return name.strip().lower()[:64]
 
 
-def known_device() -> bool:
+def _known_device() -> bool:
     """This browser has logged in as the username it now tries (exempt per-username limit)."""
-    return username_key() in device_users()
+    return _username_key() in _device_users()
 
 
-def device_users() -> list[str]:
+def _device_users() -> list[str]:
     """The usernames this browser's device cookie vouches for."""
     raw = request.cookies.get(cookie_name(DEVICE_COOKIE))
     if not raw:
         return []
     try:
-        users = serializer().loads(raw)
+        users = _serializer().loads(raw)
     except BadSignature:
         return []
     return [u for u in users if isinstance(u, str)] if isinstance(users, list) else []
@@ -125,21 +125,21 @@ def device_users() -> list[str]:
 
 def remember_device(response: Response, username: str) -> None:
     """After a successful page log-in: this browser is a known device for `username`."""
-    users = [username.lower(), *[u for u in device_users() if u != username.lower()]]
+    users = [username.lower(), *[u for u in _device_users() if u != username.lower()]]
     config = current_app.config
-    response.set_cookie(cookie_name(DEVICE_COOKIE), serializer().dumps(users[:MAX_DEVICE_USERS]),
+    response.set_cookie(cookie_name(DEVICE_COOKIE), _serializer().dumps(users[:MAX_DEVICE_USERS]),
                         max_age=DEVICE_MAX_AGE, httponly=True, samesite="Lax",
                         secure=bool(config["SESSION_COOKIE_SECURE"]))
 
 
-def serializer() -> URLSafeSerializer:
+def _serializer() -> URLSafeSerializer:
     """Signs the device cookie with the app's secret key."""
     return URLSafeSerializer(current_app.secret_key, salt="known-device")
 
 
 def _pair_key() -> str:
     """The username a log-in tries and the address it comes from."""
-    return f"{username_key()}@{get_remote_address()}"
+    return f"{_username_key()}@{get_remote_address()}"
 
 
 _ATTACK_SCOPE = "login-username-failures"
@@ -154,7 +154,7 @@ def _under_attack() -> bool:
     """The username a log-in tries failed from everywhere more often than the threshold."""
     if not current_app.config["RATELIMIT_ENABLED"]:
         return False
-    key = username_key()
+    key = _username_key()
     return not all(limiter.limiter.test(item, _ATTACK_SCOPE, key) for item in _attack_limits())
 
 
@@ -171,9 +171,9 @@ def _count_username_failures(view: Callable[..., Any]) -> Callable[..., Any]:
     def counted(*args: Any, **kwargs: Any) -> Any:
         response = make_response(view(*args, **kwargs))
         if request.method == "POST" and current_app.config["RATELIMIT_ENABLED"] and \
-                failed(response) and not known_device():
+                _failed(response) and not _known_device():
             for item in _attack_limits():
-                limiter.limiter.hit(item, _ATTACK_SCOPE, username_key())
+                limiter.limiter.hit(item, _ATTACK_SCOPE, _username_key())
         return response
 
     return counted
@@ -184,20 +184,20 @@ def login_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     username and address (stricter while the username is under attack)."""
     view = _count_username_failures(view)
     view = limiter.shared_limit(_pair_limit, scope="login-pair", key_func=_pair_key,
-                                methods=["POST"], deduct_when=failed,
-                                exempt_when=known_device)(view)
-    return limiter.shared_limit(configured("LOGIN_LIMIT_PER_ADDRESS"), scope="login-address",
+                                methods=["POST"], deduct_when=_failed,
+                                exempt_when=_known_device)(view)
+    return limiter.shared_limit(_configured("LOGIN_LIMIT_PER_ADDRESS"), scope="login-address",
                                 key_func=get_remote_address, methods=["POST"],
-                                deduct_when=failed)(view)
+                                deduct_when=_failed)(view)
 
 
 def register_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Registration limits (page and API share them): every attempt per address, failures
     per username."""
-    view = limiter.shared_limit(configured("REGISTER_LIMIT_PER_USERNAME"),
-                                scope="register-username", key_func=username_key,
-                                methods=["POST"], deduct_when=failed)(view)
-    return limiter.shared_limit(configured("REGISTER_LIMIT_PER_ADDRESS"),
+    view = limiter.shared_limit(_configured("REGISTER_LIMIT_PER_USERNAME"),
+                                scope="register-username", key_func=_username_key,
+                                methods=["POST"], deduct_when=_failed)(view)
+    return limiter.shared_limit(_configured("REGISTER_LIMIT_PER_ADDRESS"),
                                 scope="register-address", key_func=get_remote_address,
                                 methods=["POST"])(view)
 
@@ -213,21 +213,21 @@ def _credential_key() -> str:
 def password_check_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Wrong passwords where one is asked for again (change it, delete the account): a stolen
     session or token cannot be used to guess the password."""
-    return limiter.shared_limit(configured("PASSWORD_CHECK_LIMIT"), scope="password-check",
+    return limiter.shared_limit(_configured("PASSWORD_CHECK_LIMIT"), scope="password-check",
                                 key_func=_credential_key, methods=["PUT", "POST", "DELETE"],
-                                deduct_when=failed)(view)
+                                deduct_when=_failed)(view)
 
 
 def join_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Failed join codes per address: guessing codes stays hopeless (docs/security.md)."""
-    return limiter.shared_limit(configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
+    return limiter.shared_limit(_configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
                                 key_func=get_remote_address, methods=["POST"],
-                                deduct_when=failed)(view)
+                                deduct_when=_failed)(view)
 
 
 def join_link_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """A join link opened with a code that is not there counts as a failed join code (the
     same counter): guessing codes by URL is as hopeless as by form."""
-    return limiter.shared_limit(configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
+    return limiter.shared_limit(_configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
                                 key_func=get_remote_address, methods=["GET"],
                                 deduct_when=lambda response: response.status_code == 404)(view)
