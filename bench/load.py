@@ -692,7 +692,12 @@ def main(argv: list[str] | None = None) -> int:
             if kind == "postgresql":
                 server.postgres, server.database = args.postgres, url.rsplit("/", 1)[1]
             run_args = argparse.Namespace(**vars(args))
-            stats, elapsed, extra = asyncio.run(load(server, run_args))
+            try:
+                stats, elapsed, extra = asyncio.run(load(server, run_args))
+            except RuntimeError:
+                for log in sorted(Path(tmp).glob("gunicorn*.log")):
+                    print(f"--- {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
+                raise
             print(f"(polling with: {run_args.poll_with})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
             failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or \

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -217,10 +218,44 @@ def sqlite_begin(connection: Any) -> None:
         return
     _pass_write_gate(connection.info, connection.engine.url.database or "")
     try:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if _under_gevent():
+            _begin_immediate_yielding(connection)
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
     except BaseException:
         _leave_write_gate(connection.info)
         raise
+
+
+def _under_gevent() -> bool:
+    """Whether gevent has patched this process (gunicorn's gevent workers)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey and monkey.is_module_patched("time"))
+
+
+def _begin_immediate_yielding(connection: Any) -> None:
+    """BEGIN IMMEDIATE without waiting inside SQLite: its busy timeout sleeps in C, which
+    under gevent stops the whole worker (every open stream, every request) while a writer of
+    another worker holds the lock. Ask without waiting, and sleep between tries (a gevent
+    sleep lets the rest of the worker run), within the busy timeout."""
+    timeout_ms = current_app.config["SQLITE_BUSY_TIMEOUT_MS"] if has_app_context() else 10_000
+    deadline = time.monotonic() + timeout_ms / 1000
+    cursor = connection.connection.driver_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) and "busy" not in str(err):
+                    raise
+                if time.monotonic() > deadline:
+                    raise OperationalError("BEGIN IMMEDIATE", None, err) from None
+                time.sleep(0.002)
+    finally:
+        cursor.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+        cursor.close()
 
 
 _WRITE_GATES: dict[str, threading.RLock] = {}
