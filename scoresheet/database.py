@@ -39,15 +39,15 @@ def init_app(app: Flask) -> None:
         if engine.dialect.name == "sqlite":
             _create_private_file(engine.url.database)
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
-            event.listen(engine, "connect", sqlite_pragmas(timeout))
-            event.listen(engine, "begin", sqlite_begin)
+            event.listen(engine, "connect", _sqlite_pragmas(timeout))
+            event.listen(engine, "begin", _sqlite_begin)
             for name in ("commit", "rollback"):
                 event.listen(engine, name, _open_write_gate)
             event.listen(engine, "checkin", _open_gate_on_return)  # kept across dispose()
         from . import models  # noqa: F401  (registers the tables)
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
-            auto_upgrade()
+            _auto_upgrade()
 
 
 def _create_private_file(path: str | None) -> None:
@@ -75,7 +75,7 @@ def _narrow(path: str) -> None:
         pass
 
 
-def auto_upgrade() -> None:
+def _auto_upgrade() -> None:
     """Migrate to the newest schema an empty database, or a SQLite one that is behind.
 
     A PostgreSQL database that already has tables is left alone: deployments run
@@ -84,10 +84,10 @@ def auto_upgrade() -> None:
     """
     engine = db.engine
     with engine.connect() as conn, foreign_keys_off(conn), conn.begin():
-        # SQLite: `sqlite_begin` began this with BEGIN IMMEDIATE (waits up to the busy timeout)
+        # SQLite: `_sqlite_begin` began this with BEGIN IMMEDIATE (waits up to the busy timeout)
         if engine.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
-        if needs_upgrade(conn):
+        if _needs_upgrade(conn):
             upgrade(conn)
 
 
@@ -117,7 +117,7 @@ def foreign_keys_off(conn: Connection) -> Iterator[None]:
             driver.execute("PRAGMA foreign_keys = ON")
 
 
-def needs_upgrade(conn: Connection) -> bool:
+def _needs_upgrade(conn: Connection) -> bool:
     """True for an empty database, and for a SQLite one not at the newest revision."""
     tables = inspect(conn).get_table_names()
     if not tables:
@@ -132,15 +132,15 @@ def upgrade(conn: Connection, revision: str = "head") -> None:
     """Run the migrations up to `revision` on this connection, without logging each step.
     On SQLite the connection's foreign keys must be off (`foreign_keys_off`): migrations/env.py
     refuses to run otherwise."""
-    alembic_command(command.upgrade, conn, revision)
+    _alembic_command(command.upgrade, conn, revision)
 
 
 def downgrade(conn: Connection, revision: str) -> None:
     """Run the migrations down to `revision` on this connection (for tests and emergencies)."""
-    alembic_command(command.downgrade, conn, revision)
+    _alembic_command(command.downgrade, conn, revision)
 
 
-def alembic_command(run: Any, conn: Connection, revision: str) -> None:
+def _alembic_command(run: Any, conn: Connection, revision: str) -> None:
     """Run an Alembic command on `conn` (inside its transaction), logging warnings only."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
@@ -154,7 +154,7 @@ def alembic_command(run: Any, conn: Connection, revision: str) -> None:
         alembic_logger.setLevel(level)
 
 
-def sqlite_pragmas(timeout_ms: int) -> Any:
+def _sqlite_pragmas(timeout_ms: int) -> Any:
     """A connect hook: foreign keys on, WAL journal, a busy timeout for waiting writers, and
     the driver's own transaction handling off (`sqlite_begin` emits BEGIN itself)."""
 
@@ -163,13 +163,13 @@ def sqlite_pragmas(timeout_ms: int) -> Any:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys = ON")
-        switch_to_wal(cursor, timeout_ms)
+        _switch_to_wal(cursor, timeout_ms)
         cursor.close()
 
     return on_connect
 
 
-def switch_to_wal(cursor: Any, timeout_ms: int) -> None:
+def _switch_to_wal(cursor: Any, timeout_ms: int) -> None:
     """Put the database in WAL mode. Switching needs a moment of exclusive access that SQLite
     does not wait for (busy timeout or not), so when workers start together on a new file and
     another one holds it, try again until the busy timeout has passed."""
@@ -202,7 +202,7 @@ def _reading_request() -> bool:
     return getattr(view, "reads_only", False)
 
 
-def sqlite_begin(connection: Any) -> None:
+def _sqlite_begin(connection: Any) -> None:
     """Begin a transaction: one that may write takes the write lock up front.
 
     A deferred transaction that reads first and writes later cannot wait for the lock once
