@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import PASSWORD, SEATS, Phone, api_match, api_user, unique
 
 PHONES = {"360x640": {"width": 360, "height": 640}, "375x667": {"width": 375, "height": 667}}
 ROW_HEIGHT = 56
@@ -173,6 +173,7 @@ def test_an_ordinary_hand_takes_at_most_ten_taps(new_phone: Any, shots: Path) ->
     page.keyboard.type("45")        # the keypad moved on to Vera by itself
     phone.tap("label.toggle:has(input[name=marriages_1][value=hearts])")
     page.locator(".preview", has_text="Boris made 120").wait_for()
+    page.evaluate("scrollTo(0, 0)")      # README's picture: the whole form from its top
     phone.screenshot(shots, "hand-form-360")
     phone.tap("button:text('Save hand 1')")
     page.wait_for_selector("li.flash:has-text('Hand 1 recorded.')")
@@ -203,7 +204,8 @@ LIVE_WAIT_MS = 8_000
 """The other phone asks every 3 s: it must show news well within this."""
 
 
-def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any) -> None:
+def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any,
+                                                                   shots: Path) -> None:
     anna, match_id, _auth = three_at_the_table(new_phone, PHONES["360x640"])
     code = anna.page.goto(f"/matches/{match_id}") and anna.page.locator(".code").inner_text()
     boris: Phone = new_phone(viewport=PHONES["375x667"], screen=PHONES["375x667"])
@@ -219,6 +221,8 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     anna.page.fill("#points_2", "45")
     anna.tap("button:text('Save hand 1')")
     anna.page.wait_for_selector("li.flash:has-text('Hand 1 recorded.')")
+    anna.page.locator("button:text('Undo hand 1')").wait_for()
+    anna.screenshot(shots, "undo-360")
     # Boris's old message no longer applies once the sheet has moved on.
     boris.page.locator("table.sheet").wait_for(timeout=LIVE_WAIT_MS)
     assert boris.page.locator("li.flash").count() == 0
@@ -290,16 +294,104 @@ def test_the_chart_tells_players_apart_and_its_key_draws_their_lines(
     assert drawn["labels"] and min(drawn["labels"]) >= 12, drawn["labels"]
 
 
-def test_at_200_percent_text_log_out_stays_on_screen(new_phone: Any,
-                                                     matches: dict[int, tuple[str, str]]) -> None:
+# Whatever at 200 % text is cut off: clipped by its own box, or reaching past the screen's
+# sides without a sideways-scrolling box around it (the sheet's wrapper may scroll).
+CUT_OFF_JS = """() => {
+  const scrolls = el => { for (let a = el.parentElement; a; a = a.parentElement) {
+    if (/auto|scroll/.test(getComputedStyle(a).overflowX) && a !== document.documentElement
+        && a !== document.body) return true; } return false; };
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
+    const s = getComputedStyle(el);
+    if (s.display === "none" || s.visibility === "hidden") continue;
+    const b = el.getBoundingClientRect();
+    if (b.width <= 1 || b.height <= 1) continue;      // visually hidden words for screen readers
+    const clips = /hidden|clip/.test(s.overflowX) || s.textOverflow === "ellipsis";
+    const what = el.tagName + "#" + el.id + "." + el.className + " "
+      + (el.value || el.textContent || "").trim().slice(0, 30);
+    if (el.tagName === "INPUT") {       // its value must fit inside the padding
+      const pen = document.createElement("canvas").getContext("2d");
+      pen.font = s.font;
+      const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+      if (pen.measureText(el.value).width > room + 1) out.push("clipped " + what);
+    } else if (clips && el.scrollWidth > el.clientWidth + 1) {
+      out.push("clipped " + what + " " + el.scrollWidth + ">" + el.clientWidth);
+    } else if ((b.right > innerWidth + 1 || b.left < -1) && !scrolls(el)) out.push("outside " + what);
+  }
+  return out;
+}"""
+
+
+def test_at_200_percent_text_nothing_is_cut_off_on_any_page_at_the_table(
+        new_phone: Any, matches: dict[int, tuple[str, str]]) -> None:
     phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
     name, match_id = matches[3]
     phone.log_in(name)
-    for url in (f"/matches/{match_id}", f"/matches/{match_id}/hands/new", "/"):
-        phone.page.goto(url)
+    request = phone.context.request
+    auth = {"Authorization": "Bearer " + request.post(
+        "/api/tokens", data={"username": name, "password": PASSWORD}).json()["token"]}
+    links = request.post(f"/api/matches/{match_id}/watch", headers=auth).json()
+    tichu = request.post("/api/matches", headers=auth,
+                         data={"players": SEATS, "rules": "tichu"}).json()["id"]
+    stranger = api_user(phone, unique("stranger"))
+    other = request.post("/api/matches", headers=stranger,
+                         data={"players": ["Anna", "Boris", "Vera"]}).json()
+    pages = {"home": "/", "new match": "/matches/new", "match": f"/matches/{match_id}",
+             "hand form": f"/matches/{match_id}/hands/new",
+             "round form": f"/matches/{tichu}/hands/new",
+             "history": f"/matches/{match_id}/history", "account": "/account",
+             "join": f"/join/{other['join_code']}", "watch": links["watch_url"],
+             "board": links["watch_url"] + "/board"}
+    for page_name, url in pages.items():
+        response = phone.page.goto(url)
+        assert response and response.status == 200, (page_name, url)
         phone.page.evaluate("document.documentElement.style.fontSize = '200%'")
+        assert phone.page.evaluate(CUT_OFF_JS) == [], page_name
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360, page_name
         link = phone.page.locator("header.top a", has_text="Log out")
+        if page_name in ("watch", "board"):
+            continue            # no account on these views: nothing to log out of
         box = link.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (url, box)
-        assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), url
-        assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360, url
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (page_name, box)
+        assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), page_name
+
+
+JOIN_TAPS = 2
+"""Issue 12: joining from a link or QR code, for a player already logged in."""
+
+
+def test_a_logged_in_player_joins_a_40_hand_match_by_link_in_two_taps_and_hears_of_a_correction(
+        new_phone: Any, shots: Path) -> None:
+    anna: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
+    anna_name = unique("anna")
+    auth = api_user(anna, anna_name)
+    match_id = api_match(anna, auth, hands=40)
+    link = anna.context.request.get(f"/api/matches/{match_id}/links", headers=auth).json()
+    anna.log_in(anna_name)
+
+    # Boris is logged in on his phone; the link comes from the chat; his taps are recorded.
+    boris: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
+    boris.register(unique("boris"))
+    boris.context.add_init_script(TAP_RECORDER)
+    boris.page.goto(link["join_url"])
+    boris.tap("button:text('Join')")
+    boris.page.wait_for_selector("li.flash:has-text('You joined the match')")
+    assert boris.page.url.endswith(f"/matches/{match_id}")
+    taps = boris.page.evaluate("JSON.parse(sessionStorage.getItem('taps') || '[]')")
+    assert 1 <= len(taps) <= JOIN_TAPS, taps
+    print(f"\njoin by link, logged in, 40-hand match at 360x640: {len(taps)} taps: {taps}")
+    assert boris.page.locator("table.sheet tbody tr").count() == 40
+
+    # Anna corrects the newest hand; Boris's phone says so, on screen, without a reload.
+    boris.page.evaluate("window.stillTheSamePage = true")
+    anna.page.goto(f"/matches/{match_id}")
+    anna.tap("a[aria-label='Correct or delete hand 40']")
+    anna.page.fill("#bid", "110")
+    anna.tap("button:text('Save hand 40')")
+    anna.page.wait_for_selector("li.flash:has-text('Hand 40 corrected')")
+    news = boris.page.locator(".news", has_text=f"{anna_name} corrected hand 40")
+    news.wait_for(timeout=LIVE_WAIT_MS)
+    on_screen(boris.page, ".news")
+    assert boris.page.evaluate("window.stillTheSamePage") is True
+    boris.screenshot(shots, "corrected-360")
