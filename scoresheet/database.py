@@ -258,18 +258,20 @@ def _begin_immediate_yielding(connection: Any) -> None:
         cursor.close()
 
 
-_WRITE_GATES: dict[str, threading.RLock] = {}
+_WRITE_GATES: dict[str, threading.BoundedSemaphore] = {}
 """Per database file: one writer of this process at a time asks SQLite for its write lock.
 Under gevent workers (`WORKER_CLASS=gevent`) this is what keeps a worker alive: SQLite waits
 for its lock in C, without letting other greenlets run, so a greenlet waiting there while
 another greenlet of the same process holds the lock (paused on a socket, e.g. Redis) would
 wait out the whole busy timeout. Waiting here yields; writers in other processes still wait on
-SQLite's lock."""
+SQLite's lock. A semaphore, not a lock: whoever returns the connection gives it back (a
+connection the pool takes back from another thread too); one thread never holds two (its second
+BEGIN IMMEDIATE on the same file would wait for its own first one in SQLite anyway)."""
 
 
 def _pass_write_gate(info: dict[str, Any], database: str) -> None:
     """Take the database's gate (within the busy timeout) for the connection of `info`."""
-    gate = _WRITE_GATES.setdefault(database, threading.RLock())
+    gate = _WRITE_GATES.setdefault(database, threading.BoundedSemaphore(1))
     timeout_ms = current_app.config["SQLITE_BUSY_TIMEOUT_MS"] if has_app_context() else 10_000
     if not gate.acquire(timeout=timeout_ms / 1000):
         raise OperationalError("BEGIN IMMEDIATE", None,
@@ -285,8 +287,10 @@ def _leave_write_gate(info: dict[str, Any]) -> None:
 
 
 def _open_write_gate(connection: Connection) -> None:
-    """A transaction ended (commit or rollback): its writer leaves the gate."""
-    _leave_write_gate(connection.info)
+    """A transaction ended (commit or rollback): its writer leaves the gate (an invalidated
+    connection's info cannot be read: its return to the pool gives the gate back)."""
+    if not connection.invalidated:
+        _leave_write_gate(connection.info)
 
 
 def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
@@ -301,23 +305,26 @@ def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any
     database failed (the connection is thrown away): the caller lets the app answer."""
     if engine.dialect.paramstyle != "qmark":
         sql = sql.replace("%", "%%").replace("?", "%s")
-    pooled = engine.raw_connection()
-    driver = pooled.driver_connection
-    autocommit = hasattr(driver, "autocommit")  # psycopg; SQLite's runs without BEGIN already
+    psycopg = engine.dialect.driver == "psycopg"  # SQLite's connections run without BEGIN already
+    pooled = None
     try:
-        if autocommit:
+        pooled = engine.raw_connection()
+        driver = pooled.driver_connection
+        if psycopg:
             driver.autocommit = True
         cursor = pooled.cursor()
         cursor.execute(sql, list(params))
         rows = [tuple(row) for row in cursor.fetchall()]
         cursor.close()
-        if autocommit:
-            driver.autocommit = False
+        if psycopg:
+            driver.autocommit = False  # as the pool hands its connections out
     except Exception:  # noqa: BLE001 — whatever went wrong, the caller's fallback answers
-        pooled.invalidate()
+        if pooled is not None:
+            pooled.invalidate()
         return None
     finally:
-        pooled.close()
+        if pooled is not None:
+            pooled.close()
     return rows
 
 

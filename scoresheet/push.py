@@ -59,11 +59,12 @@ class Hub:
                 self._reader = threading.Thread(target=self._read, name="push-hub", daemon=True)
                 self._reader.start()
             try:
-                while self._versions.get(match_id, known) == known:
+                while not _newer(self._versions.get(match_id, known), known):
                     left = deadline - time.monotonic()
                     if left <= 0 or not changed.wait(left):
                         break
-                return self._versions.get(match_id, known)
+                fresh = self._versions.get(match_id, known)
+                return fresh if _newer(fresh, known) else known
             finally:
                 self._following[match_id] -= 1
                 if not self._following[match_id]:
@@ -103,6 +104,14 @@ class Hub:
                 raise ConnectionError("the database did not answer")
             versions.update({m: f"{n}-{r}" for m, n, r in rows})
         return versions
+
+def _newer(version: str, known: str) -> bool:
+    """Whether `version` comes after `known` (the revision counts every change; a version the
+    hub read before the stream read its own is not news) or the match is gone."""
+    if version == GONE:
+        return True
+    return int(version.rpartition("-")[2]) > int(known.rpartition("-")[2])
+
 
 def enabled() -> bool:
     """Whether this server pushes live updates (the pages then listen instead of polling)."""

@@ -40,6 +40,9 @@ _HEADERS = [("Cache-Control", "no-cache, private, no-store"), *HEADERS.items(),
 """What the version view's 304 carries besides its ETag and Date (`phone.version`, then
 `security.security_headers` and `_private_no_store`)."""
 
+_OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE",
+                     "HTTP_IF_RANGE", "HTTP_RANGE")
+"""Conditions werkzeug weighs beside If-None-Match: a request with any of them reaches the app."""
 StartResponse = Callable[..., Any]
 
 
@@ -66,7 +69,8 @@ class QuickPoll:
         """The version, if this is a member's poll of a match still at that version."""
         path = _PATH.fullmatch(environ.get("PATH_INFO", ""))
         asked = environ.get("HTTP_IF_NONE_MATCH")
-        if path is None or not asked or not MATCH_ID.fullmatch(path[1]):
+        if path is None or not asked or not MATCH_ID.fullmatch(path[1]) or \
+                any(environ.get(h) for h in _OTHER_CONDITIONS):
             return None
         session = self._session(environ)
         if session is None:

@@ -144,7 +144,7 @@
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
           var current = document.getElementById("live");
-          if (!fresh || !current) return;
+          if (!fresh || !current) return Promise.reject("no sheet");
           current.replaceWith(fresh);
           live = fresh;
           version = fresh.getAttribute("data-version");
@@ -167,11 +167,17 @@
         })
         .then(function () { busy = false; });
     }
+    var tries = 0;
     function catchUp() {  // swap until the page shows the newest version the stream named
-      if (busy || !heardOf || heardOf === version) return;
+      if (busy || document.hidden || !heardOf || heardOf === version) return;
       busy = true;
-      swap().catch(function () { document.dispatchEvent(new Event("sheet-unreachable")); })
-        .then(function () { busy = false; if (heardOf !== version) setTimeout(catchUp, 1000); });
+      swap().then(function () { tries = 0; }, function () {
+        tries += 1;  // not there (logged out, no such match) or unreachable: a few more tries
+        document.dispatchEvent(new Event("sheet-unreachable"));
+      }).then(function () {
+        busy = false;
+        if (heardOf !== version && tries < 5) setTimeout(catchUp, 1000 * (tries + 1));
+      });
     }
     function heard() {  // the server spoke: the sheet is current; 8 s of silence say it may not be
       clearTimeout(silence);
