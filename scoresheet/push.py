@@ -132,17 +132,18 @@ def init_app(app: Flask) -> None:
 @login_required
 def events(match_id: str) -> Response:
     """A member's stream of the match's versions (404 like `…/version` for anyone else)."""
+    version = queries.poll_version(match_id, current_user)  # a stranger: as a missing match
     if not enabled():
         abort(404, _("There is nothing here."))
-    return _stream(match_id, queries.poll_version(match_id, current_user))
+    return _stream(match_id, version)
 
 
 @bp.get("/watch/<token>/events")
 def watch_events(token: str) -> Response:
     """The watched match's stream (as `/watch/<token>/version`); no account needed."""
+    match = links.by_watch_token(token)  # a stopped or wrong token: as on the watch page
     if not enabled():
         abort(404, _("There is nothing here."))
-    match = links.by_watch_token(token)
     response = _stream(match.id, queries.version_of(match))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

@@ -62,7 +62,10 @@ class Stop:
 
 @cache
 def _url_map() -> Any:
-    return create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"}).url_map
+    # Limits off as on the browser tests' server: Flask-Limiter's switch is one for every app
+    # of the process, and an app made with its default (on) turned it on for that server too.
+    return create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                       "RATELIMIT_ENABLED": False}).url_map
 
 
 def page_endpoints() -> set[str]:
