@@ -105,6 +105,7 @@ class Hub:
             versions.update({m: f"{n}-{r}" for m, n, r in rows})
         return versions
 
+
 def _newer(version: str, known: str) -> bool:
     """Whether `version` comes after `known` (the revision counts every change; a version the
     hub read before the stream read its own is not news) or the match is gone."""
