@@ -11,14 +11,13 @@ import json
 import os
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scoresheet import create_app
+from .helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -105,29 +104,9 @@ def _installed_axe() -> str | None:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app on a fresh SQLite database, served by a threaded werkzeug server; its base URL."""
-    from werkzeug.serving import make_server
-
-    tmp = tmp_path_factory.mktemp("browser")
-    app = create_app({
-        "SECRET_KEY": "browser test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
-        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-        "INSTANCE_PATH": str(tmp / "instance"),
-        "RATELIMIT_ENABLED": False,      # every test registers from 127.0.0.1
-        "SESSION_COOKIE_SECURE": False,  # plain http on 127.0.0.1
-    })
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
-    with app.app_context():
-        from scoresheet.extensions import db
-
-        db.engine.dispose()
+    """The app every browser test uses; its base URL."""
+    with serving(tmp_path_factory.mktemp("browser")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -3,11 +3,16 @@ long matches quickly."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from scoresheet import create_app
 
 PASSWORD = "correct horse battery"
 SEATS = ["Anna", "Boris", "Vera", "Gleb"]
@@ -116,3 +121,49 @@ def api_match(phone: Phone, auth: dict[str, str], hands: int, seats: int = 3) ->
         match = response.json()
     assert match["winner"] is None
     return str(match["id"])
+
+
+def api_tichu_match(phone: Phone, auth: dict[str, str]) -> str:
+    """Four players in two teams, a round with calls and one with a double victory, built
+    through the JSON API; its id."""
+    request = phone.context.request
+
+    def post(path: str, body: dict[str, Any]) -> Any:
+        response = request.post(path, headers=auth, data=body)
+        assert response.status in (200, 201), response.text()
+        return response.json()
+
+    match = post("/api/matches", {"players": ["Anna", "Boris", "Vera", "Gleb"], "rules": "tichu"})
+    path = f"/api/matches/{match['id']}/hands"
+    post(path, {"calls": ["grand", "tichu", None, None], "first_out": 1, "card_points": [35, 65]})
+    post(path, {"calls": [None, None, "tichu", None], "first_out": 2, "double_victory": True})
+    return str(match["id"])
+
+
+@contextlib.contextmanager
+def serving(tmp: Path, **config: Any) -> Iterator[str]:
+    """The app on a fresh SQLite database in `tmp` (with `config`), served by a threaded werkzeug
+    server; its base URL."""
+    from werkzeug.serving import make_server
+
+    app = create_app({
+        "SECRET_KEY": "browser test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+        "INSTANCE_PATH": str(tmp / "instance"),
+        "RATELIMIT_ENABLED": False,      # every test registers from 127.0.0.1
+        "SESSION_COOKIE_SECURE": False,  # plain http on 127.0.0.1
+        **config,
+    })
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    httpd.daemon_threads = True  # open event streams do not hold the shutdown up
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+    with app.app_context():
+        from scoresheet.extensions import db
+
+        db.engine.dispose()

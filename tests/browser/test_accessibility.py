@@ -25,7 +25,7 @@ from scoresheet import create_app
 from scoresheet.rules import RULESETS
 from scoresheet.rules.tichu import TICHU
 
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import Phone, api_match, api_tichu_match, api_user, unique
 from .test_narrow_pages import house_match
 
 PHONE = {"viewport": {"width": 360, "height": 640}, "screen": {"width": 360, "height": 640}}
@@ -101,17 +101,6 @@ def _won_match(phone: Phone, auth: dict[str, str]) -> str:
                      {"declarer": 0, "bid": 120, "points": [None, 10, 10],
                       "marriages": [["hearts"], [], []]})
     assert match["winner"] == 0
-    return str(match["id"])
-
-
-def _tichu_match(phone: Phone, auth: dict[str, str]) -> str:
-    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera", "Gleb"],
-                                                "rules": "tichu"})
-    path = f"/api/matches/{match['id']}/hands"
-    _api(phone, auth, path, {"calls": ["grand", "tichu", None, None], "first_out": 1,
-                             "card_points": [35, 65]})
-    _api(phone, auth, path, {"calls": [None, None, "tichu", None], "first_out": 2,
-                             "double_victory": True})
     return str(match["id"])
 
 
@@ -194,7 +183,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     four = api_match(player, auth, hands=12, seats=4)
     three = api_match(player, auth, hands=5)
     fresh = _api(player, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"]})["id"]
-    house, tichu, won = house_match(player, auth), _tichu_match(player, auth), _won_match(player, auth)
+    house, tichu = house_match(player, auth), api_tichu_match(player, auth)
+    won = _won_match(player, auth)
     banked = _won_match(player, auth)
     _api(player, auth, f"/api/matches/{banked}/bank")
     _api(player, auth, f"/api/matches/{three}/hands/5", method="delete")

@@ -12,7 +12,7 @@ import pytest
 
 from scoresheet.i18n import LANGUAGES
 
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import Phone, api_match, api_tichu_match, api_user, unique
 
 MATCH_PAGE = 2
 """The three players' match among `visitors`' pages: each language's screenshot shows it."""
@@ -137,18 +137,6 @@ def house_match(phone: Phone, auth: dict[str, str]) -> str:
     return str(match["id"])
 
 
-def _tichu_match(phone: Phone, auth: dict[str, str]) -> str:
-    """Four players in two teams, a round with calls and one with a double victory."""
-    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera", "Gleb"],
-                                                "rules": "tichu"})
-    path = f"/api/matches/{match['id']}/hands"
-    _api(phone, auth, path, {"calls": ["grand", "tichu", None, None], "first_out": 1,
-                             "card_points": [35, 65]})
-    _api(phone, auth, path, {"calls": [None, None, "tichu", None], "first_out": 2,
-                             "double_victory": True})
-    return str(match["id"])
-
-
 def _banked_matches(phone: Phone, auth: dict[str, str], tablemate: str) -> None:
     """A Tysiacha and a Tichu match won and banked, the player in seat 0 and `tablemate` (who
     joins) in seat 1, the rest guests: the player's page, a tablemate's with its head to head,
@@ -179,7 +167,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     name = unique("narrow")
     auth = api_user(player, name)
     four = api_match(player, auth, hands=12, seats=4)
-    three, tichu = _barrel_match(player, auth), _tichu_match(player, auth)
+    three, tichu = _barrel_match(player, auth), api_tichu_match(player, auth)
     house = house_match(player, auth)
     tablemate = unique("tablemate")
     _banked_matches(player, auth, tablemate)

@@ -4,40 +4,21 @@ elsewhere within 3 s, and sends nothing while the table is thinking."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from scoresheet import create_app
-
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import Phone, api_match, api_user, serving, unique
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with live updates pushed (as under gevent workers), on the threaded werkzeug
     server, which holds each stream in a thread of its own."""
-    from werkzeug.serving import make_server
-
-    tmp = tmp_path_factory.mktemp("push")
-    app = create_app({
-        "SECRET_KEY": "browser test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'push.sqlite'}",
-        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1", "INSTANCE_PATH": str(tmp / "instance"),
-        "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False,
-        "LIVE_PUSH": True, "PUSH_STREAM_SECONDS": 20.0,
-    })
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    httpd.daemon_threads = True  # open streams do not hold the shutdown up
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    with serving(tmp_path_factory.mktemp("push"), LIVE_PUSH=True, PUSH_STREAM_SECONDS=20.0) as url:
+        yield url
 
 
 def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile(

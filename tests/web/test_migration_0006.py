@@ -10,15 +10,13 @@ PostgreSQL."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import empty_database
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine
 
-from scoresheet import models, psycopg_url
+from scoresheet import models
 from scoresheet.database import foreign_keys_off, upgrade
 from scoresheet.extensions import db
 from scoresheet.rules import RULESETS, Malformed, Refused, record_from_dict, replay, setup_from_dict
@@ -38,18 +36,6 @@ STORED = {
     "ggtables": ("ggtables", 2, [0, 0], 30, False),
     "tichu": ("tichu", 4, [0, 0], 20, False),
 }
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    """An engine on an empty database, without the app (SQLite with foreign keys on)."""
-    empty_database(database_url)
-    engine = create_engine(psycopg_url(database_url))
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect",
-                     lambda conn, _: conn.execute("PRAGMA foreign_keys = ON"))
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture(scope="module")

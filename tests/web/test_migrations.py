@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +13,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from conftest import app_config, empty_database
+from conftest import app_config
 from sqlalchemy import Engine, create_engine, event, inspect, text
 
-from scoresheet import create_app, models, psycopg_url
+from scoresheet import create_app, models
 from scoresheet.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
 from scoresheet.extensions import db
 from scoresheet.replay_cache import summary_of
@@ -37,18 +36,6 @@ SCRIPTS = ScriptDirectory(MIGRATIONS)
 REVISIONS = [s.revision for s in reversed(list(SCRIPTS.walk_revisions()))]
 """Every revision, oldest first."""
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    """An engine on an empty database, without the app (SQLite with foreign keys on)."""
-    empty_database(database_url)
-    engine = create_engine(psycopg_url(database_url))
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect",
-                     lambda conn, _: conn.execute("PRAGMA foreign_keys = ON"))
-    yield engine
-    engine.dispose()
 
 
 def differences(engine: Engine) -> list[Any]:
