@@ -227,6 +227,11 @@ def _sqlite_begin(connection: Any) -> None:
         raise
 
 
+def _busy_timeout_ms() -> int:
+    """How long a writer waits for the write lock (the app's `SQLITE_BUSY_TIMEOUT_MS`)."""
+    return int(current_app.config["SQLITE_BUSY_TIMEOUT_MS"]) if has_app_context() else 10_000
+
+
 def _under_gevent() -> bool:
     """Whether gevent has patched this process (gunicorn's gevent workers)."""
     monkey = sys.modules.get("gevent.monkey")
@@ -238,7 +243,7 @@ def _begin_immediate_yielding(connection: Any) -> None:
     under gevent stops the whole worker (every open stream, every request) while a writer of
     another worker holds the lock. Ask without waiting, and sleep between tries (a gevent
     sleep lets the rest of the worker run), within the busy timeout."""
-    timeout_ms = current_app.config["SQLITE_BUSY_TIMEOUT_MS"] if has_app_context() else 10_000
+    timeout_ms = _busy_timeout_ms()
     deadline = time.monotonic() + timeout_ms / 1000
     cursor = connection.connection.driver_connection.cursor()
     cursor.execute("PRAGMA busy_timeout = 0")
@@ -272,7 +277,7 @@ BEGIN IMMEDIATE on the same file would wait for its own first one in SQLite anyw
 def _pass_write_gate(info: dict[str, Any], database: str) -> None:
     """Take the database's gate (within the busy timeout) for the connection of `info`."""
     gate = _WRITE_GATES.setdefault(database, threading.BoundedSemaphore(1))
-    timeout_ms = current_app.config["SQLITE_BUSY_TIMEOUT_MS"] if has_app_context() else 10_000
+    timeout_ms = _busy_timeout_ms()
     if not gate.acquire(timeout=timeout_ms / 1000):
         raise OperationalError("BEGIN IMMEDIATE", None,
                                sqlite3.OperationalError("database is locked"))
