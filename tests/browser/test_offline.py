@@ -49,7 +49,7 @@ def go_online(phone: Phone) -> None:
 
 def kept(phone: Phone, *paths: str) -> None:
     """Wait until the service worker controls the page and keeps these pages for offline use."""
-    phone.page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     until(phone, """([name, paths]) => caches.open(name).then(c => c.keys())
       .then(keys => keys.map(k => new URL(k.url).pathname))
       .then(have => paths.every(p => have.includes(p)))""", [PAGES, list(paths)])
@@ -74,7 +74,7 @@ def table(new_phone: Any, hands: int) -> tuple[Phone, dict[str, str], str]:
     phone.log_in(name)
     sheet = f"/matches/{match_id}"
     phone.page.goto(sheet)
-    phone.page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     phone.page.goto(f"{sheet}/hands/new")
     phone.page.goto(sheet)
     kept(phone, sheet, f"{sheet}/hands/new")
@@ -282,7 +282,7 @@ def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sen
     match_id = api_match(phone, auth, hands=2)
     phone.log_in(name)
     phone.page.goto(f"/matches/{match_id}/hands/new")
-    phone.page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     worker = phone.context.service_workers[0]
     assert worker.evaluate("typeof PAGES") == "undefined"       # the previous release's worker
 
@@ -629,7 +629,7 @@ def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(
     while not posts:
         assert time.monotonic() < deadline, "the hand was not sent when the connection came back"
         phone.page.wait_for_timeout(50)
-    phone.page.wait_for_function("document.querySelector('#live tr.queued.state-waiting')"
+    phone.page.wait_for_function("() => document.querySelector('#live tr.queued.state-waiting')"
                                  " && !document.querySelector('#live tr.queued.state-sending')")
     assert len(posts) == 1
     assert waiting(phone) == ["3: Anna · 120 (waiting to be sent)"]   # not "not sent", not gone
