@@ -92,8 +92,7 @@ MESSAGES: dict[str, str] = {
     "zero_penalty_without_zeros": N_("There are no zeros to pay for: set zeros to “total” or "
                                      "“consecutive”."),
     "barrel_hands": N_("{option} is a whole number from 1 to 5."),
-    "blind_doubles_needs_blind": N_("Doubling only the declarer's points (blind_doubles "
-                                    "“declarer”) needs blind bids: set blind_bids to true."),
+    "blind_doubles_needs_blind": N_("“declarer” needs blind bids: switch blind_bids on."),
     "start_score_dumped": N_("{name}'s start score {score} would be dumped: enter 0."),
     "sitter_bonus_needs_four": N_("The sitter-out bonus needs four at the table."),
     "target": N_("{game} plays to {allowed}, not {target}."),

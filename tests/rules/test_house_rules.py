@@ -432,8 +432,7 @@ def test_defaults_are_todays_rules() -> None:
     ("classic", {"barrel_hands": 6}, None, "options",
      "barrel_hands is a whole number from 1 to 5."),
     ("squarescores", {"blind_doubles": "declarer"}, None, "options",
-     "Doubling only the declarer's points (blind_doubles “declarer”) needs blind bids: set "
-     "blind_bids to true."),
+     "“declarer” needs blind bids: switch blind_bids on."),
     ("squarescores", {"dump_555": "plus"}, [555, 0, 0], "start_scores",
      "A's start score 555 would be dumped: enter 0."),
     ("squarescores", {"dump_555": "both"}, [0, -555, 0], "start_scores",
