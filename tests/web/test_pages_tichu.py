@@ -154,6 +154,9 @@ def test_the_match_page_per_team_with_call_statistics(phone: Phone) -> None:
     assert "Double victories: Anna & Vera 0 · Boris & Gleb 0." in text
     assert 'class="run seat-0"' in page and 'class="run seat-1"' in page
     assert 'class="run seat-2"' not in page  # the race is per team
+    chart = next(n for n in parse(page).walk() if "race" in n.classes())
+    assert "Score race over 1 round:" in chart.text() and "round 1" in chart.text()
+    assert "hand" not in chart.text()
     assert "Bank the match" in text
 
 
@@ -225,5 +228,6 @@ def test_a_german_table_reads_its_own_tichu_words(phone: Phone) -> None:
         assert words in form, words
     page = parse(phone.get(f"/matches/{match_id}", headers=german).text).text()
     for words in ("Runde 2: Boris gibt.", "Tichu geschafft", "Großes Tichu verloren",
-                  "Als Erster raus: Anna", "Karten 35 : 65", "Ansagen", "Doppelsiege:"):
+                  "Als Erster raus: Anna", "Karten 35 : 65", "Ansagen", "Doppelsiege:",
+                  "Punkteverlauf über 1 Runde:"):
         assert words in page, words
