@@ -20,7 +20,7 @@ from flask_login import current_user
 
 from .extensions import db
 from .house_words import page_refusal
-from .localize import number, refusal_params
+from .localize import decimal, number, refusal_params
 from .models import isoformat
 from .rules import errors as rule_errors
 from .rules.messages import MESSAGES
@@ -40,6 +40,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")
     app.add_template_filter(number, "number")
+    app.add_template_filter(decimal, "decimal")
 
 
 class _Domain(Domain):

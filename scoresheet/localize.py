@@ -48,6 +48,12 @@ def number(value: int) -> str:
     return f"{get_minus_sign_symbol(locale)}{digits}" if value < 0 else digits
 
 
+def decimal(value: float) -> str:
+    """A figure with one decimal (a rating, an average place) as the request's language writes
+    it: 2.4 / 2,4, grouped as `number` groups."""
+    return format_decimal(round(value, 1), format="#,##0.0", locale=_locale())
+
+
 def refusal_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """An engine refusal's parameters for a translated sentence: numbers in the language's
     way, known words through the catalog, "one of" lists joined with the language's "or"."""

@@ -59,6 +59,14 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
         assert next(n.text() for n in parse(translated).walk()
                     if "head-to-head" in n.classes()).endswith(said), language
     assert "<polyline" in page.text
+    rating = next(n.text() for n in parse(page.text).walk() if "rating" in n.classes())
+    assert re.fullmatch(r"-?\d+\.\d", rating), rating
+    assert figures["Average place"] == "1.0"
+    for language in ("de", "ru", "uk", "pl"):  # decimals as the language writes them
+        translated = parse(boris.get("/players/anna", headers={"Accept-Language": language}).text)
+        assert next(n.text() for n in translated.walk()
+                    if "rating" in n.classes()) == rating.replace(".", ","), language
+        assert "1,0" in [n.text() for n in translated.walk() if n.tag == "td"], language
     board = anna.get("/leaderboard").text
     assert board.index('href="/players/anna"') < board.index('href="/players/boris"')
 
