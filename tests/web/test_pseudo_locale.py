@@ -284,6 +284,8 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post(f"/matches/{won['id']}/bank", {"confirm": "y"}, form_url=f"/matches/{won['id']}")
     r.page(f"/matches/{won['id']}")
     r.page(f"/matches/{won['id']}/history")
+    for _ in range(2):                                # the rematch, then "had already started"
+        r.post(f"/matches/{won['id']}/rematch", {}, form_url=f"/matches/{won['id']}")
     r.page("/")
 
     # Players: seats on a match page, a player's page, the leaderboard and their refusals.
@@ -345,6 +347,7 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     watcher = Reader(app)
     watcher.allowed += [code, watch_token]
     watcher.page(f"/watch/{watch_token}")             # no account needed
+    watcher.page(f"/watch/{watch_token}/board")       # the scoreboard
     r.problems += watcher.problems
     r.post(f"{at}/watch/stop", {}, form_url=at)
     boris.post("/account/delete", {"password": "correct horse"}, form_url="/account")
