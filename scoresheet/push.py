@@ -48,6 +48,13 @@ class Hub:
         self._following: Counter[str] = Counter()
         self._versions: dict[str, str] = {}
         self._reader: threading.Thread | None = None
+        self._read_at = time.monotonic()
+        """When the versions were last read (or there were none to read)."""
+
+    def current(self, within: float) -> bool:
+        """Whether the versions were read in the last `within` seconds: while the database does
+        not answer, the streams say nothing, and the pages say they may be out of date."""
+        return time.monotonic() - self._read_at <= within
 
     def wait(self, match_id: str, known: str, timeout: float) -> str:
         """The match's version once it is not `known` any more, else `known` after `timeout`."""
@@ -81,11 +88,13 @@ class Hub:
                     del self._changed[gone]
                     self._versions.pop(gone, None)
             if not followed:
+                self._read_at = time.monotonic()
                 continue
             try:
                 fresh = self._versions_of(followed)
             except Exception:  # noqa: BLE001 — the database is away: the streams wait, we try again
                 continue
+            self._read_at = time.monotonic()
             with self._lock:
                 for match_id in followed:
                     version = fresh.get(match_id, GONE)
@@ -164,7 +173,8 @@ def _stream(match_id: str, version: str) -> Response:
             if fresh == GONE:
                 return
             if fresh == known:
-                yield "event: alive\ndata: \n\n"
+                if hub.current(beat):  # else silence: the page says it may be out of date
+                    yield "event: alive\ndata: \n\n"
             else:
                 known = fresh
                 yield f"data: {known}\n\n"

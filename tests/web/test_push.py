@@ -76,6 +76,27 @@ def test_a_member_hears_the_version_then_each_new_one_and_alive_between(
     assert got.count("event: alive") >= 2  # 1.5 s, an alive every 0.3 s while nothing changed
 
 
+def test_no_alive_while_the_versions_cannot_be_read(
+        pushing: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream whose hub cannot read the database says nothing after the version: its page
+    then says it may be out of date, instead of hearing that all is well."""
+    match_id = phone.new_match()
+    hub = pushing.extensions["push"]
+    hub.wait(match_id, "0-0", 0.2)  # the reader runs and has read
+    assert hub.current(0.3)
+
+    def away(_match_ids: list[str]) -> dict[str, str]:
+        raise ConnectionError("the database did not answer")
+
+    monkeypatch.setattr(hub, "_versions_of", away)
+    time.sleep(0.4)  # more than a heartbeat since the last read
+    got = lines(phone.get(f"/matches/{match_id}/events", buffered=False))
+    assert got[:2] == ["retry: 2000", "data: 0-0"]
+    assert "event: alive" not in got
+    monkeypatch.undo()
+    assert "event: alive" in lines(phone.get(f"/matches/{match_id}/events", buffered=False))
+
+
 def test_strangers_and_logged_out_phones_get_what_the_version_answers(
         pushing: Flask, phone: Phone, make_phone: Any) -> None:
     match_id = phone.new_match()
