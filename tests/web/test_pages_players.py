@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from .page_helpers import flashes, parse, played
+from .test_pages_tichu import new_tichu, post_round
 
 
 def seated_win(make_phone: Any) -> tuple[Any, Any, str]:
@@ -79,3 +80,24 @@ def test_a_stranger_finds_no_player(make_phone: Any) -> None:
     assert hidden.status_code == missing.status_code == 404
     main = [[n.text() for n in parse(r.text).walk() if n.tag == "main"] for r in (hidden, missing)]
     assert main[0] == main[1] and "There is no such player." in main[0][0]
+
+
+def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(
+        make_phone: Any) -> None:
+    anna = make_phone("anna")
+    match_id = new_tichu(anna, **{"start_scores-0": "900"})
+    anna.post(f"/matches/{match_id}/seats/0/claim", {}, form_url=f"/matches/{match_id}")
+    post_round(anna, match_id, first_out="0", calls_0="tichu", calls_1="grand",
+               card_points="35")                              # Anna & Vera 1035: they win
+    anna.post(f"/matches/{match_id}/bank", {"confirm": "y"})
+    for language, rows in (("en", {"Won": "1", "Tichu: won / called": "1 / 1",
+                                   "Grand Tichu: won / called": "0 / 0",
+                                   "Double victories": "0"}),
+                           ("de", {"Gewonnen": "1", "Tichu: geschafft / angesagt": "1 / 1",
+                                   "Großes Tichu: geschafft / angesagt": "0 / 0",
+                                   "Doppelsiege": "0"})):
+        page = parse(anna.get("/players/anna", headers={"Accept-Language": language}).text)
+        cells = {r.children[0].text(): r.children[1].text()
+                 for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+        assert {k: cells.get(k) for k in rows} == rows, (language, cells)
+        assert not [k for k in cells if "Great Grand" in k or "Großes Großes" in k]  # not called
