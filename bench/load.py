@@ -281,10 +281,17 @@ async def nap(seconds: float, until: float) -> None:
     await asyncio.sleep(max(0.0, min(seconds, until - time.perf_counter())))
 
 
+QUIET = 30.0
+"""With --backoff: after this many seconds without a change a phone polls less often, as
+static/app.js does (a half longer each time, up to --poll-most seconds)."""
+
+
 async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
                     stats: Stats, until: float) -> None:
-    """A phone polling its match every `--poll` seconds, from a random first moment."""
+    """A phone polling its match every `--poll` seconds, from a random first moment (with
+    --backoff, less often while the match does not change, as the page does)."""
     await nap(random.uniform(0, args.poll), until)
+    every, changed_at = args.poll, time.perf_counter()
     while time.perf_counter() < until:
         tick = time.perf_counter()
         if args.poll_with == "version":
@@ -299,10 +306,13 @@ async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namesp
                 if changed:  # the page reloads: the whole match once
                     await timed(stats, "match after change", (200,), port, "GET",
                                 f"/api/matches/{table.match_id}", headers=phone.auth)
+                    every, changed_at = args.poll, time.perf_counter()
         else:
             await timed(stats, "poll match", (200,), port, "GET",
                         f"/api/matches/{table.match_id}", headers=phone.auth)
-        await nap(args.poll - (time.perf_counter() - tick), until)
+        if args.backoff and time.perf_counter() - changed_at > QUIET:
+            every = min(args.poll_most, round(every * 1.5, 3))
+        await nap(every - (time.perf_counter() - tick), until)
 
 
 async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
@@ -649,6 +659,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds per database")
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
+    parser.add_argument("--backoff", action="store_true",
+                        help="poll less often while the match does not change (static/app.js)")
+    parser.add_argument("--poll-most", type=float, default=12.0,
+                        help="with --backoff, the longest wait between polls")
     parser.add_argument("--hand-every", type=float, default=60.0, help="seconds between hands")
     parser.add_argument("--start-hands", type=int, default=10, help="hands per match at start")
     parser.add_argument("--healthz-every", type=float, default=0.2)

@@ -126,9 +126,12 @@
   }
 
   // Live sheet. Where the server pushes (data-events-url, issue 17) one EventSource hears each
-  // new version, and an "alive" every few seconds while nothing changes; elsewhere every ~3 s
-  // ask whether the match changed (ETag/304 keeps it tiny). Only while the page is visible; on
-  // a change, fetch the page and swap the live part in.
+  // new version, and an "alive" every few seconds while nothing changes; elsewhere ask whether
+  // the match changed (ETag/304 keeps it tiny): every 3 s, and once the sheet has not changed
+  // for half a minute (the table is thinking) a half longer each time, up to every 12 s, back
+  // to 3 s at a change or as soon as someone touches the phone. Only while the page is visible;
+  // on a change, fetch the page and swap the live part in.
+  var POLL_MS = 3000, POLL_MOST_MS = 12000, QUIET_MS = 30000;
   function setUpLive(live) {
     var url = live.getAttribute("data-version-url");
     var events = window.EventSource ? live.getAttribute("data-events-url") : null;
@@ -138,6 +141,8 @@
     var source = null;
     var heardOf = null;   // the newest version the stream named
     var silence = null;
+    var pollEvery = POLL_MS;
+    var changedAt = Date.now();
     function swap() {
       return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
@@ -152,21 +157,32 @@
         });
     }
     function poll() {
-      if (busy || document.hidden) return;
+      if (busy || document.hidden) return Promise.resolve();
       busy = true;
-      fetch(url, { credentials: "same-origin", cache: "no-store",
-                   headers: { "If-None-Match": '"' + version + '"' } })
+      return fetch(url, { credentials: "same-origin", cache: "no-store",
+                          headers: { "If-None-Match": '"' + version + '"' } })
         .then(function (r) { return r.status === 200 ? r.json() : null; })
         .then(function (answer) {
-          if (answer && answer.version && answer.version !== version) return swap();
+          if (answer && answer.version && answer.version !== version) {
+            awake();
+            return swap();
+          }
         })
         .then(function () { document.dispatchEvent(new Event("sheet-reached")); })
         .catch(function () {
           // Offline for a moment: ask again later; offline.js says since when the sheet is old.
           document.dispatchEvent(new Event("sheet-unreachable"));
         })
-        .then(function () { busy = false; });
+        .then(function () {
+          busy = false;
+          if (Date.now() - changedAt > QUIET_MS) {
+            pollEvery = Math.min(POLL_MOST_MS, Math.round(pollEvery * 1.5));
+          }
+        });
     }
+    function awake() { pollEvery = POLL_MS; changedAt = Date.now(); }
+    function schedule() { clearTimeout(timer); timer = setTimeout(tick, pollEvery); }
+    function tick() { poll().then(function () { if (timer !== null) schedule(); }); }
     var tries = 0;
     function catchUp() {  // swap until the page shows the newest version the stream named
       if (busy || document.hidden || !heardOf || heardOf === version) return;
@@ -207,11 +223,17 @@
     }
     function start() {
       if (events) { listen(); return; }
-      if (!timer) timer = setInterval(poll, 3000);
+      if (timer === null) schedule();
     }
-    function stop() { clearInterval(timer); timer = null; hush(); }
+    function stop() { clearTimeout(timer); timer = null; hush(); }
     document.addEventListener("visibilitychange", function () {
-      if (document.hidden) { stop(); } else { if (!events) poll(); start(); }
+      if (document.hidden) { stop(); } else { if (!events) { awake(); poll(); } start(); }
+    });
+    document.addEventListener("pointerdown", function () {  // someone looks: ask now, then often
+      if (events || timer === null || pollEvery === POLL_MS) { awake(); return; }
+      awake();
+      clearTimeout(timer);
+      tick();
     });
     window.addEventListener("online", function () {  // back online: catch up at once
       if (events) { hush(); listen(); } else { poll(); }

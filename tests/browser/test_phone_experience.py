@@ -187,6 +187,43 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
     phone.context.set_offline(False)
 
 
+def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
+        new_phone: Any) -> None:
+    """Polling (where the server does not push, issue 17): every 3 s while the sheet changes,
+    then a half longer each time up to every 12 s; a touch asks at once and often again."""
+    phone = new_phone()
+    name = unique("olga")
+    auth = api_user(phone, name)
+    match_id = api_match(phone, auth, hands=2)
+    phone.log_in(name)
+    phone.page.clock.install()          # the page's timers and Date run when the test says
+    phone.page.goto(f"/matches/{match_id}")
+
+    def polls() -> int:
+        return sum(u.endswith(f"/matches/{match_id}/version") for u in phone.requests)
+
+    def think(seconds: int) -> int:     # the polls of that many seconds of the page's clock
+        before = polls()
+        for _ in range(seconds):
+            phone.page.clock.run_for(1000)
+            phone.page.wait_for_timeout(40)  # each poll's answer arrives in real time
+        return polls() - before
+
+    assert 8 <= think(30) <= 11         # every 3 s while the sheet has just changed
+    assert think(30) <= 6               # 33, 37.5, 44, 54 s: slowing down
+    assert 3 <= think(60) <= 6          # every 12 s: 5 where 3 s would make 20
+
+    reply = phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth,
+                                       data={"kind": "redeal", "expected_hand": 3})
+    assert reply.status == 201, reply.text()
+    asked = polls()
+    phone.page.mouse.click(5, 5)        # someone looks at the phone: it asks at once
+    phone.page.wait_for_function(
+        "() => document.querySelectorAll('#live tbody tr').length >= 3", timeout=3000)
+    assert polls() == asked + 1
+    assert think(9) >= 3                # and every 3 s again
+
+
 def test_the_sheet_stops_asking_for_news_while_the_phone_is_put_away(new_phone: Any) -> None:
     phone = new_phone()
     name = unique("oleg")
