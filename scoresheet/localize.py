@@ -48,10 +48,15 @@ def number(value: int) -> str:
     return f"{get_minus_sign_symbol(locale)}{digits}" if value < 0 else digits
 
 
+_DECIMAL_POINT = {"en": "."}
+"""CLDR's decimal sign where it is not a comma (ru, uk, pl and de write 2,4); written here, as
+loading Babel's number data costs a fresh process ~17 ms on the page that first needs it."""
+
+
 def decimal(value: float) -> str:
-    """A figure with one decimal (a rating, an average place) as the request's language writes
-    it: 2.4 / 2,4, grouped as `number` groups."""
-    return format_decimal(round(value, 1), format="#,##0.0", locale=_locale())
+    """A figure below 1000 with one decimal (a rating, an average place, an average bid) as the
+    request's language writes it: 2.4 / 2,4."""
+    return f"{value:.1f}".replace(".", _DECIMAL_POINT.get(_locale().language, ","))
 
 
 def refusal_params(params: Mapping[str, Any]) -> dict[str, Any]:
