@@ -310,7 +310,7 @@ async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namesp
         else:
             await timed(stats, "poll match", (200,), port, "GET",
                         f"/api/matches/{table.match_id}", headers=phone.auth)
-        if args.backoff and time.perf_counter() - changed_at > QUIET:
+        if args.backoff and args.poll_with == "version" and time.perf_counter() - changed_at > QUIET:
             every = min(args.poll_most, round(every * 1.5, 3))
         await nap(every - (time.perf_counter() - tick), until)
 

@@ -163,6 +163,7 @@ def _stream(match_id: str, version: str) -> Response:
     """The event stream: the version now, each new one, `alive` while nothing changes."""
     hub: Hub = current_app.extensions["push"]
     beat = float(current_app.config["PUSH_HEARTBEAT"])
+    every = float(current_app.config["PUSH_EVERY"])
     lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
 
     def events() -> Iterator[str]:
@@ -173,7 +174,7 @@ def _stream(match_id: str, version: str) -> Response:
             if fresh == GONE:
                 return
             if fresh == known:
-                if hub.current(beat):  # else silence: the page says it may be out of date
+                if hub.current(beat + 2 * every):  # else silence: the page says it may be stale
                     yield "event: alive\ndata: \n\n"
             else:
                 known = fresh

@@ -212,6 +212,7 @@
           // Refused (logged out, or no stream here): ask for the version as before.
           hush();
           events = null;
+          awake();
           start();
         }
       };
