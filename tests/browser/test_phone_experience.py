@@ -196,32 +196,43 @@ def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
     auth = api_user(phone, name)
     match_id = api_match(phone, auth, hands=2)
     phone.log_in(name)
-    phone.page.clock.install()          # the page's timers and Date run when the test says
+    version = f"/matches/{match_id}/version"
+    answered: list[str] = []
+    for done in ("requestfinished", "requestfailed"):
+        phone.context.on(done, lambda r: answered.append(r.url))
+    phone.page.clock.install()          # the page's timers and Date run only when the test says
     phone.page.goto(f"/matches/{match_id}")
+    phone.page.clock.pause_at((phone.page.evaluate("() => Date.now()") + 1500) / 1000)  # s
 
     def polls() -> int:
-        return sum(u.endswith(f"/matches/{match_id}/version") for u in phone.requests)
+        return sum(u.endswith(version) for u in phone.requests)
 
     def think(seconds: int) -> int:     # the polls of that many seconds of the page's clock
         before = polls()
-        for _ in range(seconds):
-            phone.page.clock.run_for(1000)
-            phone.page.wait_for_timeout(40)  # each poll's answer arrives in real time
+        for _ in range(seconds * 4):
+            phone.page.clock.run_for(250)
+            for _ in range(300):        # a poll's answer arrives in real time: wait for it
+                if polls() == sum(u.endswith(version) for u in answered):
+                    break
+                phone.page.wait_for_timeout(10)
         return polls() - before
 
-    assert 8 <= think(30) <= 11         # every 3 s while the sheet has just changed
-    assert think(30) <= 6               # 33, 37.5, 44, 54 s: slowing down
-    assert 3 <= think(60) <= 6          # every 12 s: 5 where 3 s would make 20
+    assert 9 <= think(30) <= 10         # every 3 s while the sheet has just changed
+    assert think(30) <= 6               # then 4.5, 6.75, 10 s apart: slowing down
+    assert 4 <= think(60) <= 6          # every 12 s: 5 where 3 s would make 20
 
     reply = phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth,
                                        data={"kind": "redeal", "expected_hand": 3})
     assert reply.status == 201, reply.text()
     asked = polls()
     phone.page.mouse.click(5, 5)        # someone looks at the phone: it asks at once
-    phone.page.wait_for_function(
-        "() => document.querySelectorAll('#live tbody tr').length >= 3", timeout=3000)
+    for _ in range(300):
+        if phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length") >= 3:
+            break
+        phone.page.wait_for_timeout(10)
+    assert phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length") >= 3
     assert polls() == asked + 1
-    assert think(9) >= 3                # and every 3 s again
+    assert think(10) >= 3               # and every 3 s again
 
 
 def test_the_sheet_stops_asking_for_news_while_the_phone_is_put_away(new_phone: Any) -> None:
