@@ -60,9 +60,14 @@ class Reader:
         self.problems: list[str] = []
 
     def check_html(self, where: str, html: str) -> None:
-        """Every text and every attribute a player reads is marked."""
+        """Every text and every attribute a player reads is marked, and the page has the
+        language switch (issue 11: on every page)."""
         self.seen.append(where)
-        self._check_node(where, parse(html))
+        page = parse(html)
+        if where != "/offline" and not any(  # the page shown offline, where no switch could work
+                n.tag == "button" and n.attrs.get("name") == "lang" for n in page.walk()):
+            self.problems.append(f"{where}: no language switch")
+        self._check_node(where, page)
 
     def _check_node(self, where: str, node: Node) -> None:
         if node.tag in SKIPPED or (node.attrs.get("lang") and node.tag != "html") or \
