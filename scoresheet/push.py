@@ -52,9 +52,10 @@ class Hub:
         """When the versions were last read (or there were none to read)."""
 
     def current(self, within: float) -> bool:
-        """Whether the versions were read in the last `within` seconds: while the database does
-        not answer, the streams say nothing, and the pages say they may be out of date."""
-        return time.monotonic() - self._read_at <= within
+        """Whether the versions were read in the last `within` seconds (and the two reads a slow
+        round may take): while the database does not answer, the streams say nothing, and the
+        pages say they may be out of date."""
+        return time.monotonic() - self._read_at <= within + 2 * self._every
 
     def wait(self, match_id: str, known: str, timeout: float) -> str:
         """The match's version once it is not `known` any more, else `known` after `timeout`."""
@@ -163,7 +164,6 @@ def _stream(match_id: str, version: str) -> Response:
     """The event stream: the version now, each new one, `alive` while nothing changes."""
     hub: Hub = current_app.extensions["push"]
     beat = float(current_app.config["PUSH_HEARTBEAT"])
-    every = float(current_app.config["PUSH_EVERY"])
     lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
 
     def events() -> Iterator[str]:
@@ -174,7 +174,7 @@ def _stream(match_id: str, version: str) -> Response:
             if fresh == GONE:
                 return
             if fresh == known:
-                if hub.current(beat + 2 * every):  # else silence: the page says it may be stale
+                if hub.current(beat):  # else silence: the page says it may be out of date
                     yield "event: alive\ndata: \n\n"
             else:
                 known = fresh

@@ -231,10 +231,9 @@
       if (document.hidden) { stop(); } else { if (!events) { awake(); poll(); } start(); }
     });
     document.addEventListener("pointerdown", function () {  // someone looks: ask now, then often
-      if (events || timer === null || pollEvery === POLL_MS) { awake(); return; }
+      var slowed = pollEvery !== POLL_MS;
       awake();
-      clearTimeout(timer);
-      tick();
+      if (slowed && !events && timer !== null) { clearTimeout(timer); tick(); }
     });
     window.addEventListener("online", function () {  // back online: catch up at once
       if (events) { hush(); listen(); } else { poll(); }

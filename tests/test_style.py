@@ -3,6 +3,7 @@ names, line length, bug-prone patterns. A finding fails the test run, so it neve
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,6 @@ def test_browser_waits_poll_a_function() -> None:
     """Playwright polls a wait_for_function given a bare expression with eval(), which the pages'
     CSP (script-src 'self') refuses as soon as the first check is false: such a wait passes when
     the page is quick and fails when the machine is loaded. Every wait there passes a function."""
-    import re
     bare = []
     for path in sorted((ROOT / "tests" / "browser").glob("*.py")):
         text = path.read_text(encoding="utf-8")

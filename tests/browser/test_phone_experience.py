@@ -207,6 +207,9 @@ def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
     def polls() -> int:
         return sum(u.endswith(version) for u in phone.requests)
 
+    def rows() -> int:
+        return int(phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length"))
+
     def think(seconds: int) -> int:     # the polls of that many seconds of the page's clock
         before = polls()
         for _ in range(seconds * 4):
@@ -227,10 +230,10 @@ def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
     asked = polls()
     phone.page.mouse.click(5, 5)        # someone looks at the phone: it asks at once
     for _ in range(300):
-        if phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length") >= 3:
+        if rows() >= 3:
             break
         phone.page.wait_for_timeout(10)
-    assert phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length") >= 3
+    assert rows() >= 3
     assert polls() == asked + 1
     assert think(10) >= 3               # and every 3 s again
 
