@@ -22,7 +22,19 @@ _hashes: dict[str, tuple[float, str]] = {}
 
 
 def static_url(filename: str) -> str:
-    """The URL of a static file with `?v=<hash of its content>`: cached until it changes."""
+    """The URL of a static file with `?v=<hash of its content>`: cached until it changes. Every
+    page asks for five; the files change only with a deployment, so each URL is made once per
+    app (while templates reload, in debug, the file is looked at every time)."""
+    if current_app.jinja_env.auto_reload:
+        return _versioned_url(filename)
+    made = current_app.extensions.setdefault("static_urls", {})
+    key = (request.script_root, filename)
+    if key not in made:
+        made[key] = _versioned_url(filename)
+    return made[key]  # type: ignore[no-any-return]
+
+
+def _versioned_url(filename: str) -> str:
     path = os.path.join(current_app.static_folder or "", filename)
     mtime = os.path.getmtime(path)
     known = _hashes.get(path)

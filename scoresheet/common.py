@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, request, url_for
+from flask import Flask, current_app, redirect, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -44,12 +45,25 @@ WORDS = {
 def init_app(app: Flask) -> None:
     """Give every template the words for the engine's codes, and Tichu's team names and call
     statistics."""
-    app.context_processor(lambda: {"words": WORDS, "guide_words": WORDS["guides"],
-                                   "mark_words": WORDS["marks"],
-                                   "ruleset_names": RULESET_NAMES})
+    app.context_processor(_words_in_language)
     app.add_template_global(team_names)
     app.add_template_global(rule_card)
     app.add_template_global(_call_statistics_of, "call_statistics")
+
+
+def _words_in_language() -> dict[str, Any]:
+    """The words above and the rulesets' names as text in the request's language, looked up
+    once per app and language (as lazy strings a list of 100 matches asked the catalog for
+    them twice a row)."""
+    said = current_app.extensions.setdefault("words_in_language", {})
+    language = str(get_locale())
+    if language not in said:
+        words = {group: {code: str(word) for code, word in named.items()}
+                 for group, named in WORDS.items()}
+        said[language] = {"words": words, "guide_words": words["guides"],
+                          "mark_words": words["marks"],
+                          "ruleset_names": {k: str(v) for k, v in RULESET_NAMES.items()}}
+    return said[language]  # type: ignore[no-any-return]
 
 
 def _call_statistics_of(sheet: MatchState) -> CallStatistics:

@@ -14,9 +14,12 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from flask import Flask, current_app, g, has_app_context, has_request_context, request
+from flask import Flask, current_app, g, has_app_context, has_request_context, render_template, request
 from flask_babel import Babel, Domain, format_datetime, get_locale, get_translations
 from flask_login import current_user
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from .extensions import db
 from .house_words import page_refusal
@@ -34,9 +37,11 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel with our locale selector; add the `<html lang>` and number helpers."""
     app.config.setdefault("LANGUAGES", list(LANGUAGES))
-    _Babel(app, locale_selector=_select_locale)  # one per app: its cache of catalogs is its own
+    babel = _Babel(app, locale_selector=_select_locale)  # one per app: its catalogs its own
+    babel.install_template_words(app)
     rule_errors.translator = _translate_refusal
     app.context_processor(_language_context)
+    app.add_template_global(per_language)
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")
     app.add_template_filter(number, "number")
@@ -66,6 +71,16 @@ class _Babel(Babel):
     def domain_instance(self) -> Domain:
         """The message domain for the translations."""
         return _Domain(domain=self.domain)
+
+    def install_template_words(self, app: Flask) -> None:
+        """The templates' `_` and `ngettext` ask this app's domain for the catalog straight
+        away (Flask-Babel's own look the domain up again for every word)."""
+        def catalog() -> Any:
+            return self.domain_instance.get_translations()
+        app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda s: catalog().ugettext(s),
+            ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
+            newstyle=True)
 
 
 def languages() -> list[str]:
@@ -126,6 +141,21 @@ def utc_time(moment: datetime) -> str:
 def html_lang() -> str:
     """The page's language as `<html lang>` wants it (BCP 47: `pt-BR`, not `pt_BR`)."""
     return str(get_locale() or "en").replace("_", "-")
+
+
+@pass_context
+def per_language(context: Context, template: str) -> Markup:
+    """A fragment that reads the same for every reader of a language (the phone's offline words,
+    the buttons of the language switch), rendered once per app and language: every page has
+    both, and they were a fifth of an empty page's time (docs/performance.md). Rendered afresh
+    while templates reload (debug)."""
+    if current_app.jinja_env.auto_reload:
+        return Markup(render_template(template))
+    rendered = current_app.extensions.setdefault("per_language", {})
+    key = (template, context["html_lang"])
+    if key not in rendered:
+        rendered[key] = Markup(render_template(template))
+    return rendered[key]  # type: ignore[no-any-return]
 
 
 def _language_context() -> dict[str, Any]:

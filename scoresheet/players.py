@@ -34,7 +34,10 @@ def _visible() -> Any:
 
 def visible_player(viewer: User, username: str) -> User:
     """The account of that name if the viewer is it or shared a match with it, else 404 (one
-    query; the account itself is then the session's, or read by its id as a log-in reads it)."""
+    query, none for one's own page; the account itself is then the session's, or read by its
+    id as a log-in reads it)."""
+    if fold(username) == fold(viewer.username):
+        return viewer
     found = db.session.execute(
         _visible(), {"viewer": viewer.id, "folded": fold(username)}
     ).scalar() if username.isascii() and len(username) <= 40 else None

@@ -112,6 +112,29 @@ def test_every_page_has_the_switch_each_language_in_its_own_words(pseudo_app: Fl
     assert buttons["en"] == ("en", "English")
 
 
+def test_words_rendered_once_per_language_are_each_readers_own(pseudo_app: Flask) -> None:
+    """The phone's offline words, the switch's buttons, a match's state and the rulesets' names
+    are made once per language (`i18n.per_language`, `common._words_in_language`): readers of
+    Russian and German, in turns on one app, each still read their own, with their own name."""
+    said = {lang: {m.id: m.string for m in committed(lang) if m.id} for lang in ("ru", "de")}
+    phones = {}
+    for name, lang in (("anna", "ru"), ("boris", "de"), ("vera", "ru")):
+        phone = Phone(pseudo_app.test_client())
+        phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+        phone.register(name)
+        phone.new_match()
+        phones[name] = (phone, lang)
+    for name, (phone, lang) in [*phones.items(), *phones.items()]:
+        page = parse(phone.get("/").text)
+        words = next(n for n in page.walk() if n.attrs.get("id") == "offline-words")
+        assert words.attrs["data-user"] == name
+        assert words.attrs["data-waiting"] == said[lang]["waiting to be sent"]
+        current = [n.attrs["value"] for n in page.walk() if "current" in n.classes()]
+        assert current == [lang]
+        status = next(n for n in page.walk() if "status" in n.classes()).text()
+        assert said[lang]["in progress"] in status and said[lang]["SquareScores"] in status
+
+
 def test_the_switch_is_remembered_in_a_cookie_and_for_the_account(pseudo_app: Flask) -> None:
     pseudo_app.config["WTF_CSRF_ENABLED"] = True
     phone = Phone(pseudo_app.test_client())
