@@ -147,11 +147,10 @@ def html_lang() -> str:
 def per_language(context: Context, template: str) -> Markup:
     """A fragment that reads the same for every reader of a language (the phone's offline words,
     the buttons of the language switch), rendered once per app and language: every page has
-    both, and they were a fifth of an empty page's time (docs/performance.md). Rendered afresh
+    both, and they were a sixth of a page's time (docs/performance.md). Rendered afresh
     while templates reload (debug)."""
-    if current_app.jinja_env.auto_reload:
-        return Markup(render_template(template))
-    rendered = current_app.extensions.setdefault("per_language", {})
+    rendered = ({} if current_app.jinja_env.auto_reload
+                else current_app.extensions.setdefault("per_language", {}))
     key = (template, context["html_lang"])
     if key not in rendered:
         rendered[key] = Markup(render_template(template))

@@ -64,9 +64,11 @@ def test_no_template_lets_text_through_unescaped() -> None:
     for template in (ROOT / "templates").rglob("*.html"):
         text = template.read_text("utf-8")
         assert not re.search(r"\|\s*safe\b|autoescape\s+false|\{%-?\s*autoescape", text), template
-    # The one Markup is the invite's QR code: an SVG drawn by segno from the join link.
+    # The Markups: the invite's QR code, an SVG drawn by segno from the join link; and a
+    # fragment one of these autoescaping templates rendered, kept once per language.
     python = [p for p in (ROOT / "scoresheet").rglob("*.py") if "Markup(" in p.read_text("utf-8")]
-    assert [p.name for p in python] == ["links.py"]
+    assert sorted(p.name for p in python) == ["i18n.py", "links.py"]
+    assert "Markup(render_template(template))" in (ROOT / "scoresheet" / "i18n.py").read_text()
 
 
 def test_an_unexpected_error_answers_500_telling_nothing_and_keeping_nothing(
