@@ -83,7 +83,7 @@ def _explain(setup: Setup) -> list[Topic]:
     rs, target = RULESETS[setup.rules], setup.options.target
     house = resolved(setup.options, setup.rules)
     topics = [_hand(setup, rs), _forfeit(setup, rs), _endgame(setup, rs, house)]
-    zeros = _zeros(house)
+    zeros = _zeros(house, rs, target)
     if zeros is not None:
         topics.insert(2, zeros)
     topics += [_winning(rs, target), _sheet(setup)]
@@ -93,18 +93,27 @@ def _explain(setup: Setup) -> list[Topic]:
     return topics
 
 
-def _zeros(house: HouseRules) -> Topic | None:
+def _zeros(house: HouseRules, rs: Ruleset, target: int) -> Topic | None:
     """What zeros cost at this table (RULES.md §4, §11.1), if anything."""
     if house.zeros == "off":
         return None
     what = _("A defender who takes no card points at all gets a zero, even with marriages; 2 "
              "card points are not a zero.")
-    if house.zeros == "total":
-        cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
+    run = house.zeros == "consecutive"
+    if run:
+        cost = _("Three zeros in a row cost %(penalty)d. Card points or declaring start the "
+                 "count again; sitting out, a redeal or a forfeit leave it as it is.",
+                 penalty=house.zero_penalty)
     else:
-        cost = _("Three zeros in a row cost %(penalty)d; anything else in between (card points, "
-                 "declaring) starts the count again.", penalty=house.zero_penalty)
-    return Topic(_("Zeros"), [what, cost])
+        cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
+    lines = [what, cost]
+    if rs.barrel_at(target) is not None:
+        lines.append(_("A player on the barrel takes no zero, and their count starts again.")
+                     if run else _("A player on the barrel takes no zero."))
+    if rs.lock_at(target) is not None:
+        lines.append(_("A locked player takes no zero, and their count starts again.")
+                     if run else _("A locked player takes no zero."))
+    return Topic(_("Zeros"), lines)
 
 
 def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = None,

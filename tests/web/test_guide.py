@@ -90,7 +90,10 @@ def test_a_tables_house_rules_are_on_its_rules_page(phone: Phone, app: Flask) ->
                                     "blind_doubles": "declarer", "ace_marriage": True}})
     assert created.status_code == 201, created.json
     text = said(phone, f"/matches/{created.json['id']}/rules")
-    for words in ("Three zeros in a row cost 100", "the player stays at 880",
+    for words in ("Three zeros in a row cost 100. Card points or declaring start the count "
+                  "again; sitting out, a redeal or a forfeit leave it as it is.",
+                  "A player on the barrel takes no zero, and their count starts again.",
+                  "the player stays at 880",
                   "After 2 hands on the barrel", "555 or −555 goes back to 0",
                   "knocks off anyone already on it: they fall to 760",
                   "Every third fall from the barrel drops the player to 0",
@@ -106,3 +109,20 @@ def test_a_tables_house_rules_are_on_its_rules_page(phone: Phone, app: Flask) ->
 def test_classic_keeps_a_missed_bid_on_the_barrel_at_880(app: Flask) -> None:
     text = said(app.test_client(), "/rules/classic")  # RULES.md §7, classic barrel
     assert "A missed bid on the barrel costs nothing: the player stays at 880" in text
+
+
+def test_zeros_say_where_none_is_taken(phone: Phone, app: Flask) -> None:
+    """RULES.md §4 and §11.1: no zero on the barrel nor while locked; in a run of zeros a hand
+    there starts the count again."""
+    text = said(app.test_client(), "/rules/squarescores")
+    assert "A player on the barrel takes no zero." in text and "their count" not in text
+    assert "locked player" not in text
+    token = phone.client.post("/api/tokens", json={"username": "anna",
+                                                   "password": "correct horse"}).json["token"]
+    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"},
+                                json={"players": ["Anna", "Boris", "Vera"], "rules": "polish",
+                                      "options": {"zeros": "consecutive"}})
+    assert created.status_code == 201, created.json
+    text = said(phone, f"/matches/{created.json['id']}/rules")
+    assert "A locked player takes no zero, and their count starts again." in text
+    assert "on the barrel takes no zero" not in text
