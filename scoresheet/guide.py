@@ -83,7 +83,7 @@ def _explain(setup: Setup) -> list[Topic]:
     rs, target = RULESETS[setup.rules], setup.options.target
     house = resolved(setup.options, setup.rules)
     topics = [_hand(setup, rs), _forfeit(setup, rs), _endgame(setup, rs, house)]
-    zeros = _zeros(house, rs, target)
+    zeros = _zeros(house, rs)
     if zeros is not None:
         topics.insert(2, zeros)
     topics += [_winning(rs, target), _sheet(setup)]
@@ -93,7 +93,7 @@ def _explain(setup: Setup) -> list[Topic]:
     return topics
 
 
-def _zeros(house: HouseRules, rs: Ruleset, target: int) -> Topic | None:
+def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
     """What zeros cost at this table (RULES.md §4, §11.1), if anything."""
     if house.zeros == "off":
         return None
@@ -107,12 +107,12 @@ def _zeros(house: HouseRules, rs: Ruleset, target: int) -> Topic | None:
     else:
         cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
     lines = [what, cost]
-    if rs.barrel_at(target) is not None:
-        lines.append(_("A player on the barrel takes no zero, and their count starts again.")
-                     if run else _("A player on the barrel takes no zero."))
-    if rs.lock_at(target) is not None:
-        lines.append(_("A locked player takes no zero, and their count starts again.")
-                     if run else _("A locked player takes no zero."))
+    if rs.has_barrel:
+        lines.append(_("A player on the barrel takes no zero; a hand they play there starts "
+                       "their count again.") if run else _("A player on the barrel takes no zero."))
+    if rs.endgame == "lock":
+        lines.append(_("A locked player takes no zero; a hand they play locked starts their "
+                       "count again.") if run else _("A locked player takes no zero."))
     return Topic(_("Zeros"), lines)
 
 

@@ -36,7 +36,7 @@ def visible_player(viewer: User, username: str) -> User:
     """The account of that name if the viewer is it or shared a match with it, else 404 (one
     query, none for one's own page; the account itself is then the session's, or read by its
     id as a log-in reads it)."""
-    if fold(username) == fold(viewer.username):
+    if username.isascii() and fold(username) == fold(viewer.username):
         return viewer
     found = db.session.execute(
         _visible(), {"viewer": viewer.id, "folded": fold(username)}

@@ -92,7 +92,8 @@ def test_a_tables_house_rules_are_on_its_rules_page(phone: Phone, app: Flask) ->
     text = said(phone, f"/matches/{created.json['id']}/rules")
     for words in ("Three zeros in a row cost 100. Card points or declaring start the count "
                   "again; sitting out, a redeal or a forfeit leave it as it is.",
-                  "A player on the barrel takes no zero, and their count starts again.",
+                  "A player on the barrel takes no zero; a hand they play there starts their count "
+                  "again.",
                   "the player stays at 880",
                   "After 2 hands on the barrel", "555 or −555 goes back to 0",
                   "knocks off anyone already on it: they fall to 760",
@@ -124,5 +125,6 @@ def test_zeros_say_where_none_is_taken(phone: Phone, app: Flask) -> None:
                                       "options": {"zeros": "consecutive"}})
     assert created.status_code == 201, created.json
     text = said(phone, f"/matches/{created.json['id']}/rules")
-    assert "A locked player takes no zero, and their count starts again." in text
+    assert "A locked player takes no zero; a hand they play locked starts their count " \
+        "again." in text
     assert "on the barrel takes no zero" not in text

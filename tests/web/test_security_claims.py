@@ -69,6 +69,9 @@ def test_no_template_lets_text_through_unescaped() -> None:
     python = [p for p in (ROOT / "scoresheet").rglob("*.py") if "Markup(" in p.read_text("utf-8")]
     assert sorted(p.name for p in python) == ["i18n.py", "links.py"]
     assert "Markup(render_template(template))" in (ROOT / "scoresheet" / "i18n.py").read_text()
+    fragments = {name for page in (ROOT / "templates").rglob("*.html")
+                 for name in re.findall(r"per_language\(\"([^\"]+)\"\)", page.read_text("utf-8"))}
+    assert fragments == {"_offline_words.html", "_language_buttons.html"}  # .html: autoescaped
 
 
 def test_an_unexpected_error_answers_500_telling_nothing_and_keeping_nothing(
