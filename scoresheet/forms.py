@@ -15,6 +15,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     Field,
+    Form,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -211,6 +212,14 @@ class ConfirmForm(RefusableForm):
 
     confirm = BooleanField(_l("Yes, I am sure"),
                            validators=[DataRequired(_l("Tick the box to confirm."))])
+
+
+class HeadToHeadForm(Form):
+    """Two players of one's table to compare: a GET form (it stores nothing, so no CSRF
+    token); the view gives both lists the table's names and judges the pair itself."""
+
+    one = SelectField(_l("Player"), validate_choice=False)
+    two = SelectField(_l("Against"), validate_choice=False)
 
 
 class MatchForm(RefusableForm):

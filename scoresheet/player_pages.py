@@ -12,7 +12,7 @@ from flask_login import current_user, login_required
 from . import players, queries, ratings, seats, statistics
 from .common import back_to
 from .errors import Conflict
-from .forms import CALL_NAMES
+from .forms import CALL_NAMES, HeadToHeadForm
 from .rules import RuleError
 from .rules.figures import GAMES
 
@@ -65,9 +65,41 @@ def player(username: str) -> str:
 @bp.get("/leaderboard")
 @login_required
 def leaderboard() -> str:
-    """My table (everyone I played with) by rating, per game."""
-    return render_template("leaderboard.html",
-                           boards={g: ratings.leaderboard(current_user, g) for g in GAMES})
+    """My table (everyone I played with) by rating, per game, and a head-to-head picker."""
+    boards = {g: ratings.leaderboard(current_user, g) for g in GAMES}
+    return render_template("leaderboard.html", boards=boards,
+                           form=_picker(HeadToHeadForm(), boards))
+
+
+@bp.get("/head-to-head")
+@login_required
+def head_to_head() -> Any:
+    """How two players of my table did against each other (`?one=anna&two=boris`; without
+    them, only the picker). A name the viewer cannot see answers as a missing player."""
+    form = _picker(HeadToHeadForm(request.args),
+                   {g: ratings.leaderboard(current_user, g) for g in GAMES})
+    if not request.args:
+        return render_template("head_to_head.html", form=form, pair=None)
+    one = players.visible_player(current_user, form.one.data or "")
+    two = players.visible_player(current_user, form.two.data or "")
+    if one.id == two.id:
+        form.two.errors = [_("Choose two different players.")]
+        return render_template("head_to_head.html", form=form, pair=None), 422
+    return render_template("head_to_head.html", form=form, pair=(one, two),
+                           result=statistics.head_to_head(one, two))
+
+
+def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> HeadToHeadForm:
+    """The picker offering everyone rated at the viewer's table (only banked matches with
+    claimed seats count, and only they give a rating); by default the viewer against the first
+    other name."""
+    names = sorted({e.username for board in boards.values() for e in board}, key=str.lower)
+    form.one.choices, form.two.choices = list(names), list(names)
+    if form.one.data is None:
+        form.one.data = current_user.username
+    if form.two.data is None:
+        form.two.data = next((n for n in names if n != form.one.data), None)
+    return form
 
 
 @bp.get("/guests")

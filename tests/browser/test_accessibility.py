@@ -179,7 +179,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     player, stranger = (Phone(browser.new_context(**device), server) for _ in range(2))
     name = unique("axe")
     auth = api_user(player, name)
-    other = api_user(player, unique("host"))
+    host = unique("host")
+    other = api_user(player, host)
     four = api_match(player, auth, hands=12, seats=4)
     three = api_match(player, auth, hands=5)
     fresh = _api(player, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"]})["id"]
@@ -191,6 +192,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     watch = _api(player, auth, f"/api/matches/{four}/watch")["watch_url"]
     watch_won = _api(player, auth, f"/api/matches/{won}/watch")["watch_url"]
     theirs = _api(player, other, "/api/matches", {"players": ["Dana", "Egor", "Fima"]})
+    house_code = _api(player, auth, f"/api/matches/{house}", method="get")["join_code"]
+    _api(player, other, "/api/matches/join", {"code": house_code})  # a tablemate to compare
     player.log_in(name)
     player.page.goto(f"/matches/{three}/history")
 
@@ -256,6 +259,10 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("account", player, "/account"),
         Stop("player", player, f"/players/{name}"),
         Stop("leaderboard", player, "/leaderboard"),
+        Stop("head to head, the picker", player, "/head-to-head"),
+        Stop("head to head", player, f"/head-to-head?one={name}&two={host}"),
+        Stop("head to head, the same player twice", player,
+             f"/head-to-head?one={name}&two={name}", status=422),
         Stop("guests", player, "/guests"),
         Stop("import", player, "/import"),
         Stop("offline page", player, "/offline"),

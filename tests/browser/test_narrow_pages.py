@@ -175,7 +175,8 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}", f"/matches/{house}",
              f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
              f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
-             "/offline", f"/players/{name}", f"/players/{tablemate}", "/leaderboard", "/guests"]
+             "/offline", f"/players/{name}", f"/players/{tablemate}", "/leaderboard",
+             f"/head-to-head?one={name}&two={tablemate}", "/guests"]
     yield player, stranger, pages
     for phone in (player, stranger):
         phone.context.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .page_helpers import flashes, parse, played
+from .page_helpers import errors_next_to, flashes, parse, played
 from .test_pages_tichu import new_tichu, post_round
 
 
@@ -101,3 +101,40 @@ def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(
                  for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
         assert {k: cells.get(k) for k in rows} == rows, (language, cells)
         assert not [k for k in cells if "Great Grand" in k or "Großes Großes" in k]  # not called
+
+
+def test_the_leaderboard_compares_any_two_players_of_my_table(make_phone: Any) -> None:
+    """Head to head of any two people of the viewer's table (issue 16): Vera, who shares a
+    match with Anna and with Boris, compares them; a name outside one's table answers as a
+    missing player; the same player twice is refused next to the field."""
+    anna, boris, _match_id = seated_win(make_phone)
+    vera = make_phone("vera")
+    match_id = vera.new_match()
+    code = re.search(r'class="code" translate="no">(\w+)<', vera.get(f"/matches/{match_id}").text)
+    assert code
+    for phone in (anna, boris):
+        phone.post("/join", {"code": code.group(1)}, form_url="/")
+    board = parse(vera.get("/leaderboard").text)
+    offered = {n.attrs["id"]: [o.attrs["value"] for o in n.walk() if o.tag == "option"]
+               for n in board.walk() if n.tag == "select"}
+    assert offered == {"one": ["anna", "boris"], "two": ["anna", "boris"]}  # the rated ones
+    page = vera.get("/head-to-head?one=boris&two=ANNA")
+    assert page.status_code == 200
+    line = next(n.text() for n in parse(page.text).walk() if "head-to-head" in n.classes())
+    assert line == ("boris and anna: 1 banked match together. boris finished ahead 0 times. "
+                    "anna finished ahead 1 time.")
+    russian = vera.get("/head-to-head?one=boris&two=anna", headers={"Accept-Language": "ru"})
+    assert next(n.text() for n in parse(russian.text).walk()
+                if "head-to-head" in n.classes()) == (
+        "boris и anna: 1 закрытая партия вместе. boris — выше 0 раз. anna — выше 1 раз.")
+    same = vera.get("/head-to-head?one=anna&two=anna")
+    assert same.status_code == 422
+    assert errors_next_to(same.text, "two") == ["Choose two different players."]
+    assert vera.get("/head-to-head").status_code == 200  # the picker alone
+    dmitri = make_phone("dmitri")
+    dmitri.get("/")  # past the welcome
+    hidden, missing = (dmitri.get(f"/head-to-head?one=anna&two={name}")
+                       for name in ("boris", "nobody"))
+    assert hidden.status_code == missing.status_code == 404
+    main = [[n.text() for n in parse(r.text).walk() if n.tag == "main"] for r in (hidden, missing)]
+    assert main[0] == main[1] and "There is no such player." in main[0][0]
