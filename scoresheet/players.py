@@ -36,11 +36,11 @@ def visible_player(viewer: User, username: str) -> User:
     """The account of that name if the viewer is it or shared a match with it, else 404 (one
     query, none for one's own page; the account itself is then the session's, or read by its
     id as a log-in reads it)."""
-    if username.isascii() and fold(username) == fold(viewer.username):
+    folded = fold(username) if username.isascii() and len(username) <= 40 else None
+    if folded == fold(viewer.username):
         return viewer
-    found = db.session.execute(
-        _visible(), {"viewer": viewer.id, "folded": fold(username)}
-    ).scalar() if username.isascii() and len(username) <= 40 else None
+    found = None if folded is None else db.session.execute(
+        _visible(), {"viewer": viewer.id, "folded": folded}).scalar()
     user = None if found is None else db.session.get(User, found)
     if user is None:
         abort(404, _("There is no such player."))
