@@ -11,6 +11,8 @@ import os
 from flask import Flask, current_app, request, url_for
 from werkzeug.wrappers import Response
 
+from .extensions import kept
+
 COMPRESSIBLE = ("text/", "application/json", "application/javascript",
                 "application/manifest+json", "image/svg+xml")
 MIN_COMPRESS = 500
@@ -25,13 +27,8 @@ def static_url(filename: str) -> str:
     """The URL of a static file with `?v=<hash of its content>`: cached until it changes. Every
     page asks for five; the files change only with a deployment, so each URL is made once per
     app (while templates reload, in debug, the file is looked at every time)."""
-    if current_app.jinja_env.auto_reload:
-        return _versioned_url(filename)
-    made = current_app.extensions.setdefault("static_urls", {})
-    key = (request.script_root, filename)
-    if key not in made:
-        made[key] = _versioned_url(filename)
-    return made[key]  # type: ignore[no-any-return]
+    return kept("static_urls", (request.script_root, filename),
+                lambda: _versioned_url(filename))
 
 
 def _versioned_url(filename: str) -> str:

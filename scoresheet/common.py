@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, current_app, redirect, request, url_for
+from flask import Flask, redirect, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from . import shapes
+from .extensions import kept
 from .forms import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .house_words import rule_card
 from .models import Match
@@ -55,15 +56,14 @@ def _words_in_language() -> dict[str, Any]:
     """The words above and the rulesets' names as text in the request's language, looked up
     once per app and language (as lazy strings a list of 100 matches asked the catalog for
     them twice a row)."""
-    said = current_app.extensions.setdefault("words_in_language", {})
-    language = str(get_locale())
-    if language not in said:
-        words = {group: {code: str(word) for code, word in named.items()}
-                 for group, named in WORDS.items()}
-        said[language] = {"words": words, "guide_words": words["guides"],
-                          "mark_words": words["marks"],
-                          "ruleset_names": {k: str(v) for k, v in RULESET_NAMES.items()}}
-    return said[language]  # type: ignore[no-any-return]
+    return kept("words_in_language", str(get_locale()), _words_as_text)
+
+
+def _words_as_text() -> dict[str, Any]:
+    words = {group: {code: str(word) for code, word in named.items()}
+             for group, named in WORDS.items()}
+    return {"words": words, "guide_words": words["guides"], "mark_words": words["marks"],
+            "ruleset_names": {k: str(v) for k, v in RULESET_NAMES.items()}}
 
 
 def _call_statistics_of(sheet: MatchState) -> CallStatistics:

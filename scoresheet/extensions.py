@@ -1,5 +1,10 @@
-"""Flask extensions, created unbound and bound to an app in `create_app`."""
+"""Flask extensions, created unbound and bound to an app in `create_app`; and what an app keeps
+for itself once made."""
 
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from flask import current_app
 from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -25,3 +30,18 @@ login_manager.login_view = "pages.login"
 login_manager.login_message = _l("Log in to see that page.")
 limiter = Limiter(key_func=get_remote_address)
 """Brute-force limits on logging in, registering and joining (see `limits.py`)."""
+
+
+_Made = TypeVar("_Made")
+
+
+def kept(cache: str, key: Hashable, make: Callable[[], _Made]) -> _Made:
+    """What `make()` returns, made once per app and `key` and kept by the app in its `cache`:
+    words and URLs that change only with a deployment (every page asks for them). While the
+    templates reload (debug), made afresh every time."""
+    if current_app.jinja_env.auto_reload:
+        return make()
+    found: dict[Hashable, Any] = current_app.extensions.setdefault(cache, {})
+    if key not in found:
+        found[key] = make()
+    return found[key]  # type: ignore[no-any-return]

@@ -21,7 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from .extensions import db
+from .extensions import db, kept
 from .house_words import page_refusal
 from .localize import decimal, number, refusal_params
 from .models import isoformat
@@ -149,12 +149,8 @@ def per_language(context: Context, template: str) -> Markup:
     the buttons of the language switch), rendered once per app and language: every page has
     both, and they were a sixth of a page's time (docs/performance.md). Rendered afresh
     while templates reload (debug)."""
-    rendered = ({} if current_app.jinja_env.auto_reload
-                else current_app.extensions.setdefault("per_language", {}))
-    key = (template, context["html_lang"])
-    if key not in rendered:
-        rendered[key] = Markup(render_template(template))
-    return rendered[key]  # type: ignore[no-any-return]
+    return kept("per_language", (template, context["html_lang"]),
+                lambda: Markup(render_template(template)))
 
 
 def _language_context() -> dict[str, Any]:
