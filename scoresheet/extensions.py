@@ -35,13 +35,17 @@ limiter = Limiter(key_func=get_remote_address)
 _Made = TypeVar("_Made")
 
 
-def kept(cache: str, key: Hashable, make: Callable[[], _Made]) -> _Made:
+def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None = None
+         ) -> _Made:
     """What `make()` returns, made once per app and `key` and kept by the app in its `cache`:
-    words and URLs that change only with a deployment (every page asks for them). While the
-    templates reload (debug), made afresh every time."""
+    words and URLs that change only with a deployment (every page asks for them), or with
+    `most` a cache of at most that many (emptied when full: keys that are data, such as a
+    player's figures). While the templates reload (debug), made afresh every time."""
     if current_app.jinja_env.auto_reload:
         return make()
     found: dict[Hashable, Any] = current_app.extensions.setdefault(cache, {})
     if key not in found:
+        if most is not None and len(found) >= most:
+            found.clear()
         found[key] = make()
     return found[key]  # type: ignore[no-any-return]

@@ -8,11 +8,14 @@ from flask import Blueprint, flash, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
+from markupsafe import Markup
 
 from . import players, queries, ratings, seats, statistics
 from .common import back_to
 from .errors import Conflict
+from .extensions import kept
 from .forms import CALL_NAMES, HeadToHeadForm
+from .i18n import html_lang
 from .rules import RuleError
 from .rules.figures import GAMES
 
@@ -58,8 +61,21 @@ def seat(match_id: str, seat: int, step: str) -> Any:
 def player(username: str) -> str:
     """A player's statistics and ratings (theirs, or a tablemate's)."""
     user = players.visible_player(current_user, username)
-    return render_template("player.html", profile=players.profile(current_user, user),
-                           call_words=CALL_NAMES)
+    profile = players.profile(current_user, user)
+    return render_template("player.html", profile=profile, figures=_figures(profile))
+
+
+FIGURES_KEPT = 512
+"""At most this many rendered figures are kept per app (a few kilobytes each)."""
+
+
+def _figures(profile: players.Profile) -> Markup:
+    """The body of a player's page: what it shows is all in `profile.shown`, so it is rendered
+    once per app, language and `shown`, and kept; a page read again while nothing of it changed
+    renders only its frame (docs/performance.md)."""
+    return kept("player_figures", (html_lang(), profile.shown),
+                lambda: Markup(render_template("_player_figures.html", profile=profile,
+                                               call_words=CALL_NAMES)), most=FIGURES_KEPT)
 
 
 @bp.get("/leaderboard")

@@ -6,7 +6,8 @@ to a stranger a player answers exactly like one who is not there (404).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -86,6 +87,15 @@ class Profile:
     ratings: list[GameRating]
     head_to_head: statistics.HeadToHead | None
     """The viewer against this player (None on one's own page)."""
+
+    @property
+    def shown(self) -> Hashable:
+        """Everything the page shows of this profile, as one hashable value: the rendered page
+        is kept by it (`player_pages`), so what it leaves out would be shown stale."""
+        return (self.user.username,
+                tuple((*(getattr(r, f.name) for f in fields(r) if f.name != "counts"),
+                       *r.counts.items()) for r in self.rulesets),
+                tuple((g.game, *g.history) for g in self.ratings), self.head_to_head)
 
 
 def profile(viewer: User, user: User) -> Profile:

@@ -11,7 +11,7 @@ from sqlalchemy import inspect, text
 from werkzeug.security import generate_password_hash
 
 from scoresheet import DEFAULT_PASSWORD_HASH, create_app, psycopg_url
-from scoresheet.extensions import db
+from scoresheet.extensions import db, kept
 
 
 def dispose(app: Any) -> None:
@@ -116,3 +116,18 @@ def test_production_password_hash_is_scrypt_at_owasp_strength(tmp_path: Any) -> 
     assert name == "scrypt" and int(n) >= 32768 and int(r) >= 8 and int(p) >= 3
     assert generate_password_hash("x", method=method).startswith("scrypt:32768:8:3$")
     dispose(app)
+
+
+def test_what_an_app_keeps_with_a_limit_is_emptied_when_full(app: Any) -> None:
+    """`kept(…, most=n)` keeps at most n things (a player's figures are keyed by data): the
+    n+1st empties it; until then each is made once."""
+    made: list[int] = []
+
+    def make(n: int) -> Any:
+        return lambda: made.append(n) or n
+
+    with app.app_context():
+        assert [kept("test", n, make(n), most=2) for n in (1, 2, 1, 2)] == [1, 2, 1, 2]
+        assert made == [1, 2]
+        assert kept("test", 3, make(3), most=2) == 3 and app.extensions["test"] == {3: 3}
+        assert kept("test", 1, make(1), most=2) == 1 and made == [1, 2, 3, 1]

@@ -4,7 +4,14 @@ player's page and the leaderboard, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import fields, replace
+from types import SimpleNamespace
+from typing import Any, cast
+
+from scoresheet.players import GameRating, Profile
+from scoresheet.ratings import Point
+from scoresheet.rules.figures import COUNTS
+from scoresheet.statistics import HeadToHead, RulesetFigures
 
 from .page_helpers import errors_next_to, flashes, parse, played
 from .test_pages_tichu import new_tichu, post_round
@@ -70,6 +77,54 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
         assert "1,0" in [n.text() for n in translated.walk() if n.tag == "td"], language
     board = anna.get("/leaderboard").text
     assert board.index('href="/players/anna"') < board.index('href="/players/boris"')
+
+
+def test_a_kept_player_page_shows_what_changed_since(make_phone: Any) -> None:
+    """The body of a player's page is rendered once per language and figures and kept
+    (`player_pages._figures`): read again after a seat was claimed and a match banked, in
+    another language, or by someone else, it shows what is true now for that reader."""
+    anna, boris, _match_id = seated_win(make_phone)
+
+    def cells(phone: Any, language: str = "en") -> dict[str, str]:
+        page = parse(phone.get("/players/anna", headers={"Accept-Language": language}).text)
+        return {r.children[0].text(): r.children[1].text()
+                for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+
+    assert cells(anna)["Matches played"] == "1" and cells(anna, "de")["Gespielte Partien"] == "1"
+    match_id = anna.new_match(**{"start_scores-0": "870"})
+    anna.post(f"/matches/{match_id}/seats/0/claim", {}, form_url=f"/matches/{match_id}")
+    assert (cells(anna)["Matches played"], cells(anna)["Banked"]) == ("2", "1")
+    anna.hand(match_id, 1, **played(0, 140, [None, 20, 20], {0: ["hearts"]}))
+    anna.post(f"/matches/{match_id}/bank", {"confirm": "y"})
+    assert (cells(anna)["Banked"], cells(anna)["Won"]) == ("2", "2")
+    assert cells(anna, "de")["Gewonnen"] == "2"
+    own, seen = anna.get("/players/anna").text, boris.get("/players/anna").text
+    assert "You and anna" not in own and "Guests at your table" in own
+    assert "You and anna: 1 banked match together." in seen and "Guests at your table" not in seen
+
+
+def test_everything_a_player_page_shows_is_in_what_keeps_it() -> None:
+    """`Profile.shown` keys the kept page: a change to any field of the profile, of its figures
+    (each count too), ratings or head to head, changes it; otherwise a page would read stale."""
+    figures = RulesetFigures("polish", 3, 2, 1, 3, dict.fromkeys(COUNTS, 0))
+    rating = GameRating("tysiacha", [Point(1, "m1", 25.0)])
+    base = Profile(cast(Any, SimpleNamespace(username="anna")), [figures], [rating],
+                   HeadToHead(1, 1, 0))
+    changed = [replace(base, user=cast(Any, SimpleNamespace(username="boris"))),
+               replace(base, rulesets=[]), replace(base, ratings=[]),
+               replace(base, head_to_head=None),
+               replace(base, ratings=[replace(rating, game="tichu")]),
+               replace(base, ratings=[replace(rating, history=[Point(1, "m1", 26.0)])]),
+               replace(base, ratings=[replace(rating, history=[Point(1, "m2", 25.0)])])]
+    changed += [replace(base, head_to_head=replace(base.head_to_head, **{f.name: 5}))
+                for f in fields(HeadToHead)]
+    changed += [replace(base, rulesets=[replace(figures, **{f.name: f.name})])
+                for f in fields(RulesetFigures) if f.name not in ("rules", "counts")]
+    changed += [replace(base, rulesets=[replace(figures, rules="tichu")])]
+    changed += [replace(base, rulesets=[replace(figures, counts=figures.counts | {name: 1})])
+                for name in COUNTS]
+    shown = [base.shown, *(p.shown for p in changed)]
+    assert len(set(shown)) == len(shown)
 
 
 def test_a_stranger_finds_no_player(make_phone: Any) -> None:
