@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -185,13 +185,17 @@ class Seat(db.Model):
     """A seat of a match claimed by an account ("I am Anna"); a seat without one is a guest."""
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("match_id", "seat"), UniqueConstraint("match_id", "user_id"))
+    __table_args__ = (UniqueConstraint("match_id", "seat"), UniqueConstraint("match_id", "user_id"),
+                      Index("ix_seats_user_id_banked", "user_id", "banked"))
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int]
     """The player's place in `setup.players`, from 0."""
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    banked: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The match is banked (set with its figures, `statistics.keep_figures`): a player's page
+    counts the matches not banked yet from the seats alone, not by reading every match."""
 
 
 class SeatFigure(db.Model):

@@ -106,7 +106,8 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
         db.session.delete(row)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
     db.session.flush()
-    db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id))
+    db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id,
+                        banked=match.status == "banked"))
     audit.log(match, by, "seat_claimed" if by.id == user.id else "seat_assigned", before=before,
               after={"seat": seat, "user": user.username})
     try:

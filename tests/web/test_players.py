@@ -346,6 +346,18 @@ def kept_and_summed(app: Any) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any,
     return kept, summed, summaries, thinned
 
 
+def seats_know_whether_banked(app: Any) -> list[bool]:
+    """Every claimed seat's kept `banked` (in id order), checked against its match's status."""
+    from scoresheet.extensions import db
+    from scoresheet.models import Match, Seat
+
+    with app.app_context():
+        rows = db.session.execute(db.select(Seat.banked, Match.status).join(Match)
+                                  .order_by(Seat.id)).all()
+    assert all(banked == (status == "banked") for banked, status in rows), rows
+    return [banked for banked, _ in rows]
+
+
 def test_kept_totals_and_rating_summaries_equal_the_sums_after_every_kind_of_write(
         app: Any, make_user: Any) -> None:
     match, anna, boris, vera = together(make_user, start_scores=[850, 0, 0])
@@ -356,8 +368,10 @@ def test_kept_totals_and_rating_summaries_equal_the_sums_after_every_kind_of_wri
         kept, summed, summaries, thinned = kept_and_summed(app)
         assert kept == summed and summaries == thinned
         assert len({user for user, _ in kept}) == users  # so an empty table cannot pass
+        assert seats_know_whether_banked(app)
         return kept, summaries
 
+    assert seats_know_whether_banked(app) == [False, False]  # claims on an open match
     for hand in BARREL_MATCH:
         anna.add_hand(match["id"], hand)
     bank(anna, match)                                 # bank
@@ -398,6 +412,27 @@ def test_a_knock_off_counts_as_a_fall_off_the_barrel_once_banked(make_user: Any)
     assert (a["barrel_on"], a["barrel_fell"], a["barrel_won"], a["barrel_won_rate"]) == \
         (1, 1, 0, 0.0)
     assert (b["barrel_on"], b["barrel_fell"], b["barrel_won"]) == (1, 0, 1)
+
+
+def test_migration_0012_marks_the_seats_of_banked_matches(app: Any, make_user: Any) -> None:
+    from scoresheet.database import downgrade, foreign_keys_off, upgrade
+    from scoresheet.extensions import db
+
+    match, anna, boris, _vera = together(make_user, start_scores=WINNING_START)
+    claim(anna, match, 0)
+    won_by(anna, match, 0)
+    other = anna.new_match(players=["Anna", "Boris", "Vera"])
+    claim(anna, other, 0)
+    claim(boris, match, 1)  # claimed after banking
+    assert seats_know_whether_banked(app) == [True, False, True]
+    with app.app_context():
+        db.session.remove()
+        with db.engine.connect() as conn, foreign_keys_off(conn), conn.begin():
+            downgrade(conn, "0011")
+            upgrade(conn, "head")
+    assert seats_know_whether_banked(app) == [True, False, True]
+    found = figures(anna, "anna")
+    assert (found["played"], found["banked"]) == (2, 1)
 
 
 def test_migration_0011_fills_the_totals_and_summaries_and_counts_old_knock_offs(
