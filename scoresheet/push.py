@@ -48,6 +48,7 @@ class Hub:
         self._following: Counter[str] = Counter()
         self._versions: dict[str, str] = {}
         self._reader: threading.Thread | None = None
+        self._stopped = threading.Event()
         self._read_at = time.monotonic()
         """When the versions were last read (or there were none to read)."""
 
@@ -81,8 +82,7 @@ class Hub:
     def _read(self) -> None:
         """Every `every` seconds, the versions of the matches followed; wake their streams.
         A match nobody followed over a whole round is forgotten."""
-        while True:
-            time.sleep(self._every)
+        while not self._stopped.wait(self._every):
             with self._lock:
                 followed = list(self._following)
                 for gone in [m for m in self._changed if m not in self._following]:
@@ -102,6 +102,13 @@ class Hub:
                     if self._versions.get(match_id) != version and match_id in self._changed:
                         self._versions[match_id] = version
                         self._changed[match_id].notify_all()
+
+    def stop(self) -> None:
+        """End the reading thread and wait for it (an app that is done with its database: its
+        last read must not outlive the engine)."""
+        self._stopped.set()
+        if self._reader is not None:
+            self._reader.join()
 
     def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
         """`<hands>-<revision>` of each of these matches that is still there (read outside any

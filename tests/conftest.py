@@ -63,6 +63,7 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
     empty_database(database_url)
     app = create_app(app_config(database_url, tmp_path))
     yield app
+    app.extensions["push"].stop()  # its live-update reads end before the engine does
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

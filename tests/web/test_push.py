@@ -95,6 +95,10 @@ def test_no_alive_while_the_versions_cannot_be_read(
     monkeypatch.undo()
     assert lines(phone.get(f"/matches/{match_id}/events", buffered=False)).count(
         "event: alive") >= 3
+    reader = hub._reader
+    assert reader is not None and reader.is_alive()
+    hub.stop()  # as the tests' app does before its engine is disposed
+    assert not reader.is_alive()
 
 
 def test_strangers_and_logged_out_phones_get_what_the_version_answers(
