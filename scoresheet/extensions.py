@@ -44,8 +44,10 @@ def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None 
     if current_app.jinja_env.auto_reload:
         return make()
     found: dict[Hashable, Any] = current_app.extensions.setdefault(cache, {})
-    if key not in found:
+    value = found.get(key, found)  # the dict itself: nothing kept under this key
+    if value is found:
+        value = make()
         if most is not None and len(found) >= most:
-            found.clear()
-        found[key] = make()
-    return found[key]  # type: ignore[no-any-return]
+            found.clear()  # (another thread may empty it too: what it made is returned anyway)
+        found[key] = value
+    return value  # type: ignore[no-any-return]

@@ -65,15 +65,16 @@ def player(username: str) -> str:
     return render_template("player.html", profile=profile, figures=_figures(profile))
 
 
-FIGURES_KEPT = 512
-"""At most this many rendered figures are kept per app (a few kilobytes each)."""
+FIGURES_KEPT = 128
+"""At most this many rendered bodies are kept per app: each with its key, the figures it was
+rendered from (a rating history of 120 points among them), a few tens of kilobytes."""
 
 
 def _figures(profile: players.Profile) -> Markup:
     """The body of a player's page: what it shows is all in `profile.shown`, so it is rendered
-    once per app, language and `shown`, and kept; a page read again while nothing of it changed
+    once per app, language, path prefix (its links) and `shown`, and kept; a page read again while nothing of it changed
     renders only its frame (docs/performance.md)."""
-    return kept("player_figures", (html_lang(), profile.shown),
+    return kept("player_figures", (html_lang(), request.script_root, profile.shown),
                 lambda: Markup(render_template("_player_figures.html", profile=profile,
                                                call_words=CALL_NAMES)), most=FIGURES_KEPT)
 

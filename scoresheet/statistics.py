@@ -128,7 +128,7 @@ def _statement(dialect: str) -> Any:
     return db.text(
         f"SELECT {rules} AS rules, count(*) AS unbanked, {zeros} FROM seats"
         " JOIN matches ON matches.id = seats.match_id"
-        f" WHERE seats.user_id = :user_id AND NOT seats.banked GROUP BY {rules}"
+        f" WHERE seats.user_id = :user_id AND seats.banked = FALSE GROUP BY {rules}"
         f" UNION ALL SELECT rules, 0, banked, won, places, {counts} FROM player_totals"
         " WHERE user_id = :user_id")
 

@@ -115,7 +115,8 @@ def test_everything_a_player_page_shows_is_in_what_keeps_it() -> None:
                replace(base, head_to_head=None),
                replace(base, ratings=[replace(rating, game="tichu")]),
                replace(base, ratings=[replace(rating, history=[Point(1, "m1", 26.0)])]),
-               replace(base, ratings=[replace(rating, history=[Point(1, "m2", 25.0)])])]
+               replace(base, ratings=[replace(rating, history=[Point(1, "m2", 25.0)])]),
+               replace(base, ratings=[replace(rating, history=[Point(2, "m1", 25.0)])])]
     changed += [replace(base, head_to_head=replace(base.head_to_head, **{f.name: 5}))
                 for f in fields(HeadToHead)]
     changed += [replace(base, rulesets=[replace(figures, **{f.name: f.name})])
