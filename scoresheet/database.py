@@ -1,4 +1,5 @@
-"""Binding the database: SQLite pragmas, migrations, and the schema of an empty database."""
+"""Binding the database: SQLite pragmas, migrations, the schema of an empty database, and
+reading a match's row locked."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from sqlalchemy.exc import OperationalError
 
 from .extensions import db, migrate
 from .folders import folder
+from .models import Match
 
 MIGRATIONS = folder("migrations")
 """The Alembic scripts (`flask --app scoresheet db …` uses them too)."""
@@ -301,6 +303,15 @@ def _open_write_gate(connection: Connection) -> None:
 def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
     """A connection went back to the pool: whatever it began is over."""
     _leave_write_gate(record.info)
+
+
+def read_locked(match: Match, share: bool = False) -> None:
+    """Read the match's row afresh, locked (PostgreSQL) until the transaction ends, `share`d or
+    not: a writer that committed since this request loaded the match is waited for and seen
+    (revision, status, rematch). Only rows fetched refresh the object, so the row is fetched."""
+    db.session.execute(
+        db.select(Match).where(Match.id == match.id).with_for_update(read=share)
+        .execution_options(populate_existing=True)).scalar_one()
 
 
 def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]] | None:

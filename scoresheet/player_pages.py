@@ -72,8 +72,8 @@ rendered from (a rating history of 120 points among them), a few tens of kilobyt
 
 def _figures(profile: players.Profile) -> Markup:
     """The body of a player's page: what it shows is all in `profile.shown`, so it is rendered
-    once per app, language, path prefix (its links) and `shown`, and kept; a page read again while nothing of it changed
-    renders only its frame (docs/performance.md)."""
+    once per app, language, path prefix (its links) and `shown`, and kept; a page read again
+    while nothing of it changed renders only its frame (docs/performance.md)."""
     return kept("player_figures", (html_lang(), request.script_root, profile.shown),
                 lambda: Markup(render_template("_player_figures.html", profile=profile,
                                                call_words=CALL_NAMES)), most=FIGURES_KEPT)

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from . import audit, ratings
+from .database import read_locked
 from .errors import Conflict
 from .extensions import db
 from .models import Match, Member, Seat, User, fold
@@ -63,7 +64,7 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
 def release(match: Match, by: User, seat: int) -> None:
     """Make a seat a guest again: its own player, or the creator, may."""
     _checked(match, seat)
-    _status_now(match)
+    read_locked(match, share=True)  # a bank under way is waited for (the ratings follow it)
     row = _claim_of(match, seat)
     if row is None:
         return
@@ -94,19 +95,10 @@ def _claim_of(match: Match, seat: int) -> Seat | None:
         .with_for_update()).scalar_one_or_none()
 
 
-def _status_now(match: Match) -> None:
-    """Read the match's status afresh, the row share-locked (PostgreSQL) until the change
-    commits: a claim made while the match is being banked waits for it, then knows it is
-    banked (`Seat.banked`, the ratings)."""
-    db.session.execute(
-        db.select(Match).where(Match.id == match.id).with_for_update(read=True)
-        .execution_options(populate_existing=True)).scalar_one()
-
-
 def _place(match: Match, by: User, user: User, seat: int) -> None:
     """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
     claimed is a Conflict unless the creator (`by`) is giving it."""
-    _status_now(match)
+    read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
     row = _claim_of(match, seat)
     if row is not None and row.user_id == user.id:
         return

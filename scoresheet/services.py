@@ -21,6 +21,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
 from . import audit, ratings, statistics
+from .database import read_locked
 from .errors import Conflict
 from .extensions import db
 from .links import by_join_code
@@ -74,9 +75,7 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
     on (to the left of this match's first dealer), no start scores; every member of this
     match is a member of it. One per match: a second tap, on any phone, gets the one already
     started. The match, and whether it was started now."""
-    db.session.execute(
-        db.select(Match).where(Match.id == match.id).with_for_update()
-        .execution_options(populate_existing=True)).scalar_one()
+    read_locked(match)
     started = rematch_of(match, user)
     if started is not None:
         return started, False
@@ -335,12 +334,7 @@ def _try_next(match: Match, current: Computed, record: Record,
 def _lock(match: Match, load: bool = True) -> list[Hand]:
     """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
     and return its hands as they are now (unless `load` is false)."""
-    # Fetch the row (not just run the query): only rows read refresh the object, and a writer
-    # that committed since this request loaded the match must be seen (revision, status).
-    db.session.execute(
-        db.select(Match).where(Match.id == match.id).with_for_update()
-        .execution_options(populate_existing=True)
-    ).scalar_one()
+    read_locked(match)
     _refuse_closed(match)
     return stored_hands(match) if load else []
 
