@@ -39,6 +39,13 @@ def seated_win(make_phone: Any) -> tuple[Any, Any, str]:
     return anna, boris, match_id
 
 
+def figure_rows(phone: Any, name: str, language: str = "en") -> dict[str, str]:
+    """The rows of a player's page in this language: each figure's label and value."""
+    page = parse(phone.get(f"/players/{name}", headers={"Accept-Language": language}).text)
+    return {r.children[0].text(): r.children[1].text()
+            for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+
+
 def test_seats_are_claimed_and_given_on_the_match_page(make_phone: Any) -> None:
     anna, boris, match_id = seated_win(make_phone)
     response = boris.post(f"/matches/{match_id}/seats/0/claim", {},
@@ -86,9 +93,7 @@ def test_a_kept_player_page_shows_what_changed_since(make_phone: Any) -> None:
     anna, boris, _match_id = seated_win(make_phone)
 
     def cells(phone: Any, language: str = "en") -> dict[str, str]:
-        page = parse(phone.get("/players/anna", headers={"Accept-Language": language}).text)
-        return {r.children[0].text(): r.children[1].text()
-                for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+        return figure_rows(phone, "anna", language)
 
     assert cells(anna)["Matches played"] == "1" and cells(anna, "de")["Gespielte Partien"] == "1"
     match_id = anna.new_match(**{"start_scores-0": "870"})
@@ -152,9 +157,7 @@ def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(
                            ("de", {"Gewonnen": "1", "Tichu: geschafft / angesagt": "1 / 1",
                                    "Großes Tichu: geschafft / angesagt": "0 / 0",
                                    "Doppelsiege": "0"})):
-        page = parse(anna.get("/players/anna", headers={"Accept-Language": language}).text)
-        cells = {r.children[0].text(): r.children[1].text()
-                 for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+        cells = figure_rows(anna, "anna", language)
         assert {k: cells.get(k) for k in rows} == rows, (language, cells)
         assert not [k for k in cells if "Great Grand" in k or "Großes Großes" in k]  # not called
 
