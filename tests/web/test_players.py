@@ -3,6 +3,8 @@ head and ratings, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -412,6 +414,40 @@ def test_a_knock_off_counts_as_a_fall_off_the_barrel_once_banked(make_user: Any)
     assert (a["barrel_on"], a["barrel_fell"], a["barrel_won"], a["barrel_won_rate"]) == \
         (1, 1, 0, 0.0)
     assert (b["barrel_on"], b["barrel_fell"], b["barrel_won"]) == (1, 0, 1)
+
+
+def test_a_claim_made_while_its_match_is_being_banked_knows_it_is_banked(
+        app: Any, make_user: Any) -> None:
+    """PostgreSQL: a bank holds the match's row; a claim that loaded the match before waits
+    for the bank, then reads the status afresh (`database.read_locked`), so its seat counts as
+    banked. (SQLite's writers take the whole database: a claim cannot overlap a bank.)"""
+    from scoresheet.extensions import db
+
+    match, anna, boris, _vera = together(make_user, start_scores=WINNING_START)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("PostgreSQL only")
+    claim(anna, match, 0)
+    anna.add_hand(match["id"], WINNING_HAND)
+    with app.app_context():
+        banking = db.engine.connect()  # a bank under way: the row locked, the status changed
+        banking.execute(db.text("SELECT id FROM matches WHERE id = :m FOR UPDATE"),
+                        {"m": match["id"]})
+        for sql in ("UPDATE matches SET status = 'banked' WHERE id = :m",
+                    "UPDATE seats SET banked = TRUE WHERE match_id = :m"):  # as `bank` does
+            banking.execute(db.text(sql), {"m": match["id"]})
+        claiming = threading.Thread(target=claim, args=(boris, match, 1))
+        claiming.start()
+        for _ in range(100):  # until the claim waits for the bank's lock
+            waiting = banking.execute(db.text(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted")).scalar()
+            if waiting:
+                break
+            time.sleep(0.05)
+        assert waiting
+        banking.commit()
+        banking.close()
+        claiming.join(timeout=10)
+    assert seats_know_whether_banked(app) == [True, True]
 
 
 def test_migration_0012_marks_the_seats_of_banked_matches(app: Any, make_user: Any) -> None:
