@@ -122,6 +122,8 @@
     function later() { clearTimeout(timer); timer = setTimeout(ask, 250); }
     form.addEventListener("input", later);
     form.addEventListener("change", later);
+    // Saved: a preview still to ask would only share a slow link with the save.
+    form.addEventListener("submit", function () { clearTimeout(timer); });
     ask();
   }
 

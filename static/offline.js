@@ -19,15 +19,26 @@
 
   // ---- The queue: one IndexedDB store, in the order the hands were saved -------------------
 
+  // One connection per page, opened at the first use: a save on a slow phone waits for no
+  // further opening. Closed (and opened again when next needed) if a newer version asks.
+  var opened = null;
   function open() {
-    return new Promise(function (resolve, reject) {
-      var request = indexedDB.open(DB, 1);
-      request.onupgradeneeded = function () {
-        request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
-      };
-      request.onsuccess = function () { resolve(request.result); };
-      request.onerror = function () { reject(request.error); };
-    });
+    if (!opened) {
+      opened = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DB, 1);
+        request.onupgradeneeded = function () {
+          request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+        };
+        request.onsuccess = function () {
+          var db = request.result;
+          db.onversionchange = function () { db.close(); opened = null; };
+          db.onclose = function () { opened = null; };
+          resolve(db);
+        };
+        request.onerror = function () { opened = null; reject(request.error); };
+      });
+    }
+    return opened;
   }
 
   function run(mode, work) {
@@ -35,9 +46,9 @@
       return new Promise(function (resolve, reject) {
         var tx = db.transaction(STORE, mode);
         var result = work(tx.objectStore(STORE));
-        tx.oncomplete = function () { db.close(); resolve(result && "result" in result ? result.result : result); };
-        tx.onerror = function () { db.close(); reject(tx.error); };
-        tx.onabort = function () { db.close(); reject(tx.error); };
+        tx.oncomplete = function () { resolve(result && "result" in result ? result.result : result); };
+        tx.onerror = function () { reject(tx.error); };
+        tx.onabort = function () { reject(tx.error); };
       });
     });
   }
@@ -197,10 +208,12 @@
         if (!entry) return;
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
         if (!navigator.onLine) { toSheet(match); return; }
-        // Sent with the others waiting, in order, with a token fetched now (the form's own
-        // may be from an earlier session, or the form the copy kept for offline use).
+        // Sent with the others waiting, in order. The form's own token first: it saves a
+        // round trip on a slow connection; if the session changed since the form was made (or
+        // the form is the copy kept for offline use) the server refuses it and flush() fetches one.
+        var own = form.querySelector("input[name=csrf_token]");
         return (flushing || Promise.resolve()).then(function () {
-          return flush();
+          return flush(own && own.value);
         }).then(function (outcome) {
           if (outcome.refused && outcome.refused.id === entry.id) {
             // Online and refused: the page shows why, next to the field, as it always did.
@@ -344,13 +357,14 @@
   var flushing = null;
 
   // Every waiting hand of this player, oldest first; a match whose hand was not sent holds
-  // its later hands back until the player settles it. The CSRF token is fetched now, when the
-  // hands go out (GET /csrf-token), never taken from when they were typed; a token the server
-  // refuses (the session changed meanwhile) is fetched again once.
-  function flush() {
+  // its later hands back until the player settles it. The CSRF token is the one the form just
+  // saved carries (`formToken`), or else fetched now, when the hands go out (GET /csrf-token); never
+  // one kept from when they were typed. A token the server refuses (the session changed
+  // meanwhile) is fetched again once.
+  function flush(formToken) {
     if (flushing) return flushing;
     var outcome = { sent: 0, refused: null, stopped: null };
-    var fresh = null;
+    var fresh = formToken ? Promise.resolve(formToken) : null;
     function tokenNow() {
       if (!fresh) fresh = token();
       return fresh;
