@@ -23,6 +23,9 @@ SAVE_BUDGET_MS = 1000
 # A function, not a bare expression: Playwright polls a bare expression with eval(), which
 # the page's CSP (no 'unsafe-eval') refuses whenever the paint has not happened yet.
 PAINTED = "() => performance.getEntriesByType('paint').some(p => p.name === 'first-contentful-paint')"
+TAP_TO_PAINT = ("() => performance.timeOrigin + performance.getEntriesByType('paint')"
+                ".find(p => p.name === 'first-contentful-paint').startTime"
+                " - Number(sessionStorage.getItem('tapAt'))")
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
            "uploadThroughput": 750_000 / 8}
 
@@ -106,12 +109,15 @@ def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second
                   "sessionStorage.setItem('tapAt', String(Date.now())), {capture: true})")
     start = time.perf_counter()
     page.locator("button", has_text="Save hand 41").tap()
-    page.locator("table.sheet tbody tr").nth(40).wait_for()
-    page.wait_for_function(PAINTED)
+    # Until the sheet has painted, the driver only listens for the URL and reads the paint
+    # entries (PAINTED): its locators and wait_for_function run Playwright's own script in the
+    # page, which on a CPU slowed 4x took up to 50 ms of the very frames being timed.
+    page.wait_for_url(f"**/matches/{match_id}")
+    while not page.evaluate(PAINTED):
+        page.wait_for_timeout(50)
     seen_ms = (time.perf_counter() - start) * 1000
-    save_ms = page.evaluate("performance.timeOrigin + performance.getEntriesByType('paint')"
-                            ".find(p => p.name === 'first-contentful-paint').startTime"
-                            " - Number(sessionStorage.getItem('tapAt'))")
+    save_ms = page.evaluate(TAP_TO_PAINT)
+    assert page.locator("table.sheet tbody tr").count() == 41
     print(f"\nslow 4G + 4x CPU: first contentful paint {fcp:.0f} ms; "
           f"save to sheet {save_ms:.0f} ms ({seen_ms:.0f} ms as the test driver saw it)")
     assert fcp <= FCP_BUDGET_MS
