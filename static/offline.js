@@ -1,7 +1,7 @@
 // Tysiacha scoresheet: never lose a hand to a bad connection (docs/offline.md).
 // A saved hand is written to this phone's IndexedDB before anything else happens, shown on the
-// sheet as waiting, and sent in order (with its expected_hand and a fresh CSRF token) when the
-// server answers again. The server's answer is the truth: a conflict or a refusal is shown,
+// sheet as waiting, and sent in order (with its expected_hand and a CSRF token of now: the
+// form's own, or one fetched when it goes out) when the server answers again. The server's answer is the truth: a conflict or a refusal is shown,
 // never settled here. Like app.js, this file never computes a score.
 "use strict";
 
@@ -20,8 +20,15 @@
   // ---- The queue: one IndexedDB store, in the order the hands were saved -------------------
 
   // One connection per page, opened at the first use: a save on a slow phone waits for no
-  // further opening. Closed (and opened again when next needed) if a newer version asks.
+  // further opening. Let go when a newer version asks or the browser closes it, and opened
+  // again when next needed.
   var opened = null;
+  var connection = null;
+  function letGo(db) {
+    if (connection !== db) return;
+    connection = null;
+    opened = null;
+  }
   function open() {
     if (!opened) {
       opened = new Promise(function (resolve, reject) {
@@ -31,8 +38,9 @@
         };
         request.onsuccess = function () {
           var db = request.result;
-          db.onversionchange = function () { db.close(); opened = null; };
-          db.onclose = function () { opened = null; };
+          connection = db;
+          db.onversionchange = function () { db.close(); letGo(db); };
+          db.onclose = function () { letGo(db); };
           resolve(db);
         };
         request.onerror = function () { opened = null; reject(request.error); };
@@ -41,10 +49,18 @@
     return opened;
   }
 
-  function run(mode, work) {
+  function run(mode, work, again) {
     return open().then(function (db) {
+      var tx;
+      try {
+        tx = db.transaction(STORE, mode);
+      } catch (e) {
+        // Closed before its event came: open once more (a hand sent must still be dropped).
+        if (again || e.name !== "InvalidStateError") throw e;
+        letGo(db);
+        return run(mode, work, true);
+      }
       return new Promise(function (resolve, reject) {
-        var tx = db.transaction(STORE, mode);
         var result = work(tx.objectStore(STORE));
         tx.oncomplete = function () { resolve(result && "result" in result ? result.result : result); };
         tx.onerror = function () { reject(tx.error); };
@@ -208,9 +224,9 @@
         if (!entry) return;
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
         if (!navigator.onLine) { toSheet(match); return; }
-        // Sent with the others waiting, in order. The form's own token first: it saves a
-        // round trip on a slow connection; if the session changed since the form was made (or
-        // the form is the copy kept for offline use) the server refuses it and flush() fetches one.
+        // Sent with the others waiting, in order, with the form's own token: no round trip for
+        // a fresh one on a slow connection. If the server refuses it (this phone logged out
+        // and in since the form was made, say) flush() fetches one and sends again.
         var own = form.querySelector("input[name=csrf_token]");
         return (flushing || Promise.resolve()).then(function () {
           return flush(own && own.value);
@@ -273,6 +289,7 @@
   }
 
   function refuse(form, message) {
+    form.dispatchEvent(new Event("change", { bubbles: true }));  // the preview app.js let go
     var box = form.querySelector(".offline-refusal");
     if (!box) {
       box = document.createElement("p");

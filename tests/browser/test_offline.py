@@ -604,6 +604,30 @@ def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
     assert phone.page.evaluate("k => sessionStorage.getItem(k)", f"opens {hand}") == "1"
 
 
+def test_a_connection_the_browser_closed_unannounced_is_opened_again_and_the_sent_hand_dropped(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    # Right after a hand goes out, the page's IndexedDB connection is closed under it, with no
+    # event (as a browser may): the dropping of the hand the server just recorded meets it.
+    phone.page.add_init_script("""(() => {
+        let closeNext = false;
+        const transaction = IDBDatabase.prototype.transaction;
+        IDBDatabase.prototype.transaction = function (...args) {
+            if (closeNext) { closeNext = false; this.close(); }
+            return transaction.apply(this, args); };
+        const send = window.fetch;
+        window.fetch = (url, options) => { const sent = send(url, options);
+            if (options && options.method === 'POST' && /hands[/]new$/.test(url)) closeNext = true;
+            return sent; }; })()""")
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30}, waits=False)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
+        timeout=SENT_WITHIN_MS)
+    phone.page.wait_for_timeout(500)  # a hand left on the phone would go out again by now
+    assert kept_hands(phone) == 0
+    assert phone.page.locator("#live tr.queued").count() == 0
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+
+
 def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview(
         new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
@@ -614,6 +638,7 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
     phone.page.fill("#points_1", "20")
     phone.page.fill("#points_2", "30")
     phone.page.locator(".preview", has_text="Preview:").wait_for()
+    phone.page.wait_for_timeout(1000)  # every preview these fields asked for has gone out
     held: list[Any] = []
     previews: list[str] = []
 
@@ -643,6 +668,42 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
         timeout=SENT_WITHIN_MS)
     phone.context.unroute("**/hands/new", hold)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+
+
+def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
+        new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    # A hundred corrections on the phone that the player has not settled yet.
+    phone.page.evaluate("""([match]) => new Promise(done => {
+        const words = document.getElementById('offline-words').dataset;
+        const open = indexedDB.open('tysiacha-offline', 1);
+        open.onsuccess = () => {
+            const tx = open.result.transaction('hands', 'readwrite');
+            for (let i = 0; i < 100; i++) tx.objectStore('hands').put({
+                user: words.user, account: words.account, match, kind: 'correct', number: 1,
+                action: `/matches/${match}/hands/1/edit`, fields: [], summary: 'kept',
+                savedAt: new Date().toISOString(), state: 'conflict', message: ''});
+            tx.oncomplete = () => { open.result.close(); done(); }; }; })""", [match_id])
+    phone.page.goto(f"/matches/{match_id}/hands/new")
+    phone.choose("Declarer", "Anna")
+    phone.page.fill("#bid", "120")
+    phone.page.fill("#points_1", "20")
+    phone.page.fill("#points_2", "30")
+    phone.page.locator(".preview", has_text="Preview:").wait_for()
+    phone.page.wait_for_timeout(1000)  # every preview these fields asked for has gone out
+    previews: list[str] = []
+    phone.page.on("request", lambda r: previews.append(r.url)
+                  if r.url.endswith("/hands/preview") else None)
+    phone.page.evaluate("""() => { const form = document.querySelector('form.hand');
+        form.querySelector('#bid').value = '125';
+        form.dispatchEvent(new Event('input', {bubbles: true}));
+        form.querySelector('button[type=submit]').click(); }""")
+    assert phone.page.locator(".offline-refusal").inner_text() == (
+        "100 hands are already waiting on this phone: send them before adding more.")
+    # Still on the form, whose preview the save had let go: it is asked for what is typed now.
+    phone.page.locator(".preview", has_text="125").wait_for()
+    assert len(previews) == 1
+    assert kept_hands(phone) == 100 and server_hands(phone, auth, match_id)[2:] == []
 
 
 def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_token(
