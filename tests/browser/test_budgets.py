@@ -114,10 +114,11 @@ def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second
     # page, which on a CPU slowed 4x took up to 50 ms of the very frames being timed.
     page.wait_for_url(f"**/matches/{match_id}")
     while not page.evaluate(PAINTED):
+        assert time.perf_counter() - start < 10, "the sheet never painted"
         page.wait_for_timeout(50)
     seen_ms = (time.perf_counter() - start) * 1000
     save_ms = page.evaluate(TAP_TO_PAINT)
-    assert page.locator("table.sheet tbody tr").count() == 41
+    assert page.locator("table.sheet tbody tr:not(.queued)").count() == 41  # recorded, not waiting
     print(f"\nslow 4G + 4x CPU: first contentful paint {fcp:.0f} ms; "
           f"save to sheet {save_ms:.0f} ms ({seen_ms:.0f} ms as the test driver saw it)")
     assert fcp <= FCP_BUDGET_MS
