@@ -584,6 +584,25 @@ def asked(phone: Phone, match_id: str) -> list[str]:
     return seen
 
 
+def fill_and_preview(phone: Phone) -> None:
+    """In the open hand form: Anna plays 120, the defenders take 20 and 30; wait until the
+    preview shows it and every preview these fields asked for has gone out."""
+    phone.choose("Declarer", "Anna")
+    phone.page.fill("#bid", "120")
+    phone.page.fill("#points_1", "20")
+    phone.page.fill("#points_2", "30")
+    phone.page.locator(".preview", has_text="Preview:").wait_for()
+    phone.page.wait_for_timeout(1000)
+
+
+def previews_asked(phone: Phone) -> list[str]:
+    """A list that fills with the previews the page asks for from now on."""
+    asked: list[str] = []
+    phone.page.on("request", lambda r: asked.append(r.url)
+                  if r.url.endswith("/hands/preview") else None)
+    return asked
+
+
 def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
         new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
@@ -633,14 +652,8 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
     phone, auth, match_id = table(new_phone, hands=2)
     phone.tap("#live .banner a.button")
     phone.page.wait_for_selector("h1:text-is('Hand 3')")
-    phone.choose("Declarer", "Anna")
-    phone.page.fill("#bid", "120")
-    phone.page.fill("#points_1", "20")
-    phone.page.fill("#points_2", "30")
-    phone.page.locator(".preview", has_text="Preview:").wait_for()
-    phone.page.wait_for_timeout(1000)  # every preview these fields asked for has gone out
+    fill_and_preview(phone)
     held: list[Any] = []
-    previews: list[str] = []
 
     def hold(route: Any) -> None:
         """The save is slow to answer (a slow link): it waits here until released."""
@@ -650,8 +663,7 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
             route.fallback()
 
     phone.context.route("**/hands/new", hold)
-    phone.page.on("request", lambda r: previews.append(r.url)
-                  if r.url.endswith("/hands/preview") else None)
+    previews = previews_asked(phone)
     # The last key press and the tap on save in one go: the preview it asked for is still
     # 250 ms off when the hand goes out.
     phone.page.evaluate("""() => { const form = document.querySelector('form.hand');
@@ -685,15 +697,8 @@ def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
                 savedAt: new Date().toISOString(), state: 'conflict', message: ''});
             tx.oncomplete = () => { open.result.close(); done(); }; }; })""", [match_id])
     phone.page.goto(f"/matches/{match_id}/hands/new")
-    phone.choose("Declarer", "Anna")
-    phone.page.fill("#bid", "120")
-    phone.page.fill("#points_1", "20")
-    phone.page.fill("#points_2", "30")
-    phone.page.locator(".preview", has_text="Preview:").wait_for()
-    phone.page.wait_for_timeout(1000)  # every preview these fields asked for has gone out
-    previews: list[str] = []
-    phone.page.on("request", lambda r: previews.append(r.url)
-                  if r.url.endswith("/hands/preview") else None)
+    fill_and_preview(phone)
+    previews = previews_asked(phone)
     phone.page.evaluate("""() => { const form = document.querySelector('form.hand');
         form.querySelector('#bid').value = '125';
         form.dispatchEvent(new Event('input', {bubbles: true}));
