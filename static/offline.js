@@ -1,8 +1,9 @@
 // Tysiacha scoresheet: never lose a hand to a bad connection (docs/offline.md).
 // A saved hand is written to this phone's IndexedDB before anything else happens, shown on the
 // sheet as waiting, and sent in order (with its expected_hand and a CSRF token of now: the
-// form's own, or one fetched when it goes out) when the server answers again. The server's answer is the truth: a conflict or a refusal is shown,
-// never settled here. Like app.js, this file never computes a score.
+// form's own, or one fetched when it goes out) when the server answers again. The server's
+// answer is the truth: a conflict or a refusal is shown, never settled here. Like app.js, this
+// file never computes a score.
 "use strict";
 
 (function () {
@@ -375,8 +376,8 @@
 
   // Every waiting hand of this player, oldest first; a match whose hand was not sent holds
   // its later hands back until the player settles it. The CSRF token is the one the form just
-  // saved carries (`formToken`), or else fetched now, when the hands go out (GET /csrf-token); never
-  // one kept from when they were typed. A token the server refuses (the session changed
+  // saved carries (`formToken`), or else fetched now, when the hands go out (GET /csrf-token);
+  // never one kept from when they were typed. A token the server refuses (the phone logged out
   // meanwhile) is fetched again once.
   function flush(formToken) {
     if (flushing) return flushing;
