@@ -574,13 +574,12 @@ def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheet
     forget_network_errors(phone)
 
 
-def asked(phone: Phone, match_id: str) -> list[str]:
-    """A list that fills with what the phone's page (not its service worker) asks for from now
-    on: the hand form's posts, the token and the sheet, as "METHOD path"."""
-    wanted = (f"/matches/{match_id}/hands/new", "/csrf-token", f"/matches/{match_id}")
+def asked(phone: Phone, *paths: str) -> list[str]:
+    """A list that fills with what the phone's page (not its service worker) asks for of
+    `paths` from now on, as "METHOD path"."""
     seen: list[str] = []
     phone.page.on("request", lambda r: seen.append(f"{r.method} {r.url.removeprefix(phone.server)}")
-                  if r.url.removeprefix(phone.server) in wanted else None)
+                  if r.url.removeprefix(phone.server) in paths else None)
     return seen
 
 
@@ -595,18 +594,11 @@ def fill_and_preview(phone: Phone) -> None:
     phone.page.wait_for_timeout(1000)
 
 
-def previews_asked(phone: Phone) -> list[str]:
-    """A list that fills with the previews the page asks for from now on."""
-    asked: list[str] = []
-    phone.page.on("request", lambda r: asked.append(r.url)
-                  if r.url.endswith("/hands/preview") else None)
-    return asked
-
-
 def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
         new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
-    seen = asked(phone, match_id)
+    hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
+    seen = asked(phone, hand, "/csrf-token", sheet)
     # Each page counts how often it opens the phone's IndexedDB (in sessionStorage, by path).
     phone.page.add_init_script("""(() => { const open = indexedDB.open.bind(indexedDB);
         indexedDB.open = (...args) => { const key = 'opens ' + location.pathname;
@@ -617,7 +609,6 @@ def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
         timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     # The form, its one post, the sheet: no GET /csrf-token on the way (on slow 4G, 150 ms).
-    hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
     assert seen == [f"GET {hand}", f"POST {hand}", f"GET {sheet}"]
     # The form page opened the queue once, for reading it and for keeping and sending the hand.
     assert phone.page.evaluate("k => sessionStorage.getItem(k)", f"opens {hand}") == "1"
@@ -663,7 +654,7 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
             route.fallback()
 
     phone.context.route("**/hands/new", hold)
-    previews = previews_asked(phone)
+    previews = asked(phone, f"/matches/{match_id}/hands/preview")
     # The last key press and the tap on save in one go: the preview it asked for is still
     # 250 ms off when the hand goes out.
     phone.page.evaluate("""() => { const form = document.querySelector('form.hand');
@@ -698,7 +689,7 @@ def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
             tx.oncomplete = () => { open.result.close(); done(); }; }; })""", [match_id])
     phone.page.goto(f"/matches/{match_id}/hands/new")
     fill_and_preview(phone)
-    previews = previews_asked(phone)
+    previews = asked(phone, f"/matches/{match_id}/hands/preview")
     phone.page.evaluate("""() => { const form = document.querySelector('form.hand');
         form.querySelector('#bid').value = '125';
         form.dispatchEvent(new Event('input', {bubbles: true}));
@@ -729,14 +720,14 @@ def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_to
     phone.page.fill("#bid", "120")
     phone.page.fill("#points_1", "20")
     phone.page.fill("#points_2", "30")
-    seen = asked(phone, match_id)
+    hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
+    seen = asked(phone, hand, "/csrf-token", sheet)
     phone.tap("button:text('Save hand 3')")
     phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
         timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     assert phone.page.locator("#live tr.queued").count() == 0
     # The form's own token is refused (400), a fresh one is fetched, the hand goes once more.
-    hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
     assert seen == [f"POST {hand}", "GET /csrf-token", f"POST {hand}", f"GET {sheet}"]
     forget_network_errors(phone, "status of 400")
 
