@@ -46,6 +46,9 @@ def init_app(app: Flask) -> None:
             for name in ("commit", "rollback"):
                 event.listen(engine, name, _open_write_gate)
             event.listen(engine, "checkin", _open_gate_on_return)  # kept across dispose()
+        elif engine.dialect.driver == "psycopg":
+            event.listen(engine, "begin", _postgres_begin)
+            event.listen(engine, "before_cursor_execute", _refuse_writes_while_reading)
         from . import models  # noqa: F401  (registers the tables)
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
@@ -204,6 +207,41 @@ def _reading_request() -> bool:
     return getattr(view, "reads_only", False)
 
 
+def _reading() -> bool:
+    """Whether what begins now only reads: a reading request, or a block of `read_only`."""
+    return (has_app_context() and g.get("_read_only", False)) or (
+        has_request_context() and _reading_request())
+
+
+def _postgres_begin(connection: Connection) -> None:
+    """Begin a transaction, or none when only reading (the driver in autocommit): a reading
+    request's statements then make no BEGIN and no ROLLBACK round trip. Under READ COMMITTED,
+    PostgreSQL's default, each statement of a transaction reads its own snapshot anyway, so
+    the same statements see the same rows. A connection given an isolation level of its own
+    (`snapshot`'s REPEATABLE READ) keeps its transaction."""
+    reading = _reading() and "isolation_level" not in connection.get_execution_options()
+    driver = connection.connection.driver_connection
+    if driver.autocommit != reading:
+        driver.autocommit = reading
+    connection.info["reading"] = reading
+
+
+class WriteWhileReading(RuntimeError):
+    """A reading request (GET, or a view marked `reads_only`) tried to write."""
+
+
+READING_STATEMENTS = ("SELECT", "SHOW")
+
+
+def _refuse_writes_while_reading(connection: Connection, _cursor: Any, statement: str,
+                                 *_args: Any) -> None:
+    """Refuse a writing statement in a reading request on PostgreSQL: it would run without a
+    transaction (committed at once, alone). A GET never writes; this makes a bug loud."""
+    if connection.info.get("reading") and not statement.lstrip()[:6].upper().startswith(
+            READING_STATEMENTS):
+        raise WriteWhileReading(f"a reading request wrote: {statement[:60]}")
+
+
 def _sqlite_begin(connection: Any) -> None:
     """Begin a transaction: one that may write takes the write lock up front.
 
@@ -213,9 +251,7 @@ def _sqlite_begin(connection: Any) -> None:
     blocks of `read_only` in any other (a log-in's look-up), stay deferred: WAL readers never
     block and are never blocked.
     """
-    reading = (has_app_context() and g.get("_read_only", False)) or (
-        has_request_context() and _reading_request())
-    if reading:
+    if _reading():
         connection.exec_driver_sql("BEGIN")
         return
     _pass_write_gate(connection.info, connection.engine.url.database or "")
