@@ -10,14 +10,13 @@ ratings always read as if every claim had been there at bank time.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from itertools import groupby
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
-from sqlalchemy import JSON, String, column
 
 from . import statistics
 from .extensions import db
@@ -145,19 +144,14 @@ def summarize(game: str, user_ids: set[int]) -> None:
                                      points=[list(p) for p in thinned(history)]))
 
 
-def histories(user: User) -> dict[str, list[Point]]:
-    """The user's rating history per game, oldest first, thinned to at most about
-    `HISTORY_POINTS` points ending with the latest (one query of the kept summaries)."""
-    return {game: [Point(*p) for p in points]
-            for game, points in db.session.execute(_history(), {"user_id": user.id})}
+HISTORY_SQL = "SELECT game, points FROM rating_summaries WHERE user_id = :user_id"
+"""The SQL of a player's kept rating histories (for `:user_id`): a row per game, its points
+thinned to at most about `HISTORY_POINTS` ending with the latest."""
 
 
-@cache
-def _history() -> Any:
-    """The query of `histories`, built once, as SQL text (a fresh process compiles it at
-    once; see `statistics._statement`)."""
-    return db.text("SELECT game, points FROM rating_summaries WHERE user_id = :user_id"
-                   " ORDER BY game").columns(column("game", String), column("points", JSON))
+def histories_from(rows: Iterable[tuple[str, list[Any]]]) -> dict[str, list[Point]]:
+    """The rating history per game, oldest first, from the rows of `HISTORY_SQL`."""
+    return {game: [Point(*p) for p in points] for game, points in rows}
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ between two players."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -114,30 +114,33 @@ def rebuild_totals_of_match(match_id: str) -> None:
         .union(db.select(Seat.user_id).where(Seat.match_id == match_id))).scalars())
 
 
+FIGURE_COLUMNS = ("rules", "unbanked", "banked", "won", "places", *COUNTS)
+"""The columns of `figures_sql`'s rows, in order."""
+
+
 @cache
-def _statement(dialect: str) -> Any:
-    """The query of `player_figures`: the kept totals of the banked matches, and beside them
-    a count of the matches not banked (found through the seats' index on `banked`: no more
-    work for a player with 500 banked matches than with none). Written as SQL text, built
-    once: a fresh process compiles a text in microseconds, where the same union built with
-    `select()` took SQLAlchemy's compiler about 10 ms the first time (docs/performance.md)."""
+def figures_sql(dialect: str) -> str:
+    """The SQL of a player's figure rows (for `:user_id`): the kept totals of the banked
+    matches per ruleset, and beside them a count of the matches not banked (found through the
+    seats' index on `banked`: no more work for a player with 500 banked matches than with
+    none); the columns `FIGURE_COLUMNS`. SQL text, built once: a fresh process compiles a text
+    in microseconds, where the same union built with `select()` took SQLAlchemy's compiler
+    about 10 ms the first time (docs/performance.md)."""
     rules = ("json_extract(matches.setup, '$.rules')" if dialect == "sqlite"
              else "matches.setup ->> 'rules'")
-    counts = ", ".join(COUNTS)
-    zeros = ", ".join(["0"] * (3 + len(COUNTS)))
-    return db.text(
-        f"SELECT {rules} AS rules, count(*) AS unbanked, {zeros} FROM seats"
-        " JOIN matches ON matches.id = seats.match_id"
-        f" WHERE seats.user_id = :user_id AND seats.banked = FALSE GROUP BY {rules}"
-        f" UNION ALL SELECT rules, 0, banked, won, places, {counts} FROM player_totals"
-        " WHERE user_id = :user_id")
+    zeros = ", ".join(f"0 AS {name}" for name in FIGURE_COLUMNS[2:])
+    return (f"SELECT {rules} AS rules, count(*) AS unbanked, {zeros} FROM seats"
+            " JOIN matches ON matches.id = seats.match_id"
+            f" WHERE seats.user_id = :user_id AND seats.banked = FALSE GROUP BY {rules}"
+            f" UNION ALL SELECT rules, 0, {', '.join(FIGURE_COLUMNS[2:])} FROM player_totals"
+            " WHERE user_id = :user_id")
 
 
-def player_figures(user: User) -> list[RulesetFigures]:
-    """The user's figures per ruleset, from the seats they claimed (one query, no replay)."""
+def figures_from(rows: Iterable[Sequence[Any]]) -> list[RulesetFigures]:
+    """A player's figures per ruleset, most played first, from the rows of `figures_sql`
+    (nothing replayed)."""
     found: dict[str, list[int]] = {}
-    query = _statement(db.session.get_bind().dialect.name)
-    for rules, *row in db.session.execute(query, {"user_id": user.id}):
+    for rules, *row in rows:
         known = found.setdefault(rules, [0] * len(row))
         for i, value in enumerate(row):
             known[i] += int(value or 0)

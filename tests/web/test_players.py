@@ -222,7 +222,7 @@ def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any)
     from scoresheet import ratings
     from scoresheet.extensions import db
     from scoresheet.models import Rating, User, utcnow
-    from scoresheet.players import GameRating
+    from scoresheet.players import GameRating, profile
 
     match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
     with anna.client.application.app_context():
@@ -232,7 +232,8 @@ def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any)
                                   banked_at=now, mu=25.0 + i / 10, sigma=8.0) for i in range(500))
         ratings.summarize("tysiacha", {user.id})  # as `rate_from` does after writing them
         db.session.commit()
-        (history,) = ratings.histories(user).values()
+        (rated,) = profile(user, user).ratings
+        history = rated.history
     assert len(history) <= ratings.HISTORY_POINTS + 1
     assert [p.number for p in history[:2]] == [5, 10] and history[-1].number == 500
     assert history[-1].rating == round(25.0 + 49.9 - 24.0, 1)
@@ -266,6 +267,7 @@ def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any,
     from scoresheet import ratings
     from scoresheet.extensions import db
     from scoresheet.models import Rating, User
+    from scoresheet.players import profile
 
     from .test_concurrency import Server
 
@@ -295,7 +297,8 @@ def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any,
         ratings.rate_from("tysiacha", datetime(2000, 1, 1))  # every match again, in bank order
         db.session.commit()
         assert stored() == concurrent and len(concurrent) == len(matches)
-        assert len(ratings.histories(user)["tysiacha"]) == len(matches)
+        (rated,) = profile(user, user).ratings
+        assert rated.game == "tysiacha" and len(rated.history) == len(matches)
 
 
 def test_guests_are_counted_by_name_inside_my_own_matches_only(make_user: Any,
