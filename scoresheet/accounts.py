@@ -5,9 +5,12 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from functools import cache
+from typing import Any
 
 from flask import Flask, current_app
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from zxcvbn import zxcvbn
@@ -37,10 +40,17 @@ def load_user(session_id: str) -> User | None:
     user_id, _sep, version = session_id.partition(":")
     if not user_id.isdigit() or not version.isdigit():
         return None
-    user = db.session.get(User, int(user_id))
+    user = db.session.execute(_user_by_id(), {"user_id": int(user_id)}).scalar_one_or_none()
     if user is None or user.session_version != int(version):
         return None
     return user
+
+
+@cache
+def _user_by_id() -> Any:
+    """The query of `load_user`, built once: `session.get` builds its look-up anew for every
+    request, about 0.1 ms of CPU on every logged-in page (docs/performance.md)."""
+    return db.select(User).where(User.id == bindparam("user_id"))
 
 
 def register(username: object, password: object) -> User:

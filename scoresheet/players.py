@@ -26,7 +26,7 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
 @cache
 def _visible() -> Any:
     """The query of `visible_player`, built once, as SQL text (a fresh process compiles it at
-    once; see `statistics._statement`): the id of the account of that folded name if it is the
+    once; see `statistics.figures_sql`): the id of the account of that folded name if it is the
     viewer or shares a match with them."""
     return db.text(
         "SELECT id FROM users WHERE username_folded = :folded AND (id = :viewer OR id IN"
@@ -100,15 +100,15 @@ class Profile:
 
 
 def profile(viewer: User, user: User) -> Profile:
-    """A visible player's figures, ratings and head to head with the viewer (their figures and
-    ratings in one statement: on PostgreSQL each round trip costs about as much CPU time as
-    `GET /healthz`, docs/performance.md)."""
+    """A visible player's figures, ratings and head to head with the viewer (the figures and
+    the ratings read in one statement: on PostgreSQL a round trip costs this process about a
+    third of a `GET /healthz`, docs/performance.md)."""
     rows = db.session.execute(_figures_and_ratings(db.session.get_bind().dialect.name),
                               {"user_id": user.id}).all()
+    figures = statistics.figures_from(r[1:-1] for r in rows if r.part == "figures")
     found = ratings.histories_from((r.rules, r.points) for r in rows if r.part == "rating")
     games = [GameRating(g, found[g]) for g in GAMES if g in found]
     versus = statistics.head_to_head(viewer, user) if viewer.id != user.id else None
-    figures = statistics.figures_from(r[1:-1] for r in rows if r.part == "figures")
     return Profile(user, figures, games, versus)
 
 

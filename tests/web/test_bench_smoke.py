@@ -1,5 +1,6 @@
 """The benchmarks still run. bench/load.py: two tables for two seconds on SQLite behind one
-gunicorn worker; bench/web.py and bench/home.py: a few hands and rounds in-process.
+gunicorn worker; bench/web.py, bench/home.py, bench/players.py and (on PostgreSQL)
+bench/reading.py: a few hands and rounds in-process.
 
 Only that they work end to end (set-up, requests, report) — their figures are for
 docs/performance.md, measured on a quiet machine, never asserted here.
@@ -7,11 +8,13 @@ docs/performance.md, measured on a quiet machine, never asserted here.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import empty_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +39,16 @@ def test_the_web_benchmarks_run(script: list[str]) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "GET /healthz" in done.stdout and "× healthz" in done.stdout, done.stdout
+
+
+def test_the_reading_benchmark_runs_on_postgresql(database_url: str) -> None:
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL only: on SQLite a reading request has a deferred transaction")
+    empty_database(database_url)
+    done = subprocess.run([sys.executable, "-W", "error", "bench/reading.py", "--matches", "1",
+                           "--hands", "3", "--rounds", "3"], cwd=ROOT,
+                          env=os.environ | {"DATABASE_URL": database_url},
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the player's page, no transaction" in done.stdout, done.stdout
+    assert "the player's page, BEGIN … ROLLBACK" in done.stdout, done.stdout
