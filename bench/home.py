@@ -28,8 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flask_login import current_user, login_required  # noqa: E402
 
 from bench.replay import build_match  # noqa: E402
-from bench.timing import bench_app, getter, interleaved, options, page_client, report  # noqa: E402
-from scoresheet.rules import hand_to_dict  # noqa: E402
+from bench.timing import (  # noqa: E402
+    api_matches,
+    bench_app,
+    getter,
+    interleaved,
+    options,
+    page_client,
+    report,
+)
 
 
 def _empty_replay_cache() -> Callable[[], None]:
@@ -63,12 +70,7 @@ def main() -> None:
         user = {"username": "bench", "password": "bench password"}
         token = client.post("/api/users", json=user).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        for _ in range(args.matches):
-            match = client.post("/api/matches", headers=auth, json={
-                "players": list(setup.players), "rules": setup.rules}).get_json()
-            for record in records:
-                assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
-                                   json=hand_to_dict(record)).status_code == 201
+        api_matches(client, auth, setup, records, args.matches)
         assert client.post("/login", data=user).status_code == 302
         empty = page_client(app, "nobody")  # the same page without any match
         get = getter(client)

@@ -92,7 +92,7 @@ def cold_samples(instance: str, database_url: str, token: str, rounds: int) -> S
     for _ in range(rounds):
         for name, url in COLD.items():
             out = subprocess.run([sys.executable, __file__, "--cold-child", url,
-                                  "--instance", instance, "--token", token],
+                                  "--instance", instance, f"--token={token}"],  # may start "-"
                                  env=os.environ | {"DATABASE_URL": database_url},
                                  check=True, capture_output=True, text=True).stdout
             found = json.loads(out.strip().splitlines()[-1])

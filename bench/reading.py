@@ -21,14 +21,12 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
-from bench.timing import bench_app, getter, interleaved, options, report  # noqa: E402
+from bench.timing import api_matches, bench_app, getter, interleaved, options, report  # noqa: E402
 from scoresheet import database  # noqa: E402
-from scoresheet.rules import hand_to_dict  # noqa: E402
 
 
 def in_a_transaction(call: Callable[[], None]) -> Callable[[], None]:
@@ -57,16 +55,10 @@ def main() -> None:
         user = {"username": "bench", "password": "bench password"}
         token = client.post("/api/users", json=user).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        match: dict[str, Any] = {}
-        for _ in range(args.matches):
-            match = client.post("/api/matches", headers=auth, json={
-                "players": list(setup.players), "rules": setup.rules}).get_json()
-            for record in records:
-                assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
-                                   json=hand_to_dict(record)).status_code == 201
+        match_id = api_matches(client, auth, setup, records, args.matches)[-1]
         assert client.post("/login", data=user).status_code == 302
         get = getter(client)
-        pages = {"the sheet of a match": get(f"/matches/{match['id']}"),
+        pages = {"the sheet of a match": get(f"/matches/{match_id}"),
                  "the home page": get("/"),
                  "the player's page": get("/players/bench")}
         timed: dict[str, Callable[[], None]] = {"GET /healthz": get("/healthz")}

@@ -13,12 +13,13 @@ import argparse
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Flask
 
 from scoresheet import create_app
+from scoresheet.rules import Record, Setup, hand_to_dict
 
 Samples = dict[str, tuple[list[float], list[float]]]
 """Per request: the wall-clock and the CPU seconds of every call."""
@@ -51,6 +52,21 @@ def page_client(app: Flask, username: str) -> Any:
     assert client.post("/api/users", json=login).status_code == 201
     assert client.post("/login", data=login).status_code == 302
     return client
+
+
+def api_matches(client: Any, auth: dict[str, str], setup: Setup, records: Sequence[Record],
+                count: int) -> list[str]:
+    """Start `count` matches of `setup` through the JSON API and record `records` in each, as
+    a phone would; their ids."""
+    ids = []
+    for _ in range(count):
+        match = client.post("/api/matches", headers=auth, json={
+            "players": list(setup.players), "rules": setup.rules}).get_json()
+        for record in records:
+            assert client.post(f"/api/matches/{match['id']}/hands", headers=auth,
+                               json=hand_to_dict(record)).status_code == 201
+        ids.append(match["id"])
+    return ids
 
 
 def getter(client: Any) -> Callable[..., Callable[[], None]]:

@@ -101,7 +101,7 @@ class Profile:
 
 def profile(viewer: User, user: User) -> Profile:
     """A visible player's figures, ratings and head to head with the viewer (the figures and
-    the ratings read in one statement: on PostgreSQL a round trip costs this process about a
+    the ratings read in one statement: on PostgreSQL one more costs this process about a
     third of a `GET /healthz`, docs/performance.md)."""
     rows = db.session.execute(_figures_and_ratings(db.session.get_bind().dialect.name),
                               {"user_id": user.id}).all()
