@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
         elif engine.dialect.driver == "psycopg":
             event.listen(engine, "begin", _postgres_begin)
             event.listen(engine, "before_cursor_execute", _refuse_writes_while_reading)
+            event.listen(engine, "checkin", _postgres_checkin)
         from . import models  # noqa: F401  (registers the tables)
 
         if app.config["DATABASE_AUTO_UPGRADE"]:
@@ -220,10 +221,18 @@ def _postgres_begin(connection: Connection) -> None:
     the same statements see the same rows. A connection given an isolation level of its own
     (`snapshot`'s REPEATABLE READ) keeps its transaction."""
     reading = _reading() and "isolation_level" not in connection.get_execution_options()
-    driver = connection.connection.driver_connection
-    if driver.autocommit != reading:
-        driver.autocommit = reading
+    if reading:
+        connection.connection.driver_connection.autocommit = True
     connection.info["reading"] = reading
+
+
+def _postgres_checkin(dbapi_connection: Any, record: Any) -> None:
+    """A connection went back to the pool: one a reading request had in autocommit leaves it,
+    so that the pool hands every connection out as the driver made it (`read_rows` counts on
+    it)."""
+    if record.info.pop("reading", False) and dbapi_connection is not None \
+            and not dbapi_connection.closed:
+        dbapi_connection.autocommit = False
 
 
 class WriteWhileReading(RuntimeError):

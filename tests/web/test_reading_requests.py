@@ -67,6 +67,16 @@ def test_a_request_that_may_write_keeps_its_transaction(pg_app: Flask) -> None:
     assert client.post("/test/status").text == "INTRANS"
 
 
+def test_a_connection_goes_back_to_the_pool_out_of_autocommit(pg_app: Flask) -> None:
+    assert pg_app.test_client().get("/test/status").text == "IDLE"
+    with pg_app.app_context():
+        pooled = db.engine.raw_connection()  # the one the GET gave back (the only one idle)
+        try:
+            assert pooled.driver_connection.autocommit is False
+        finally:
+            pooled.close()
+
+
 def test_a_snapshot_read_by_a_get_keeps_its_repeatable_read_transaction(pg_app: Flask) -> None:
     assert pg_app.test_client().get("/test/snapshot-status").text == "INTRANS repeatable read"
 
