@@ -61,22 +61,27 @@ def seat(match_id: str, seat: int, step: str) -> Any:
 def player(username: str) -> str:
     """A player's statistics and ratings (theirs, or a tablemate's)."""
     user = players.visible_player(current_user, username)
-    profile = players.profile(current_user, user)
-    return render_template("player.html", profile=profile, figures=_figures(profile))
+    body = _figures(user.username, players.figure_rows(user), players.versus(current_user, user))
+    return render_template("player.html", username=user.username, figures=body)
 
 
 FIGURES_KEPT = 128
-"""At most this many rendered bodies are kept per app: each with its key, the figures it was
+"""At most this many rendered bodies are kept per app: each with its key, the rows it was
 rendered from (a rating history of 120 points among them), a few tens of kilobytes."""
 
 
-def _figures(profile: players.Profile) -> Markup:
-    """The body of a player's page: what it shows is all in `profile.shown`, so it is rendered
-    once per app, language, path prefix (its links) and `shown`, and kept; a page read again
-    while nothing of it changed renders only its frame (docs/performance.md)."""
-    return kept("player_figures", (html_lang(), request.script_root, profile.shown),
-                lambda: Markup(render_template("_player_figures.html", profile=profile,
-                                               call_words=CALL_NAMES)), most=FIGURES_KEPT)
+def _figures(username: str, rows: players.Rows,
+             versus: statistics.HeadToHead | None) -> Markup:
+    """The body of a player's page: made from the rows read for it, the name and the head to
+    head alone (`players.profile_of`), so it is rendered once per app, language, path prefix
+    (its links) and those three, and kept; a page read again while nothing of it changed
+    renders only its frame, and builds no profile (docs/performance.md)."""
+    def render() -> Markup:
+        profile = players.profile_of(username, rows, versus)
+        return Markup(render_template("_player_figures.html", profile=profile,
+                                      call_words=CALL_NAMES))
+    return kept("player_figures", (html_lang(), request.script_root, username, rows, versus),
+                render, most=FIGURES_KEPT)
 
 
 @bp.get("/leaderboard")

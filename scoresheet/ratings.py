@@ -10,6 +10,7 @@ ratings always read as if every claim had been there at bank time.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -144,14 +145,16 @@ def summarize(game: str, user_ids: set[int]) -> None:
                                      points=[list(p) for p in thinned(history)]))
 
 
-HISTORY_SQL = "SELECT game, points FROM rating_summaries WHERE user_id = :user_id"
+HISTORY_SQL = ("SELECT game, CAST(points AS TEXT) AS points FROM rating_summaries"
+               " WHERE user_id = :user_id")
 """The SQL of a player's kept rating histories (for `:user_id`): a row per game, its points
-thinned to at most about `HISTORY_POINTS` ending with the latest."""
+thinned to at most about `HISTORY_POINTS` ending with the latest, as JSON text (a player's
+page is kept by the rows it was made from, and text compares and hashes at once)."""
 
 
-def histories_from(rows: Iterable[tuple[str, list[Any]]]) -> dict[str, list[Point]]:
+def histories_from(rows: Iterable[tuple[str, str]]) -> dict[str, list[Point]]:
     """The rating history per game, oldest first, from the rows of `HISTORY_SQL`."""
-    return {game: [Point(*p) for p in points] for game, points in rows}
+    return {game: [Point(*p) for p in json.loads(points)] for game, points in rows}
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,7 @@ def _rate(value: float | None) -> float | None:
 def profile_json(p: Profile) -> dict[str, object]:
     """A player's profile as the API shows it (docs/api.md "Players")."""
     return {
-        "username": p.user.username,
+        "username": p.username,
         "rulesets": [{"rules": r.rules, "played": r.played, "banked": r.banked, "won": r.won,
                       "win_rate": _rate(r.win_rate), "average_place": _rate(r.average_place),
                       "made_rate": _rate(r.made_rate),
