@@ -56,8 +56,7 @@ def main() -> None:
     empty_cache = _empty_replay_cache()
     setup, records = build_match(args.hands)
     with tempfile.TemporaryDirectory() as instance:
-        app = bench_app(instance, os.environ.get("DATABASE_URL",
-                                                 f"sqlite:///{instance}/bench.sqlite"))
+        app = bench_app(instance, os.environ.get("DATABASE_URL", f"sqlite:///{instance}/bench.sqlite"))
 
         @app.get("/bench/logged-in")
         @login_required
@@ -86,8 +85,11 @@ def main() -> None:
         }
         times = interleaved(timed, args.rounds, before_each=empty_cache)
 
-    report(f"{args.matches} matches of {args.hands} hands, {args.rounds} interleaved rounds",
-           app.config["SQLALCHEMY_DATABASE_URI"], times)
+    report(
+        f"{args.matches} matches of {args.hands} hands, {args.rounds} interleaved rounds",
+        app.config["SQLALCHEMY_DATABASE_URI"],
+        times,
+    )
 
 
 if __name__ == "__main__":

@@ -80,9 +80,15 @@ class Reply:
         return json.loads(self.body)
 
 
-async def request(port: int, method: str, path: str, body: Any = None,
-                  headers: dict[str, str] | None = None, form: dict[str, str] | None = None,
-                  timeout: float = 30.0) -> Reply:
+async def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    form: dict[str, str] | None = None,
+    timeout: float = 30.0,
+) -> Reply:
     """One request on a new connection (`Connection: close`); the whole response."""
     head = {"Host": f"{HOST}:{port}", "Connection": "close", **(headers or {})}
     data = b""
@@ -91,6 +97,7 @@ async def request(port: int, method: str, path: str, body: Any = None,
         head["Content-Type"] = "application/json"
     elif form is not None:
         from urllib.parse import urlencode
+
         data = urlencode(form).encode()
         head["Content-Type"] = "application/x-www-form-urlencoded"
     if data or method in ("POST", "PUT"):
@@ -133,7 +140,7 @@ def dechunk(payload: bytes) -> bytes:
         size = int(size_line.split(b";")[0], 16)
         if size == 0:
             break
-        out, rest = out + rest[:size], rest[size + 2:]
+        out, rest = out + rest[:size], rest[size + 2 :]
     return out
 
 
@@ -172,8 +179,14 @@ def next_hand(number: int) -> dict[str, Any]:
     declarer = (number - 1) % 3
     points: list[int | None] = [25, 30, 35]
     points[declarer] = None
-    return {"kind": "played", "declarer": declarer, "bid": 120, "points": points,
-            "marriages": [[], [], []], "expected_hand": number}
+    return {
+        "kind": "played",
+        "declarer": declarer,
+        "bid": 120,
+        "points": points,
+        "marriages": [[], [], []],
+        "expected_hand": number,
+    }
 
 
 def expect(reply: Reply, status: int, what: str) -> Reply:
@@ -188,8 +201,11 @@ async def login_page(port: int, phone: Phone) -> None:
     page = expect(await request(port, "GET", "/login"), 200, "GET /login")
     token = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page.body)
     cookie = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
-    form = {"username": phone.username, "password": "bench password",
-            "csrf_token": token.group(1).decode() if token else ""}
+    form = {
+        "username": phone.username,
+        "password": "bench password",
+        "csrf_token": token.group(1).decode() if token else "",
+    }
     reply = await request(port, "POST", "/login", form=form, headers={"Cookie": cookie})
     if reply.status not in (302, 303) or "session" not in reply.cookies:
         raise RuntimeError(f"POST /login: HTTP {reply.status}")
@@ -201,17 +217,24 @@ async def make_table(port: int, n: int, run: str, start_hands: int, pages: bool)
     phones = []
     for seat in range(3):
         name = f"b{run}t{n}s{seat}"
-        reply = expect(await request(port, "POST", "/api/users",
-                                     {"username": name, "password": "bench password"}),
-                       201, "POST /api/users")
+        reply = expect(
+            await request(port, "POST", "/api/users", {"username": name, "password": "bench password"}),
+            201,
+            "POST /api/users",
+        )
         phones.append(Phone(name, reply.json()["token"]))
-    match = expect(await request(port, "POST", "/api/matches",
-                                 {"players": ["Anna", "Boris", "Vera"]}, phones[0].auth),
-                   201, "POST /api/matches").json()
+    match = expect(
+        await request(port, "POST", "/api/matches", {"players": ["Anna", "Boris", "Vera"]}, phones[0].auth),
+        201,
+        "POST /api/matches",
+    ).json()
     table = Table(match["id"], match["join_code"], phones)
     for phone in phones[1:]:
-        expect(await request(port, "POST", "/api/matches/join", {"code": table.join_code},
-                             phone.auth), 200, "POST /api/matches/join")
+        expect(
+            await request(port, "POST", "/api/matches/join", {"code": table.join_code}, phone.auth),
+            200,
+            "POST /api/matches/join",
+        )
     for _ in range(start_hands):
         await add_hand(port, table)
     if pages:
@@ -222,8 +245,9 @@ async def make_table(port: int, n: int, run: str, start_hands: int, pages: bool)
 
 async def add_hand(port: int, table: Table) -> Reply:
     """Enter the table's next hand from its first phone."""
-    reply = await request(port, "POST", f"/api/matches/{table.match_id}/hands",
-                          next_hand(table.hands + 1), table.phones[0].auth)
+    reply = await request(
+        port, "POST", f"/api/matches/{table.match_id}/hands", next_hand(table.hands + 1), table.phones[0].auth
+    )
     if reply.status == 201:
         table.hands += 1
         table.saved[table.hands] = time.perf_counter()
@@ -263,8 +287,7 @@ class Stats:
             self.errors[kind].append(what)
 
 
-async def timed(stats: Stats, kind: str, expected: tuple[int, ...], *args: Any,
-                **kw: Any) -> Reply | None:
+async def timed(stats: Stats, kind: str, expected: tuple[int, ...], *args: Any, **kw: Any) -> Reply | None:
     """A request, its latency and whether it answered as expected."""
     started = time.perf_counter()
     try:
@@ -286,8 +309,9 @@ QUIET = 30.0
 static/app.js does (a half longer each time, up to --poll-most seconds)."""
 
 
-async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
-                    stats: Stats, until: float) -> None:
+async def poll_loop(
+    port: int, table: Table, phone: Phone, args: argparse.Namespace, stats: Stats, until: float
+) -> None:
     """A phone polling its match every `--poll` seconds, from a random first moment (with
     --backoff, less often while the match does not change, as the page does)."""
     await nap(random.uniform(0, args.poll), until)
@@ -298,25 +322,33 @@ async def poll_loop(port: int, table: Table, phone: Phone, args: argparse.Namesp
             headers = {"Cookie": phone.cookie}
             if phone.version:
                 headers["If-None-Match"] = f'"{phone.version}"'
-            reply = await timed(stats, "poll version", (200, 304), port, "GET",
-                                f"/matches/{table.match_id}/version", headers=headers)
+            reply = await timed(
+                stats, "poll version", (200, 304), port, "GET", f"/matches/{table.match_id}/version", headers=headers
+            )
             if reply is not None and reply.status == 200:
                 changed = bool(phone.version)
                 phone.version = reply.headers.get("etag", "").strip('W/"')
                 if changed:  # the page reloads: the whole match once
-                    await timed(stats, "match after change", (200,), port, "GET",
-                                f"/api/matches/{table.match_id}", headers=phone.auth)
+                    await timed(
+                        stats,
+                        "match after change",
+                        (200,),
+                        port,
+                        "GET",
+                        f"/api/matches/{table.match_id}",
+                        headers=phone.auth,
+                    )
                     every, changed_at = args.poll, time.perf_counter()
         else:
-            await timed(stats, "poll match", (200,), port, "GET",
-                        f"/api/matches/{table.match_id}", headers=phone.auth)
+            await timed(stats, "poll match", (200,), port, "GET", f"/api/matches/{table.match_id}", headers=phone.auth)
         if args.backoff and args.poll_with == "version" and time.perf_counter() - changed_at > QUIET:
             every = min(args.poll_most, round(every * 1.5, 3))
         await nap(every - (time.perf_counter() - tick), until)
 
 
-async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Namespace,
-                      stats: Stats, until: float) -> None:
+async def stream_loop(
+    port: int, table: Table, phone: Phone, args: argparse.Namespace, stats: Stats, until: float
+) -> None:
     """A phone whose page listens to the match's event stream (`--poll-with push`): on each new
     version, how long since the hand was saved, and the whole match once, as the page does.
     The phones open their pages over the first `--ramp` seconds."""
@@ -330,13 +362,14 @@ async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Name
             await nap(2, until)
             continue
         stats.streams += 1
-        writer.write(f"GET /matches/{table.match_id}/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
-                     f"Cookie: {phone.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        writer.write(
+            f"GET /matches/{table.match_id}/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+            f"Cookie: {phone.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         first = True
         try:
             while time.perf_counter() < until:
-                line = await asyncio.wait_for(reader.readline(),
-                                              max(0.1, until - time.perf_counter()))
+                line = await asyncio.wait_for(reader.readline(), max(0.1, until - time.perf_counter()))
                 if first:
                     ok = line.startswith(b"HTTP/1.1 200")
                     stats.record("open stream", started, ok, line.decode("latin-1").strip())
@@ -352,8 +385,15 @@ async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Name
                     number = int(version.split("-")[0])
                     if number in table.saved:
                         stats.deliveries.append(time.perf_counter() - table.saved[number])
-                    await timed(stats, "match after change", (200,), port, "GET",
-                                f"/api/matches/{table.match_id}", headers=phone.auth)
+                    await timed(
+                        stats,
+                        "match after change",
+                        (200,),
+                        port,
+                        "GET",
+                        f"/api/matches/{table.match_id}",
+                        headers=phone.auth,
+                    )
                 phone.version = version
         except (TimeoutError, OSError, ValueError) as err:
             if time.perf_counter() < until:
@@ -365,8 +405,7 @@ async def stream_loop(port: int, table: Table, phone: Phone, args: argparse.Name
         await nap(2, until)  # EventSource's retry
 
 
-async def hand_loop(port: int, table: Table, args: argparse.Namespace, stats: Stats,
-                    until: float) -> None:
+async def hand_loop(port: int, table: Table, args: argparse.Namespace, stats: Stats, until: float) -> None:
     """The table's scorer entering a hand every `--hand-every` seconds."""
     await nap(random.uniform(0, args.hand_every), until)
     while time.perf_counter() < until:
@@ -408,11 +447,17 @@ async def load(server: Server, args: argparse.Namespace) -> tuple[Stats, float, 
     began = time.perf_counter()
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - began
-    return stats, elapsed, {
-        "setup_s": setup_s, "hands_at_end": [t.hands for t in tables],
-        "server_cpu_s": cpu_used(cpu_before, server.cpu()),
-        "client_cpu_s": time.process_time() - client_before,
-        "load_average": (load_before[0], os.getloadavg()[0])}
+    return (
+        stats,
+        elapsed,
+        {
+            "setup_s": setup_s,
+            "hands_at_end": [t.hands for t in tables],
+            "server_cpu_s": cpu_used(cpu_before, server.cpu()),
+            "client_cpu_s": time.process_time() - client_before,
+            "load_average": (load_before[0], os.getloadavg()[0]),
+        },
+    )
 
 
 # --- servers and databases ------------------------------------------------------------------
@@ -458,8 +503,10 @@ class Server:
             import psycopg
 
             with psycopg.connect(self.postgres, autocommit=True) as conn:
-                pids += [row[0] for row in conn.execute(
-                    "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.database,))]
+                pids += [
+                    row[0]
+                    for row in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.database,))
+                ]
         return {pid: cpu_seconds(pid) for pid in pids}
 
 
@@ -476,13 +523,20 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: str = "sync",
-             redis: str = "") -> Iterator[Server]:
+def gunicorn(
+    database_url: str, workers: int | None, log: Path, worker_class: str = "sync", redis: str = ""
+) -> Iterator[Server]:
     """gunicorn with the project's configuration on a free port, stopped afterwards (its limit
     counters in `redis` if given: several workers must share them, as the app demands)."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench secret key",
-           "BIND": f"{HOST}:{port}", "LOG_LEVEL": "warning", "WORKER_CLASS": worker_class}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "bench secret key",
+        "BIND": f"{HOST}:{port}",
+        "LOG_LEVEL": "warning",
+        "WORKER_CLASS": worker_class,
+    }
     for name in ("ACCESS_LOG", "LIVE_PUSH", "RATELIMIT_STORAGE_URI"):
         env.pop(name, None)
     if workers:
@@ -491,8 +545,9 @@ def gunicorn(database_url: str, workers: int | None, log: Path, worker_class: st
         env["RATELIMIT_STORAGE_URI"] = redis
     app = f"scoresheet:create_app({BENCH_CONFIG!r})"
     with open(log, "w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                                   app], cwd=ROOT, env=env, stdout=out, stderr=out)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app], cwd=ROOT, env=env, stdout=out, stderr=out
+        )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -545,21 +600,31 @@ def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator
     """`--instances` gunicorns (several: behind nginx, on one database), stopped afterwards."""
     worker_class = "gevent" if args.poll_with == "push" else "sync"
     with contextlib.ExitStack() as stack:
-        servers = [stack.enter_context(gunicorn(database_url, args.workers,
-                                                folder / f"gunicorn{n}.log", worker_class,
-                                                args.redis if args.instances > 1 or
-                                                args.workers != 1 else ""))
-                   for n in range(args.instances)]
+        servers = [
+            stack.enter_context(
+                gunicorn(
+                    database_url,
+                    args.workers,
+                    folder / f"gunicorn{n}.log",
+                    worker_class,
+                    args.redis if args.instances > 1 or args.workers != 1 else "",
+                )
+            )
+            for n in range(args.instances)
+        ]
         if args.instances == 1 and not args.nginx:
             yield servers[0]
             return
         port = free_port()
         conf = folder / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(
-            tmp=folder, host=HOST, port=port,
-            servers=" ".join(f"server {HOST}:{s.port};" for s in servers)))
-        nginx = subprocess.Popen(["nginx", "-c", str(conf), "-g", "daemon off;"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        conf.write_text(
+            NGINX_CONF.format(
+                tmp=folder, host=HOST, port=port, servers=" ".join(f"server {HOST}:{s.port};" for s in servers)
+            )
+        )
+        nginx = subprocess.Popen(
+            ["nginx", "-c", str(conf), "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
         stack.callback(stop, nginx)
         for _ in range(100):
             with contextlib.suppress(TimeoutError, OSError):
@@ -568,8 +633,7 @@ def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator
             time.sleep(0.1)
         else:
             raise RuntimeError(f"nginx did not answer: {(folder / 'nginx-error.log').read_text()}")
-        yield Server(port, servers[0].pid,
-                     others=[s.pid for s in servers[1:]] + [nginx.pid])
+        yield Server(port, servers[0].pid, others=[s.pid for s in servers[1:]] + [nginx.pid])
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
@@ -616,40 +680,61 @@ def report(kind: str, stats: Stats, elapsed: float, extra: dict[str, Any]) -> di
     errors = sum(len(v) for v in stats.errors.values())
     every = [x for v in stats.latencies.values() for x in v]
     base = statistics.median(stats.latencies["healthz"]) if stats.latencies["healthz"] else 0
-    print(f"\n== {kind}: {total} requests in {elapsed:.1f} s = {total / elapsed:.1f}/s, "
-          f"errors {errors}, all p50 {1000 * percentile(every, 50):.1f} ms, "
-          f"p99 {1000 * percentile(every, 99):.1f} ms (set-up {extra['setup_s']:.1f} s, "
-          f"hands per match at the end {min(extra['hands_at_end'])}–"
-          f"{max(extra['hands_at_end'])})")
+    print(
+        f"\n== {kind}: {total} requests in {elapsed:.1f} s = {total / elapsed:.1f}/s, "
+        f"errors {errors}, all p50 {1000 * percentile(every, 50):.1f} ms, "
+        f"p99 {1000 * percentile(every, 99):.1f} ms (set-up {extra['setup_s']:.1f} s, "
+        f"hands per match at the end {min(extra['hands_at_end'])}–"
+        f"{max(extra['hands_at_end'])})"
+    )
     per_request = 1000 * extra["server_cpu_s"] / max(total, 1)
-    print(f"server CPU (gunicorn + database) {per_request:.2f} ms per request = "
-          f"{extra['server_cpu_s'] / elapsed:.2f} cores busy; client CPU "
-          f"{extra['client_cpu_s'] / elapsed:.2f} cores; load average "
-          f"{extra['load_average'][0]:.1f} → {extra['load_average'][1]:.1f} "
-          f"({os.cpu_count()} CPUs)")
-    print(f"{'request':20} {'count':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8} {'errors':>7} {'p50/healthz':>12}")
+    print(
+        f"server CPU (gunicorn + database) {per_request:.2f} ms per request = "
+        f"{extra['server_cpu_s'] / elapsed:.2f} cores busy; client CPU "
+        f"{extra['client_cpu_s'] / elapsed:.2f} cores; load average "
+        f"{extra['load_average'][0]:.1f} → {extra['load_average'][1]:.1f} "
+        f"({os.cpu_count()} CPUs)"
+    )
+    print(
+        f"{'request':20} {'count':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
+        f"{'max ms':>8} {'errors':>7} {'p50/healthz':>12}"
+    )
     rows = {}
     for name, values in sorted(stats.latencies.items()):
         p50 = statistics.median(values)
-        rows[name] = {"count": len(values), "p50": p50, "p99": percentile(values, 99),
-                      "errors": len(stats.errors[name])}
-        print(f"{name:20} {len(values):7} {1000 * p50:8.1f} "
-              f"{1000 * percentile(values, 90):8.1f} {1000 * percentile(values, 99):8.1f} "
-              f"{1000 * max(values):8.1f} {len(stats.errors[name]):7} "
-              f"{p50 / base if base else float('nan'):12.1f}")
+        rows[name] = {
+            "count": len(values),
+            "p50": p50,
+            "p99": percentile(values, 99),
+            "errors": len(stats.errors[name]),
+        }
+        print(
+            f"{name:20} {len(values):7} {1000 * p50:8.1f} "
+            f"{1000 * percentile(values, 90):8.1f} {1000 * percentile(values, 99):8.1f} "
+            f"{1000 * max(values):8.1f} {len(stats.errors[name]):7} "
+            f"{p50 / base if base else float('nan'):12.1f}"
+        )
         if stats.errors[name]:
             print(f"  {name} errors: {sorted(set(stats.errors[name]))[:5]}")
-    figures = {"requests": total, "rps": total / elapsed, "errors": errors,
-               "p50": percentile(every, 50), "p99": percentile(every, 99), "kinds": rows,
-               "cpu_ms_per_request": per_request, "delivery_p99": 0.0}
+    figures = {
+        "requests": total,
+        "rps": total / elapsed,
+        "errors": errors,
+        "p50": percentile(every, 50),
+        "p99": percentile(every, 99),
+        "kinds": rows,
+        "cpu_ms_per_request": per_request,
+        "delivery_p99": 0.0,
+    }
     if stats.deliveries:
         late = sum(1 for d in stats.deliveries if d > 3)
         figures["delivery_p99"] = percentile(stats.deliveries, 99)
-        print(f"push: {stats.streams} streams opened; a saved hand reached the other phones "
-              f"{len(stats.deliveries)} times, p50 {1000 * percentile(stats.deliveries, 50):.0f} "
-              f"ms, p99 {1000 * figures['delivery_p99']:.0f} ms, max "
-              f"{1000 * max(stats.deliveries):.0f} ms, {late} later than 3 s")
+        print(
+            f"push: {stats.streams} streams opened; a saved hand reached the other phones "
+            f"{len(stats.deliveries)} times, p50 {1000 * percentile(stats.deliveries, 50):.0f} "
+            f"ms, p99 {1000 * figures['delivery_p99']:.0f} ms, max "
+            f"{1000 * max(stats.deliveries):.0f} ms, {late} later than 3 s"
+        )
     return figures
 
 
@@ -659,50 +744,73 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds per database")
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
-    parser.add_argument("--backoff", action="store_true",
-                        help="poll less often while the match does not change (static/app.js)")
-    parser.add_argument("--poll-most", type=float, default=12.0,
-                        help="with --backoff, the longest wait between polls")
+    parser.add_argument(
+        "--backoff", action="store_true", help="poll less often while the match does not change (static/app.js)"
+    )
+    parser.add_argument("--poll-most", type=float, default=12.0, help="with --backoff, the longest wait between polls")
     parser.add_argument("--hand-every", type=float, default=60.0, help="seconds between hands")
     parser.add_argument("--start-hands", type=int, default=10, help="hands per match at start")
     parser.add_argument("--healthz-every", type=float, default=0.2)
-    parser.add_argument("--poll-with", choices=["auto", "version", "match", "push"],
-                        default="auto", help="push: gevent workers, each phone an event stream")
-    parser.add_argument("--instances", type=int, default=1,
-                        help="gunicorn instances; several run behind a local nginx")
+    parser.add_argument(
+        "--poll-with",
+        choices=["auto", "version", "match", "push"],
+        default="auto",
+        help="push: gevent workers, each phone an event stream",
+    )
+    parser.add_argument("--instances", type=int, default=1, help="gunicorn instances; several run behind a local nginx")
     parser.add_argument("--nginx", action="store_true", help="nginx in front even of one")
-    parser.add_argument("--ramp", type=float, default=20.0,
-                        help="push: seconds over which the phones open their streams")
-    parser.add_argument("--redis", default=os.environ.get(
-        "BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        help="the limit counters' store when gunicorn runs several workers")
+    parser.add_argument(
+        "--ramp", type=float, default=20.0, help="push: seconds over which the phones open their streams"
+    )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="the limit counters' store when gunicorn runs several workers",
+    )
     parser.add_argument("--databases", default="sqlite,postgresql")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="gunicorn workers (default: gunicorn.conf.py's)")
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"),
-        help="a PostgreSQL server to create the bench database on (as this URL's user)")
-    parser.add_argument("--priority", type=int, default=0,
-                        help="nice value for gunicorn and this client, e.g. -10 (root only): "
-                             "measure on a machine that other work shares as if it were not")
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 unless p99 < 100 ms and no errors on every database "
-                             "(push: and each saved hand heard within 3 s, p99)")
-    parser.add_argument("--check-p99", type=float, default=0.1, metavar="SECONDS",
-                        help="the p99 --check allows (CI: a loose guard on a shared machine)")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server to create the bench database on (as this URL's user)",
+    )
+    parser.add_argument(
+        "--priority",
+        type=int,
+        default=0,
+        help="nice value for gunicorn and this client, e.g. -10 (root only): "
+        "measure on a machine that other work shares as if it were not",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 unless p99 < 100 ms and no errors on every database "
+        "(push: and each saved hand heard within 3 s, p99)",
+    )
+    parser.add_argument(
+        "--check-p99",
+        type=float,
+        default=0.1,
+        metavar="SECONDS",
+        help="the p99 --check allows (CI: a loose guard on a shared machine)",
+    )
     args = parser.parse_args(argv)
-    print(f"load: {args.tables} tables × 3 phones, poll every {args.poll:g} s, a hand every "
-          f"{args.hand_every:g} s, {args.duration:g} s per database; {platform.machine()}, "
-          f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"load: {args.tables} tables × 3 phones, poll every {args.poll:g} s, a hand every "
+        f"{args.hand_every:g} s, {args.duration:g} s per database; {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     if args.priority:
         os.setpriority(os.PRIO_PROCESS, 0, args.priority)  # gunicorn inherits it
         print(f"gunicorn and the client run at nice {args.priority}")
     failed = False
     for kind in args.databases.split(","):
-        with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, \
-                database(kind, args.postgres, Path(tmp)) as url, \
-                serve(url, args, Path(tmp)) as server:
+        with (
+            tempfile.TemporaryDirectory(prefix="bench-load-") as tmp,
+            database(kind, args.postgres, Path(tmp)) as url,
+            serve(url, args, Path(tmp)) as server,
+        ):
             if kind == "postgresql":
                 server.postgres, server.database = args.postgres, url.rsplit("/", 1)[1]
             run_args = argparse.Namespace(**vars(args))
@@ -714,8 +822,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             print(f"(polling with: {run_args.poll_with})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
-            failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or \
-                figures["delivery_p99"] > 3
+            failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or figures["delivery_p99"] > 3
     return 1 if failed and args.check else 0
 
 

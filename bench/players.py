@@ -43,8 +43,7 @@ from scoresheet.models import Hand, Seat, User  # noqa: E402
 from scoresheet.rules import HandRecord, Record, Setup, hand_to_dict, replay  # noqa: E402
 
 LOGIN = {"username": "bench", "password": "bench password"}
-COLD = {"GET /players/<name>, cold": "/players/bench",
-        "GET /api/players/<name>, cold": "/api/players/bench"}
+COLD = {"GET /players/<name>, cold": "/players/bench", "GET /api/players/<name>, cold": "/api/players/bench"}
 
 
 def won_match(hands: int) -> tuple[Setup, list[Record]]:
@@ -56,9 +55,14 @@ def won_match(hands: int) -> tuple[Setup, list[Record]]:
         state = replay(setup, records)
         while state.winner is None:
             leader = max(range(len(state.standings)), key=lambda i: state.standings[i].score)
-            records.append(HandRecord("played", declarer=leader, bid=120,
-                                      points=tuple(None if i == leader else 0
-                                                   for i in range(len(setup.players)))))
+            records.append(
+                HandRecord(
+                    "played",
+                    declarer=leader,
+                    bid=120,
+                    points=tuple(None if i == leader else 0 for i in range(len(setup.players))),
+                )
+            )
             state = replay(setup, records)
         if len(records) <= hands:
             return setup, records
@@ -91,10 +95,21 @@ def cold_samples(instance: str, database_url: str, token: str, rounds: int) -> S
     times: Samples = {"GET /healthz": ([], [])} | {name: ([], []) for name in COLD}
     for _ in range(rounds):
         for name, url in COLD.items():
-            out = subprocess.run([sys.executable, __file__, "--cold-child", url,
-                                  "--instance", instance, f"--token={token}"],  # may start "-"
-                                 env=os.environ | {"DATABASE_URL": database_url},
-                                 check=True, capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--cold-child",
+                    url,
+                    "--instance",
+                    instance,
+                    f"--token={token}",
+                ],  # may start "-"
+                env=os.environ | {"DATABASE_URL": database_url},
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             found = json.loads(out.strip().splitlines()[-1])
             for key, row in (("healthz", "GET /healthz"), ("target", name)):
                 times[row][0].append(found[key][0])
@@ -124,9 +139,10 @@ def main() -> None:
             user = db.session.execute(db.select(User)).scalar_one()
             for _ in range(args.matches):
                 match = services.create_match(user, setup)
-                db.session.add_all(Hand(match_id=match.id, number=n, record=r,
-                                        created_by_id=user.id, updated_by_id=user.id)
-                                   for n, r in enumerate(stored, start=1))
+                db.session.add_all(
+                    Hand(match_id=match.id, number=n, record=r, created_by_id=user.id, updated_by_id=user.id)
+                    for n, r in enumerate(stored, start=1)
+                )
                 db.session.add(Seat(match_id=match.id, seat=0, user_id=user.id))
                 db.session.commit()
                 services.bank(match, user)
@@ -136,11 +152,15 @@ def main() -> None:
         get = getter(client)
         client.get("/players/bench")  # compile the templates
         client.get("/")  # the warm-up request to another page
-        warm = interleaved({"GET /healthz": get("/healthz"),
-                            "GET /players/<name>, warm": get("/players/bench"),
-                            "GET /api/players/<name>, warm": get("/api/players/bench", auth),
-                            "GET /players/<name> with no match": lambda: empty.get(
-                                "/players/nobody")}, args.rounds)
+        warm = interleaved(
+            {
+                "GET /healthz": get("/healthz"),
+                "GET /players/<name>, warm": get("/players/bench"),
+                "GET /api/players/<name>, warm": get("/api/players/bench", auth),
+                "GET /players/<name> with no match": lambda: empty.get("/players/nobody"),
+            },
+            args.rounds,
+        )
         cold = cold_samples(instance, database_url, token, args.rounds)
 
     title = f"{args.matches} banked matches of {len(records)} hands, {args.rounds} rounds"

@@ -31,6 +31,7 @@ from scoresheet import database  # noqa: E402
 
 def in_a_transaction(call: Callable[[], None]) -> Callable[[], None]:
     """`call` with every request taken for one that may write (BEGIN … ROLLBACK)."""
+
     def with_transaction() -> None:
         reading = database._reading
         database._reading = lambda: False
@@ -38,6 +39,7 @@ def in_a_transaction(call: Callable[[], None]) -> Callable[[], None]:
             call()
         finally:
             database._reading = reading
+
     return with_transaction
 
 
@@ -46,8 +48,9 @@ def main() -> None:
     args = options(__doc__, matches=10).parse_args()
     database_url = os.environ.get("DATABASE_URL", "")
     if not database_url.startswith("postgres"):
-        raise SystemExit("DATABASE_URL must name a PostgreSQL database (SQLite reads in a "
-                         "deferred transaction of its own).")
+        raise SystemExit(
+            "DATABASE_URL must name a PostgreSQL database (SQLite reads in a deferred transaction of its own)."
+        )
     setup, records = build_match(args.hands)
     with tempfile.TemporaryDirectory() as instance:
         app = bench_app(instance, database_url)
@@ -58,9 +61,11 @@ def main() -> None:
         match_id = api_matches(client, auth, setup, records, args.matches)[-1]
         assert client.post("/login", data=user).status_code == 302
         get = getter(client)
-        pages = {"the sheet of a match": get(f"/matches/{match_id}"),
-                 "the home page": get("/"),
-                 "the player's page": get("/players/bench")}
+        pages = {
+            "the sheet of a match": get(f"/matches/{match_id}"),
+            "the home page": get("/"),
+            "the player's page": get("/players/bench"),
+        }
         timed: dict[str, Callable[[], None]] = {"GET /healthz": get("/healthz")}
         for name, call in pages.items():
             call()  # compile the templates, replay the match
@@ -68,8 +73,7 @@ def main() -> None:
             timed[f"{name}, BEGIN … ROLLBACK"] = in_a_transaction(call)
         times = interleaved(timed, args.rounds)
 
-    report(f"{args.matches} matches of {args.hands} hands, {args.rounds} interleaved rounds",
-           database_url, times)
+    report(f"{args.matches} matches of {args.hands} hands, {args.rounds} interleaved rounds", database_url, times)
 
 
 if __name__ == "__main__":

@@ -60,32 +60,42 @@ def load_engine(commit: str) -> ModuleType:
     """
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
-                        str(tree), commit], check=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), commit], check=True
+        )
         try:
             package = tree / "scoresheet" / "rules"
             spec = importlib.util.spec_from_file_location(
-                "baseline_rules", package / "__init__.py",
-                submodule_search_locations=[str(package)])
+                "baseline_rules", package / "__init__.py", submodule_search_locations=[str(package)]
+            )
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
             sys.modules["baseline_rules"] = module
             spec.loader.exec_module(module)
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           check=True)
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
     return module
 
 
-HOUSE_RULES_ON = {"zeros": "consecutive", "zero_penalty": 100, "dump_555": "both",
-                  "barrel_knock_off": True, "barrel_miss": "stays", "barrel_hands": 5,
-                  "three_falls_reset": True, "declarer_rounding": True,
-                  "forfeit_pays": "half_bid", "blind_doubles": "declarer", "ace_marriage": True}
+HOUSE_RULES_ON = {
+    "zeros": "consecutive",
+    "zero_penalty": 100,
+    "dump_555": "both",
+    "barrel_knock_off": True,
+    "barrel_miss": "stays",
+    "barrel_hands": 5,
+    "three_falls_reset": True,
+    "declarer_rounding": True,
+    "forfeit_pays": "half_bid",
+    "blind_doubles": "declarer",
+    "ace_marriage": True,
+}
 """Every house rule away from its default (squarescores)."""
 
 
-def build_match(n_hands: int, seats: int = 3, seed: int = 2,
-                also: Sequence[Setup] = ()) -> tuple[Setup, list[HandRecord]]:
+def build_match(
+    n_hands: int, seats: int = 3, seed: int = 2, also: Sequence[Setup] = ()
+) -> tuple[Setup, list[HandRecord]]:
     """A match that never ends: made and missed bids, marriages, zeros, forfeits, redeals.
 
     Declarers at 750 or more, or on the barrel, miss, and only seats below 600 declare
@@ -93,8 +103,9 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2,
     declarer from 720..749, as defender from 820..879) and miss or fall off it again.
     """
     rng = random.Random(seed)
-    setup = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores",
-                  Options(1000, blind_bids=bool(also)), 0, (0,) * seats)
+    setup = Setup(
+        tuple(f"P{i}" for i in range(seats)), "squarescores", Options(1000, blind_bids=bool(also)), 0, (0,) * seats
+    )
     run = Replay(setup)  # the match so far, to pick legal hands as we go
     others = [Replay(s) for s in also]  # every hand must fit these set-ups too
     hands: list[HandRecord] = []
@@ -137,9 +148,14 @@ def build_match(n_hands: int, seats: int = 3, seed: int = 2,
                         bid = max(100, (took // 5 + 1) * 5)
                 else:
                     bid = 100 + 5 * rng.randrange(0, 13)
-                record = HandRecord("played", declarer, bid, tuple(points),
-                                    tuple(tuple(m) for m in marriages),
-                                    blind=bool(also) and rng.random() < 0.1)
+                record = HandRecord(
+                    "played",
+                    declarer,
+                    bid,
+                    tuple(points),
+                    tuple(tuple(m) for m in marriages),
+                    blind=bool(also) and rng.random() < 0.1,
+                )
         if others and not _fits(record, others):
             continue
         run.add(record)
@@ -166,9 +182,13 @@ def _fits(record: HandRecord, runs: list[Replay]) -> bool:
 def house_rules_cost(seats: int, repeats: int) -> tuple[float, float]:
     """Microseconds per hand of one 200-hand match with no house rule and with every one on,
     taken in turns (the same hands, legal and without a winner under both)."""
-    on = Setup(tuple(f"P{i}" for i in range(seats)), "squarescores",
-               Options(1000, blind_bids=True, **HOUSE_RULES_ON), 0,  # type: ignore[arg-type]
-               (0,) * seats)
+    on = Setup(
+        tuple(f"P{i}" for i in range(seats)),
+        "squarescores",
+        Options(1000, blind_bids=True, **HOUSE_RULES_ON),
+        0,  # type: ignore[arg-type]
+        (0,) * seats,
+    )
     plain, hands = build_match(200, seats, also=[on])
     off, every = float("inf"), float("inf")
     for _ in range(3):
@@ -184,8 +204,7 @@ def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]
     reaches the target of 1000.
     """
     rng = random.Random(seed)
-    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet_style="signed"),
-                  0, (0, 0))
+    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet_style="signed"), 0, (0, 0))
     scores = [0, 0]
     rounds: list[Record] = []
     while len(rounds) < n_rounds:
@@ -223,9 +242,7 @@ def time_per_hand(setup: Setup, hands: list[Record], repeats: int) -> float:
     return _best_of_5(lambda: replay(setup, hands), repeats, len(hands))
 
 
-def side_by_side(
-    base: ModuleType, setup: Setup, hands: Sequence[HandRecord], repeats: int
-) -> tuple[float, float]:
+def side_by_side(base: ModuleType, setup: Setup, hands: Sequence[HandRecord], repeats: int) -> tuple[float, float]:
     """Microseconds per hand of the baseline engine and of this one, taken in turns.
 
     The baseline replays the same hands, rebuilt through the JSON shapes as its own objects;
@@ -241,8 +258,7 @@ def side_by_side(
     assert [s.score for s in ours.standings] == [s.score for s in theirs.standings]
     before, now = float("inf"), float("inf")
     for _ in range(3):
-        before = min(before, _best_of_5(lambda: base.replay(base_setup, base_hands), repeats,
-                                        len(hands)))
+        before = min(before, _best_of_5(lambda: base.replay(base_setup, base_hands), repeats, len(hands)))
         now = min(now, time_per_hand(setup, list(hands), repeats))
     return before, now
 
@@ -263,34 +279,38 @@ def main() -> None:
     """Print the figures as Markdown tables, ready for docs/performance.md."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
-    ap.add_argument("--baseline", default=BASELINE,
-                    help=f"commit whose engine to compare with (default {BASELINE})")
+    ap.add_argument("--baseline", default=BASELINE, help=f"commit whose engine to compare with (default {BASELINE})")
     args = ap.parse_args()
     repeats = 5 if args.quick else 100
     base = load_engine(args.baseline)
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    print(f"Python {platform.python_version()} on {platform.machine()} "
-          f"({platform.processor() or platform.platform()}); this tree at {head}")
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    print(
+        f"Python {platform.python_version()} on {platform.machine()} "
+        f"({platform.processor() or platform.platform()}); this tree at {head}"
+    )
     print(f"\n| µs per hand | {args.baseline} | now | now / {args.baseline} |\n|---|---|---|---|")
     per_hand = {}
     for seats in (3, 4):
         setup, hands = build_match(200, seats)
         before, per_hand[seats] = side_by_side(base, setup, hands, repeats)
-        print(f"| squarescores, {seats} seats, {len(hands)} hands | {before:.2f} | "
-              f"{per_hand[seats]:.2f} | {per_hand[seats] / before:.2f} |")
-    print("\n| µs per hand, 200 hands | no house rule | every house rule on | on / off |"
-          "\n|---|---|---|---|")
+        print(
+            f"| squarescores, {seats} seats, {len(hands)} hands | {before:.2f} | "
+            f"{per_hand[seats]:.2f} | {per_hand[seats] / before:.2f} |"
+        )
+    print("\n| µs per hand, 200 hands | no house rule | every house rule on | on / off |\n|---|---|---|---|")
     for seats in (3, 4):
         off, on = house_rules_cost(seats, repeats)
         print(f"| squarescores, {seats} seats | {off:.2f} | {on:.2f} | {on / off:.2f} |")
     setup, rounds = build_tichu_match(100)
     per_round = time_per_hand(setup, rounds, repeats)
-    print(f"\n| match | records | µs per record |\n|---|---|---|\n"
-          f"| tichu (rounds) | {len(rounds)} | {per_round:.2f} |")
+    print(f"\n| match | records | µs per record |\n|---|---|---|\n| tichu (rounds) | {len(rounds)} | {per_round:.2f} |")
     print(f"\nTichu round / 3-seat Tysiacha hand: {per_round / per_hand[3]:.2f}")
-    print("\n| hands | output kept, bytes per hand | peak while replaying, bytes per hand "
-          "| peak / kept |\n|---|---|---|---|")
+    print(
+        "\n| hands | output kept, bytes per hand | peak while replaying, bytes per hand "
+        "| peak / kept |\n|---|---|---|---|"
+    )
     for n in (50, 200, 800):
         setup, hands = build_match(n, 3)
         kept, peak = memory_per_hand(setup, hands)

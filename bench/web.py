@@ -40,24 +40,27 @@ def main() -> None:
     setup, records = build_match(args.hands + 1)
     *stored, extra = records
     with tempfile.TemporaryDirectory() as instance:
-        app = create_app({"INSTANCE_PATH": instance, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
-                          "SQLALCHEMY_DATABASE_URI": os.environ.get(
-                              "DATABASE_URL", f"sqlite:///{instance}/bench.sqlite")})
+        app = create_app(
+            {
+                "INSTANCE_PATH": instance,
+                "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+                "RATELIMIT_ENABLED": False,
+                "WTF_CSRF_ENABLED": False,
+                "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL", f"sqlite:///{instance}/bench.sqlite"),
+            }
+        )
         client = app.test_client()
-        token = client.post("/api/users", json={"username": "bench", "password": "bench password"}
-                            ).get_json()["token"]
+        token = client.post("/api/users", json={"username": "bench", "password": "bench password"}).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        match = client.post("/api/matches", headers=auth, json={
-            "players": list(setup.players), "rules": setup.rules}).get_json()
+        match = client.post(
+            "/api/matches", headers=auth, json={"players": list(setup.players), "rules": setup.rules}
+        ).get_json()
         url = f"/api/matches/{match['id']}"
         for record in stored:
-            assert client.post(f"{url}/hands", headers=auth, json=hand_to_dict(record)
-                               ).status_code == 201
+            assert client.post(f"{url}/hands", headers=auth, json=hand_to_dict(record)).status_code == 201
         body = hand_to_dict(extra) | {"expected_hand": args.hands + 1}
         phone = app.test_client()  # a phone logged in on the pages, as the live updates are
-        assert phone.post("/login", data={"username": "bench", "password": "bench password"}
-                          ).status_code == 302
+        assert phone.post("/login", data={"username": "bench", "password": "bench password"}).status_code == 302
         poll = f"/matches/{match['id']}/version"
         etag = {"If-None-Match": phone.get(poll).headers["ETag"]}
 
@@ -86,8 +89,7 @@ def main() -> None:
         }
         times = interleaved(timed, args.rounds, after_round=undo)
 
-    report(f"{args.hands} hands, {args.rounds} interleaved rounds",
-           app.config["SQLALCHEMY_DATABASE_URI"], times)
+    report(f"{args.hands} hands, {args.rounds} interleaved rounds", app.config["SQLALCHEMY_DATABASE_URI"], times)
 
 
 if __name__ == "__main__":

@@ -38,8 +38,7 @@ def no_empty_revisions(ctx: Any, revision: Any, directives: list[Any]) -> None:
 
 def run_migrations_offline() -> None:
     """`--sql` mode: print the SQL for the app's database URL."""
-    context.configure(url=db.engine.url, target_metadata=db.metadata, literal_binds=True,
-                      render_as_batch=True)
+    context.configure(url=db.engine.url, target_metadata=db.metadata, literal_binds=True, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
 
@@ -50,11 +49,11 @@ def refuse_foreign_keys_on(connection: Connection) -> None:
     A batch migration rebuilds a table there (copy, drop, rename); with foreign keys on,
     dropping the old `users` would delete every member and token and forget the author of
     every hand and history entry. Callers turn them off first (`foreign_keys_off`)."""
-    if connection.dialect.name == "sqlite" and \
-            connection.exec_driver_sql("PRAGMA foreign_keys").scalar():
+    if connection.dialect.name == "sqlite" and connection.exec_driver_sql("PRAGMA foreign_keys").scalar():
         raise RuntimeError(
             "SQLite foreign keys are on for this migration: rebuilding a table would delete "
-            "the rows that refer to it. Run it inside scoresheet.database.foreign_keys_off.")
+            "the rows that refer to it. Run it inside scoresheet.database.foreign_keys_off."
+        )
 
 
 def check_foreign_keys(connection: Connection) -> None:
@@ -64,10 +63,8 @@ def check_foreign_keys(connection: Connection) -> None:
         return
     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
     if broken:
-        rows = "; ".join(f"{table} row {rowid} → {parent}"
-                         for table, rowid, parent, _ in broken[:20])
-        raise RuntimeError(f"The migration would leave {len(broken)} broken references "
-                           f"({rows}). Nothing was changed.")
+        rows = "; ".join(f"{table} row {rowid} → {parent}" for table, rowid, parent, _ in broken[:20])
+        raise RuntimeError(f"The migration would leave {len(broken)} broken references ({rows}). Nothing was changed.")
 
 
 def migrate_on(connection: Connection, **options: Any) -> None:

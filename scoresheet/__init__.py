@@ -19,9 +19,13 @@ DEFAULT_PASSWORD_HASH = "scrypt:32768:8:3"
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; keys in `config` override every other source of configuration."""
     config = dict(config or {})
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=config.pop("INSTANCE_PATH", None),
-                template_folder=folder("templates"), static_folder=folder("static"))
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=config.pop("INSTANCE_PATH", None),
+        template_folder=folder("templates"),
+        static_folder=folder("static"),
+    )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scoresheet.sqlite"),
@@ -117,7 +121,7 @@ def psycopg_url(url: str) -> str:
     """Point `postgres://` and `postgresql://` URLs at the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 

@@ -19,13 +19,14 @@ bp = Blueprint("account", __name__)
 bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
-def _account_page(password_form: ChangePasswordForm | None = None,
-                 delete_form: DeleteAccountForm | None = None) -> str:
+def _account_page(password_form: ChangePasswordForm | None = None, delete_form: DeleteAccountForm | None = None) -> str:
     """The account page with its three forms (the refused one with its errors)."""
-    return render_template("account.html",
-                           password_form=password_form or ChangePasswordForm(formdata=None),
-                           everywhere_form=LogOutEverywhereForm(formdata=None),
-                           delete_form=delete_form or DeleteAccountForm(formdata=None))
+    return render_template(
+        "account.html",
+        password_form=password_form or ChangePasswordForm(formdata=None),
+        everywhere_form=LogOutEverywhereForm(formdata=None),
+        delete_form=delete_form or DeleteAccountForm(formdata=None),
+    )
 
 
 @bp.get("/account")
@@ -43,8 +44,7 @@ def change_password() -> Any:
     form = ChangePasswordForm()
     if form.validate_on_submit():
         try:
-            accounts.change_password(current_user, form.current_password.data,
-                                     form.new_password.data)
+            accounts.change_password(current_user, form.current_password.data, form.new_password.data)
         except (WrongPassword, RuleError) as err:
             form.refuse(err.field, err.message)
         else:

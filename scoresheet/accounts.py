@@ -60,8 +60,7 @@ def register(username: object, password: object) -> User:
     if not isinstance(password, str):
         raise Malformed("password", _("The password must be text."))
     if not USERNAME.fullmatch(username):
-        raise Refused("username", _("A username has 3 to 40 characters: letters, digits, "
-                                    "“.”, “_” or “-”."))
+        raise Refused("username", _("A username has 3 to 40 characters: letters, digits, “.”, “_” or “-”."))
     password_hash = _hash_password(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
@@ -92,17 +91,20 @@ def _check_new_password(password: str, username: str, field: str) -> str:
         raise Malformed(field, _("The password holds characters that are not text."))
     strength = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])["score"]
     if strength < current_app.config["PASSWORD_MIN_STRENGTH"]:
-        raise Refused(field, _("This password is too easy to guess: it is a commonly used one "
-                               "or close to one. Add another word or two — four ordinary words "
-                               "make a good password."))
+        raise Refused(
+            field,
+            _(
+                "This password is too easy to guess: it is a commonly used one "
+                "or close to one. Add another word or two — four ordinary words "
+                "make a good password."
+            ),
+        )
     return password
 
 
 def find_user(username: str) -> User | None:
     """The user with this username, ignoring case."""
-    return db.session.execute(
-        db.select(User).where(User.username_folded == fold(username))
-    ).scalar_one_or_none()
+    return db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
 
 
 def _hash_password(password: str) -> str:
@@ -150,8 +152,7 @@ def create_token(user: User) -> str:
 def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None."""
     return db.session.execute(  # one query: every API call starts here
-        db.select(User).join(ApiToken, ApiToken.user_id == User.id)
-        .where(ApiToken.token_hash == token_hash(token))
+        db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(ApiToken.token_hash == token_hash(token))
     ).scalar_one_or_none()
 
 
@@ -181,8 +182,11 @@ def _verify_password(user: User, password: object, field: str, message: str) -> 
     """Raise WrongPassword (naming `field`) unless this is the user's password. No
     transaction, so no SQLite write lock, is held during the hash."""
     db.session.commit()
-    if not isinstance(password, str) or not _encodable(password) or \
-            not check_password_hash(user.password_hash, password):
+    if (
+        not isinstance(password, str)
+        or not _encodable(password)
+        or not check_password_hash(user.password_hash, password)
+    ):
         raise WrongPassword(message, field)
 
 
@@ -199,12 +203,10 @@ def delete_account(user: User, password: object) -> None:
     matches it played stay as they were for their other members (each with a history entry
     saying so), and a match nobody is left in is deleted (with its hands and history)."""
     _verify_password(user, password, "password", _("That is not your password."))
-    played = list(db.session.execute(
-        db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
+    played = list(db.session.execute(db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
     db.session.execute(db.delete(Member).where(Member.user_id == user.id))
     others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
-    for shared in db.session.execute(
-            db.select(Match).where(Match.id.in_(played), others_left)).scalars():
+    for shared in db.session.execute(db.select(Match).where(Match.id.in_(played), others_left)).scalars():
         audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
     db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))

@@ -53,8 +53,7 @@ def require_token() -> Response | None:
     if request.endpoint in _PUBLIC:
         return None
     scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
-    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and \
-        token.strip() else None
+    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
     if user is None:
         return error_response(401)
     g.api_user, g.api_token = user, token.strip()
@@ -88,9 +87,11 @@ def _texts_body(keys: tuple[str, ...], required: bool = False) -> dict[str, Any]
 
 def _not_a_text(key: str) -> str:
     """The refusal of a key that must be a text."""
-    return {"username": _("The username must be text."),
-            "current_password": _("The current password must be text."),
-            "new_password": _("The new password must be text.")}.get(key, _("The password must be text."))
+    return {
+        "username": _("The username must be text."),
+        "current_password": _("The current password must be text."),
+        "new_password": _("The new password must be text."),
+    }.get(key, _("The password must be text."))
 
 
 def _no_content() -> Response:
@@ -138,8 +139,7 @@ def revoke_token() -> Any:
 def change_password() -> Any:
     """Change the password; every other token and every session ends."""
     data = _texts_body(("current_password", "new_password"), required=True)
-    accounts.change_password(g.api_user, data["current_password"], data["new_password"],
-                             keep_token=g.api_token)
+    accounts.change_password(g.api_user, data["current_password"], data["new_password"], keep_token=g.api_token)
     return _no_content()
 
 
@@ -155,8 +155,7 @@ def delete_me() -> Any:
 @bp.get("/matches")
 def list_matches() -> Any:
     """The caller's matches, newest first, in brief."""
-    return {"matches": [shapes.match_brief(m)
-                        for m in queries.listed_matches(g.api_user, grouped=False)]}
+    return {"matches": [shapes.match_brief(m) for m in queries.listed_matches(g.api_user, grouped=False)]}
 
 
 @bp.post("/matches")

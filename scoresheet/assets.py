@@ -13,8 +13,7 @@ from werkzeug.wrappers import Response
 
 from .extensions import kept
 
-COMPRESSIBLE = ("text/", "application/json", "application/javascript",
-                "application/manifest+json", "image/svg+xml")
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/manifest+json", "image/svg+xml")
 MIN_COMPRESS = 500
 """Smaller bodies are sent as they are: gzip would not save a packet."""
 YEAR = 365 * 24 * 3600
@@ -27,8 +26,7 @@ def static_url(filename: str) -> str:
     """The URL of a static file with `?v=<hash of its content>`: cached until it changes. Every
     page asks for five; the files change only with a deployment, so each URL is made once per
     app (while templates reload, in debug, the file is looked at every time)."""
-    return kept("static_urls", (request.script_root, filename),
-                lambda: _versioned_url(filename))
+    return kept("static_urls", (request.script_root, filename), lambda: _versioned_url(filename))
 
 
 def _versioned_url(filename: str) -> str:
@@ -54,10 +52,13 @@ def _cache_versioned(response: Response) -> Response:
 
 def compress(response: Response) -> Response:
     """Gzip a text response when the browser accepts it (a slow 4G link thanks us)."""
-    if (response.status_code != 200 or "Content-Encoding" in response.headers
-            or not (response.mimetype or "").startswith(COMPRESSIBLE)
-            or response.mimetype == "text/event-stream"  # live updates: each event at once
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
+    if (
+        response.status_code != 200
+        or "Content-Encoding" in response.headers
+        or not (response.mimetype or "").startswith(COMPRESSIBLE)
+        or response.mimetype == "text/event-stream"  # live updates: each event at once
+        or "gzip" not in request.headers.get("Accept-Encoding", "")
+    ):
         return response
     response.direct_passthrough = False  # static files: read the file into the body
     source = response.response

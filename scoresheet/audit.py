@@ -11,56 +11,99 @@ from .extensions import db
 from .forms import CALL_NAMES
 from .models import AuditEntry, Match, User
 
-ACTIONS = ("match_created", "member_joined", "hand_added", "hand_edited", "hand_deleted",
-           "hand_restored", "match_banked", "match_ended", "match_imported", "seat_claimed",
-           "seat_assigned", "seat_released", "watch_link_made", "watch_link_replaced",
-           "watch_link_stopped", "account_deleted")
-BESIDE_THE_SHEET = ("seat_claimed", "seat_assigned", "seat_released", "watch_link_made",
-                    "watch_link_replaced", "watch_link_stopped", "account_deleted")
+ACTIONS = (
+    "match_created",
+    "member_joined",
+    "hand_added",
+    "hand_edited",
+    "hand_deleted",
+    "hand_restored",
+    "match_banked",
+    "match_ended",
+    "match_imported",
+    "seat_claimed",
+    "seat_assigned",
+    "seat_released",
+    "watch_link_made",
+    "watch_link_replaced",
+    "watch_link_stopped",
+    "account_deleted",
+)
+BESIDE_THE_SHEET = (
+    "seat_claimed",
+    "seat_assigned",
+    "seat_released",
+    "watch_link_made",
+    "watch_link_replaced",
+    "watch_link_stopped",
+    "account_deleted",
+)
 """Entries that change no hand: the match page's undo and news look past them."""
-FIELDS = (("kind", _l("kind %(old)s → %(new)s")), ("declarer", _l("declarer %(old)s → %(new)s")),
-          ("bid", _l("bid %(old)s → %(new)s")), ("made", _l("made %(old)s → %(new)s")),
-          ("blind", _l("blind %(old)s → %(new)s")), ("forced", _l("forced %(old)s → %(new)s")),
-          ("sitter_points", _l("sitter's points %(old)s → %(new)s")),
-          ("first_out", _l("out first %(old)s → %(new)s")),
-          ("double_victory", _l("double victory %(old)s → %(new)s")),
-          ("card_points", _l("card points %(old)s → %(new)s")))
-SEAT_FIELDS = (("points", _l("%(name)s's points %(old)s → %(new)s")),
-               ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
-               ("calls", _l("%(name)s's call %(old)s → %(new)s")))
-WHO_DID = {"match_imported": _l("%(name)s imported the match from a backup"),
-           "member_joined": _l("%(name)s joined the match"),
-           "match_banked": _l("%(name)s banked the match"),
-           "match_ended": _l("%(name)s ended the match"),
-           "watch_link_made": _l("%(name)s made a watch link"),
-           "watch_link_replaced": _l("%(name)s made a new watch link: the old one stopped working"),
-           "watch_link_stopped": _l("%(name)s stopped the watch link"),
-           "account_deleted": _l("%(name)s deleted their account")}
+FIELDS = (
+    ("kind", _l("kind %(old)s → %(new)s")),
+    ("declarer", _l("declarer %(old)s → %(new)s")),
+    ("bid", _l("bid %(old)s → %(new)s")),
+    ("made", _l("made %(old)s → %(new)s")),
+    ("blind", _l("blind %(old)s → %(new)s")),
+    ("forced", _l("forced %(old)s → %(new)s")),
+    ("sitter_points", _l("sitter's points %(old)s → %(new)s")),
+    ("first_out", _l("out first %(old)s → %(new)s")),
+    ("double_victory", _l("double victory %(old)s → %(new)s")),
+    ("card_points", _l("card points %(old)s → %(new)s")),
+)
+SEAT_FIELDS = (
+    ("points", _l("%(name)s's points %(old)s → %(new)s")),
+    ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
+    ("calls", _l("%(name)s's call %(old)s → %(new)s")),
+)
+WHO_DID = {
+    "match_imported": _l("%(name)s imported the match from a backup"),
+    "member_joined": _l("%(name)s joined the match"),
+    "match_banked": _l("%(name)s banked the match"),
+    "match_ended": _l("%(name)s ended the match"),
+    "watch_link_made": _l("%(name)s made a watch link"),
+    "watch_link_replaced": _l("%(name)s made a new watch link: the old one stopped working"),
+    "watch_link_stopped": _l("%(name)s stopped the watch link"),
+    "account_deleted": _l("%(name)s deleted their account"),
+}
 """The entries told by who did them alone (never a watch link's token)."""
 # TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
 KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
-SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"),
-         "spades": _l("spades")}
+SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
 
 
-def log(match: Match, user: User | None, action: str, hand_number: int | None = None,
-        before: Any = None, after: Any = None, restores_id: int | None = None) -> AuditEntry:
+def log(
+    match: Match,
+    user: User | None,
+    action: str,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+    restores_id: int | None = None,
+) -> AuditEntry:
     """Add an entry to the session: it is committed (or rolled back) with the change itself."""
     assert action in ACTIONS, action
-    entry = AuditEntry(match_id=match.id, user_id=user.id if user else None,
-                       username=user.username if user else "someone", action=action,
-                       hand_number=hand_number, before=before, after=after,
-                       restores_id=restores_id)
+    entry = AuditEntry(
+        match_id=match.id,
+        user_id=user.id if user else None,
+        username=user.username if user else "someone",
+        action=action,
+        hand_number=hand_number,
+        before=before,
+        after=after,
+        restores_id=restores_id,
+    )
     db.session.add(entry)
     return entry
 
 
 def entries(match: Match) -> list[AuditEntry]:
     """The match's history, newest first."""
-    return list(db.session.execute(
-        db.select(AuditEntry).where(AuditEntry.match_id == match.id)
-        .order_by(AuditEntry.id.desc())
-    ).scalars())
+    return list(
+        db.session.execute(
+            db.select(AuditEntry).where(AuditEntry.match_id == match.id).order_by(AuditEntry.id.desc())
+        ).scalars()
+    )
 
 
 def describe(entry: AuditEntry, players: list[str]) -> str:
@@ -68,25 +111,32 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
     who, n = entry.username, entry.hand_number or 0
     match entry.action:
         case "match_created":
-            return _("%(name)s started the match: %(players)s", name=who,
-                     players=", ".join(players))
+            return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
         case action if action in WHO_DID:
             return str(WHO_DID[action]) % {"name": who}
         case "seat_claimed" | "seat_assigned" | "seat_released":
             return _seat_words(entry, players)
         case "hand_added":
-            return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n,
-                     hand=hand_words(entry.after, players))
+            return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n, hand=hand_words(entry.after, players))
         case "hand_deleted":
-            return _("%(name)s deleted hand %(num)d (%(hand)s)", name=who, num=n,
-                     hand=hand_words(entry.before, players))
+            return _(
+                "%(name)s deleted hand %(num)d (%(hand)s)", name=who, num=n, hand=hand_words(entry.before, players)
+            )
         case "hand_restored":
-            return _("%(name)s restored a deleted hand as hand %(num)d: %(hand)s", name=who,
-                     num=n, hand=hand_words(entry.after, players))
+            return _(
+                "%(name)s restored a deleted hand as hand %(num)d: %(hand)s",
+                name=who,
+                num=n,
+                hand=hand_words(entry.after, players),
+            )
         case "hand_edited":
             changes = _changed(entry.before or {}, entry.after or {}, players)
-            return _("%(name)s corrected hand %(num)d: %(changes)s", name=who, num=n,
-                     changes="; ".join(changes) or _("no change"))
+            return _(
+                "%(name)s corrected hand %(num)d: %(changes)s",
+                name=who,
+                num=n,
+                changes="; ".join(changes) or _("no change"),
+            )
     return f"{who}: {entry.action}"
 
 
@@ -97,13 +147,15 @@ def _seat_words(entry: AuditEntry, players: list[str]) -> str:
     if entry.action == "seat_claimed":
         return _("%(name)s is %(player)s on the sheet now", name=entry.username, player=player)
     if entry.action == "seat_assigned":
-        return _("%(name)s gave %(player)s's seat to %(member)s", name=entry.username,
-                 player=player, member=member)
+        return _("%(name)s gave %(player)s's seat to %(member)s", name=entry.username, player=player, member=member)
     if member == entry.username:
-        return _("%(name)s left %(player)s's seat: %(player)s is a guest again",
-                 name=entry.username, player=player)
-    return _("%(name)s took %(player)s's seat from %(member)s: %(player)s is a guest again",
-             name=entry.username, player=player, member=member)
+        return _("%(name)s left %(player)s's seat: %(player)s is a guest again", name=entry.username, player=player)
+    return _(
+        "%(name)s took %(player)s's seat from %(member)s: %(player)s is a guest again",
+        name=entry.username,
+        player=player,
+        member=member,
+    )
 
 
 def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
@@ -130,8 +182,7 @@ def _round_words(record: dict[str, Any], players: list[str]) -> str:
     """A Tichu round in brief: "Anna out first, Anna: Tichu, cards 35 : 65"."""
     first = record.get("first_out")
     parts = [] if first is None else [_("%(name)s out first", name=_seat_name(first, players))]
-    parts += [f"{_seat_name(i, players)}: {CALL_NAMES.get(c, c)}"
-              for i, c in enumerate(record.get("calls") or []) if c]
+    parts += [f"{_seat_name(i, players)}: {CALL_NAMES.get(c, c)}" for i, c in enumerate(record.get("calls") or []) if c]
     points = record.get("card_points")
     if record.get("double_victory"):
         parts.append(_("double victory"))
@@ -157,8 +208,10 @@ def _changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) 
             if old != new:
                 if key == "calls":
                     old, new = CALL_NAMES.get(old, old), CALL_NAMES.get(new, new)
-                out.append(str(phrase) % {"name": _seat_name(seat, players),
-                                          "old": _value_words(old), "new": _value_words(new)})
+                out.append(
+                    str(phrase)
+                    % {"name": _seat_name(seat, players), "old": _value_words(old), "new": _value_words(new)}
+                )
     return out
 
 

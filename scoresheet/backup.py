@@ -52,12 +52,17 @@ EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo
 
 def document(matches: list[Match], users: list[User] | None = None) -> dict[str, Any]:
     """The backup document of these matches (and, for the whole database, these users)."""
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION,
-                           "exported_at": utcnow().isoformat(),
-                           "matches": [_match_document(m) for m in matches]}
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": utcnow().isoformat(),
+        "matches": [_match_document(m) for m in matches],
+    }
     if users is not None:
-        doc["users"] = [{"username": u.username, "password_hash": u.password_hash,
-                         "created_at": isoformat(u.created_at)} for u in users]
+        doc["users"] = [
+            {"username": u.username, "password_hash": u.password_hash, "created_at": isoformat(u.created_at)}
+            for u in users
+        ]
     return doc
 
 
@@ -65,15 +70,25 @@ def _match_document(match: Match) -> dict[str, Any]:
     """One match: set-up, status, members, hands exactly as recorded, and its audit trail."""
     players = list(match.setup["players"])
     return {
-        "id": match.id, "join_code": match.join_code, "setup": match.setup,
-        "status": match.status, "created_at": isoformat(match.created_at),
+        "id": match.id,
+        "join_code": match.join_code,
+        "setup": match.setup,
+        "status": match.status,
+        "created_at": isoformat(match.created_at),
         "created_by": _username(match.created_by_id),
         "members": member_names(match),
-        "hands": [{"number": h.number, "record": h.record, "version": h.version,
-                   "created_by": h.created_by.username if h.created_by else None,
-                   "updated_by": h.updated_by.username if h.updated_by else None,
-                   "created_at": isoformat(h.created_at),
-                   "updated_at": isoformat(h.updated_at)} for h in stored_hands(match)],
+        "hands": [
+            {
+                "number": h.number,
+                "record": h.record,
+                "version": h.version,
+                "created_by": h.created_by.username if h.created_by else None,
+                "updated_by": h.updated_by.username if h.updated_by else None,
+                "created_at": isoformat(h.created_at),
+                "updated_at": isoformat(h.updated_at),
+            }
+            for h in stored_hands(match)
+        ],
         "audit": [entry_to_dict(e, players) for e in reversed(audit.entries(match))],
     }
 
@@ -102,8 +117,9 @@ def restore_database(doc: Any) -> tuple[int, int]:
     _unique(items, "/matches", "id", str)
     _unique(items, "/matches", "join_code", str)
     for u in users:
-        db.session.add(User(username=u["username"], password_hash=u["password_hash"],
-                            created_at=_when(u.get("created_at"))))
+        db.session.add(
+            User(username=u["username"], password_hash=u["password_hash"], created_at=_when(u.get("created_at")))
+        )
     db.session.flush()
     for i, m in enumerate(items):
         _load_match_at(i, m, importer=None)
@@ -116,8 +132,10 @@ def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None
     seen: set[str] = set()
     for i, item in enumerate(items):
         if same(item[key]) in seen:
-            raise Malformed(f"{path}/{i}/{key}", _("This backup holds “%(value)s” twice: a "
-                                                   "backup holds each once.", value=item[key]))
+            raise Malformed(
+                f"{path}/{i}/{key}",
+                _("This backup holds “%(value)s” twice: a backup holds each once.", value=item[key]),
+            )
         seen.add(same(item[key]))
 
 
@@ -129,33 +147,33 @@ def _load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -
     except RuleError as err:
         field = err.field or ""
         if not field.startswith("/"):
-            field = (f"/hands/{err.hand - 1}/record" if err.hand else "/setup") + \
-                (f"/{field}" if field else "")
+            field = (f"/hands/{err.hand - 1}/record" if err.hand else "/setup") + (f"/{field}" if field else "")
         err.field = f"/matches/{index}{field}"
         raise
 
 
 def is_empty() -> bool:
     """No users and no matches stored."""
-    return not any(db.session.execute(db.select(func.count()).select_from(t)).scalar_one()
-                   for t in (User, Match))
+    return not any(db.session.execute(db.select(func.count()).select_from(t)).scalar_one() for t in (User, Match))
 
 
 def check_document(doc: Any) -> list[dict[str, Any]]:
     """The document's matches, after checking its format and version, every value (depth,
     text, numbers), the schema, and what the schema cannot say (times, the audit trail)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise Malformed("format", _("This is not a scoresheet backup (format “%(format)s”).",
-                                    format=FORMAT))
+        raise Malformed("format", _("This is not a scoresheet backup (format “%(format)s”).", format=FORMAT))
     if doc.get("version") != VERSION:
-        raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.",
-                                     version=VERSION))
+        raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.", version=VERSION))
     _check_values(doc)
     error = best_match(VALIDATOR.iter_errors(doc))
     if error is not None:
-        raise Malformed(_pointer(error.absolute_path),
-                        _("This backup does not have the form of a scoresheet backup "
-                          "(docs/backup.schema.json): %(reason)s.", reason=_schema_problem(error)))
+        raise Malformed(
+            _pointer(error.absolute_path),
+            _(
+                "This backup does not have the form of a scoresheet backup (docs/backup.schema.json): %(reason)s.",
+                reason=_schema_problem(error),
+            ),
+        )
     for path, value in _times(doc):
         _when(value, path)
     for i, match in enumerate(doc["matches"]):
@@ -164,20 +182,28 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     return matches
 
 
-_TYPES = {"object": _l("an object"), "array": _l("a list"), "string": _l("text"),
-          "integer": _l("a whole number"), "number": _l("a number"),
-          "boolean": _l("true or false"), "null": _l("null")}
+_TYPES = {
+    "object": _l("an object"),
+    "array": _l("a list"),
+    "string": _l("text"),
+    "integer": _l("a whole number"),
+    "number": _l("a number"),
+    "boolean": _l("true or false"),
+    "null": _l("null"),
+}
 """The schema's types as the sentence of a refusal names them."""
-_TOO = {"maxLength": _l("the text at %(place)s is too long"),
-        "minLength": _l("the text at %(place)s is too short"),
-        "maxItems": _l("the list at %(place)s has too many entries"),
-        "minItems": _l("the list at %(place)s has too few entries"),
-        "maxProperties": _l("%(place)s has too many entries"),
-        "maximum": _l("the number at %(place)s is too large"),
-        "minimum": _l("the number at %(place)s is too small"),
-        "pattern": _l("the text at %(place)s is not written as a backup writes it"),
-        "format": _l("the text at %(place)s is not written as a backup writes it"),
-        "propertyNames": _l("a name at %(place)s is not one a backup uses")}
+_TOO = {
+    "maxLength": _l("the text at %(place)s is too long"),
+    "minLength": _l("the text at %(place)s is too short"),
+    "maxItems": _l("the list at %(place)s has too many entries"),
+    "minItems": _l("the list at %(place)s has too few entries"),
+    "maxProperties": _l("%(place)s has too many entries"),
+    "maximum": _l("the number at %(place)s is too large"),
+    "minimum": _l("the number at %(place)s is too small"),
+    "pattern": _l("the text at %(place)s is not written as a backup writes it"),
+    "format": _l("the text at %(place)s is not written as a backup writes it"),
+    "propertyNames": _l("a name at %(place)s is not one a backup uses"),
+}
 """What a schema check found, by the check's keyword, for one place in the document."""
 
 
@@ -198,8 +224,11 @@ def _schema_problem(error: Any) -> str:
     if keyword == "type":
         wanted = error.validator_value
         kinds = [str(_TYPES.get(t, t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
-        return _("%(place)s should be %(kind)s", place=place,
-                 kind=format_list(kinds, style="or", locale=get_locale() or "en"))
+        return _(
+            "%(place)s should be %(kind)s",
+            place=place,
+            kind=format_list(kinds, style="or", locale=get_locale() or "en"),
+        )
     if keyword in _TOO:
         return str(_TOO[keyword]) % {"place": place}
     return _("the value at %(place)s is not one a backup can hold", place=place)
@@ -223,11 +252,14 @@ def _check_values(doc: Any) -> None:
             texts = [value] if isinstance(value, str) else []
         for text in texts:
             if "\x00" in text or not _is_utf8(text):
-                raise Malformed(_pointer(path), _("This backup holds text with a character that "
-                                                 "is not text (NUL or a lone surrogate)."))
+                raise Malformed(
+                    _pointer(path),
+                    _("This backup holds text with a character that is not text (NUL or a lone surrogate)."),
+                )
         if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
-            raise Malformed(_pointer(path), _("Numbers in a backup are whole numbers up to "
-                                             "%(largest)s.", largest=LARGEST))
+            raise Malformed(
+                _pointer(path), _("Numbers in a backup are whole numbers up to %(largest)s.", largest=LARGEST)
+            )
 
 
 def _is_utf8(text: str) -> bool:
@@ -242,12 +274,14 @@ def _is_utf8(text: str) -> bool:
 def _times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     """Every time in a (schema-checked) document with its place."""
     found = [("/exported_at", doc.get("exported_at"))]
-    found += [(f"/users/{i}/created_at", u.get("created_at"))
-              for i, u in enumerate(doc.get("users") or [])]
+    found += [(f"/users/{i}/created_at", u.get("created_at")) for i, u in enumerate(doc.get("users") or [])]
     for i, m in enumerate(doc["matches"]):
         found.append((f"/matches/{i}/created_at", m.get("created_at")))
-        found += [(f"/matches/{i}/hands/{j}/{key}", h.get(key))
-                  for j, h in enumerate(m["hands"]) for key in ("created_at", "updated_at")]
+        found += [
+            (f"/matches/{i}/hands/{j}/{key}", h.get(key))
+            for j, h in enumerate(m["hands"])
+            for key in ("created_at", "updated_at")
+        ]
         found += [(f"/matches/{i}/audit/{j}/at", e["at"]) for j, e in enumerate(m["audit"])]
     return [(path, value) for path, value in found if value is not None]
 
@@ -259,15 +293,15 @@ def _check_audit(entries: list[dict[str, Any]], path: str) -> None:
     restored: set[int] = set()
     for j, e in enumerate(entries):
         if e["id"] in ids:
-            raise Malformed(f"{path}/{j}/id", _("Two history entries have the id %(id)s.",
-                                                id=e["id"]))
+            raise Malformed(f"{path}/{j}/id", _("Two history entries have the id %(id)s.", id=e["id"]))
         ids[e["id"]] = e["action"]
         if e["action"] == "hand_restored":
             target = e["restores"]
             if ids.get(target) != "hand_deleted" or target in restored:
-                raise Malformed(f"{path}/{j}/restores", _(
-                    "A restored hand names an earlier deletion in the same history, and is "
-                    "restored once."))
+                raise Malformed(
+                    f"{path}/{j}/restores",
+                    _("A restored hand names an earlier deletion in the same history, and is restored once."),
+                )
             restored.add(target)
 
 
@@ -293,8 +327,7 @@ def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     status = data["status"]
     if (status == "banked") != (sheet.winner is not None and status != "open"):
         raise Malformed("/status", _("The match's status does not fit its sheet."))
-    users = {} if importer else {u.username: u for u in db.session.execute(db.select(User))
-                                 .scalars()}
+    users = {} if importer else {u.username: u for u in db.session.execute(db.select(User)).scalars()}
 
     def named(name: Any) -> User | None:
         return users.get(name) if isinstance(name, str) else None
@@ -319,11 +352,18 @@ def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     db.session.flush()
     for number, (h, record) in enumerate(zip(hands, records, strict=True), start=1):
         made, edited = who(h.get("created_by")), who(h.get("updated_by"))
-        db.session.add(Hand(
-            match_id=match.id, number=number, record=record_to_dict(record),
-            version=1 if importer else _kept_version(h.get("version")),
-            created_by_id=made.id if made else None, updated_by_id=edited.id if edited else None,
-            created_at=_when(h.get("created_at")), updated_at=_when(h.get("updated_at"))))
+        db.session.add(
+            Hand(
+                match_id=match.id,
+                number=number,
+                record=record_to_dict(record),
+                version=1 if importer else _kept_version(h.get("version")),
+                created_by_id=made.id if made else None,
+                updated_by_id=edited.id if edited else None,
+                created_at=_when(h.get("created_at")),
+                updated_at=_when(h.get("updated_at")),
+            )
+        )
     _load_audit(match, data["audit"], named)
     if importer is not None:
         audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
@@ -356,13 +396,22 @@ def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None
     for e in entries:
         before, after = e.get("before"), e.get("after")
         if e["action"] in HAND_ACTIONS:
-            before, after = (None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
-                             for r in (before, after))
+            before, after = (
+                None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
+                for r in (before, after)
+            )
         user = named(e["user"])
         entry = AuditEntry(
-            match_id=match.id, user_id=user.id if user else None, username=e["user"],
-            action=e["action"], hand_number=e.get("hand"), before=before, after=after,
-            restores_id=new_ids.get(e.get("restores") or 0), at=_when(e["at"]))
+            match_id=match.id,
+            user_id=user.id if user else None,
+            username=e["user"],
+            action=e["action"],
+            hand_number=e.get("hand"),
+            before=before,
+            after=after,
+            restores_id=new_ids.get(e.get("restores") or 0),
+            at=_when(e["at"]),
+        )
         db.session.add(entry)
         db.session.flush()
         new_ids[e["id"]] = entry.id
@@ -380,6 +429,11 @@ def _when(value: Any, field: str = "at") -> datetime:
     except (TypeError, ValueError, OverflowError):  # 9999-12-31T23:59:59-14:00 is year 10000
         moment = None
     if moment is None or not EARLIEST <= moment < LATEST:
-        raise Malformed(field, _("A time in a backup is from the years 2000 to 2100, written "
-                                 "like %(example)s.", example="2026-11-30T04:42:08+00:00"))
+        raise Malformed(
+            field,
+            _(
+                "A time in a backup is from the years 2000 to 2100, written like %(example)s.",
+                example="2026-11-30T04:42:08+00:00",
+            ),
+        )
     return moment

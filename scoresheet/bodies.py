@@ -28,10 +28,10 @@ def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> 
     """A new hand's body (API.md) for a match of these `rules` (a Tichu round or a Tysiacha
     hand), or with `correction` a corrected hand's (which may also say the `version` it
     corrects); Malformed names the key at fault."""
-    version = _counter(data, "version", _("The version is the hand's version number: 1, 2, 3 …")) \
-        if correction else None
-    expected = _counter(data, "expected_hand",
-                        _("The expected hand is a hand number: 1, 2, 3 …"))
+    version = (
+        _counter(data, "version", _("The version is the hand's version number: 1, 2, 3 …")) if correction else None
+    )
+    expected = _counter(data, "expected_hand", _("The expected hand is a hand number: 1, 2, 3 …"))
     record = record_from_dict(data, rules, _CORRECTION_EXTRA if correction else _HAND_EXTRA)
     return HandBody(record, expected, version)
 

@@ -96,15 +96,25 @@ def shape(kind: str, x: float, y: float, r: float = MARK_R) -> str:
     elif kind == "knocked_off":
         corners = [(0, -r), (r, 0), (0, r), (-r, 0)]
     elif kind == "barrel_fall":
-        corners = [(-0.8 * r, -0.8 * r), (0.8 * r, -0.8 * r), (0.8 * r, 0.8 * r),
-                   (-0.8 * r, 0.8 * r)]
+        corners = [(-0.8 * r, -0.8 * r), (0.8 * r, -0.8 * r), (0.8 * r, 0.8 * r), (-0.8 * r, 0.8 * r)]
     else:  # a plus sign turned by 45°: arms of half-width a, reaching r·1.4 along the diagonals
-        a, e = 0.35 * r, 1.4 * r / 2 ** 0.5
-        plus = [(a, -e), (a, -a), (e, -a), (e, a), (a, a), (a, e), (-a, e), (-a, a), (-e, a),
-                (-e, -a), (-a, -a), (-a, -e)]
-        corners = [((px - py) / 2 ** 0.5, (px + py) / 2 ** 0.5) for px, py in plus]
-    return "M" + " L".join(f"{round(x + cx, 1):g},{round(y + cy, 1):g}"
-                           for cx, cy in corners) + " Z"
+        a, e = 0.35 * r, 1.4 * r / 2**0.5
+        plus = [
+            (a, -e),
+            (a, -a),
+            (e, -a),
+            (e, a),
+            (a, a),
+            (a, e),
+            (-a, e),
+            (-a, a),
+            (-e, a),
+            (-e, -a),
+            (-a, -a),
+            (-a, -e),
+        ]
+        corners = [((px - py) / 2**0.5, (px + py) / 2**0.5) for px, py in plus]
+    return "M" + " L".join(f"{round(x + cx, 1):g},{round(y + cy, 1):g}" for cx, cy in corners) + " Z"
 
 
 def event_mark(event: str) -> str | None:
@@ -119,8 +129,7 @@ def race(sheet: MatchState) -> Chart:
     setup = sheet.setup
     target = setup.options.target
     rs = RULESETS.get(setup.rules)  # None for Tichu: no barrel, no lock
-    runs = [[start] + [h.results[i].score for h in sheet.hands]
-            for i, start in enumerate(setup.start_scores)]
+    runs = [[start] + [h.results[i].score for h in sheet.hands] for i, start in enumerate(setup.start_scores)]
     low = min(0, *(min(r) for r in runs))
     high = max(target, *(max(r) for r in runs))
     n = len(sheet.hands)
@@ -133,10 +142,9 @@ def race(sheet: MatchState) -> Chart:
         return round(TOP + plot_h * (high - v) / (high - low), 1)
 
     series = tuple(
-        Series(i, name, " ".join(f"{x(k):g},{y(v):g}" for k, v in enumerate(run)),
-               (x(n), y(run[-1])), run[-1])
-        for i, (name, run) in enumerate(zip((s.name for s in sheet.standings), runs,
-                                            strict=True)))
+        Series(i, name, " ".join(f"{x(k):g},{y(v):g}" for k, v in enumerate(run)), (x(n), y(run[-1])), run[-1])
+        for i, (name, run) in enumerate(zip((s.name for s in sheet.standings), runs, strict=True))
+    )
     guides = [Guide("target", target, y(target), f"{target}")]
     if rs is not None:
         for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
@@ -146,8 +154,21 @@ def race(sheet: MatchState) -> Chart:
         Mark(i, s.name, h.number, said[-1], said, shape(said[-1], x(k), y(res.score)))
         for k, h in enumerate(sheet.hands, start=1)
         for i, (s, res) in enumerate(zip(series, h.results, strict=True))
-        if (said := tuple(e for e in MARKED if e in res.events)))
+        if (said := tuple(e for e in MARKED if e in res.events))
+    )
     kinds = {m.kind for m in marks}
     key = tuple((kind, shape(kind, 6, 6)) for kind in MARKED if kind in kinds)
-    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, n, series, tuple(guides),
-                 y(0) if low < 0 else None, low, marks, key)
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        LEFT,
+        WIDTH - RIGHT,
+        HEIGHT - BOTTOM,
+        n,
+        series,
+        tuple(guides),
+        y(0) if low < 0 else None,
+        low,
+        marks,
+        key,
+    )

@@ -22,24 +22,43 @@ from .rules.tichu import TICHU, CallStatistics, call_statistics, team_names
 
 WORDS = {
     # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
-    "status": {"in_progress": _l("in progress"), "finished": _l("finished: bank it"),
-               "banked": _l("banked"), "ended": _l("ended")},
-    "events": {"zero": _l("zero"), "zero_penalty": _l("zero penalty"),
-               "dump": _l("555: back to 0"), "knocked_off": _l("knocked off the barrel"),
-               "barrel_reset": _l("third fall: back to 0"),
-               "forfeit_penalty": _l("−120"), "barrel_on": _l("on the barrel"),
-               "barrel_ignored": _l("barrel: not counted"),
-               "barrel_fall": _l("fell off the barrel"), "barrel_off": _l("off the barrel"),
-               "locked": _l("locked"), "unlocked": _l("unlocked"), "capped": _l("capped"),
-               "win": _l("wins"), "tichu_made": _l("Tichu made"),
-               "tichu_failed": _l("Tichu failed"), "grand_made": _l("Grand made"),
-               "grand_failed": _l("Grand failed"), "great_grand_made": _l("Great Grand made"),
-               "great_grand_failed": _l("Great Grand failed"),
-               "double_victory": _l("double victory")},
+    "status": {
+        "in_progress": _l("in progress"),
+        "finished": _l("finished: bank it"),
+        "banked": _l("banked"),
+        "ended": _l("ended"),
+    },
+    "events": {
+        "zero": _l("zero"),
+        "zero_penalty": _l("zero penalty"),
+        "dump": _l("555: back to 0"),
+        "knocked_off": _l("knocked off the barrel"),
+        "barrel_reset": _l("third fall: back to 0"),
+        "forfeit_penalty": _l("−120"),
+        "barrel_on": _l("on the barrel"),
+        "barrel_ignored": _l("barrel: not counted"),
+        "barrel_fall": _l("fell off the barrel"),
+        "barrel_off": _l("off the barrel"),
+        "locked": _l("locked"),
+        "unlocked": _l("unlocked"),
+        "capped": _l("capped"),
+        "win": _l("wins"),
+        "tichu_made": _l("Tichu made"),
+        "tichu_failed": _l("Tichu failed"),
+        "grand_made": _l("Grand made"),
+        "grand_failed": _l("Grand failed"),
+        "great_grand_made": _l("Great Grand made"),
+        "great_grand_failed": _l("Great Grand failed"),
+        "double_victory": _l("double victory"),
+    },
     "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
     # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
-    "marks": {"dump": _l("555 → 0"), "knocked_off": _l("knocked off the barrel"),
-              "barrel_fall": _l("fell off the barrel"), "barrel_reset": _l("third fall → 0")},
+    "marks": {
+        "dump": _l("555 → 0"),
+        "knocked_off": _l("knocked off the barrel"),
+        "barrel_fall": _l("fell off the barrel"),
+        "barrel_reset": _l("third fall → 0"),
+    },
 }
 
 
@@ -60,10 +79,13 @@ def _words_in_language() -> dict[str, Any]:
 
 
 def _words_as_text() -> dict[str, Any]:
-    words = {group: {code: str(word) for code, word in named.items()}
-             for group, named in WORDS.items()}
-    return {"words": words, "guide_words": words["guides"], "mark_words": words["marks"],
-            "ruleset_names": {k: str(v) for k, v in RULESET_NAMES.items()}}
+    words = {group: {code: str(word) for code, word in named.items()} for group, named in WORDS.items()}
+    return {
+        "words": words,
+        "guide_words": words["guides"],
+        "mark_words": words["marks"],
+        "ruleset_names": {k: str(v) for k, v in RULESET_NAMES.items()},
+    }
 
 
 def _call_statistics_of(sheet: MatchState) -> CallStatistics:
@@ -89,7 +111,11 @@ def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
     """What every template of a match's sheet needs besides the sheet (the match page, the
     watch page)."""
     rules = sheet.setup.rules
-    return {"status": shapes.match_status(m, sheet.status), "ruleset": RULESETS.get(rules),
-            "rules_label": RULESET_LABELS.get(rules, rules),
-            "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
-            "tichu": rules == TICHU, "call_words": CALL_NAMES}
+    return {
+        "status": shapes.match_status(m, sheet.status),
+        "ruleset": RULESETS.get(rules),
+        "rules_label": RULESET_LABELS.get(rules, rules),
+        "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),
+        "tichu": rules == TICHU,
+        "call_words": CALL_NAMES,
+    }

@@ -76,7 +76,8 @@ def _narrow(path: str) -> None:
         if mode & 0o077:
             os.chmod(path, mode & 0o700)
             logging.getLogger(__name__).warning(
-                "%s could be read by other users of this machine: now by its owner only", path)
+                "%s could be read by other users of this machine: now by its owner only", path
+            )
     except (FileNotFoundError, PermissionError):
         pass
 
@@ -210,8 +211,7 @@ def _reading_request() -> bool:
 
 def _reading() -> bool:
     """Whether what begins now only reads: a reading request, or a block of `read_only`."""
-    return (has_app_context() and g.get("_read_only", False)) or (
-        has_request_context() and _reading_request())
+    return (has_app_context() and g.get("_read_only", False)) or (has_request_context() and _reading_request())
 
 
 def _postgres_begin(connection: Connection) -> None:
@@ -230,8 +230,7 @@ def _postgres_checkin(dbapi_connection: Any, record: Any) -> None:
     """A connection went back to the pool: one a reading request had in autocommit leaves it,
     so that the pool hands every connection out as the driver made it (`read_rows` counts on
     it)."""
-    if record.info.pop("reading", False) and dbapi_connection is not None \
-            and not dbapi_connection.closed:
+    if record.info.pop("reading", False) and dbapi_connection is not None and not dbapi_connection.closed:
         dbapi_connection.autocommit = False
 
 
@@ -242,12 +241,10 @@ class WriteWhileReading(RuntimeError):
 READING_STATEMENTS = ("SELECT", "SHOW")
 
 
-def _refuse_writes_while_reading(connection: Connection, _cursor: Any, statement: str,
-                                 *_args: Any) -> None:
+def _refuse_writes_while_reading(connection: Connection, _cursor: Any, statement: str, *_args: Any) -> None:
     """Refuse a writing statement in a reading request on PostgreSQL: it would run without a
     transaction (committed at once, alone). A GET never writes; this makes a bug loud."""
-    if connection.info.get("reading") and not statement.lstrip()[:6].upper().startswith(
-            READING_STATEMENTS):
+    if connection.info.get("reading") and not statement.lstrip()[:6].upper().startswith(READING_STATEMENTS):
         raise WriteWhileReading(f"a reading request wrote: {statement[:60]}")
 
 
@@ -326,8 +323,7 @@ def _pass_write_gate(info: dict[str, Any], database: str) -> None:
     gate = _WRITE_GATES.setdefault(database, threading.BoundedSemaphore(1))
     timeout_ms = _busy_timeout_ms()
     if not gate.acquire(timeout=timeout_ms / 1000):
-        raise OperationalError("BEGIN IMMEDIATE", None,
-                               sqlite3.OperationalError("database is locked"))
+        raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked"))
     info.setdefault("write_gates", []).append(gate)
 
 
@@ -355,8 +351,11 @@ def read_locked(match: Match, share: bool = False) -> None:
     not: a writer that committed since this request loaded the match is waited for and seen
     (revision, status, rematch). Only rows fetched refresh the object, so the row is fetched."""
     db.session.execute(
-        db.select(Match).where(Match.id == match.id).with_for_update(read=share)
-        .execution_options(populate_existing=True)).scalar_one()
+        db.select(Match)
+        .where(Match.id == match.id)
+        .with_for_update(read=share)
+        .execution_options(populate_existing=True)
+    ).scalar_one()
 
 
 def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]] | None:
@@ -418,8 +417,7 @@ def snapshot() -> Iterator[Any]:
         return
     from . import create_app
 
-    fd, path = tempfile.mkstemp(prefix="snapshot-", suffix=".sqlite",
-                                dir=current_app.instance_path)  # empty, mode 0600
+    fd, path = tempfile.mkstemp(prefix="snapshot-", suffix=".sqlite", dir=current_app.instance_path)  # empty, mode 0600
     os.close(fd)
     try:
         source = sqlite3.connect(engine.url.database or "", isolation_level=None)
@@ -428,8 +426,14 @@ def snapshot() -> Iterator[Any]:
             source.execute("VACUUM INTO ?", (path,))
         finally:
             source.close()
-        copy = create_app({**current_app.config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                           "DATABASE_AUTO_UPGRADE": False, "INSTANCE_PATH": current_app.instance_path})
+        copy = create_app(
+            {
+                **current_app.config,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                "DATABASE_AUTO_UPGRADE": False,
+                "INSTANCE_PATH": current_app.instance_path,
+            }
+        )
         with copy.app_context():
             try:
                 yield copy

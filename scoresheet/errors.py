@@ -21,16 +21,25 @@ from .extensions import db
 from .rules import Malformed, RuleError
 
 _DID_NOT_WORK = _l("That did not work")
-_TITLES = {400: _DID_NOT_WORK, 401: _l("Log in first"), 403: _l("Not allowed"),
-           404: _l("Not found"), 405: _l("Not allowed"), 409: _l("Changed meanwhile"),
-           413: _l("Too much at once"), 415: _DID_NOT_WORK, 422: _DID_NOT_WORK,
-           429: _l("Too many tries"), 500: _l("Something went wrong"), 503: _l("Busy")}
+_TITLES = {
+    400: _DID_NOT_WORK,
+    401: _l("Log in first"),
+    403: _l("Not allowed"),
+    404: _l("Not found"),
+    405: _l("Not allowed"),
+    409: _l("Changed meanwhile"),
+    413: _l("Too much at once"),
+    415: _DID_NOT_WORK,
+    422: _DID_NOT_WORK,
+    429: _l("Too many tries"),
+    500: _l("Something went wrong"),
+    503: _l("Busy"),
+}
 _PAGE_MESSAGES = {
     404: _l("There is nothing here."),
     405: _l("That page cannot be used this way: go back and use its buttons."),
     413: _l("That was far more than any form here sends (at most 64 KiB): nothing was saved."),
-    429: _l("Too many tries in a short time: nothing was saved. Wait a few minutes, then try "
-            "again."),
+    429: _l("Too many tries in a short time: nothing was saved. Wait a few minutes, then try again."),
     500: _l("Something went wrong on our side and nothing was saved. Go back and try again."),
 }
 _API_MESSAGES = {
@@ -41,12 +50,16 @@ _API_MESSAGES = {
     429: _l("Too many tries in a short time: wait a few minutes, then try again."),
     500: _l("Something went wrong on our side; nothing was changed."),
 }
-_BUSY_MESSAGE = _l("Another phone was saving at the same moment and this could not wait any "
-                   "longer: nothing was saved. Try again.")
-_CSRF_MESSAGE = _l("This form was out of date or not sent from this site: nothing was saved. "
-                   "Go back, reload the page and try again.")
-_FALLBACK = ("<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
-             "</title><h1>Something went wrong</h1><p>Nothing was saved. Go back and try again.")
+_BUSY_MESSAGE = _l(
+    "Another phone was saving at the same moment and this could not wait any longer: nothing was saved. Try again."
+)
+_CSRF_MESSAGE = _l(
+    "This form was out of date or not sent from this site: nothing was saved. Go back, reload the page and try again."
+)
+_FALLBACK = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
+    "</title><h1>Something went wrong</h1><p>Nothing was saved. Go back and try again."
+)
 
 
 class Conflict(Exception):
@@ -79,8 +92,7 @@ def _is_api() -> bool:
 
 def error_response(status: int, message: Any = None, field: str | None = None) -> Response:
     """The API's error body: a sentence a person can act on, and the request key at fault."""
-    response = jsonify(error=str(message or _API_MESSAGES.get(status) or _fallback(status)),
-                       field=field)
+    response = jsonify(error=str(message or _API_MESSAGES.get(status) or _fallback(status)), field=field)
     response.status_code = status
     if status == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
@@ -102,8 +114,12 @@ def _queued_error(e: HTTPException) -> Response:
     code = e.code or 500
     csrf = code == 400 and "CSRF" in str(e.description)
     message = _CSRF_MESSAGE if csrf else _PAGE_MESSAGES.get(code)
-    if not csrf and code in (400, 404) and e.description and \
-            not str(e.description).startswith(("The requested URL", "The browser (or proxy)")):
+    if (
+        not csrf
+        and code in (400, 404)
+        and e.description
+        and not str(e.description).startswith(("The requested URL", "The browser (or proxy)"))
+    ):
         message = e.description
     return queued.failed(code, str(message or _fallback(code)), csrf)
 
@@ -144,8 +160,11 @@ def _api_http_error(e: HTTPException) -> Response:
     code = e.code or 500
     if code == 405:
         return error_response(405, _("%(method)s is not allowed here.", method=request.method))
-    message = e.description if code in (401, 404) and e.description and \
-        not e.description.startswith("The requested URL") else None
+    message = (
+        e.description
+        if code in (401, 404) and e.description and not e.description.startswith("The requested URL")
+        else None
+    )
     if code >= 500:
         message = _API_MESSAGES[500]
     return error_response(code, message)
@@ -162,8 +181,11 @@ def _error_page(e: HTTPException) -> Any:
     if e.response is not None and code != 429:
         return e.response
     message = _PAGE_MESSAGES.get(code)
-    if code in (400, 404, 409, 422) and e.description and \
-            not str(e.description).startswith(("The requested URL", "The browser (or proxy)")):
+    if (
+        code in (400, 404, 409, 422)
+        and e.description
+        and not str(e.description).startswith(("The requested URL", "The browser (or proxy)"))
+    ):
         message = str(e.description)
     if code == 400 and "CSRF" in str(e.description):
         message = _CSRF_MESSAGE
@@ -173,8 +195,9 @@ def _error_page(e: HTTPException) -> Any:
 def _page(code: int, message: Any, fallback: bool = False) -> Any:
     """The error page; if it cannot be rendered while answering a crash, a plain one."""
     try:
-        html = render_template("error.html", title=_TITLES.get(code, _DID_NOT_WORK),
-                               message=message or _("That did not work."), code=code)
+        html = render_template(
+            "error.html", title=_TITLES.get(code, _DID_NOT_WORK), message=message or _("That did not work."), code=code
+        )
     except Exception:  # noqa: BLE001  (the page itself failed: say so plainly, never a trace)
         if not fallback:
             raise

@@ -29,8 +29,9 @@ def sheet_csv(sheet: MatchState) -> str:
     its own columns before the teams' (API.md "Tichu")."""
     players = sheet.setup.players
     tichu = sheet.setup.rules == TICHU
-    header: list[str | int] = (["hand", "dealer", "first_out", "calls"] if tichu
-                               else ["hand", "dealer", "declarer", "bid", "outcome"])
+    header: list[str | int] = (
+        ["hand", "dealer", "first_out", "calls"] if tichu else ["hand", "dealer", "declarer", "bid", "outcome"]
+    )
     for name in (st.name for st in sheet.standings):
         header += [name, f"{name} total", f"{name} owed", f"{name} score"]
     events = not tichu and _has_house_events(sheet)
@@ -41,20 +42,21 @@ def sheet_csv(sheet: MatchState) -> str:
         r = h.record
         row: list[str | int] = [h.number, players[h.dealer]]
         if isinstance(r, TichuRound):
-            row += ["" if r.first_out is None else players[r.first_out],
-                    "; ".join(f"{players[i]} {c}" for i, c in enumerate(r.calls) if c)]
+            row += [
+                "" if r.first_out is None else players[r.first_out],
+                "; ".join(f"{players[i]} {c}" for i, c in enumerate(r.calls) if c),
+            ]
         else:
             outcome = r.kind if r.kind != "played" else ("made" if h.made else "missed")
-            row += ["" if r.declarer is None else players[r.declarer],
-                    "" if r.bid is None else r.bid, outcome]
+            row += ["" if r.declarer is None else players[r.declarer], "" if r.bid is None else r.bid, outcome]
         for s in h.results:
             row += [s.entry, s.total, s.owed, s.score]
         if events:
-            row.append("; ".join(f"{players[i]} {e}" for i, s in enumerate(h.results)
-                                 for e in s.events if e in HOUSE_EVENTS))
+            row.append(
+                "; ".join(f"{players[i]} {e}" for i, s in enumerate(h.results) for e in s.events if e in HOUSE_EVENTS)
+            )
         rows.append(row)
-    total: list[str | int] = ["total"] + [""] * (
-        len(header) - 4 * len(sheet.standings) - 1 - events)
+    total: list[str | int] = ["total"] + [""] * (len(header) - 4 * len(sheet.standings) - 1 - events)
     for st in sheet.standings:
         total += [st.total, st.total, st.owed, st.score]
     if events:
@@ -81,4 +83,3 @@ def csv_response(match: Match) -> Response:
     filename = f"{game}-{match.created_at:%Y-%m-%d}-{match.id}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-

@@ -35,8 +35,7 @@ limiter = Limiter(key_func=get_remote_address)
 _Made = TypeVar("_Made")
 
 
-def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None = None
-         ) -> _Made:
+def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None = None) -> _Made:
     """What `make()` returns, made once per app and `key` and kept by the app in its `cache`:
     words and URLs that change only with a deployment (every page asks for them), or with
     `most` a cache of at most that many (emptied when full: keys that are data, such as a

@@ -47,22 +47,27 @@ RULESET_LABELS = {
     "tyzicha": _l("Tyzicha: 3 players, to 1001"),
     "tichu": _l("Tichu: 4 players in two teams"),
 }
-RULESET_NAMES = {"squarescores": _l("SquareScores"), "polish": _l("Polish"),
-                 "classic": _l("Classic"), "ggtables": _l("GGTables"), "tyzicha": _l("Tyzicha"),
-                 "tichu": _l("Tichu")}
+RULESET_NAMES = {
+    "squarescores": _l("SquareScores"),
+    "polish": _l("Polish"),
+    "classic": _l("Classic"),
+    "ggtables": _l("GGTables"),
+    "tyzicha": _l("Tyzicha"),
+    "tichu": _l("Tichu"),
+}
 """A ruleset's short name, for lists and the rules select (RULESET_LABELS beside it say more:
 a whole label does not fit a 360 px select)."""
 # TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
-FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"),
-                 "tyzicha": _l("Concede")}
-CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"),
-              "great_grand": _l("Great Grand Tichu")}
+FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"), "tyzicha": _l("Concede")}
+CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"), "great_grand": _l("Great Grand Tichu")}
 """A Tichu call as players name it (docs/glossary.md)."""
 CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Great Grand")}
 """A Tichu call as the round form's toggle says it."""
 MARRIAGE_LABELS = {
-    "hearts": _l("%(name)s: hearts marriage"), "diamonds": _l("%(name)s: diamonds marriage"),
-    "clubs": _l("%(name)s: clubs marriage"), "spades": _l("%(name)s: spades marriage"),
+    "hearts": _l("%(name)s: hearts marriage"),
+    "diamonds": _l("%(name)s: diamonds marriage"),
+    "clubs": _l("%(name)s: clubs marriage"),
+    "spades": _l("%(name)s: spades marriage"),
     "aces": _l("%(name)s: ace marriage (all four aces)"),
 }
 """A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
@@ -144,19 +149,25 @@ class RefusableForm(FlaskForm):
 
 def _username_field(missing: Any) -> StringField:
     """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
-    return StringField(_l("Username"), filters=[_strip], validators=[InputRequired(missing)],
-                       render_kw={"autocomplete": "username", "autocapitalize": "none",
-                                  "spellcheck": "false"})
+    return StringField(
+        _l("Username"),
+        filters=[_strip],
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
+    )
 
 
 def _password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
     """A password box the phone's password manager understands; `missing` if empty."""
-    return PasswordField(label, validators=[InputRequired(missing)],
-                         render_kw={"autocomplete": "new-password" if new else "current-password"})
+    return PasswordField(
+        label,
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "new-password" if new else "current-password"},
+    )
 
 
 def _remember_field() -> BooleanField:
-    """"Stay logged in", ticked unless the player unticks it."""
+    """ "Stay logged in", ticked unless the player unticks it."""
     return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
 
 
@@ -196,10 +207,12 @@ class DeleteAccountForm(RefusableForm):
 class JoinForm(RefusableForm):
     """Join a match with the code its table shares."""
 
-    code = StringField(_l("Join code"), filters=[_strip],
-                       validators=[InputRequired(_l("Enter the code."))],
-                       render_kw={"autocomplete": "off", "autocapitalize": "characters",
-                                  "spellcheck": "false"})
+    code = StringField(
+        _l("Join code"),
+        filters=[_strip],
+        validators=[InputRequired(_l("Enter the code."))],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
 
 
 class ButtonForm(RefusableForm):
@@ -210,8 +223,7 @@ class ButtonForm(RefusableForm):
 class ConfirmForm(RefusableForm):
     """A final step (bank, end, delete) that needs a ticked box."""
 
-    confirm = BooleanField(_l("Yes, I am sure"),
-                           validators=[DataRequired(_l("Tick the box to confirm."))])
+    confirm = BooleanField(_l("Yes, I am sure"), validators=[DataRequired(_l("Tick the box to confirm."))])
 
 
 class HeadToHeadForm(Form):
@@ -226,27 +238,41 @@ class MatchForm(RefusableForm):
     """Start a match (API.md POST /api/matches)."""
 
     GROUPS = ("players", "options", "start_scores")
-    rules = SelectField(_l("Rules"), choices=_choices(RULESET_NAMES.items()),
-                        default="squarescores",
-                        invalid_choice_message=_l("Choose one of the rulesets."))
-    target = SelectField(_l("Target"), default="",
-                         invalid_choice_message=_l("Choose one of the targets."),
-                         choices=_choices([("", THE_USUAL)]
-                                         + [(t, t) for t in ("500", "1000", "1001", "1500",
-                                                             "2000", "3000")]))
+    rules = SelectField(
+        _l("Rules"),
+        choices=_choices(RULESET_NAMES.items()),
+        default="squarescores",
+        invalid_choice_message=_l("Choose one of the rulesets."),
+    )
+    target = SelectField(
+        _l("Target"),
+        default="",
+        invalid_choice_message=_l("Choose one of the targets."),
+        choices=_choices([("", THE_USUAL)] + [(t, t) for t in ("500", "1000", "1001", "1500", "2000", "3000")]),
+    )
     gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
     blind_bids = BooleanField(BLIND_BIDS)
     sitter_bonus = BooleanField(_l("Sitter-out bonus (four players)"))
     great_grand_tichu = BooleanField(_l("Tichu: Great Grand Tichu (±400) may be called"))
-    sheet = RadioField(_l("Sheet"), default="",
-                       invalid_choice_message=_l("Choose how the sheet shows losses."),
-                       choices=_choices([("", _l("The usual: Tysiacha paper style, Tichu signed")),
-                                        ("deferred", _l("Paper style: losses owed")),
-                                        ("signed", _l("Signed: plus and minus"))]))
-    first_dealer = SelectField(_l("First dealer"), coerce=_seat_number, default=0,
-                               choices=_choices((i, _l("Player %(num)d", num=i + 1))
-                                               for i in range(4)),
-                               invalid_choice_message=_l("Pick the first dealer from the players."))
+    sheet = RadioField(
+        _l("Sheet"),
+        default="",
+        invalid_choice_message=_l("Choose how the sheet shows losses."),
+        choices=_choices(
+            [
+                ("", _l("The usual: Tysiacha paper style, Tichu signed")),
+                ("deferred", _l("Paper style: losses owed")),
+                ("signed", _l("Signed: plus and minus")),
+            ]
+        ),
+    )
+    first_dealer = SelectField(
+        _l("First dealer"),
+        coerce=_seat_number,
+        default=0,
+        choices=_choices((i, _l("Player %(num)d", num=i + 1)) for i in range(4)),
+        invalid_choice_message=_l("Pick the first dealer from the players."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -266,23 +292,23 @@ class MatchForm(RefusableForm):
             f = self[key]
             if key in SWITCHES:
                 f.label.text = str(words(key, chosen))
-                f.render_kw = {"data-by-target": _as_json(
-                    {t: str(words(key, n)) for t, n in at.items()})}
+                f.render_kw = {"data-by-target": _as_json({t: str(words(key, n)) for t, n in at.items()})}
                 continue
             each = {t: dict(words(key, n)) for t, n in at.items()}
             f.choices = [f.choices[0]]
             for value, label in words(key, chosen):
                 by_target = {t: str(c[value]) for t, c in each.items()}
                 moves = len(set(by_target.values())) > 1
-                f.choices.append(SelectChoice(value, str(label), render_kw={
-                    "data-by-target": _as_json(by_target)} if moves else {}))
+                f.choices.append(
+                    SelectChoice(value, str(label), render_kw={"data-by-target": _as_json(by_target)} if moves else {})
+                )
 
     def name_dealers(self) -> None:
         """Name the first dealer's choices as the players typed above it ("Player n" for a
         seat with no name yet; the page's script keeps them in step while typing)."""
         self.first_dealer.choices = _choices(
-            (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1))
-            for i, p in enumerate(self.players()))
+            (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1)) for i, p in enumerate(self.players())
+        )
 
     def players(self) -> list[Any]:
         """The four name fields."""
@@ -314,8 +340,7 @@ class MatchForm(RefusableForm):
         while names and not names[-1]:
             names.pop()
         tichu = self.rules.data == TICHU
-        flags = {name: self[name].data for name in
-                 ("gold_set", "blind_bids", "sitter_bonus", "great_grand_tichu")}
+        flags = {name: self[name].data for name in ("gold_set", "blind_bids", "sitter_bonus", "great_grand_tichu")}
         ours = ("great_grand_tichu",) if tichu else ("gold_set", "blind_bids", "sitter_bonus")
         # The other game's options go only when ticked: the engine then says they do not apply.
         options: dict[str, Any] = {k: v for k, v in flags.items() if v or k in ours}
@@ -324,8 +349,12 @@ class MatchForm(RefusableForm):
         if self.target.data:
             options["target"] = int(self.target.data)
         options |= self.house_rules()
-        data: dict[str, Any] = {"players": names, "rules": self.rules.data, "options": options,
-                                "first_dealer": self.first_dealer.data}
+        data: dict[str, Any] = {
+            "players": names,
+            "rules": self.rules.data,
+            "options": options,
+            "first_dealer": self.first_dealer.data,
+        }
         # Tichu keeps one score per team: the first two boxes (RULES.md §10).
         starts = [s.data for s in self.start_scores()][: 2 if tichu else len(names)]
         if any(s is not None for s in starts):
@@ -335,17 +364,32 @@ class MatchForm(RefusableForm):
 
 # The house rules (RULES.md §11): "the usual" leaves an option to the ruleset.
 for _key in HOUSE_RULES:
-    setattr(MatchForm, _key, BooleanField(LABELS[_key]) if _key in SWITCHES else SelectField(
-        LABELS[_key], default=USUAL, choices=_choices([(USUAL, THE_USUAL),
-                                                      *CHOICES[_key]]),
-        invalid_choice_message=_l("Choose one of the choices offered.")))
+    setattr(
+        MatchForm,
+        _key,
+        BooleanField(LABELS[_key])
+        if _key in SWITCHES
+        else SelectField(
+            LABELS[_key],
+            default=USUAL,
+            choices=_choices([(USUAL, THE_USUAL), *CHOICES[_key]]),
+            invalid_choice_message=_l("Choose one of the choices offered."),
+        ),
+    )
 
 # One named field per seat, not a FieldList: a FieldList shifts values onto the wrong seats
 # when some of them are not sent.
 for _i in range(MAX_SEATS):
-    setattr(MatchForm, f"players-{_i}", StringField(
-        _l("Player %(num)d (if four play)", num=_i + 1) if _i == MAX_SEATS - 1
-        else _l("Player %(num)d", num=_i + 1), filters=[_strip]))
+    setattr(
+        MatchForm,
+        f"players-{_i}",
+        StringField(
+            _l("Player %(num)d (if four play)", num=_i + 1)
+            if _i == MAX_SEATS - 1
+            else _l("Player %(num)d", num=_i + 1),
+            filters=[_strip],
+        ),
+    )
     setattr(MatchForm, f"start_scores-{_i}", _number_field(_l("Player %(num)d", num=_i + 1)))
 
 
@@ -353,13 +397,18 @@ class HandForm(RefusableForm):
     """One hand, new or corrected (API.md hand body); seats are added by `_hand_form`."""
 
     GROUPS = ("points", "marriages")
-    kind = RadioField(_l("What happened"), default="played",
-                      choices=_choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")),
-                                       ("redeal", _l("Redeal"))]),
-                      invalid_choice_message=_l("Say what happened: played, called off or "
-                                                "redealt."))
-    declarer = RadioField(_l("Declarer"), coerce=_seat_number, validators=[Optional()],
-                          invalid_choice_message=_l("Pick the declarer from the players."))
+    kind = RadioField(
+        _l("What happened"),
+        default="played",
+        choices=_choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")), ("redeal", _l("Redeal"))]),
+        invalid_choice_message=_l("Say what happened: played, called off or redealt."),
+    )
+    declarer = RadioField(
+        _l("Declarer"),
+        coerce=_seat_number,
+        validators=[Optional()],
+        invalid_choice_message=_l("Pick the declarer from the players."),
+    )
     bid = _number_field(_l("Bid"))
     blind = BooleanField(_l("Blind bid (doubled)"))
     sitter_points = _number_field(_l("Sitter-out's talon points"))
@@ -414,14 +463,24 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
     marriages = (*SUITS, ACES) if setup.options.ace_marriage else tuple(SUITS)
     # One named field per seat (a seat that sits out sends nothing).
     for i, name in enumerate(setup.players):
-        setattr(TableHandForm, f"points_{i}", _number_field(
-            _("%(name)s: card points", name=name),
-            render_kw={"min": 0, "max": 120, "data-seat-points": i}))
-        setattr(TableHandForm, f"marriages_{i}", SelectMultipleField(
-            _("%(name)s: marriages", name=name),
-            choices=_choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
-            option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False),
-            invalid_choice_message=_("Use hearts, diamonds, clubs or spades.")))
+        setattr(
+            TableHandForm,
+            f"points_{i}",
+            _number_field(
+                _("%(name)s: card points", name=name), render_kw={"min": 0, "max": 120, "data-seat-points": i}
+            ),
+        )
+        setattr(
+            TableHandForm,
+            f"marriages_{i}",
+            SelectMultipleField(
+                _("%(name)s: marriages", name=name),
+                choices=_choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
+                option_widget=CheckboxInput(),
+                widget=ListWidget(prefix_label=False),
+                invalid_choice_message=_("Use hearts, diamonds, clubs or spades."),
+            ),
+        )
     # A field set to None is left out of the form (WTForms): only what this table plays.
     if not setup.options.blind_bids:
         TableHandForm.blind = None  # type: ignore[assignment]
@@ -430,11 +489,10 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
     if rs.forced_min_bid is None:
         TableHandForm.forced = None  # type: ignore[assignment]
     form = TableHandForm(**kwargs)
-    form.kind.choices = _choices([("played", _("Played")),
-                                 ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))),
-                                 ("redeal", _("Redeal"))])
-    form.declarer.choices = _choices((i, name) for i, name in enumerate(setup.players)
-                                    if i != sitting_out)
+    form.kind.choices = _choices(
+        [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
+    )
+    form.declarer.choices = _choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
     return form
 
 
@@ -442,11 +500,18 @@ class RoundForm(RefusableForm):
     """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `_round_form`."""
 
     GROUPS = ("calls",)
-    first_out = RadioField(_l("Out first"), coerce=_seat_number, validators=[Optional()],
-                           invalid_choice_message=_l("Pick who went out first from the players."))
+    first_out = RadioField(
+        _l("Out first"),
+        coerce=_seat_number,
+        validators=[Optional()],
+        invalid_choice_message=_l("Pick who went out first from the players."),
+    )
     double_victory = BooleanField(_l("Double victory: 1st and 2nd out, +200"))
-    card_points = _number_field(_l("Card points"), default=50, render_kw={
-        "min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""})
+    card_points = _number_field(
+        _l("Card points"),
+        default=50,
+        render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
+    )
     expected_hand = HiddenField()
     version = HiddenField()
 
@@ -461,8 +526,7 @@ class RoundForm(RefusableForm):
             "calls": [c.data or None for c in self.calls()],
             "first_out": self.first_out.data,
             "double_victory": self.double_victory.data,
-            "card_points": None if self.double_victory.data or team0 is None
-            else [team0, 100 - team0],
+            "card_points": None if self.double_victory.data or team0 is None else [team0, 100 - team0],
         }
         return _with_expected_hand(data, self.expected_hand.data)
 
@@ -476,19 +540,25 @@ def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
         pass
 
     for i, name in enumerate(setup.players):
-        setattr(TableRoundForm, f"calls_{i}", RadioField(
-            _("%(name)s called", name=name), default="",
-            choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
-            invalid_choice_message=_("Pick a call: none, Tichu, Grand or Great Grand.")
-            if "great_grand" in words else _("Pick a call: none, Tichu or Grand.")))
+        setattr(
+            TableRoundForm,
+            f"calls_{i}",
+            RadioField(
+                _("%(name)s called", name=name),
+                default="",
+                choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
+                invalid_choice_message=_("Pick a call: none, Tichu, Grand or Great Grand.")
+                if "great_grand" in words
+                else _("Pick a call: none, Tichu or Grand."),
+            ),
+        )
     form = TableRoundForm(**kwargs)
     form.first_out.choices = _choices(enumerate(setup.players))
     form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)
     return form
 
 
-def entry_form(sheet: MatchState, sitting_out: int | None,
-               data: dict[str, Any] | None = None) -> RoundForm | HandForm:
+def entry_form(sheet: MatchState, sitting_out: int | None, data: dict[str, Any] | None = None) -> RoundForm | HandForm:
     """The form for one hand of this table: Tichu's round form or Tysiacha's hand form."""
     if sheet.setup.rules == TICHU:
         return _round_form(sheet, data=data)
@@ -498,9 +568,11 @@ def entry_form(sheet: MatchState, sitting_out: int | None,
 def round_to_form_data(record: dict[str, Any]) -> dict[str, Any]:
     """A stored Tichu round as the edit form's initial data."""
     points = record.get("card_points")
-    data = {"first_out": record.get("first_out"),
-            "double_victory": record.get("double_victory"),
-            "card_points": None if points is None else points[0]}
+    data = {
+        "first_out": record.get("first_out"),
+        "double_victory": record.get("double_victory"),
+        "card_points": None if points is None else points[0],
+    }
     for i, call in enumerate(record.get("calls") or [None] * 4):
         data[f"calls_{i}"] = call or ""
     return data
@@ -519,8 +591,7 @@ def bid_step(sheet: MatchState) -> int:
 
 def record_to_form_data(record: dict[str, Any], seats: int) -> dict[str, Any]:
     """A stored hand record as the edit form's initial data."""
-    data = {k: record.get(k) for k in ("kind", "declarer", "bid", "blind", "forced",
-                                          "sitter_points")}
+    data = {k: record.get(k) for k in ("kind", "declarer", "bid", "blind", "forced", "sitter_points")}
     points = record.get("points") or [None] * seats
     marriages = record.get("marriages") or [[]] * seats
     for i in range(seats):

@@ -35,14 +35,14 @@ def target_words(key: str, target: int) -> Any:
     this target: the others' words do not depend on it."""
     barrel, fall = figures(target)
     if key == "barrel_knock_off":
-        return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d",
-                  fall=fall)
+        return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d", fall=fall)
     if key == "three_falls_reset":
         return _l("The third fall from the barrel goes back to 0, not %(fall)d", fall=fall)
     if key == "barrel_miss":
-        return [("costs_bid", _l("costs the bid and takes the player off the barrel")),
-                ("stays", _l("costs nothing: the player stays at %(barrel)d, and the hand "
-                             "counts", barrel=barrel))]
+        return [
+            ("costs_bid", _l("costs the bid and takes the player off the barrel")),
+            ("stays", _l("costs nothing: the player stays at %(barrel)d, and the hand counts", barrel=barrel)),
+        ]
     return LABELS[key] if key in SWITCHES else CHOICES[key]
 
 
@@ -54,8 +54,7 @@ LABELS: dict[str, Any] = {
     "barrel_miss": _l("A missed bid on the barrel"),
     "barrel_hands": _l("Hands on the barrel before the fall"),
     "three_falls_reset": target_words("three_falls_reset", USUAL_TARGET),
-    "declarer_rounding": _l("The declarer's card points are rounded before the made check "
-                            "(98 makes a bid of 100)"),
+    "declarer_rounding": _l("The declarer's card points are rounded before the made check (98 makes a bid of 100)"),
     "forfeit_pays": _l("A forfeit (Rospisat') pays each opponent"),
     "blind_doubles": _l("A blind bid doubles"),
     "ace_marriage": _l("Ace marriage: all four aces declared count 200"),
@@ -63,18 +62,21 @@ LABELS: dict[str, Any] = {
 """Each house rule as a player names it; a switch's label says what it does."""
 
 CHOICES: dict[str, list[tuple[str, Any]]] = {
-    "zeros": [("total", _l("every third zero of the match costs")),
-              ("consecutive", _l("three zeros in a row cost")),
-              ("off", _l("zeros cost nothing"))],
+    "zeros": [
+        ("total", _l("every third zero of the match costs")),
+        ("consecutive", _l("three zeros in a row cost")),
+        ("off", _l("zeros cost nothing")),
+    ],
     "zero_penalty": [(str(n), str(n)) for n in range(50, 201, 10)],
-    "dump_555": [("off", _l("off: 555 is a score like any other")),
-                 ("plus", _l("a score of exactly 555 goes back to 0")),
-                 ("both", _l("555 and −555 both go back to 0"))],
+    "dump_555": [
+        ("off", _l("off: 555 is a score like any other")),
+        ("plus", _l("a score of exactly 555 goes back to 0")),
+        ("both", _l("555 and −555 both go back to 0")),
+    ],
     "barrel_miss": target_words("barrel_miss", USUAL_TARGET),
     "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
     "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
-    "blind_doubles": [("hand", _l("the whole hand")),
-                      ("declarer", _l("only the declarer's points"))],
+    "blind_doubles": [("hand", _l("the whole hand")), ("declarer", _l("only the declarer's points"))],
 }
 """The choices of each house rule that is not a switch, with what each does."""
 SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
@@ -92,8 +94,9 @@ PAGE_SENTENCES: dict[str, str] = {
     "no_barrel_choice": N_("{game} has no barrel: for “{option}”, choose “{usual}”."),
     "option_word": N_("For “{option}”, choose one of the choices offered."),
     "barrel_hands": N_("For “{option}”, choose a number from 1 to 5."),
-    "zero_penalty_without_zeros": N_("There are no zeros to pay for: for “{zeros}”, choose "
-                                     "“{total}” or “{consecutive}”."),
+    "zero_penalty_without_zeros": N_(
+        "There are no zeros to pay for: for “{zeros}”, choose “{total}” or “{consecutive}”."
+    ),
     "blind_doubles_needs_blind": N_("“{rule}: {choice}” needs blind bids: tick “{blind_bids}”."),
     "forced_bid": N_("A forced contract is exactly 100: for 110 or more, untick “{forced}”."),
 }
@@ -105,9 +108,15 @@ def rule_card(setup: Setup) -> list[str]:
     """The table's options that are not its ruleset's own rules, one line each (the match
     page's rule card)."""
     o = setup.options
-    lines = [str(text) for on, text in ((o.gold_set, _l("Gold set")), (o.blind_bids,
-                                        _l("Blind bids")), (o.sitter_bonus,
-                                        _l("Sitter-out bonus"))) if on]
+    lines = [
+        str(text)
+        for on, text in (
+            (o.gold_set, _l("Gold set")),
+            (o.blind_bids, _l("Blind bids")),
+            (o.sitter_bonus, _l("Sitter-out bonus")),
+        )
+        if on
+    ]
     if setup.rules not in RULESETS:  # Tichu has no house rules
         return lines
     usual, house = defaults(setup.rules), resolved(o, setup.rules)
@@ -120,8 +129,7 @@ def rule_card(setup: Setup) -> list[str]:
             lines.append(str(words))
         else:
             # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
-            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key],
-                           choice=dict(words)[str(value)]))
+            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[str(value)]))
     return lines
 
 
@@ -132,19 +140,26 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
     option = params.get("option")
     if code in ("no_house_rules", "no_barrel") and option in LABELS:
         kind = "switch" if option in SWITCHES else "choice"
-        return PAGE_SENTENCES[f"{code}_{kind}"], {"game": params.get("game"),
-                                                  "option": str(LABELS[option]),
-                                                  "usual": str(THE_USUAL)}
+        return PAGE_SENTENCES[f"{code}_{kind}"], {
+            "game": params.get("game"),
+            "option": str(LABELS[option]),
+            "usual": str(THE_USUAL),
+        }
     if code in ("option_word", "barrel_hands") and option in LABELS:
         return PAGE_SENTENCES[code], {"option": str(LABELS[option])}
     if code == "zero_penalty_without_zeros":
         zeros = dict(CHOICES["zeros"])
-        return PAGE_SENTENCES[code], {"zeros": str(LABELS["zeros"]), "total": str(zeros["total"]),
-                                      "consecutive": str(zeros["consecutive"])}
+        return PAGE_SENTENCES[code], {
+            "zeros": str(LABELS["zeros"]),
+            "total": str(zeros["total"]),
+            "consecutive": str(zeros["consecutive"]),
+        }
     if code == "blind_doubles_needs_blind":
-        return PAGE_SENTENCES[code], {"rule": str(LABELS["blind_doubles"]),
-                                      "choice": str(dict(CHOICES["blind_doubles"])["declarer"]),
-                                      "blind_bids": str(BLIND_BIDS)}
+        return PAGE_SENTENCES[code], {
+            "rule": str(LABELS["blind_doubles"]),
+            "choice": str(dict(CHOICES["blind_doubles"])["declarer"]),
+            "blind_bids": str(BLIND_BIDS),
+        }
     if code == "forced_bid":
         return PAGE_SENTENCES[code], {"forced": str(FORCED)}
     return None

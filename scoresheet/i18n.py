@@ -75,12 +75,15 @@ class _Babel(Babel):
     def install_template_words(self, app: Flask) -> None:
         """The templates' `_` and `ngettext` ask this app's domain for the catalog straight
         away (Flask-Babel's own look the domain up again for every word)."""
+
         def catalog() -> Any:
             return self.domain_instance.get_translations()
+
         app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
             gettext=lambda s: catalog().ugettext(s),
             ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
-            newstyle=True)
+            newstyle=True,
+        )
 
 
 def languages() -> list[str]:
@@ -114,8 +117,7 @@ def _translate_refusal(code: str, params: Mapping[str, Any]) -> str:
         if request.blueprint == "api":
             return english.format(**params)  # the engine's own English, as the API documents it
         # A page names the ruleset as players read it ("SquareScores"), never by its key.
-        return english.format(**{**params, **{k: v for k, v in refusal_params(params).items()
-                                               if k == "game"}})
+        return english.format(**{**params, **{k: v for k, v in refusal_params(params).items() if k == "game"}})
     text = get_translations().ugettext(english)
     try:
         return text.format(**refusal_params(params))
@@ -149,11 +151,8 @@ def per_language(context: Context, template: str) -> Markup:
     the buttons of the language switch), rendered once per app and language: every page has
     both, and they were a sixth of a page's time (docs/performance.md). Rendered afresh
     while templates reload (debug)."""
-    return kept("per_language", (template, context["html_lang"]),
-                lambda: Markup(render_template(template)))
+    return kept("per_language", (template, context["html_lang"]), lambda: Markup(render_template(template)))
 
 
 def _language_context() -> dict[str, Any]:
-    return {"html_lang": html_lang(), "language_names": {code: LANGUAGES.get(code, code)
-                                                         for code in languages()}}
-
+    return {"html_lang": html_lang(), "language_names": {code: LANGUAGES.get(code, code) for code in languages()}}

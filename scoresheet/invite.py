@@ -47,8 +47,7 @@ def join_link(code: str) -> Any:
         flash(_("You joined the match: its sheet is on your phone too."))
         return back_to(match)
     sheet = queries.sheet_of(match)
-    return render_template("join.html", match=match, sheet=sheet, form=form,
-                           **match_context(match, sheet))
+    return render_template("join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
 
 
 @bp.get("/watch/<token>")
@@ -56,8 +55,11 @@ def watch(token: str) -> Response:
     """The watch link: the match's sheet, read-only, updated live; no account needed."""
     match = links.by_watch_token(token)
     sheet = queries.sheet_of(match)
-    return _private(render_template("watch.html", match=match, sheet=sheet, watching=True,
-                                    token=token, **match_context(match, sheet)))
+    return _private(
+        render_template(
+            "watch.html", match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet)
+        )
+    )
 
 
 @bp.get("/watch/<token>/board")
@@ -69,8 +71,7 @@ def board(token: str) -> Response:
     context = match_context(match, sheet)
     dealer = sheet.next.dealer if sheet.next else None
     dealing = team_of(dealer) if context["tichu"] and dealer is not None else dealer
-    return _private(render_template("board.html", match=match, sheet=sheet, token=token,
-                                    dealing=dealing, **context))
+    return _private(render_template("board.html", match=match, sheet=sheet, token=token, dealing=dealing, **context))
 
 
 @bp.get("/watch/<token>/version")
@@ -104,8 +105,11 @@ def _private(body: Any) -> Response:
 def make_watch(match_id: str) -> Response:
     """Make the match's watch link, or replace it (the old one stops working)."""
     match = queries.get_match(match_id, current_user)
-    return _changed(match, lambda: links.make_watch_link(match, current_user),
-                    _("Watch link ready: anyone who has it sees the sheet, and can change nothing."))
+    return _changed(
+        match,
+        lambda: links.make_watch_link(match, current_user),
+        _("Watch link ready: anyone who has it sees the sheet, and can change nothing."),
+    )
 
 
 @bp.post("/matches/<match_id>/watch/stop")
@@ -113,8 +117,11 @@ def make_watch(match_id: str) -> Response:
 def stop_watch(match_id: str) -> Response:
     """Stop the match's watch link."""
     match = queries.get_match(match_id, current_user)
-    return _changed(match, lambda: links.stop_watch_link(match, current_user),
-                    _("The watch link is stopped: it shows nothing any more."))
+    return _changed(
+        match,
+        lambda: links.stop_watch_link(match, current_user),
+        _("The watch link is stopped: it shows nothing any more."),
+    )
 
 
 @bp.post("/matches/<match_id>/board")

@@ -22,6 +22,12 @@ def switch() -> Response:
         if current_user.is_authenticated:
             current_user.language = choice
             db.session.commit()
-        response.set_cookie(COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=True,
-                            samesite="Lax", secure=bool(current_app.config["SESSION_COOKIE_SECURE"]))
+        response.set_cookie(
+            COOKIE,
+            choice,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
+        )
     return response

@@ -51,15 +51,15 @@ SUCCESS = {200, 201, 204, 302, 303}
 def check_shared_storage(app: Flask) -> None:
     """Refuse to start one of several workers whose limit counters would be its own: each
     would allow the whole limit, multiplying it by the number of workers."""
-    workers = _gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS")
-                                        or os.environ.get("WEB_CONCURRENCY") or 1)
+    workers = _gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS") or os.environ.get("WEB_CONCURRENCY") or 1)
     storage = str(app.config["RATELIMIT_STORAGE_URI"])
     if workers > 1 and app.config["RATELIMIT_ENABLED"] and storage.startswith("memory:"):
         raise RuntimeError(
             f"Refusing to start: {workers} workers would each keep their own count of log-in "
             f"attempts ({storage}), allowing {workers} times every limit. Give them one shared "
             "store, e.g. RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0 (docs/deploy.md), or "
-            "run a single worker (WEB_CONCURRENCY=1).")
+            "run a single worker (WEB_CONCURRENCY=1)."
+        )
 
 
 def _gunicorn_workers() -> int | None:
@@ -127,9 +127,14 @@ def remember_device(response: Response, username: str) -> None:
     """After a successful page log-in: this browser is a known device for `username`."""
     users = [username.lower(), *[u for u in _device_users() if u != username.lower()]]
     config = current_app.config
-    response.set_cookie(cookie_name(DEVICE_COOKIE), _serializer().dumps(users[:MAX_DEVICE_USERS]),
-                        max_age=DEVICE_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=bool(config["SESSION_COOKIE_SECURE"]))
+    response.set_cookie(
+        cookie_name(DEVICE_COOKIE),
+        _serializer().dumps(users[:MAX_DEVICE_USERS]),
+        max_age=DEVICE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=bool(config["SESSION_COOKIE_SECURE"]),
+    )
 
 
 def _serializer() -> URLSafeSerializer:
@@ -170,8 +175,12 @@ def _count_username_failures(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     def counted(*args: Any, **kwargs: Any) -> Any:
         response = make_response(view(*args, **kwargs))
-        if request.method == "POST" and current_app.config["RATELIMIT_ENABLED"] and \
-                _failed(response) and not _known_device():
+        if (
+            request.method == "POST"
+            and current_app.config["RATELIMIT_ENABLED"]
+            and _failed(response)
+            and not _known_device()
+        ):
             for item in _attack_limits():
                 limiter.limiter.hit(item, _ATTACK_SCOPE, _username_key())
         return response
@@ -183,23 +192,39 @@ def login_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Log-in limits (page and API share the counters): failures per address, and per
     username and address (stricter while the username is under attack)."""
     view = _count_username_failures(view)
-    view = limiter.shared_limit(_pair_limit, scope="login-pair", key_func=_pair_key,
-                                methods=["POST"], deduct_when=_failed,
-                                exempt_when=_known_device)(view)
-    return limiter.shared_limit(_configured("LOGIN_LIMIT_PER_ADDRESS"), scope="login-address",
-                                key_func=get_remote_address, methods=["POST"],
-                                deduct_when=_failed)(view)
+    view = limiter.shared_limit(
+        _pair_limit,
+        scope="login-pair",
+        key_func=_pair_key,
+        methods=["POST"],
+        deduct_when=_failed,
+        exempt_when=_known_device,
+    )(view)
+    return limiter.shared_limit(
+        _configured("LOGIN_LIMIT_PER_ADDRESS"),
+        scope="login-address",
+        key_func=get_remote_address,
+        methods=["POST"],
+        deduct_when=_failed,
+    )(view)
 
 
 def register_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Registration limits (page and API share them): every attempt per address, failures
     per username."""
-    view = limiter.shared_limit(_configured("REGISTER_LIMIT_PER_USERNAME"),
-                                scope="register-username", key_func=_username_key,
-                                methods=["POST"], deduct_when=_failed)(view)
-    return limiter.shared_limit(_configured("REGISTER_LIMIT_PER_ADDRESS"),
-                                scope="register-address", key_func=get_remote_address,
-                                methods=["POST"])(view)
+    view = limiter.shared_limit(
+        _configured("REGISTER_LIMIT_PER_USERNAME"),
+        scope="register-username",
+        key_func=_username_key,
+        methods=["POST"],
+        deduct_when=_failed,
+    )(view)
+    return limiter.shared_limit(
+        _configured("REGISTER_LIMIT_PER_ADDRESS"),
+        scope="register-address",
+        key_func=get_remote_address,
+        methods=["POST"],
+    )(view)
 
 
 def _credential_key() -> str:
@@ -213,21 +238,33 @@ def _credential_key() -> str:
 def password_check_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Wrong passwords where one is asked for again (change it, delete the account): a stolen
     session or token cannot be used to guess the password."""
-    return limiter.shared_limit(_configured("PASSWORD_CHECK_LIMIT"), scope="password-check",
-                                key_func=_credential_key, methods=["PUT", "POST", "DELETE"],
-                                deduct_when=_failed)(view)
+    return limiter.shared_limit(
+        _configured("PASSWORD_CHECK_LIMIT"),
+        scope="password-check",
+        key_func=_credential_key,
+        methods=["PUT", "POST", "DELETE"],
+        deduct_when=_failed,
+    )(view)
 
 
 def join_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """Failed join codes per address: guessing codes stays hopeless (docs/security.md)."""
-    return limiter.shared_limit(_configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
-                                key_func=get_remote_address, methods=["POST"],
-                                deduct_when=_failed)(view)
+    return limiter.shared_limit(
+        _configured("JOIN_LIMIT_PER_ADDRESS"),
+        scope="join-address",
+        key_func=get_remote_address,
+        methods=["POST"],
+        deduct_when=_failed,
+    )(view)
 
 
 def join_link_limits(view: Callable[..., Any]) -> Callable[..., Any]:
     """A join link opened with a code that is not there counts as a failed join code (the
     same counter): guessing codes by URL is as hopeless as by form."""
-    return limiter.shared_limit(_configured("JOIN_LIMIT_PER_ADDRESS"), scope="join-address",
-                                key_func=get_remote_address, methods=["GET"],
-                                deduct_when=lambda response: response.status_code == 404)(view)
+    return limiter.shared_limit(
+        _configured("JOIN_LIMIT_PER_ADDRESS"),
+        scope="join-address",
+        key_func=get_remote_address,
+        methods=["GET"],
+        deduct_when=lambda response: response.status_code == 404,
+    )(view)

@@ -34,15 +34,16 @@ def by_join_code(code: str) -> Match | None:
     code = _normal_code(code)
     if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
         return None  # never a query for what no code looks like
-    return db.session.execute(
-        db.select(Match).where(Match.join_code == code)).scalar_one_or_none()
+    return db.session.execute(db.select(Match).where(Match.join_code == code)).scalar_one_or_none()
 
 
 def by_watch_token(token: str) -> Match:
     """The match this watch link shows, else 404 (a stopped or replaced link is not there)."""
-    match = db.session.execute(
-        db.select(Match).where(Match.watch_token == token)
-    ).scalar_one_or_none() if _WATCH_TOKEN.fullmatch(token) else None
+    match = (
+        db.session.execute(db.select(Match).where(Match.watch_token == token)).scalar_one_or_none()
+        if _WATCH_TOKEN.fullmatch(token)
+        else None
+    )
     if match is None:
         abort(404, _("This watch link does not work (any more): ask the table for a new one."))
     return match
@@ -86,6 +87,7 @@ def qr_code(text: str) -> Markup:
 def _qr_svg(text: str) -> str:
     """The SVG of a QR code: black on white with its quiet zone (also in dark mode), hidden
     from screen readers (the link is written beside it)."""
-    svg = segno.make(text, error="m").svg_inline(scale=5, border=4, dark="#000", light="#fff",
-                                                 svgclass="qr", lineclass=None)
+    svg = segno.make(text, error="m").svg_inline(
+        scale=5, border=4, dark="#000", light="#fff", svgclass="qr", lineclass=None
+    )
     return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)

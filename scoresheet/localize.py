@@ -71,11 +71,9 @@ def _value(name: str, value: Any) -> Any:
     if isinstance(value, int):
         return number(value)
     if isinstance(value, OneOf):
-        return format_list([str(_value(name, item)) for item in value.items], style="or",
-                           locale=_locale())
+        return format_list([str(_value(name, item)) for item in value.items], style="or", locale=_locale())
     if isinstance(value, Coded):
-        word = next((str(words[value.word]) for words in _WORDS.values() if value.word in words),
-                    value.word)
+        word = next((str(words[value.word]) for words in _WORDS.values() if value.word in words), value.word)
         return _("“%(code)s” (%(word)s)", code=value.code, word=word)
     words = _WORDS.get(name, {})
     return words.get(value, value) if isinstance(value, str) else value

@@ -106,8 +106,7 @@ class Match(db.Model):
     winner, number of hands, each seat's score) in the same transaction as every change; a
     cache, never the truth (None only before migration 0003 filled it)."""
     join_code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
-    watch_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True,
-                                                    nullable=True)
+    watch_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, nullable=True)
     """The watch link's token (`new_watch_token`): whoever holds it sees this match's sheet,
     read-only, without an account; None while there is no watch link (any member makes,
     replaces or stops it)."""
@@ -117,12 +116,13 @@ class Match(db.Model):
     (migration 0009 says why): a rematch deleted since counts as none."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
-                                                 onupdate=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     members: Mapped[list[Member]] = relationship(
-        back_populates="match", order_by="Member.id", cascade="all, delete-orphan")
+        back_populates="match", order_by="Member.id", cascade="all, delete-orphan"
+    )
     hands: Mapped[list[Hand]] = relationship(
-        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan")
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
+    )
 
 
 class Member(db.Model):
@@ -152,8 +152,7 @@ class Hand(db.Model):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
-                                                 onupdate=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     match: Mapped[Match] = relationship(back_populates="hands")
     created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id])
     updated_by: Mapped[User | None] = relationship(foreign_keys=[updated_by_id])
@@ -165,8 +164,7 @@ class AuditEntry(db.Model):
 
     __tablename__ = "audit_entries"
     id: Mapped[int] = mapped_column(primary_key=True)
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
-                                          index=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     username: Mapped[str] = mapped_column(String(40))
     """The name at the time, so the history still reads right if the account is gone."""
@@ -175,8 +173,7 @@ class AuditEntry(db.Model):
     hand_number: Mapped[int | None]
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
-    restores_id: Mapped[int | None] = mapped_column(
-        ForeignKey("audit_entries.id", ondelete="SET NULL"))
+    restores_id: Mapped[int | None] = mapped_column(ForeignKey("audit_entries.id", ondelete="SET NULL"))
     """For `hand_restored`: the `hand_deleted` entry whose hand came back."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -185,8 +182,11 @@ class Seat(db.Model):
     """A seat of a match claimed by an account ("I am Anna"); a seat without one is a guest."""
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("match_id", "seat"), UniqueConstraint("match_id", "user_id"),
-                      Index("ix_seats_user_id_banked", "user_id", "banked"))
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        UniqueConstraint("match_id", "user_id"),
+        Index("ix_seats_user_id_banked", "user_id", "banked"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int]
@@ -243,8 +243,7 @@ class Rating(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     game: Mapped[str] = mapped_column(String(10))
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
-                                          index=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -257,8 +256,7 @@ class PlayerTotal(db.Model):
     row per ruleset (never edited by hand)."""
 
     __tablename__ = "player_totals"
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     rules: Mapped[str] = mapped_column(String(20), primary_key=True)
     banked: Mapped[int]
     won: Mapped[int]
@@ -289,8 +287,7 @@ class RatingSummary(db.Model):
     `ratings` whenever they are rewritten (`ratings.rate_from`), never the truth."""
 
     __tablename__ = "rating_summaries"
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     game: Mapped[str] = mapped_column(String(10), primary_key=True)
     matches: Mapped[int]
     points: Mapped[list[Any]] = mapped_column(JSON)

@@ -29,12 +29,17 @@ from .security import ascii_number
 
 bp = Blueprint("phone", __name__)
 MANIFEST = {
-    "id": "/", "start_url": "/", "scope": "/", "display": "standalone", "orientation": "any",
-    "background_color": "#ffffff", "theme_color": "#0b4fa8",
-    "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png",
-               "purpose": "any maskable"},
-              {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png",
-               "purpose": "any maskable"}],
+    "id": "/",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "orientation": "any",
+    "background_color": "#ffffff",
+    "theme_color": "#0b4fa8",
+    "icons": [
+        {"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any maskable"},
+        {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"},
+    ],
 }
 """The manifest's fields that no language changes (`manifest` adds the words)."""
 bp.add_app_template_global(race)
@@ -95,15 +100,21 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     elif r.kind == "redeal":
         summary, outcome = _("Redeal: nobody scores; the same dealer deals again."), "redeal"
     elif r.kind == "forfeit":
-        summary = _("%(word)s: %(name)s calls %(bid)s off.", name=declarer, bid=r.bid,
-                    word=FORFEIT_WORDS.get(sheet.setup.rules, _("Forfeit")))
+        summary = _(
+            "%(word)s: %(name)s calls %(bid)s off.",
+            name=declarer,
+            bid=r.bid,
+            word=FORFEIT_WORDS.get(sheet.setup.rules, _("Forfeit")),
+        )
         outcome = "missed"
     else:
         took = h.took[r.declarer or 0] if h.took else 0
         outcome = "made" if h.made else "missed"
-        summary = (_("%(name)s made %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
-                   if h.made else
-                   _("%(name)s missed %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took))
+        summary = (
+            _("%(name)s made %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
+            if h.made
+            else _("%(name)s missed %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
+        )
     seats = []
     for i, s in enumerate(h.results):
         name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
@@ -111,8 +122,7 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
         # (a loss it owes): "Boris: -200 → 220 (the sheet writes +0; the rest is owed)".
         text = f"{name}: {s.delta:+d} → {s.score}"
         if s.delta != s.entry:
-            text += " " + _("(the sheet writes %(entry)s; the rest is owed)",
-                            entry=f"{s.entry:+d}")
+            text += " " + _("(the sheet writes %(entry)s; the rest is owed)", entry=f"{s.entry:+d}")
         events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
         seats.append(text + (f", {', '.join(events)}" if events else ""))
     return {"outcome": outcome, "summary": summary, "seats": seats}
@@ -140,11 +150,13 @@ def manifest() -> Response:
     """The web app manifest, its name and description in the page's language (`?lang=`)."""
     lang = request.args.get("lang", "").replace("-", "_")
     with force_locale(lang if lang in languages() else "en"):
-        body = {**MANIFEST, "name": _("Tysiacha scoresheet"), "short_name": "Tysiacha",
-                "description": _("The score sheet of a Tysiacha (1000) table, kept on every "
-                                 "player's phone.")}
-    response = current_app.response_class(json.dumps(body, ensure_ascii=False),
-                                          mimetype="application/manifest+json")
+        body = {
+            **MANIFEST,
+            "name": _("Tysiacha scoresheet"),
+            "short_name": "Tysiacha",
+            "description": _("The score sheet of a Tysiacha (1000) table, kept on every player's phone."),
+        }
+    response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
     response.cache_control.public = True
     response.cache_control.max_age = 24 * 3600
     return response
@@ -168,4 +180,3 @@ def csrf_token() -> Response:
     response = jsonify(csrf_token=generate_csrf())
     response.cache_control.no_store = True
     return response
-

@@ -50,9 +50,11 @@ def seat(match_id: str, seat: int, step: str) -> Any:
     except (Conflict, RuleError) as err:
         flash(err.message, "warning")
     else:
-        flash(_("%(name)s's seat is a guest's again.", name=name) if step == "release"
-              else _("%(name)s's seat is claimed: the match counts in that player's statistics.",
-                     name=name))
+        flash(
+            _("%(name)s's seat is a guest's again.", name=name)
+            if step == "release"
+            else _("%(name)s's seat is claimed: the match counts in that player's statistics.", name=name)
+        )
     return back_to(m)
 
 
@@ -70,18 +72,17 @@ FIGURES_KEPT = 128
 rendered from (a rating history of 120 points among them), a few tens of kilobytes."""
 
 
-def _figures(username: str, rows: players.Rows,
-             versus: statistics.HeadToHead | None) -> Markup:
+def _figures(username: str, rows: players.Rows, versus: statistics.HeadToHead | None) -> Markup:
     """The body of a player's page: made from the rows read for it, the name and the head to
     head alone (`players.profile_of`), so it is rendered once per app, language, path prefix
     (its links) and those three, and kept; a page read again while nothing of it changed
     renders only its frame, and builds no profile (docs/performance.md)."""
+
     def render() -> Markup:
         profile = players.profile_of(username, rows, versus)
-        return Markup(render_template("_player_figures.html", profile=profile,
-                                      call_words=CALL_NAMES))
-    return kept("player_figures", (html_lang(), request.script_root, username, rows, versus),
-                render, most=FIGURES_KEPT)
+        return Markup(render_template("_player_figures.html", profile=profile, call_words=CALL_NAMES))
+
+    return kept("player_figures", (html_lang(), request.script_root, username, rows, versus), render, most=FIGURES_KEPT)
 
 
 @bp.get("/leaderboard")
@@ -89,8 +90,7 @@ def _figures(username: str, rows: players.Rows,
 def leaderboard() -> str:
     """My table (everyone I played with) by rating, per game, and a head-to-head picker."""
     boards = {g: ratings.leaderboard(current_user, g) for g in GAMES}
-    return render_template("leaderboard.html", boards=boards,
-                           form=_picker(HeadToHeadForm(), boards))
+    return render_template("leaderboard.html", boards=boards, form=_picker(HeadToHeadForm(), boards))
 
 
 @bp.get("/head-to-head")
@@ -98,8 +98,7 @@ def leaderboard() -> str:
 def head_to_head() -> Any:
     """How two players of my table did against each other (`?one=anna&two=boris`; without
     them, only the picker). A name the viewer cannot see answers as a missing player."""
-    form = _picker(HeadToHeadForm(request.args),
-                   {g: ratings.leaderboard(current_user, g) for g in GAMES})
+    form = _picker(HeadToHeadForm(request.args), {g: ratings.leaderboard(current_user, g) for g in GAMES})
     if not request.args:
         return render_template("head_to_head.html", form=form, pair=None)
     one = players.visible_player(current_user, form.one.data or "")
@@ -107,8 +106,7 @@ def head_to_head() -> Any:
     if one.id == two.id:
         form.two.errors = [_("Choose two different players.")]
         return render_template("head_to_head.html", form=form, pair=None), 422
-    return render_template("head_to_head.html", form=form, pair=(one, two),
-                           result=statistics.head_to_head(one, two))
+    return render_template("head_to_head.html", form=form, pair=(one, two), result=statistics.head_to_head(one, two))
 
 
 def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> HeadToHeadForm:

@@ -41,8 +41,7 @@ def visible_player(viewer: User, username: str) -> User:
     folded = fold(username) if username.isascii() and len(username) <= 40 else None
     if folded == fold(viewer.username):
         return viewer
-    found = None if folded is None else db.session.execute(
-        _visible(), {"viewer": viewer.id, "folded": folded}).scalar()
+    found = None if folded is None else db.session.execute(_visible(), {"viewer": viewer.id, "folded": folded}).scalar()
     user = None if found is None else db.session.get(User, found)
     if user is None:
         abort(404, _("There is no such player."))
@@ -74,9 +73,9 @@ class GameRating:
         span = (high - low) or 1.0
         step = (CHART_WIDTH - 2 * CHART_PAD) / self.matches
         return " ".join(
-            f"{CHART_PAD + n * step:.1f},"
-            f"{CHART_PAD + (high - v) / span * (CHART_HEIGHT - 2 * CHART_PAD):.1f}"
-            for n, v in values)
+            f"{CHART_PAD + n * step:.1f},{CHART_PAD + (high - v) / span * (CHART_HEIGHT - 2 * CHART_PAD):.1f}"
+            for n, v in values
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,23 +98,20 @@ def profile(viewer: User, user: User) -> Profile:
     return profile_of(user.username, figure_rows(user), versus(viewer, user))
 
 
-def profile_of(username: str, rows: Rows, head_to_head: statistics.HeadToHead | None
-               ) -> Profile:
+def profile_of(username: str, rows: Rows, head_to_head: statistics.HeadToHead | None) -> Profile:
     """The profile made from what was read for it, and from nothing else: a player's page
     keeps its rendered body by these three (`player_pages`), so the body of the same three
     reads the same."""
     figures = statistics.figures_from(r[1:-1] for r in rows if r.part == "figures")
     found = ratings.histories_from((r.rules, r.points) for r in rows if r.part == "rating")
-    return Profile(username, figures, [GameRating(g, found[g]) for g in GAMES if g in found],
-                   head_to_head)
+    return Profile(username, figures, [GameRating(g, found[g]) for g in GAMES if g in found], head_to_head)
 
 
 def figure_rows(user: User) -> Rows:
     """A player's figure rows and rating histories as read, in a fixed order and in one
     statement (on PostgreSQL one more costs this process about a third of a `GET /healthz`,
     docs/performance.md); hashable, so that a player's page keeps its body by them."""
-    return tuple(db.session.execute(_figures_and_ratings(db.session.get_bind().dialect.name),
-                                    {"user_id": user.id}))
+    return tuple(db.session.execute(_figures_and_ratings(db.session.get_bind().dialect.name), {"user_id": user.id}))
 
 
 def versus(viewer: User, user: User) -> statistics.HeadToHead | None:
@@ -135,6 +131,9 @@ def _figures_and_ratings(dialect: str) -> Any:
         f" FROM ({statistics.figures_sql(dialect)}) AS figures"
         f" UNION ALL SELECT 'rating', game, {zeros}, points"
         f" FROM ({ratings.HISTORY_SQL}) AS rated ORDER BY 1, 2, 3"
-    ).columns(column("part", String), column("rules", String),
-              *(column(name, Integer) for name in statistics.FIGURE_COLUMNS[1:]),
-              column("points", String))
+    ).columns(
+        column("part", String),
+        column("rules", String),
+        *(column(name, Integer) for name in statistics.FIGURE_COLUMNS[1:]),
+        column("points", String),
+    )

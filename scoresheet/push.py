@@ -32,8 +32,9 @@ bp = Blueprint("push", __name__)
 GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
-_VERSIONS = ("SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id), m.revision"
-             " FROM matches m WHERE m.id IN ({})")
+_VERSIONS = (
+    "SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id), m.revision FROM matches m WHERE m.id IN ({})"
+)
 
 
 class Hub:
@@ -115,7 +116,7 @@ class Hub:
         transaction: on SQLite no write lock, which would stall every stream of the worker)."""
         versions = {}
         for start in range(0, len(match_ids), _CHUNK):
-            chunk = match_ids[start:start + _CHUNK]
+            chunk = match_ids[start : start + _CHUNK]
             rows = read_rows(self._engine, _VERSIONS.format(", ".join("?" * len(chunk))), chunk)
             if rows is None:
                 raise ConnectionError("the database did not answer")
@@ -191,4 +192,3 @@ def _stream(match_id: str, version: str) -> Response:
     response.cache_control.no_store = True
     response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response
-

@@ -39,21 +39,25 @@ def get_hand(match: Match, number: int) -> Hand:
 
 def user_matches(user: User) -> list[Match]:
     """The user's matches, newest first (for backups: whole rows)."""
-    return list(db.session.execute(
-        db.select(Match).join(Member).where(Member.user_id == user.id)
-        .order_by(Match.created_at.desc(), Match.id)
-    ).scalars())
+    return list(
+        db.session.execute(
+            db.select(Match).join(Member).where(Member.user_id == user.id).order_by(Match.created_at.desc(), Match.id)
+        ).scalars()
+    )
 
 
 def listed_matches(user: User, grouped: bool = True) -> list[Row[Any]]:
     """What lists show of the user's matches, newest first, in one query of the columns they
     need (their stored summaries: nothing is replayed, no ORM object is built); `grouped`:
     open ones before banked and ended ones."""
-    rows = list(db.session.execute(
-        db.select(Match.id, Match.setup, Match.status, Match.summary, Match.created_at)
-        .join(Member).where(Member.user_id == user.id)
-        .order_by(Match.created_at.desc(), Match.id)
-    ).all())
+    rows = list(
+        db.session.execute(
+            db.select(Match.id, Match.setup, Match.status, Match.summary, Match.created_at)
+            .join(Member)
+            .where(Member.user_id == user.id)
+            .order_by(Match.created_at.desc(), Match.id)
+        ).all()
+    )
     if grouped:
         rows.sort(key=lambda m: m.status != "open")  # stable: newest first within each
     return rows
@@ -68,8 +72,7 @@ def version_of(match: Match, hands: int | None = None) -> str:
     """The match's version for live updates, `<hands>-<revision>`, read from the database
     (`hands`: the count when the caller has just replayed them)."""
     if hands is None:
-        hands = db.session.execute(
-            db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
+        hands = db.session.execute(db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
     return f"{hands}-{match.revision}"
 
 
@@ -78,8 +81,7 @@ def poll_version(match_id: str, user: User) -> str:
     (404 like `get_match`): every phone at every table asks for it every few seconds."""
     hands = db.select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
     row = db.session.execute(
-        db.select(Match.revision, hands).join(Member)
-        .where(Match.id == match_id, Member.user_id == user.id)
+        db.select(Match.revision, hands).join(Member).where(Match.id == match_id, Member.user_id == user.id)
     ).one_or_none()
     if row is None:
         abort(404, _("There is no such match."))
@@ -88,10 +90,14 @@ def poll_version(match_id: str, user: User) -> str:
 
 def stored_hands(match: Match) -> list[Hand]:
     """The match's hand rows in order, fresh from the database."""
-    return list(db.session.execute(
-        db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
-        .execution_options(populate_existing=True)
-    ).scalars())
+    return list(
+        db.session.execute(
+            db.select(Hand)
+            .where(Hand.match_id == match.id)
+            .order_by(Hand.number)
+            .execution_options(populate_existing=True)
+        ).scalars()
+    )
 
 
 def known_names(user: User, most: int = 60) -> list[str]:
@@ -99,8 +105,12 @@ def known_names(user: User, most: int = 60) -> list[str]:
     start form offers them, so nobody types the table's names afresh."""
     names: dict[str, str] = {}
     for (setup,) in db.session.execute(
-            db.select(Match.setup).join(Member).where(Member.user_id == user.id)
-            .order_by(Match.created_at.desc(), Match.id).limit(200)):
+        db.select(Match.setup)
+        .join(Member)
+        .where(Member.user_id == user.id)
+        .order_by(Match.created_at.desc(), Match.id)
+        .limit(200)
+    ):
         for name in setup.get("players", []):
             names.setdefault(name.casefold(), name)
     return list(names.values())[:most]

@@ -38,8 +38,11 @@ def conflict(message: str, next_hand: int | None) -> Response:
 
 def refused(form: Any) -> Response:
     """422: the rules refuse the hand as typed; the first refusal, as the form would show it."""
-    messages = [*form.top_errors, *(e for errs in form.group_errors.values() for e in errs),
-                *(e for errs in form.errors.values() for e in errs)]
+    messages = [
+        *form.top_errors,
+        *(e for errs in form.group_errors.values() for e in errs),
+        *(e for errs in form.errors.values() for e in errs),
+    ]
     response = jsonify(ok=False, conflict=False, message=str(messages[0]) if messages else "")
     response.status_code = 422
     return response

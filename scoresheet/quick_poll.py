@@ -35,13 +35,17 @@ _VERSION = (
 )
 """The match's revision and hand count, if the session's user (still logged in at that session
 version) is a member: `queries.poll_version` and `accounts.load_user` in one query."""
-_HEADERS = [("Cache-Control", "no-cache, private, no-store"), *HEADERS.items(),
-            ("Vary", "Cookie")]
+_HEADERS = [("Cache-Control", "no-cache, private, no-store"), *HEADERS.items(), ("Vary", "Cookie")]
 """What the version view's 304 carries besides its ETag and Date (`phone.version`, then
 `security.security_headers` and `_private_no_store`)."""
 
-_OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE",
-                     "HTTP_IF_RANGE", "HTTP_RANGE")
+_OTHER_CONDITIONS = (
+    "HTTP_IF_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_IF_UNMODIFIED_SINCE",
+    "HTTP_IF_RANGE",
+    "HTTP_RANGE",
+)
 """Conditions werkzeug weighs beside If-None-Match: a request with any of them reaches the app."""
 StartResponse = Callable[..., Any]
 
@@ -61,23 +65,29 @@ class QuickPoll:
         version = self._unchanged(environ) if environ.get("REQUEST_METHOD") == "GET" else None
         if version is None:
             return self.wsgi_app(environ, start_response)
-        start_response("304 NOT MODIFIED",
-                       [("ETag", f'"{version}"'), ("Date", http_date()), *_HEADERS])
+        start_response("304 NOT MODIFIED", [("ETag", f'"{version}"'), ("Date", http_date()), *_HEADERS])
         return []
 
     def _unchanged(self, environ: dict[str, Any]) -> str | None:
         """The version, if this is a member's poll of a match still at that version."""
         path = _PATH.fullmatch(environ.get("PATH_INFO", ""))
         asked = environ.get("HTTP_IF_NONE_MATCH")
-        if path is None or not asked or not MATCH_ID.fullmatch(path[1]) or \
-                any(environ.get(h) for h in _OTHER_CONDITIONS):
+        if (
+            path is None
+            or not asked
+            or not MATCH_ID.fullmatch(path[1])
+            or any(environ.get(h) for h in _OTHER_CONDITIONS)
+        ):
             return None
         session = self._session(environ)
         if session is None:
             return None
         user, _sep, session_version = str(session.get("_user_id", "")).partition(":")
-        if not (user.isdigit() and session_version.isdigit()) or \
-                int(user) > 2**31 - 1 or int(session_version) > 2**31 - 1:
+        if (
+            not (user.isdigit() and session_version.isdigit())
+            or int(user) > 2**31 - 1
+            or int(session_version) > 2**31 - 1
+        ):
             return None
         rows = read_rows(self._engine, _VERSION, [path[1], int(user), int(session_version)])
         if not rows:
@@ -92,13 +102,13 @@ class QuickPoll:
         if not value or self._serializer is None:
             return None
         try:
-            session = self._serializer.loads(
-                value, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
+            session = self._serializer.loads(value, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
         except BadSignature:
             return None
         mode = config.get("SESSION_PROTECTION", login_manager.session_protection)
-        if not isinstance(session, dict) or \
-                (mode in ("basic", "strong") and session.get("_id") != _identifier(environ)):
+        if not isinstance(session, dict) or (
+            mode in ("basic", "strong") and session.get("_id") != _identifier(environ)
+        ):
             return None  # Flask-Login would mark the session not fresh (or end it): the app decides
         return session
 

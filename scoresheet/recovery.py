@@ -40,8 +40,7 @@ bp.after_request(refused_form)  # a refused import or restore form answers 422, 
 class ImportForm(FlaskForm):
     """Upload a backup file."""
 
-    file = FileField(_l("Backup file (.json)"),
-                     validators=[FileRequired(_l("Choose the backup file."))])
+    file = FileField(_l("Backup file (.json)"), validators=[FileRequired(_l("Choose the backup file."))])
 
 
 @bp.get("/matches/<match_id>/history")
@@ -70,16 +69,22 @@ def restore(match_id: str) -> Any:
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
-        flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.",
-                num=number))
+        flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
         return back_to(m)
     return render_template(
-        "confirm.html", form=form, match=m,
+        "confirm.html",
+        form=form,
+        match=m,
         title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
-        question=_("The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
-                   "is that long (later hands move down one), otherwise as the next hand; every "
-                   "hand after it is recomputed.", name=entry.username, hand=words,
-                   num=entry.hand_number or 0))
+        question=_(
+            "The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
+            "is that long (later hands move down one), otherwise as the next hand; every "
+            "hand after it is recomputed.",
+            name=entry.username,
+            hand=words,
+            num=entry.hand_number or 0,
+        ),
+    )
 
 
 @bp.get("/matches/<match_id>/backup.json")
@@ -94,8 +99,7 @@ def match_backup(match_id: str) -> Response:
 @login_required
 def my_backup() -> Response:
     """Download every match of mine as one backup file."""
-    return _download(backup.document(queries.user_matches(current_user)),
-                    "tysiacha-matches.json")
+    return _download(backup.document(queries.user_matches(current_user)), "tysiacha-matches.json")
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -109,15 +113,21 @@ def import_match() -> Any:
             matches = backup.import_matches(current_user, doc)
         except (ValueError, RecursionError) as err:
             db.session.rollback()
-            message = err.message if isinstance(err, RuleError) else \
-                _("This file is not a backup of this app (it is not JSON).")
+            message = (
+                err.message
+                if isinstance(err, RuleError)
+                else _("This file is not a backup of this app (it is not JSON).")
+            )
             form.file.errors = [message]
         else:
-            flash(ngettext("Imported %(num)d match from the backup, with a new join code.",
-                           "Imported %(num)d matches from the backup, each with a new join code.",
-                           len(matches)))
-            return back_to(matches[0]) if len(matches) == 1 else \
-                redirect(url_for("pages.index"))
+            flash(
+                ngettext(
+                    "Imported %(num)d match from the backup, with a new join code.",
+                    "Imported %(num)d matches from the backup, each with a new join code.",
+                    len(matches),
+                )
+            )
+            return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
     return render_template("import.html", form=form)
 
 
@@ -125,8 +135,9 @@ def _download(doc: dict[str, Any], filename: str) -> Response:
     """A JSON document as a file to keep (<, > and & escaped: no browser ever reads markup)."""
     text = json.dumps(doc, ensure_ascii=False, indent=1)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return Response(text, mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 @bp.cli.command("backup")
@@ -157,16 +168,15 @@ def restore_command(file: str) -> None:
         with open(file, encoding="utf-8-sig") as f:
             doc = json.load(f)
     except (ValueError, RecursionError):
-        raise click.ClickException(f"{file} is not a backup of this app (it is not JSON)."
-                                   ) from None
+        raise click.ClickException(f"{file} is not a backup of this app (it is not JSON).") from None
     if not backup.is_empty():
         raise click.ClickException(
             "This database is not empty: restore only into a new, empty database "
-            f"({current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}).")
+            f"({current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})."
+        )
     try:
         users, matches = backup.restore_database(doc)
     except RuleError as err:
         db.session.rollback()
-        raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}"
-                                   ) from None
+        raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
     click.echo(f"Restored {users} users and {matches} matches from {file}.")

@@ -50,9 +50,12 @@ def setup_of(match: Match) -> Setup:
 def stored_records(match: Match) -> list[Record]:
     """The match's hand records in order, fresh from the database (no ORM objects: cheaper)."""
     rules = match.setup["rules"]
-    return [record_from_dict(r, rules) for r in db.session.execute(
-        db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)
-    ).scalars()]
+    return [
+        record_from_dict(r, rules)
+        for r in db.session.execute(
+            db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)
+        ).scalars()
+    ]
 
 
 def computed(match: Match) -> Computed:
@@ -70,18 +73,24 @@ def computed(match: Match) -> Computed:
     rules = match.setup["rules"]
     for record, _ in rows:
         run.add(record_from_dict(record, rules))
-    return publish(match.id, revision, run, run.state(), (), [v for _, v in rows],
-                   keep=now == revision)
+    return publish(match.id, revision, run, run.state(), (), [v for _, v in rows], keep=now == revision)
 
 
-def publish(match_id: str, revision: int, run: Replay, sheet: MatchState, known: tuple[str, ...],
-            versions: list[int] | None = None, keep: bool = True) -> Computed:
+def publish(
+    match_id: str,
+    revision: int,
+    run: Replay,
+    sheet: MatchState,
+    known: tuple[str, ...],
+    versions: list[int] | None = None,
+    keep: bool = True,
+) -> Computed:
     """A replay and its sheet as the match's sheet at `revision` (kept unless `keep` is false);
     `known`: its first hands, already encoded; `versions`: the stored hands' versions (new ones
     are 1)."""
     hands_text = known + tuple(
-        encode(hand_json(h, sheet.setup, versions[h.number - 1] if versions else 1))
-        for h in sheet.hands[len(known):])
+        encode(hand_json(h, sheet.setup, versions[h.number - 1] if versions else 1)) for h in sheet.hands[len(known) :]
+    )
     result = Computed(revision, run, sheet, hands_text)
     if not keep:
         return result
@@ -103,8 +112,12 @@ def encoded_hands(match_id: str, sheet: MatchState) -> tuple[str, ...] | None:
 def summary_of(sheet: MatchState) -> dict[str, Any]:
     """What lists show of a match, computed from its replay: the computed status, the winner,
     the number of hands and each seat's score."""
-    return {"status": sheet.status, "winner": sheet.winner, "hands": len(sheet.hands),
-            "scores": [s.score for s in sheet.standings]}
+    return {
+        "status": sheet.status,
+        "winner": sheet.winner,
+        "hands": len(sheet.hands),
+        "scores": [s.score for s in sheet.standings],
+    }
 
 
 def store_summary(match: Match, sheet: MatchState) -> None:

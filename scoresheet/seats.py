@@ -35,9 +35,11 @@ class SeatView:
 
 def seats_of(match: Match) -> list[SeatView]:
     """Every seat of the match in order, with the account that claimed it (one query)."""
-    claimed = dict(db.session.execute(
-        db.select(Seat.seat, User.username).join(User, User.id == Seat.user_id)
-        .where(Seat.match_id == match.id)).all())
+    claimed = dict(
+        db.session.execute(
+            db.select(Seat.seat, User.username).join(User, User.id == Seat.user_id).where(Seat.match_id == match.id)
+        ).all()
+    )
     return [SeatView(i, name, claimed.get(i)) for i, name in enumerate(match.setup["players"])]
 
 
@@ -51,13 +53,12 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
     _creator_only(match, by)
     _checked(match, seat)
     member = db.session.execute(
-        db.select(User).join(Member, Member.user_id == User.id)
-        .where(Member.match_id == match.id,
-               User.username_folded == fold(username if isinstance(username, str) else ""))
+        db.select(User)
+        .join(Member, Member.user_id == User.id)
+        .where(Member.match_id == match.id, User.username_folded == fold(username if isinstance(username, str) else ""))
     ).scalar_one_or_none()
     if member is None:
-        raise Refused("username", _("Only a member of the match can have a seat: they join "
-                                    "with its code first."))
+        raise Refused("username", _("Only a member of the match can have a seat: they join with its code first."))
     _place(match, by, member, seat)
 
 
@@ -91,8 +92,8 @@ def _creator_only(match: Match, user: User) -> None:
 def _claim_of(match: Match, seat: int) -> Seat | None:
     """The claim on this seat, locked (PostgreSQL) until the change commits."""
     return db.session.execute(
-        db.select(Seat).where(Seat.match_id == match.id, Seat.seat == seat)
-        .with_for_update()).scalar_one_or_none()
+        db.select(Seat).where(Seat.match_id == match.id, Seat.seat == seat).with_for_update()
+    ).scalar_one_or_none()
 
 
 def _place(match: Match, by: User, user: User, seat: int) -> None:
@@ -110,10 +111,14 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
         db.session.delete(row)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
     db.session.flush()
-    db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id,
-                        banked=match.status == "banked"))
-    audit.log(match, by, "seat_claimed" if by.id == user.id else "seat_assigned", before=before,
-              after={"seat": seat, "user": user.username})
+    db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))
+    audit.log(
+        match,
+        by,
+        "seat_claimed" if by.id == user.id else "seat_assigned",
+        before=before,
+        after={"seat": seat, "user": user.username},
+    )
     try:
         _changed(match)
     except IntegrityError:  # two phones claimed the seat at the same moment

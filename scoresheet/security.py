@@ -76,8 +76,12 @@ def configure_cookies(app: Flask) -> None:
     if secure is None and os.environ.get("SESSION_COOKIE_SECURE"):
         secure = os.environ["SESSION_COOKIE_SECURE"].strip().lower() not in FALSE_WORDS
     if secure is None:
-        secure = not (app.debug or app.testing or _development_server()
-                      or os.environ.get("SCORESHEET_INSECURE_COOKIES", "") not in ("", "0"))
+        secure = not (
+            app.debug
+            or app.testing
+            or _development_server()
+            or os.environ.get("SCORESHEET_INSECURE_COOKIES", "") not in ("", "0")
+        )
     app.config["SESSION_COOKIE_SECURE"] = bool(secure)
     app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
     app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)
@@ -115,8 +119,14 @@ def local_path(target: str | None, fallback: str) -> str:
     """`target` if it is a path on this site, judged as the Location header will carry it
     (`iri_to_uri` drops tabs and newlines: "/\\t/evil" would become "//evil"); anything else,
     or anything holding a control, space, invisible character or backslash: `fallback`."""
-    if target and target.isprintable() and " " not in target and "\\" not in target and \
-            _on_site(target) and _on_site(iri_to_uri(target)):
+    if (
+        target
+        and target.isprintable()
+        and " " not in target
+        and "\\" not in target
+        and _on_site(target)
+        and _on_site(iri_to_uri(target))
+    ):
         return target
     return fallback
 
@@ -172,13 +182,22 @@ def _guard_body() -> None:
     (werkzeug stops reading at the limit and hands on the cut body: a 400 instead of a 413),
     and a form is UTF-8 throughout (werkzeug keeps "%ED%A0%80" as those nine characters)."""
     limit = request.max_content_length
-    if request.content_length is None and limit is not None and \
-            "wsgi.input_terminated" in request.environ and \
-            len(request.get_data(cache=True)) >= limit and request.environ["wsgi.input"].read(1):
+    if (
+        request.content_length is None
+        and limit is not None
+        and "wsgi.input_terminated" in request.environ
+        and len(request.get_data(cache=True)) >= limit
+        and request.environ["wsgi.input"].read(1)
+    ):
         abort(413)
     if request.mimetype == "application/x-www-form-urlencoded":
         try:
             parse_qsl(request.get_data(cache=True).decode(), errors="strict")
         except UnicodeDecodeError:
-            abort(400, _("This form held characters that are not text (not UTF-8): nothing "
-                         "was saved. Go back, reload the page and type it again."))
+            abort(
+                400,
+                _(
+                    "This form held characters that are not text (not UTF-8): nothing "
+                    "was saved. Go back, reload the page and type it again."
+                ),
+            )

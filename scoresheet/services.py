@@ -83,11 +83,13 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
         abort(404, _("There is no such match."))
     old = computed(match).sheet.setup
     if match.status == "open" and computed(match).sheet.winner is None:
-        raise Conflict(_("This match is still being played: a rematch starts once it is "
-                         "won or ended."))
-    setup = dataclasses.replace(old, first_dealer=(old.first_dealer + 1) % len(old.players),
-                                start_scores=tuple(0 for _ in old.start_scores),
-                                options=dataclasses.replace(old.options, forced_any_seat=False))
+        raise Conflict(_("This match is still being played: a rematch starts once it is won or ended."))
+    setup = dataclasses.replace(
+        old,
+        first_dealer=(old.first_dealer + 1) % len(old.players),
+        start_scores=tuple(0 for _ in old.start_scores),
+        options=dataclasses.replace(old.options, forced_any_seat=False),
+    )
     # RULES.md §7: tyzicha's old forced rule stays with the stored match, not its rematch
     members = [m.user_id for m in match.members]
     new = _new_match(user, setup, [user.id, *(i for i in members if i != user.id)])
@@ -102,8 +104,7 @@ def save_usual_rules(user: User, match: Match) -> None:
     §11), for `start_usual`."""
     setup = match.setup
     options = {k: v for k, v in setup.get("options", {}).items() if k != LEGACY}  # §7: old only
-    user.usual_rules = {"players": list(setup["players"]), "rules": setup["rules"],
-                        "options": options}
+    user.usual_rules = {"players": list(setup["players"]), "rules": setup["rules"], "options": options}
     db.session.commit()
 
 
@@ -129,8 +130,9 @@ def join(user: User, code: str) -> Match:
     return match
 
 
-def preview_hand(match: Match, record: Record, number: int | None = None,
-                 expected_hand: int | None = None) -> HandResult:
+def preview_hand(
+    match: Match, record: Record, number: int | None = None, expected_hand: int | None = None
+) -> HandResult:
     """The engine's result for a draft hand (the next one, refused as adding it would be, or a
     correction of hand `number`), replayed with the stored hands; nothing is stored."""
     if number is None:
@@ -141,8 +143,7 @@ def preview_hand(match: Match, record: Record, number: int | None = None,
     return _checked_replay(match, records, number, _CHANGING, deleted=False).hands[number - 1]
 
 
-def add_hand(match: Match, user: User, record: Record,
-             expected_hand: int | None = None) -> MatchState:
+def add_hand(match: Match, user: User, record: Record, expected_hand: int | None = None) -> MatchState:
     """Record the next hand (if `expected_hand` is given, it must be that number); the new
     sheet."""
     for attempt in range(_RETRIES):
@@ -152,21 +153,28 @@ def add_hand(match: Match, user: User, record: Record,
             # Without expected_hand the caller meant "the next hand, whatever its number":
             # check it again against the hand that got in first.
             if expected_hand is not None or attempt == _RETRIES - 1:
-                raise Conflict(_("Hand %(num)d was already recorded by %(name)s.",
-                                 num=taken.number,
-                                 name=_author(get_hand(match, taken.number)))) from None
+                raise Conflict(
+                    _(
+                        "Hand %(num)d was already recorded by %(name)s.",
+                        num=taken.number,
+                        name=_author(get_hand(match, taken.number)),
+                    )
+                ) from None
     raise AssertionError("unreachable")
 
 
-def edit_hand(match: Match, user: User, number: int, record: Record,
-              version: int | None = None) -> MatchState:
+def edit_hand(match: Match, user: User, number: int, record: Record, version: int | None = None) -> MatchState:
     """Correct hand `number` (if `version` is given, it must still be current); the new
     sheet."""
     hands = _lock(match)
     hand = _numbered(hands, number)
     if version is not None and hand.version != version:
-        raise Conflict(_("This hand was changed by %(name)s meanwhile: check it and enter "
-                         "your correction again.", name=_author(hand, edited=True)))
+        raise Conflict(
+            _(
+                "This hand was changed by %(name)s meanwhile: check it and enter your correction again.",
+                name=_author(hand, edited=True),
+            )
+        )
     records = _records(match, hands)
     records[number - 1] = record
     sheet = _checked_replay(match, records, number, _CHANGING, deleted=False)
@@ -207,8 +215,7 @@ def restorable_ids(match: Match, history: list[AuditEntry]) -> set[int]:
     if not deleted:
         return set()
     sheet = computed(match).sheet
-    return {e.id for e in deleted
-            if sheet.winner is None or _restored_number(e, len(sheet.hands)) <= len(sheet.hands)}
+    return {e.id for e in deleted if sheet.winner is None or _restored_number(e, len(sheet.hands)) <= len(sheet.hands)}
 
 
 def deleted_entry(match: Match, entry_id: int | None) -> AuditEntry:
@@ -225,8 +232,7 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
     that long (later hands move down one), else as the next hand. Its number and the sheet."""
     hands = _lock(match)
     entry = deleted_entry(match, entry_id)
-    if db.session.execute(db.select(AuditEntry.id)
-                          .where(AuditEntry.restores_id == entry.id)).first() is not None:
+    if db.session.execute(db.select(AuditEntry.id).where(AuditEntry.restores_id == entry.id)).first() is not None:
         raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
     if entry.id not in restorable_ids(match, [entry]):
         before = computed(match).sheet  # under the lock: the sheet as it stands
@@ -239,14 +245,21 @@ def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchSta
         sheet = _checked_replay(match, records, number, _RESTORING, deleted=False)
     except Refused as err:
         if err.hand == number:
-            err.message = _("The deleted hand cannot come back as hand %(num)d: %(reason)s",
-                            num=number, reason=err.message)
+            err.message = _(
+                "The deleted hand cannot come back as hand %(num)d: %(reason)s", num=number, reason=err.message
+            )
         raise
     _renumber(match, number, 1)
-    db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
-                        created_by_id=user.id, updated_by_id=user.id))
-    audit.log(match, user, "hand_restored", number, after=record_to_dict(record),
-              restores_id=entry.id)
+    db.session.add(
+        Hand(
+            match_id=match.id,
+            number=number,
+            record=record_to_dict(record),
+            created_by_id=user.id,
+            updated_by_id=user.id,
+        )
+    )
+    audit.log(match, user, "hand_restored", number, after=record_to_dict(record), restores_id=entry.id)
     _touch(match, sheet)
     db.session.commit()
     db.session.expire(match, ["hands"])
@@ -272,8 +285,7 @@ def end(match: Match, user: User) -> MatchState:
     """End an unfinished match: read-only, without a winner."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is not None:
-        raise Conflict(_("%(name)s has won this match: bank it instead.",
-                         name=sheet.standings[sheet.winner].name))
+        raise Conflict(_("%(name)s has won this match: bank it instead.", name=sheet.standings[sheet.winner].name))
     audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
     match.status = "ended"
     _touch(match, sheet)
@@ -289,16 +301,22 @@ class _NumberTaken(Exception):
         self.number = number
 
 
-def _record_next_hand(match: Match, user: User, record: Record,
-                      expected: int | None) -> MatchState:
+def _record_next_hand(match: Match, user: User, record: Record, expected: int | None) -> MatchState:
     """Check `record` as the next hand by replaying the match with it, then store it."""
     _lock(match, load=False)
     current = computed(match)
     number = len(current.sheet.hands) + 1
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
-    db.session.add(Hand(match_id=match.id, number=number, record=record_to_dict(record),
-                        created_by_id=user.id, updated_by_id=user.id))
+    db.session.add(
+        Hand(
+            match_id=match.id,
+            number=number,
+            record=record_to_dict(record),
+            created_by_id=user.id,
+            updated_by_id=user.id,
+        )
+    )
     audit.log(match, user, "hand_added", number, after=record_to_dict(record))
     _touch(match, sheet)
     revision = match.revision
@@ -310,17 +328,16 @@ def _record_next_hand(match: Match, user: User, record: Record,
     return publish(match.id, revision, trial, sheet, current.hands_text).sheet
 
 
-def _try_next(match: Match, current: Computed, record: Record,
-              expected: int | None) -> tuple[Replay, HandResult]:
+def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:
     """`record` tried as the next hand of `match` after `current` (on a copy of its replay),
     with its result; a wrong `expected` hand number or a finished match is a Conflict."""
     number = len(current.sheet.hands) + 1
     if expected is not None and expected < number:
-        raise Conflict(_("Hand %(num)d was already recorded by %(name)s.", num=expected,
-                         name=_author(get_hand(match, expected))))
+        raise Conflict(
+            _("Hand %(num)d was already recorded by %(name)s.", num=expected, name=_author(get_hand(match, expected)))
+        )
     if expected is not None and expected > number:
-        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number,
-                         expected=expected))
+        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number, expected=expected))
     trial = current.run.copy()
     try:
         result = trial.add(record)
@@ -371,8 +388,7 @@ _DELETING = _l("Deleting hand %(num)d would break hand %(later)d: %(reason)s")
 _RESTORING = _l("Restoring hand %(num)d would break hand %(later)d: %(reason)s")
 
 
-def _checked_replay(match: Match, records: list[Record], number: int, breaks: Any,
-                    deleted: bool) -> MatchState:
+def _checked_replay(match: Match, records: list[Record], number: int, breaks: Any, deleted: bool) -> MatchState:
     """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
     try:
         return replay(setup_of(match), records)
@@ -390,10 +406,8 @@ def _renumber(match: Match, first: int, by: int) -> None:
     later = (Hand.match_id == match.id) & (Hand.number >= first)
     # A moved hand is a new version: a correction aimed at the number it left (a phone's old
     # form, a queued correction) gets a 409 instead of landing on the hand that moved in.
-    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by),
-                                                           version=Hand.version + 1))
-    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0)
-                       .values(number=-Hand.number))
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by), version=Hand.version + 1))
+    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0).values(number=-Hand.number))
 
 
 def _touch(match: Match, sheet: MatchState) -> datetime:
@@ -420,5 +434,7 @@ def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
 def _finished_message(setup: Setup, sheet: MatchState) -> str:
     """Why no hand can be added to a finished match."""
     assert sheet.winner is not None
-    return _("The match is over: %(name)s has won. Bank it, or correct an earlier hand first.",
-             name=sheet.standings[sheet.winner].name)
+    return _(
+        "The match is over: %(name)s has won. Bank it, or correct an earlier hand first.",
+        name=sheet.standings[sheet.winner].name,
+    )

@@ -23,16 +23,22 @@ def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
     """Store every seat's figures of a match being banked or imported banked (in its
     transaction), and the totals of the accounts that claimed its seats."""
     for f in seat_figures(sheet):
-        db.session.add(SeatFigure(match_id=match.id, name=sheet.setup.players[f.seat],
-                                  rules=sheet.setup.rules, banked_at=banked_at, **_row(f)))
+        db.session.add(
+            SeatFigure(
+                match_id=match.id,
+                name=sheet.setup.players[f.seat],
+                rules=sheet.setup.rules,
+                banked_at=banked_at,
+                **_row(f),
+            )
+        )
     db.session.execute(db.update(Seat).where(Seat.match_id == match.id).values(banked=True))
     rebuild_totals_of_match(match.id)
 
 
 def _row(f: Any) -> dict[str, Any]:
     """A `SeatFigures` as the columns of its row."""
-    return {"seat": f.seat, "place": f.place, "won": f.won,
-            **{name: getattr(f, name) for name in COUNTS}}
+    return {"seat": f.seat, "place": f.place, "won": f.won, **{name: getattr(f, name) for name in COUNTS}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,26 +98,42 @@ def rebuild_totals(user_ids: Iterable[int]) -> None:
         # One rebuild of an account's totals at a time (two matches banked at once), always
         # taken before the game's lock in `ratings.rate_from`, in id order: no deadlock.
         for user_id in ids:
-            db.session.execute(db.text("SELECT pg_advisory_xact_lock(:key, :user_id)"),
-                               {"key": _TOTALS_LOCK, "user_id": user_id})
+            db.session.execute(
+                db.text("SELECT pg_advisory_xact_lock(:key, :user_id)"), {"key": _TOTALS_LOCK, "user_id": user_id}
+            )
     db.session.execute(db.delete(PlayerTotal).where(PlayerTotal.user_id.in_(ids)))
-    sums = [func.max(SeatFigure.bid_made_max) if name == "bid_made_max"
-            else func.sum(getattr(SeatFigure, name)) for name in COUNTS]
-    figures = (db.select(Seat.user_id, SeatFigure.rules, func.count(),
-                         func.sum(case((SeatFigure.won, 1), else_=0)),
-                         func.sum(SeatFigure.place), *sums)
-               .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
-               .where(Seat.user_id.in_(ids)).group_by(Seat.user_id, SeatFigure.rules))
-    db.session.execute(db.insert(PlayerTotal).from_select(
-        ["user_id", "rules", "banked", "won", "places", *COUNTS], figures))
+    sums = [
+        func.max(SeatFigure.bid_made_max) if name == "bid_made_max" else func.sum(getattr(SeatFigure, name))
+        for name in COUNTS
+    ]
+    figures = (
+        db.select(
+            Seat.user_id,
+            SeatFigure.rules,
+            func.count(),
+            func.sum(case((SeatFigure.won, 1), else_=0)),
+            func.sum(SeatFigure.place),
+            *sums,
+        )
+        .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
+        .where(Seat.user_id.in_(ids))
+        .group_by(Seat.user_id, SeatFigure.rules)
+    )
+    db.session.execute(
+        db.insert(PlayerTotal).from_select(["user_id", "rules", "banked", "won", "places", *COUNTS], figures)
+    )
 
 
 def rebuild_totals_of_match(match_id: str) -> None:
     """`rebuild_totals` for every member of a match (whoever claimed, left or was given one
     of its seats is one)."""
-    rebuild_totals(db.session.execute(
-        db.select(Member.user_id).where(Member.match_id == match_id)
-        .union(db.select(Seat.user_id).where(Seat.match_id == match_id))).scalars())
+    rebuild_totals(
+        db.session.execute(
+            db.select(Member.user_id)
+            .where(Member.match_id == match_id)
+            .union(db.select(Seat.user_id).where(Seat.match_id == match_id))
+        ).scalars()
+    )
 
 
 FIGURE_COLUMNS = ("rules", "unbanked", "banked", "won", "places", *COUNTS)
@@ -126,14 +148,15 @@ def figures_sql(dialect: str) -> str:
     none); the columns `FIGURE_COLUMNS`. SQL text, built once: a fresh process compiles a text
     in microseconds, where the same union built with `select()` took SQLAlchemy's compiler
     about 10 ms the first time (docs/performance.md)."""
-    rules = ("json_extract(matches.setup, '$.rules')" if dialect == "sqlite"
-             else "matches.setup ->> 'rules'")
+    rules = "json_extract(matches.setup, '$.rules')" if dialect == "sqlite" else "matches.setup ->> 'rules'"
     zeros = ", ".join(f"0 AS {name}" for name in FIGURE_COLUMNS[2:])
-    return (f"SELECT {rules} AS rules, count(*) AS unbanked, {zeros} FROM seats"
-            " JOIN matches ON matches.id = seats.match_id"
-            f" WHERE seats.user_id = :user_id AND seats.banked = FALSE GROUP BY {rules}"
-            f" UNION ALL SELECT rules, 0, {', '.join(FIGURE_COLUMNS[2:])} FROM player_totals"
-            " WHERE user_id = :user_id")
+    return (
+        f"SELECT {rules} AS rules, count(*) AS unbanked, {zeros} FROM seats"
+        " JOIN matches ON matches.id = seats.match_id"
+        f" WHERE seats.user_id = :user_id AND seats.banked = FALSE GROUP BY {rules}"
+        f" UNION ALL SELECT rules, 0, {', '.join(FIGURE_COLUMNS[2:])} FROM player_totals"
+        " WHERE user_id = :user_id"
+    )
 
 
 def figures_from(rows: Iterable[Sequence[Any]]) -> list[RulesetFigures]:
@@ -144,9 +167,10 @@ def figures_from(rows: Iterable[Sequence[Any]]) -> list[RulesetFigures]:
         known = found.setdefault(rules, [0] * len(row))
         for i, value in enumerate(row):
             known[i] += int(value or 0)
-    result = [RulesetFigures(rules, unbanked + banked, banked, won, places,
-                             dict(zip(COUNTS, counts, strict=True)))
-              for rules, (unbanked, banked, won, places, *counts) in found.items()]
+    result = [
+        RulesetFigures(rules, unbanked + banked, banked, won, places, dict(zip(COUNTS, counts, strict=True)))
+        for rules, (unbanked, banked, won, places, *counts) in found.items()
+    ]
     return sorted(result, key=lambda r: (-r.played, r.rules))
 
 
@@ -165,13 +189,17 @@ def head_to_head(one: User, other: User) -> HeadToHead:
     s1, s2 = aliased(Seat), aliased(Seat)
     f1, f2 = aliased(SeatFigure), aliased(SeatFigure)
     row = db.session.execute(
-        db.select(func.count(), func.sum(case((f1.place < f2.place, 1), else_=0)),
-                  func.sum(case((f1.place > f2.place, 1), else_=0)))
+        db.select(
+            func.count(),
+            func.sum(case((f1.place < f2.place, 1), else_=0)),
+            func.sum(case((f1.place > f2.place, 1), else_=0)),
+        )
         .select_from(s1)
         .join(s2, (s2.match_id == s1.match_id) & (s2.user_id == other.id))
         .join(f1, (f1.match_id == s1.match_id) & (f1.seat == s1.seat))
         .join(f2, (f2.match_id == s2.match_id) & (f2.seat == s2.seat))
-        .where(s1.user_id == one.id)).one()
+        .where(s1.user_id == one.id)
+    ).one()
     return HeadToHead(row[0], int(row[1] or 0), int(row[2] or 0))
 
 
@@ -194,11 +222,13 @@ def guests_of(user: User) -> list[GuestFigures]:
     """Every guest (a seat nobody claimed) of the banked matches the user is a member of,
     by name, most matches first: only the user's own matches, never a stranger's."""
     rows = db.session.execute(
-        db.select(SeatFigure.name, func.count(), func.sum(case((SeatFigure.won, 1), else_=0)),
-                  func.sum(SeatFigure.place))
+        db.select(
+            SeatFigure.name, func.count(), func.sum(case((SeatFigure.won, 1), else_=0)), func.sum(SeatFigure.place)
+        )
         .join(Member, (Member.match_id == SeatFigure.match_id) & (Member.user_id == user.id))
         .outerjoin(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
         .where(Seat.id.is_(None), SeatFigure.name.is_not(None))
-        .group_by(SeatFigure.name)).all()
+        .group_by(SeatFigure.name)
+    ).all()
     found = [GuestFigures(name, n, int(won), int(places)) for name, n, won, places in rows]
     return sorted(found, key=lambda g: (-g.banked, g.name))

@@ -39,9 +39,10 @@ def latest_change(match: Match) -> AuditEntry | None:
     """The newest entry of the match's history but seats, watch links and accounts (a seat
     claimed meanwhile leaves the undo and the news as they were)."""
     return db.session.execute(
-        db.select(AuditEntry).where(AuditEntry.match_id == match.id,
-                                    AuditEntry.action.not_in(audit.BESIDE_THE_SHEET))
-        .order_by(AuditEntry.id.desc()).limit(1)
+        db.select(AuditEntry)
+        .where(AuditEntry.match_id == match.id, AuditEntry.action.not_in(audit.BESIDE_THE_SHEET))
+        .order_by(AuditEntry.id.desc())
+        .limit(1)
     ).scalar_one_or_none()
 
 

@@ -65,9 +65,11 @@ def register() -> Any:
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
-            return _logged_in(user, form.remember.data,
-                              _("Welcome, %(name)s. Start a match or join your table's.",
-                                name=user.username))
+            return _logged_in(
+                user,
+                form.remember.data,
+                _("Welcome, %(name)s. Start a match or join your table's.", name=user.username),
+            )
     return render_template("register.html", form=form)
 
 
@@ -81,8 +83,7 @@ def login() -> Any:
         if user is None:
             form.refuse("password", _("That username and password do not match."))
         else:
-            return _logged_in(user, form.remember.data,
-                              _("Logged in as %(name)s.", name=user.username))
+            return _logged_in(user, form.remember.data, _("Logged in as %(name)s.", name=user.username))
     return render_template("login.html", form=form)
 
 
@@ -125,8 +126,7 @@ def _home(join_form: JoinForm) -> str:
     matches = [shapes.match_brief(m) for m in queries.listed_matches(current_user)]
     # One url_for for every row (match ids are URL-safe): a list of 100 costs 100 fewer.
     match_url = url_for("pages.match", match_id="-").removesuffix("-")
-    return render_template("index.html", matches=matches, match_url=match_url,
-                           join_form=join_form)
+    return render_template("index.html", matches=matches, match_url=match_url, join_form=join_form)
 
 
 @bp.post("/join")
@@ -160,8 +160,9 @@ def new_match() -> Any:
             flash(_("Match started. Invite the table: share the link or let them scan the code."))
             return back_to(match)
     form.name_dealers()
-    return render_template("match_new.html", form=form, rulesets=RULESET_LABELS.values(),
-                           known_names=queries.known_names(current_user))
+    return render_template(
+        "match_new.html", form=form, rulesets=RULESET_LABELS.values(), known_names=queries.known_names(current_user)
+    )
 
 
 @bp.post("/matches/<match_id>/rematch")
@@ -176,8 +177,11 @@ def rematch(match_id: str) -> Response:
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)
-        flash(_("Rematch started: the same players and rules, the deal one seat on.") if started
-              else _("The rematch had already started: here it is."))
+        flash(
+            _("Rematch started: the same players and rules, the deal one seat on.")
+            if started
+            else _("The rematch had already started: here it is.")
+        )
         return back_to(new)
     return back_to(m)
 
@@ -189,8 +193,7 @@ def save_usual(match_id: str) -> Response:
     m = queries.get_match(match_id, current_user)
     if ButtonForm().validate_on_submit():
         services.save_usual_rules(current_user, m)
-        flash(_("Saved as your table's usual rules: your home page starts the next match with "
-                "them in one tap."))
+        flash(_("Saved as your table's usual rules: your home page starts the next match with them in one tap."))
     return back_to(m)
 
 
@@ -201,8 +204,7 @@ def start_usual() -> Response:
     if not ButtonForm().validate_on_submit():
         return redirect(url_for("pages.index"))
     m = services.start_usual(current_user)
-    flash(_("Match started with your usual rules. Invite the table: share the link or let them "
-            "scan the code."))
+    flash(_("Match started with your usual rules. Invite the table: share the link or let them scan the code."))
     return back_to(m)
 
 
@@ -214,10 +216,15 @@ def match(match_id: str) -> str:
     sheet = queries.sheet_of(m)
     change = table_news.latest_change(m)
     context = match_context(m, sheet)
-    return render_template("match.html", match=m, sheet=sheet, change=change,
-                           offer=table_news.offer(m, current_user, sheet, change),
-                           news=table_news.news(change, context["tichu"]), **context)
-
+    return render_template(
+        "match.html",
+        match=m,
+        sheet=sheet,
+        change=change,
+        offer=table_news.offer(m, current_user, sheet, change),
+        news=table_news.news(change, context["tichu"]),
+        **context,
+    )
 
 
 @bp.get("/matches/<match_id>/sheet.csv")
@@ -254,8 +261,7 @@ def new_hand(match_id: str) -> Any:
         except RuleError as err:
             form.refuse_rule(err, nxt.hand)
         else:
-            flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu
-                  else _("Hand %(num)d recorded.", num=nxt.hand))
+            flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu else _("Hand %(num)d recorded.", num=nxt.hand))
             return queued.recorded(nxt.hand) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
 
@@ -275,15 +281,13 @@ def edit_hand(match_id: str, number: int) -> Any:
     sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
     tichu = sheet.setup.rules == TICHU
-    data = round_to_form_data(hand.record) if tichu else \
-        record_to_form_data(hand.record, len(sheet.setup.players))
+    data = round_to_form_data(hand.record) if tichu else record_to_form_data(hand.record, len(sheet.setup.players))
     form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version)})
     if form.validate_on_submit():
         version = form.version.data
         try:
             record, _expected, _version = bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
-            services.edit_hand(m, current_user, number, record,
-                               (ascii_number(version) or -1) if version else None)
+            services.edit_hand(m, current_user, number, record, (ascii_number(version) or -1) if version else None)
         except Conflict as err:
             if queued.wanted():
                 return queued.conflict(err.message, None)
@@ -292,27 +296,37 @@ def edit_hand(match_id: str, number: int) -> Any:
         except RuleError as err:
             form.refuse_rule(err, number)
         else:
-            flash(_("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
-                  if tichu else
-                  _("Hand %(num)d corrected; the hands after it are recomputed.", num=number))
+            flash(
+                _("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
+                if tichu
+                else _("Hand %(num)d corrected; the hands after it are recomputed.", num=number)
+            )
             return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
 
-def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int,
-                editing: bool) -> Any:
+def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> Any:
     """The page of the hand (or round) form (a refused hand from the phone's queue: JSON)."""
     if queued.wanted():
         return queued.refused(form)
     if sheet.setup.rules == TICHU:
-        return render_template("round_form.html", form=form, match=m, sheet=sheet, deal=deal,
-                               number=number, editing=editing)
+        return render_template(
+            "round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+        )
     min_bid = lowest_bid(sheet, deal.gold)
     if not editing and not form.is_submitted():
         form.bid.data = min_bid  # a new hand's bid starts at the lowest (issue 12)
-    return render_template("hand_form.html", form=form, match=m, sheet=sheet, deal=deal,
-                           number=number, editing=editing, step=bid_step(sheet),
-                           min_bid=min_bid)
+    return render_template(
+        "hand_form.html",
+        form=form,
+        match=m,
+        sheet=sheet,
+        deal=deal,
+        number=number,
+        editing=editing,
+        step=bid_step(sheet),
+        min_bid=min_bid,
+    )
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
@@ -322,33 +336,40 @@ def delete_hand(match_id: str, number: int) -> Any:
     m = queries.get_match(match_id, current_user)
     queries.get_hand(m, number)
     if m.setup["rules"] == TICHU:
-        return _confirmed(m, _("Delete round %(num)d", num=number),
-                          _("Round %(num)d is removed and every later round moves up one "
-                            "number and is recomputed.", num=number),
-                          lambda m, user: services.delete_hand(m, user, number),
-                          _("Round %(num)d deleted; the rounds after it are recomputed.",
-                            num=number))
-    return _confirmed(m, _("Delete hand %(num)d", num=number),
-                      _("Hand %(num)d is removed and every later hand moves up one number "
-                        "and is recomputed.", num=number),
-                      lambda m, user: services.delete_hand(m, user, number),
-                      _("Hand %(num)d deleted; the hands after it are recomputed.", num=number))
+        return _confirmed(
+            m,
+            _("Delete round %(num)d", num=number),
+            _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
+            lambda m, user: services.delete_hand(m, user, number),
+            _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
+        )
+    return _confirmed(
+        m,
+        _("Delete hand %(num)d", num=number),
+        _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
+        lambda m, user: services.delete_hand(m, user, number),
+        _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
+    )
 
 
 _CLOSINGS = {
-    "bank": (_l("Bank the match"),
-             _l("The sheet becomes final with its winner: nobody can change it again."),
-             services.bank, _l("Match banked.")),
-    "end": (_l("End the match"),
-            _l("The match stops here without a winner and its sheet becomes final."),
-            services.end, _l("Match ended.")),
+    "bank": (
+        _l("Bank the match"),
+        _l("The sheet becomes final with its winner: nobody can change it again."),
+        services.bank,
+        _l("Match banked."),
+    ),
+    "end": (
+        _l("End the match"),
+        _l("The match stops here without a winner and its sheet becomes final."),
+        services.end,
+        _l("Match ended."),
+    ),
 }
 
 
-@bp.route("/matches/<match_id>/bank", methods=["GET", "POST"], endpoint="bank",
-          defaults={"step": "bank"})
-@bp.route("/matches/<match_id>/end", methods=["GET", "POST"], endpoint="end",
-          defaults={"step": "end"})
+@bp.route("/matches/<match_id>/bank", methods=["GET", "POST"], endpoint="bank", defaults={"step": "bank"})
+@bp.route("/matches/<match_id>/end", methods=["GET", "POST"], endpoint="end", defaults={"step": "end"})
 @login_required
 def close(match_id: str, step: str) -> Any:
     """Bank a finished match, or end an unfinished one, after a confirmation."""
@@ -356,8 +377,7 @@ def close(match_id: str, step: str) -> Any:
     return _confirmed(queries.get_match(match_id, current_user), title, question, command, done)
 
 
-def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object],
-               done: Any) -> Any:
+def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object], done: Any) -> Any:
     """A final step: a page with a box to tick; the command runs (on the match, by this user)
     only when it is ticked."""
     form = ConfirmForm()

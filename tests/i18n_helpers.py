@@ -17,8 +17,7 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scoresheet" / "translations"
 CATALOG_LANGUAGES = ("ru", "uk", "pl", "de")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None,
-            "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None, "N_": None}
 """What marks a word for translation (README, "Developing": `pybabel extract -k _l -k N_`)."""
 PSEUDO = "eo"
 """The pseudo-locale's code: a locale Babel knows (it needs one) and the app never offers;
@@ -37,9 +36,9 @@ def extracted() -> Catalog:
         method_map, options_map = parse_mapping_cfg(f)
     catalog = Catalog()
     for _filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=KEYWORDS):
-        catalog.add(message, None, [(_filename, lineno)], auto_comments=comments,
-                    context=context)
+        str(ROOT), method_map, options_map, keywords=KEYWORDS
+    ):
+        catalog.add(message, None, [(_filename, lineno)], auto_comments=comments, context=context)
     return catalog
 
 

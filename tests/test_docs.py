@@ -23,9 +23,10 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
 _LINK = re.compile(
     r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)"  # [text](target "title")
-    r"|^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)"                  # [label]: target
+    r"|^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)"  # [label]: target
     r"|<(?:a|img|source)\b[^>]*?\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']",  # HTML
-    re.M | re.I)
+    re.M | re.I,
+)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
@@ -33,7 +34,11 @@ def _markdown_files() -> list[Path]:
     """Every Markdown file of the repository: tracked, or new and not ignored."""
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout.splitlines()
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     return sorted({ROOT / name for name in listed if (ROOT / name).is_file()})
 
 
@@ -73,10 +78,15 @@ def test_the_link_check_catches_links_outside_or_to_nothing(tmp_path: Path) -> N
         "[rules](../../shared/RULES.md) [gone](gone.md#top) [ok](here.md#a) [web](https://x.org)\n"
         '[anchor](#words) <img src="../missing.png"> ![pic](./here.md)\n'
         "[ref]: ../README.md\n"
-        "`[code](nowhere.md)`\n```\n[fenced](nowhere.md)\n```\n", encoding="utf-8")
+        "`[code](nowhere.md)`\n```\n[fenced](nowhere.md)\n```\n",
+        encoding="utf-8",
+    )
     assert _broken_links(page, tmp_path) == [
-        "../../shared/RULES.md (outside the repository)", "gone.md#top (no such file)",
-        "../missing.png (no such file)", "../README.md (no such file)"]
+        "../../shared/RULES.md (outside the repository)",
+        "gone.md#top (no such file)",
+        "../missing.png (no such file)",
+        "../README.md (no such file)",
+    ]
 
 
 def _sections() -> set[str]:
@@ -88,9 +98,11 @@ def test_every_cited_section_is_one_of_docs_rules_md() -> None:
     sections = _sections()
     assert {str(n) for n in range(1, 12)} | {f"11.{n}" for n in range(1, 11)} <= sections
     sources = [*ROOT.glob("scoresheet/**/*.py"), *ROOT.glob("tests/**/*.py"), *_markdown_files()]
-    cited = {(str(path.relative_to(ROOT)), number.rstrip("."))
-             for path in sources
-             for number in re.findall(r"§(\d+(?:\.\d+)*)", path.read_text(encoding="utf-8"))}
+    cited = {
+        (str(path.relative_to(ROOT)), number.rstrip("."))
+        for path in sources
+        for number in re.findall(r"§(\d+(?:\.\d+)*)", path.read_text(encoding="utf-8"))
+    }
     assert not {c for c in cited if c[1] not in sections}
 
 
@@ -144,11 +156,17 @@ def _route(path: str) -> str:
 
 
 def test_api_md_documents_every_api_route(app: Any) -> None:
-    documented = {(method, _route(path)) for method, path in
-                  re.findall(r"\b(GET|POST|PUT|DELETE) (/api/(?:<[^>]*>|[^\s`<])*)",
-                             API.read_text(encoding="utf-8"))}
-    served = {(method, _route(rule.rule)) for rule in app.url_map.iter_rules()
-              if rule.rule.startswith("/api/")
-              for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
+    documented = {
+        (method, _route(path))
+        for method, path in re.findall(
+            r"\b(GET|POST|PUT|DELETE) (/api/(?:<[^>]*>|[^\s`<])*)", API.read_text(encoding="utf-8")
+        )
+    }
+    served = {
+        (method, _route(rule.rule))
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}
+    }
     assert ("POST", "/api/matches/<>/hands") in served
     assert not served - documented

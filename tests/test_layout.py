@@ -22,10 +22,9 @@ def package_imports(source: str, module: str) -> set[str]:
                     found.add(alias.name.removeprefix("scoresheet."))
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level + 1] if node.level > 1 else package
+                base = package[: len(package) - node.level + 1] if node.level > 1 else package
                 parts = base + (node.module.split(".") if node.module else [])
-            elif node.module and (node.module == "scoresheet"
-                                  or node.module.startswith("scoresheet.")):
+            elif node.module and (node.module == "scoresheet" or node.module.startswith("scoresheet.")):
                 parts = node.module.split(".")[1:]
             else:
                 continue
@@ -49,23 +48,24 @@ def blueprint_modules() -> dict[str, str]:
 
 
 def test_the_import_reader_sees_every_way_of_importing_a_module() -> None:
-    source = ("from . import views, shapes\nfrom .common import back_to\n"
-              "import scoresheet.api\nfrom scoresheet.phone import bp\n"
-              "def later():\n    from .recovery import history\n"
-              "from ..models import Match\n")
-    assert {"views", "shapes", "common", "api", "phone", "recovery"} <= package_imports(
-        source, "views")
+    source = (
+        "from . import views, shapes\nfrom .common import back_to\n"
+        "import scoresheet.api\nfrom scoresheet.phone import bp\n"
+        "def later():\n    from .recovery import history\n"
+        "from ..models import Match\n"
+    )
+    assert {"views", "shapes", "common", "api", "phone", "recovery"} <= package_imports(source, "views")
     assert "models" in package_imports(source, "rules.tichu")
 
 
 def test_every_page_and_api_module_is_found_as_a_blueprint() -> None:
-    assert {"views", "api", "phone", "recovery", "account_pages", "language"} <= set(
-        blueprint_modules())
+    assert {"views", "api", "phone", "recovery", "account_pages", "language"} <= set(blueprint_modules())
     assert "i18n" not in blueprint_modules()  # the translation helpers are not a blueprint
 
 
 def test_no_blueprint_module_imports_another() -> None:
     modules = blueprint_modules()
-    crossings = {name: sorted(package_imports(source, name) & (set(modules) - {name}))
-                 for name, source in modules.items()}
+    crossings = {
+        name: sorted(package_imports(source, name) & (set(modules) - {name})) for name, source in modules.items()
+    }
     assert {name: found for name, found in crossings.items() if found} == {}

@@ -34,8 +34,7 @@ MAPPED = ("templates", "static", "migrations")
 
 def _run(*args: str | Path, cwd: Path | None = None) -> str:
     """Run a command, failing the test with its output if it fails."""
-    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, check=False)
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"{args}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -61,20 +60,19 @@ def test_the_wheel_holds_the_package_its_data_and_the_mapped_folders(wheel: Path
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = _shipped_files() - names
     assert not missing, f"the wheel lacks {sorted(missing)}"
-    assert {"scoresheet/templates/login.html", "scoresheet/static/app.css",
-            "scoresheet/migrations/env.py"} <= names
+    assert {"scoresheet/templates/login.html", "scoresheet/static/app.css", "scoresheet/migrations/env.py"} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 
 def test_a_checkout_reads_the_folders_where_they_stand() -> None:
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                      "DATABASE_AUTO_UPGRADE": False})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://", "DATABASE_AUTO_UPGRADE": False}
+    )
     assert (app.template_folder, app.static_folder) == (str(ROOT / "templates"), str(ROOT / "static"))
     assert MIGRATIONS == str(ROOT / "migrations")
 
 
-def test_an_installed_package_reads_the_folders_inside_it(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_installed_package_reads_the_folders_inside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     package = tmp_path / "site-packages" / "scoresheet"
     (package / "templates").mkdir(parents=True)
     (tmp_path / "site-packages" / "templates").mkdir()  # a stray folder beside it is not read
@@ -119,12 +117,20 @@ def served(installed: Path, tmp_path: Path) -> Iterator[tuple[str, subprocess.Po
     """`flask --app scoresheet run` from the installed package, in a folder outside the checkout."""
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "SECRET_KEY", "PYTHONPATH"} and not k.startswith("FLASK_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "SECRET_KEY", "PYTHONPATH"} and not k.startswith("FLASK_")
+    }
     port = _free_port()
-    server = subprocess.Popen([str(installed / "flask"), "--app", "scoresheet", "run", "--port", str(port)],
-                              cwd=elsewhere, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [str(installed / "flask"), "--app", "scoresheet", "run", "--port", str(port)],
+        cwd=elsewhere,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         yield f"http://127.0.0.1:{port}", server
     finally:
@@ -133,9 +139,9 @@ def served(installed: Path, tmp_path: Path) -> Iterator[tuple[str, subprocess.Po
 
 
 def test_the_installed_wheel_serves_login_and_its_css_from_another_folder(
-        installed: Path, tmp_path: Path, served: tuple[str, subprocess.Popen[str]]) -> None:
-    where = _run(installed / "python", "-c", "import scoresheet; print(scoresheet.__file__)",
-                 cwd=tmp_path)
+    installed: Path, tmp_path: Path, served: tuple[str, subprocess.Popen[str]]
+) -> None:
+    where = _run(installed / "python", "-c", "import scoresheet; print(scoresheet.__file__)", cwd=tmp_path)
     assert where.startswith(str(tmp_path / "venv")), where  # the wheel's copy, not the checkout
     url, server = served
     status, _, page = _get(f"{url}/login", server)

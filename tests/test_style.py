@@ -12,8 +12,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_ruff_finds_nothing() -> None:
-    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise",
-                          "."], cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--output-format", "concise", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_format_changes_nothing() -> None:
+    """The tree is as `ruff format` writes it, so a diff shows what changed, never layout."""
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -11,25 +11,37 @@ options: classic `barrel_miss: "costs_bid"`, tyzicha `forced_any_seat: true`. No
 winner changes. Stepping down removes every house rule from the stored options (the code
 before knows none of them).
 """
+
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0006'
-down_revision = '0005'
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
 OLD_RULES = {"classic": ("barrel_miss", "costs_bid"), "tyzicha": ("forced_any_seat", True)}
 """Per ruleset: the option, and the value that keeps the rule from before the correction."""
-HOUSE_KEYS = ("zeros", "zero_penalty", "dump_555", "barrel_knock_off", "barrel_miss",
-              "barrel_hands", "three_falls_reset", "declarer_rounding", "forfeit_pays",
-              "blind_doubles", "ace_marriage", "forced_any_seat")
+HOUSE_KEYS = (
+    "zeros",
+    "zero_penalty",
+    "dump_555",
+    "barrel_knock_off",
+    "barrel_miss",
+    "barrel_hands",
+    "three_falls_reset",
+    "declarer_rounding",
+    "forfeit_pays",
+    "blind_doubles",
+    "ace_marriage",
+    "forced_any_seat",
+)
 """Every option added with issue 14 (written out: a migration does not follow later code)."""
 
-MATCHES = sa.table('matches', sa.column('id', sa.String), sa.column('setup', sa.JSON))
+MATCHES = sa.table("matches", sa.column("id", sa.String), sa.column("setup", sa.JSON))
 
 
 def _rewrite(change: Any) -> None:

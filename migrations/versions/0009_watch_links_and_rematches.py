@@ -5,12 +5,13 @@ Revises: 0008
 Create Date: 2026-12-01 07:00:00.000000
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0009'
-down_revision = '0008'
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
@@ -20,13 +21,13 @@ def upgrade() -> None:
     # a copy drops the old table, and with foreign keys on that deletes every match's hands,
     # members and figures (ON DELETE CASCADE). So rematch_id is a plain column, no reference
     # (SQLite cannot add one without that copy); the app reads a missing match as none.
-    op.add_column('matches', sa.Column('watch_token', sa.String(length=64), nullable=True))
-    op.add_column('matches', sa.Column('rematch_id', sa.String(length=16), nullable=True))
-    op.create_index('ix_matches_watch_token', 'matches', ['watch_token'], unique=True)
+    op.add_column("matches", sa.Column("watch_token", sa.String(length=64), nullable=True))
+    op.add_column("matches", sa.Column("rematch_id", sa.String(length=16), nullable=True))
+    op.create_index("ix_matches_watch_token", "matches", ["watch_token"], unique=True)
 
 
 def downgrade() -> None:
-    op.drop_index('ix_matches_watch_token', table_name='matches')
-    with op.batch_alter_table('matches', schema=None) as batch_op:
-        batch_op.drop_column('rematch_id')
-        batch_op.drop_column('watch_token')
+    op.drop_index("ix_matches_watch_token", table_name="matches")
+    with op.batch_alter_table("matches", schema=None) as batch_op:
+        batch_op.drop_column("rematch_id")
+        batch_op.drop_column("watch_token")

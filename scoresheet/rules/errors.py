@@ -15,8 +15,15 @@ class RuleError(ValueError):
     Built by `messages.refuse` / `messages.malformed` from the table of sentences there.
     """
 
-    def __init__(self, field: str | None, message: str, hand: int | None = None, *,
-                 code: str = "", params: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        field: str | None,
+        message: str,
+        hand: int | None = None,
+        *,
+        code: str = "",
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
         self._english = message
@@ -27,7 +34,6 @@ class RuleError(ValueError):
         """The kind of refusal: its key in `messages.MESSAGES`."""
         self.params = dict(params or {})
         """The values filled into the sentence, by name."""
-
 
     @property
     def message(self) -> str:

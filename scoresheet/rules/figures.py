@@ -62,10 +62,11 @@ COUNTS = tuple(f.name for f in fields(SeatFigures))[3:]
 
 def places(scores: list[int], winner: int | None) -> list[int]:
     """Each side's place: the winner first, then by score, equal scores sharing a place."""
+
     def ahead(i: int, j: int) -> bool:
         return j == winner or (i != winner and scores[j] > scores[i])
-    return [1 + sum(ahead(i, j) for j in range(len(scores)) if j != i)
-            for i in range(len(scores))]
+
+    return [1 + sum(ahead(i, j) for j in range(len(scores)) if j != i) for i in range(len(scores))]
 
 
 def seat_figures(state: MatchState) -> tuple[SeatFigures, ...]:
@@ -118,5 +119,4 @@ def _tichu(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, ...]
         if record.double_victory and record.first_out is not None:
             for seat, c in enumerate(counts):
                 c["double_victories"] += team_of(seat) == team_of(record.first_out)
-    return tuple(SeatFigures(i, side_places[team_of(i)], state.winner == team_of(i), **c)
-                 for i, c in enumerate(counts))
+    return tuple(SeatFigures(i, side_places[team_of(i)], state.winner == team_of(i), **c) for i, c in enumerate(counts))

@@ -71,9 +71,7 @@ class Game(Protocol):
         """
         ...
 
-    def standings(
-        self, names: tuple[str, ...], totals: list[int], owed: list[int]
-    ) -> tuple[Standing, ...]:
+    def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where every seat stands now."""
         ...
 

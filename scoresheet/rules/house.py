@@ -21,9 +21,19 @@ SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_m
 """The house rules that are switched on or off."""
 AMOUNTS = ("zero_penalty", "barrel_hands")
 """The house rules that are whole numbers."""
-HOUSE_RULES = ("zeros", "zero_penalty", "dump_555", "barrel_knock_off", "barrel_miss",
-               "barrel_hands", "three_falls_reset", "declarer_rounding", "forfeit_pays",
-               "blind_doubles", "ace_marriage")
+HOUSE_RULES = (
+    "zeros",
+    "zero_penalty",
+    "dump_555",
+    "barrel_knock_off",
+    "barrel_miss",
+    "barrel_hands",
+    "three_falls_reset",
+    "declarer_rounding",
+    "forfeit_pays",
+    "blind_doubles",
+    "ace_marriage",
+)
 """Every house rule, in the order of RULES.md §11."""
 BARREL_RULES = frozenset({"barrel_knock_off", "barrel_miss", "barrel_hands", "three_falls_reset"})
 """The house rules that need a barrel (§11.3–11.6)."""
@@ -54,19 +64,37 @@ class HouseRules:
 def defaults(rules: str) -> HouseRules:
     """Today's rules for this ruleset (RULES.md §11: every default is the ruleset's rule)."""
     rs = RULESETS.get(rules)
-    return HouseRules("total" if rs is not None and rs.zeros else "off", 120, "off", False,
-                      "stays" if rules == "classic" else "costs_bid", 3, False, False, "60",
-                      "hand", False)
+    return HouseRules(
+        "total" if rs is not None and rs.zeros else "off",
+        120,
+        "off",
+        False,
+        "stays" if rules == "classic" else "costs_bid",
+        3,
+        False,
+        False,
+        "60",
+        "hand",
+        False,
+    )
 
 
 def resolved(options: Options, rules: str) -> HouseRules:
     """The match's house rules: the options given, the ruleset's default for any left unset."""
     d = defaults(rules)
     return HouseRules(
-        options.zeros or d.zeros, options.zero_penalty, options.dump_555,
-        options.barrel_knock_off, options.barrel_miss or d.barrel_miss, options.barrel_hands,
-        options.three_falls_reset, options.declarer_rounding, options.forfeit_pays,
-        options.blind_doubles, options.ace_marriage)
+        options.zeros or d.zeros,
+        options.zero_penalty,
+        options.dump_555,
+        options.barrel_knock_off,
+        options.barrel_miss or d.barrel_miss,
+        options.barrel_hands,
+        options.three_falls_reset,
+        options.declarer_rounding,
+        options.forfeit_pays,
+        options.blind_doubles,
+        options.ace_marriage,
+    )
 
 
 def house_dict(options: Options, rules: str) -> dict[str, object]:
@@ -89,8 +117,13 @@ def check_house_rules(setup: Setup, game: str) -> None:
     h = resolved(opts, rules)
     for key, words in WORDS.items():
         if getattr(h, key) not in words:
-            raise refuse("options", "option_word", option=key, value=getattr(h, key),
-                         allowed=OneOf(tuple(shown(w) for w in words)))
+            raise refuse(
+                "options",
+                "option_word",
+                option=key,
+                value=getattr(h, key),
+                allowed=OneOf(tuple(shown(w) for w in words)),
+            )
     rs = RULESETS.get(rules)
     d = defaults(rules)
     table = rs is not None and rs.table_options

@@ -28,9 +28,7 @@ class Seated(Protocol):
         ...
 
 
-def check_hand(
-    record: Record, setup: Setup, rs: Ruleset, deal: Deal, seats: Sequence[Seated]
-) -> None:
+def check_hand(record: Record, setup: Setup, rs: Ruleset, deal: Deal, seats: Sequence[Seated]) -> None:
     """Raise `Refused` naming the field if the rules do not allow this hand as `deal`.
 
     `seats` say who is on the barrel before the hand (Rospisat' is not allowed there).
@@ -45,8 +43,7 @@ def check_hand(
     if record.forced and rs.forced_min_bid is None:
         raise refuse("forced", "no_forced")
     if record.sitter_points:
-        _check_sitter_points(record.sitter_points, rs,
-                             setup.options.sitter_bonus and len(setup.players) == 4)
+        _check_sitter_points(record.sitter_points, rs, setup.options.sitter_bonus and len(setup.players) == 4)
     if kind == "redeal":
         _check_redeal(record)
         return
@@ -69,14 +66,24 @@ def _check_made(record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, bi
     took = raw + worth
     if not setup.options.declarer_rounding:
         if (took >= bid) != record.made:
-            raise refuse("made", "said_made_but_missed" if record.made else "said_missed_but_made",
-                         name=setup.players[declarer], took=took, bid=bid)
+            raise refuse(
+                "made",
+                "said_made_but_missed" if record.made else "said_missed_but_made",
+                name=setup.players[declarer],
+                took=took,
+                bid=bid,
+            )
         return
     rounded = round_points(raw, rs.rounding) + worth
     if (rounded >= bid) != record.made:
-        raise refuse("made", "said_made_but_missed_rounded" if record.made
-                     else "said_missed_but_made_rounded",
-                     name=setup.players[declarer], took=took, rounded=rounded, bid=bid)
+        raise refuse(
+            "made",
+            "said_made_but_missed_rounded" if record.made else "said_missed_but_made_rounded",
+            name=setup.players[declarer],
+            took=took,
+            rounded=rounded,
+            bid=bid,
+        )
 
 
 def _check_sitter_points(points: int, rs: Ruleset, allowed: bool) -> None:
@@ -124,13 +131,11 @@ def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -
         if not setup.options.forced_any_seat:  # RULES.md §7: the seat first, then the bid
             left = (deal.dealer + 1) % len(setup.players)
             if d != left:
-                raise refuse("forced", "forced_seat", left=setup.players[left],
-                             name=setup.players[d])
+                raise refuse("forced", "forced_seat", left=setup.players[left], name=setup.players[d])
             if bid != lowest:
                 raise refuse("forced", "forced_bid")
     if bid < lowest:
-        raise refuse("bid", "bid_too_low_gold" if deal.gold else "bid_too_low",
-                     lowest=lowest, bid=bid)
+        raise refuse("bid", "bid_too_low_gold" if deal.gold else "bid_too_low", lowest=lowest, bid=bid)
     if bid > MAX_BID:
         raise refuse("bid", "bid_too_high", highest=MAX_BID, bid=bid)
     if bid % rs.bid_step:
@@ -138,9 +143,7 @@ def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -
     return d, bid
 
 
-def _check_forfeit(
-    record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, seats: Sequence[Seated]
-) -> None:
+def _check_forfeit(record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, seats: Sequence[Seated]) -> None:
     """A forfeited hand is not played; Rospisat' is not allowed on the barrel (RULES.md §4)."""
     if record.points is not None and any(p is not None for p in record.points):
         raise refuse("points", "forfeit_points")

@@ -61,8 +61,7 @@ class Replay:
         """An independent copy to go on from (the hands so far are shared: never changed)."""
         other = copy.copy(self)
         other.game = self.game.copy()
-        other.scores, other.sheet_totals, other.owed = (
-            list(self.scores), list(self.sheet_totals), list(self.owed))
+        other.scores, other.sheet_totals, other.owed = (list(self.scores), list(self.sheet_totals), list(self.owed))
         other.hands = list(self.hands)
         return other
 
@@ -96,16 +95,26 @@ class Replay:
             else:
                 entry = d
             totals[i] += entry
-            results.append(_new(SeatResult, (d, entry, owed[i], new, totals[i], barrel[i],
-                                             events[i])))
+            results.append(_new(SeatResult, (d, entry, owed[i], new, totals[i], barrel[i], events[i])))
         # Nobody wins below the target, in any game (RULES.md §5, §10).
-        winner = self.winner = (game.winner(scores, deal, scored)
-                                if max(scores) >= game.target else None)
+        winner = self.winner = game.winner(scores, deal, scored) if max(scores) >= game.target else None
         if winner is not None:
             results[winner] = results[winner]._replace(events=events[winner] + ("win",))
-        hand = _new(HandResult, (number, record, deal.dealer, deal.sitting_out, deal.gold,
-                                 scored.points, scored.took, scored.made, scored.multiplier,
-                                 tuple(results)))
+        hand = _new(
+            HandResult,
+            (
+                number,
+                record,
+                deal.dealer,
+                deal.sitting_out,
+                deal.gold,
+                scored.points,
+                scored.took,
+                scored.made,
+                scored.multiplier,
+                tuple(results),
+            ),
+        )
         self.hands.append(hand)
         return hand
 
@@ -113,9 +122,11 @@ class Replay:
         """The computed match as it stands."""
         winner = self.winner
         return MatchState(
-            self.setup, tuple(self.hands),
+            self.setup,
+            tuple(self.hands),
             self.game.standings(self.setup.players, self.sheet_totals, self.owed),
-            "finished" if winner is not None else "in_progress", winner,
+            "finished" if winner is not None else "in_progress",
+            winner,
             None if winner is not None else self.game.next_deal(),
         )
 

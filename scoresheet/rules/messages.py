@@ -65,14 +65,14 @@ MESSAGES: dict[str, str] = {
     "declarer_not_number": N_("The declarer is a seat number."),
     "bid_not_number": N_("The bid is a whole number."),
     "sitter_points_not_number": N_("The sitter-out's points are a whole number."),
-    "tichu_round_has_no_kind": N_("A Tichu round has no kind: send the calls, who went out first, "
-                                  "and the card points."),
+    "tichu_round_has_no_kind": N_(
+        "A Tichu round has no kind: send the calls, who went out first, and the card points."
+    ),
     "calls_not_list": N_("Calls are a list with one word (or null) per player."),
     "card_points_not_list": N_("Card points are a list of two numbers, one per team."),
     "first_out_not_number": N_("Who went out first is a seat number."),
     "not_a_tysiacha_hand": N_("A Tysiacha hand has a kind, a declarer and a bid, not calls."),
-    "not_a_tichu_round": N_("A Tichu round has calls, who went out first and card points, "
-                            "not a kind."),
+    "not_a_tichu_round": N_("A Tichu round has calls, who went out first and card points, not a kind."),
     # How a match starts (RULES.md §6, §7, §10).
     "unknown_ruleset": N_("“{rules}” is not a ruleset we know: choose one of {known}."),
     "no_players": N_("Type the players' names: {game} is played by {counts} players."),
@@ -89,8 +89,7 @@ MESSAGES: dict[str, str] = {
     "no_house_rules": N_("{game} has no house rules: {option} must be {value}."),
     "no_barrel": N_("{game} has no barrel: {option} must be {value}."),
     "zero_penalty": N_("The zero penalty is a multiple of 10 from 50 to 200."),
-    "zero_penalty_without_zeros": N_("There are no zeros to pay for: set zeros to “total” or "
-                                     "“consecutive”."),
+    "zero_penalty_without_zeros": N_("There are no zeros to pay for: set zeros to “total” or “consecutive”."),
     "barrel_hands": N_("{option} is a whole number from 1 to 5."),
     "blind_doubles_needs_blind": N_("“declarer” needs blind bids: switch blind_bids on."),
     "start_score_dumped": N_("{name}'s start score {score} would be dumped: enter 0."),
@@ -101,8 +100,10 @@ MESSAGES: dict[str, str] = {
     "start_score_per_player": N_("Give a start score for each of the {n} players."),
     "start_score_per_team": N_("Give a start score for each of the {n} teams."),
     "start_score_range": N_("{name}'s start score must be from {lowest} to {highest}; {score} is not."),
-    "start_score_on_barrel": N_("{name}'s start score {score} is on the barrel ({barrel}..{highest}): "
-                                "start below {barrel}, as the sheet never shows those scores."),
+    "start_score_on_barrel": N_(
+        "{name}'s start score {score} is on the barrel ({barrel}..{highest}): "
+        "start below {barrel}, as the sheet never shows those scores."
+    ),
     "name_missing": N_("Every player needs a name."),
     "name_twice": N_("Two players are called “{name}”: give each a different name."),
     "name_too_long": N_("“{start}…” is too long: names have at most {most} characters."),
@@ -113,9 +114,11 @@ MESSAGES: dict[str, str] = {
     "kind": N_("Say what happened: the hand was played, forfeited or redealt."),
     "no_blind": N_("This table does not play blind bids."),
     "no_forced": N_("Forced contracts are a Tyzicha rule; this table does not use them."),
-    "old_forced_rule": N_("A new match plays tyzicha's forced rule as corrected: only the "
-                          "dealer's left, at exactly 100. forced_any_seat is kept only for "
-                          "matches stored before; leave it out."),
+    "old_forced_rule": N_(
+        "A new match plays tyzicha's forced rule as corrected: only the "
+        "dealer's left, at exactly 100. forced_any_seat is kept only for "
+        "matches stored before; leave it out."
+    ),
     "no_sitter_points": N_("This table gives the sitter-out no points."),
     "sitter_points": N_("The sitter-out's points are a multiple of {step} from 0 to {most}."),
     "redeal_declarer": N_("A redeal has no declarer."),
@@ -128,8 +131,7 @@ MESSAGES: dict[str, str] = {
     "declarer_missing": N_("Say who declared (won the auction)."),
     "declarer_no_seat": N_("There is no seat {seat} at this table."),
     "declarer_sits_out": N_("{name} deals and sits out this hand, so cannot declare."),
-    "forced_seat": N_("Only the dealer's left ({left}), the third to bid, can be forced; "
-                      "{name} declared."),
+    "forced_seat": N_("Only the dealer's left ({left}), the third to bid, can be forced; {name} declared."),
     "forced_bid": N_("A forced contract is exactly 100; enter 110 or more without “forced”."),
     "bid_missing": N_("Enter the bid."),
     "bid_too_low": N_("The lowest bid is {lowest}; {bid} is too low."),
@@ -150,31 +152,26 @@ MESSAGES: dict[str, str] = {
     "marriages_per_player": N_("Give the marriages of each of the {n} players."),
     "marriage_sitter": N_("{name} sits out this hand and cannot declare a marriage."),
     "marriage_suit": N_("“{suit}” is not a suit: use hearts, diamonds, clubs or spades."),
-    "marriage_twice": N_("The {suit} marriage is declared twice; each suit can be declared once "
-                         "a hand."),
-    "no_ace_marriage": N_("This table does not play the ace marriage: use hearts, diamonds, "
-                          "clubs or spades."),
+    "marriage_twice": N_("The {suit} marriage is declared twice; each suit can be declared once a hand."),
+    "no_ace_marriage": N_("This table does not play the ace marriage: use hearts, diamonds, clubs or spades."),
     "aces_twice": N_("The aces marriage is declared twice; there are only four aces."),
-    "said_made_but_missed_rounded": N_("{name} took {took}, {rounded} when rounded, against a "
-                                       "bid of {bid}: the contract was missed, not made."),
-    "said_missed_but_made_rounded": N_("{name} took {took}, {rounded} when rounded, against a "
-                                       "bid of {bid}: the contract was made, not missed."),
-    "said_made_but_missed": N_("{name} took {took} against a bid of {bid}: the contract was "
-                               "missed, not made."),
-    "said_missed_but_made": N_("{name} took {took} against a bid of {bid}: the contract was "
-                               "made, not missed."),
+    "said_made_but_missed_rounded": N_(
+        "{name} took {took}, {rounded} when rounded, against a bid of {bid}: the contract was missed, not made."
+    ),
+    "said_missed_but_made_rounded": N_(
+        "{name} took {took}, {rounded} when rounded, against a bid of {bid}: the contract was made, not missed."
+    ),
+    "said_made_but_missed": N_("{name} took {took} against a bid of {bid}: the contract was missed, not made."),
+    "said_missed_but_made": N_("{name} took {took} against a bid of {bid}: the contract was made, not missed."),
     # A Tichu round (RULES.md §10).
     "calls_per_player": N_("Give one call per player ({seats}): none, {allowed}."),
     "call_not_played": N_("This table does not play {call}: {name} can call {allowed}."),
     "call_unknown": N_("“{call}” is not a call: {name} can call {allowed}, or nothing."),
     "first_out_no_seat": N_("Who went out first must be one of the four players."),
     "first_out_after_call": N_("{name} called {call}: say who went out first."),
-    "first_out_double_victory": N_("Say who went out first: that player and the partner made the "
-                                   "double victory."),
-    "card_points_double_victory": N_("On a double victory no card points are counted: leave them "
-                                     "out."),
-    "card_points_missing": N_("Enter the card points of both teams (they add up to 100), or mark "
-                              "a double victory."),
+    "first_out_double_victory": N_("Say who went out first: that player and the partner made the double victory."),
+    "card_points_double_victory": N_("On a double victory no card points are counted: leave them out."),
+    "card_points_missing": N_("Enter the card points of both teams (they add up to 100), or mark a double victory."),
     "card_points_per_team": N_("Card points are two numbers: team 0's and team 1's."),
     "card_points_range": N_("Card points are from {lowest} to {highest}; {name} have {points}."),
     "card_points_step": N_("Card points go in fives; {name} have {points}."),

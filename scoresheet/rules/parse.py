@@ -16,10 +16,8 @@ from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
 
 SETUP_KEYS = {"players", "rules", "options", "first_dealer", "start_scores"}
-OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu",
-               *HOUSE_RULES, LEGACY}
-HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made",
-             "sitter_points", "forced"}
+OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu", *HOUSE_RULES, LEGACY}
+HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made", "sitter_points", "forced"}
 ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
 
 
@@ -44,8 +42,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         blind_bids=_flag(opts.get("blind_bids", False), "options", "blind_bids"),
         sitter_bonus=_flag(opts.get("sitter_bonus", False), "options", "sitter_bonus"),
         sheet_style=_sheet_style(opts.get("sheet", "signed" if rules == TICHU else "deferred")),
-        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options",
-                                "great_grand_tichu"),
+        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options", "great_grand_tichu"),
         **_house_rules(opts),
     )
     first_dealer = _integer(data.get("first_dealer", 0), "first_dealer", "first_dealer_not_number")
@@ -59,8 +56,7 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
         rules=rules,
         options=options,
         first_dealer=first_dealer,
-        start_scores=tuple(_integer(s, "start_scores", "start_score_not_number")
-                           for s in start),
+        start_scores=tuple(_integer(s, "start_scores", "start_score_not_number") for s in start),
     )
 
 
@@ -69,12 +65,16 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
     o = setup.options
     options: dict[str, Any]
     if setup.rules == TICHU:
-        options = {"target": o.target, "great_grand_tichu": o.great_grand_tichu,
-                   "sheet": o.sheet_style}
+        options = {"target": o.target, "great_grand_tichu": o.great_grand_tichu, "sheet": o.sheet_style}
     else:
-        options = {"target": o.target, "gold_set": o.gold_set, "blind_bids": o.blind_bids,
-                   "sitter_bonus": o.sitter_bonus, "sheet": o.sheet_style,
-                   **house_dict(o, setup.rules)}
+        options = {
+            "target": o.target,
+            "gold_set": o.gold_set,
+            "blind_bids": o.blind_bids,
+            "sitter_bonus": o.sitter_bonus,
+            "sheet": o.sheet_style,
+            **house_dict(o, setup.rules),
+        }
         rs = RULESETS.get(setup.rules)
         if rs is not None and rs.forced_min_bid is not None:  # tyzicha (RULES.md §7)
             options[LEGACY] = o.forced_any_seat
@@ -94,8 +94,7 @@ def _house_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
     for key, words in WORDS.items():
         if key in opts:
             if not isinstance(opts[key], str):
-                raise malformed("options", "option_not_word", key=key,
-                                allowed=OneOf(tuple(shown(w) for w in words)))
+                raise malformed("options", "option_not_word", key=key, allowed=OneOf(tuple(shown(w) for w in words)))
             given[key] = opts[key]
     for key in (*SWITCHES, LEGACY):
         if key in opts:
@@ -106,8 +105,7 @@ def _house_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
     return given
 
 
-def record_from_dict(data: Mapping[str, Any], rules: str,
-                     extra: frozenset[str] = frozenset()) -> Record:
+def record_from_dict(data: Mapping[str, Any], rules: str, extra: frozenset[str] = frozenset()) -> Record:
     """Build one record of the match's game: a Tichu round, or a Tysiacha hand."""
     if rules == TICHU:
         return _round_from_dict(data, extra)
@@ -135,8 +133,7 @@ def _round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset(
     if card_points is not None:
         if not isinstance(card_points, list):
             raise malformed("card_points", "card_points_not_list")
-        card_points = tuple(_integer(p, "card_points", "points_not_number")
-                            for p in card_points)
+        card_points = tuple(_integer(p, "card_points", "points_not_number") for p in card_points)
     return TichuRound(
         calls=tuple(calls),
         first_out=_optional_int(data.get("first_out"), "first_out", "first_out_not_number"),
@@ -165,8 +162,7 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
     if points is not None:
         if not isinstance(points, list):
             raise malformed("points", "points_not_list")
-        points = tuple(None if p is None else _integer(p, "points", "points_not_number")
-                       for p in points)
+        points = tuple(None if p is None else _integer(p, "points", "points_not_number") for p in points)
     marriages = data.get("marriages")
     if marriages is not None:
         if not isinstance(marriages, list) or not all(
@@ -183,8 +179,7 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
         marriages=marriages,
         made=None if made is None else _flag(made, "made"),
         blind=_flag(data.get("blind", False), "blind"),
-        sitter_points=_integer(data.get("sitter_points") or 0, "sitter_points",
-                               "sitter_points_not_number"),
+        sitter_points=_integer(data.get("sitter_points") or 0, "sitter_points", "sitter_points_not_number"),
         forced=_flag(data.get("forced", False), "forced"),
     )
 
@@ -208,8 +203,7 @@ def _unknown(data: Mapping[str, Any], allowed: set[str] | frozenset[str], field:
     """Refuse keys we do not know, so a typo is not silently ignored."""
     for key in data:
         if key not in allowed:
-            raise malformed(field or key, "unknown_option" if field == "options" else "unknown_key",
-                            key=key)
+            raise malformed(field or key, "unknown_option" if field == "options" else "unknown_key", key=key)
 
 
 def _integer(value: Any, field: str, code: str, **params: object) -> int:

@@ -80,16 +80,15 @@ COUNT_PENALTY = 120
 RULESETS: dict[str, Ruleset] = {
     r.name: r
     for r in (
-        Ruleset("squarescores", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True,
-                "barrel_took", True, "count", 60, True),
-        Ruleset("polish", (3, 4), (1000,), 10, 100, None, 10, True,
-                "lock", False, "minus_bid", 60, True),
-        Ruleset("classic", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True,
-                "barrel_bid", False, "minus_bid", 60, True),
-        Ruleset("ggtables", (2, 3, 4), (1000, 500), 10, 100, None, 10, True,
-                "none", False, "bomb", 60, False),
-        Ruleset("tyzicha", (3,), (1001,), 10, 110, 100, 0, False,
-                "cap", False, "minus_bid", 40, False, bids_first=-1),
+        Ruleset(
+            "squarescores", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True, "barrel_took", True, "count", 60, True
+        ),
+        Ruleset("polish", (3, 4), (1000,), 10, 100, None, 10, True, "lock", False, "minus_bid", 60, True),
+        Ruleset(
+            "classic", (3, 4), (1000, 2000, 3000), 5, 100, None, 5, True, "barrel_bid", False, "minus_bid", 60, True
+        ),
+        Ruleset("ggtables", (2, 3, 4), (1000, 500), 10, 100, None, 10, True, "none", False, "bomb", 60, False),
+        Ruleset("tyzicha", (3,), (1001,), 10, 110, 100, 0, False, "cap", False, "minus_bid", 40, False, bids_first=-1),
     )
 }
 
@@ -101,9 +100,7 @@ def round_points(points: int, step: int) -> int:
     return (points + step // 2) // step * step
 
 
-def complete_points(
-    points: tuple[int | None, ...] | None, declarer: int
-) -> tuple[int | None, ...]:
+def complete_points(points: tuple[int | None, ...] | None, declarer: int) -> tuple[int | None, ...]:
     """Fill in the declarer's card points from 120 − the defenders' (RULES.md §2)."""
     assert points is not None
     if points[declarer] is not None:

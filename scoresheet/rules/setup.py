@@ -17,7 +17,8 @@ JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: invisible, but part of how some scripts and emoji are written."""
 INVISIBLE = frozenset(
     "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
-    "\u2060\u2061\u2062\u2063\u2064\u2800\u3164\ufeff\uffa0")
+    "\u2060\u2061\u2062\u2063\u2064\u2800\u3164\ufeff\uffa0"
+)
 """Characters that show nothing (fillers, blanks, zero-width marks): a name needs at least one
 character that is neither one of these nor a space. Letters such as the Hangul fillers (U+115F,
 U+1160, U+3164, U+FFA0) and the blank braille pattern (U+2800) pass every category check."""
@@ -31,8 +32,7 @@ def check_setup(setup: Setup) -> None:
         return
     rs = RULESETS.get(setup.rules)
     if rs is None:
-        raise refuse("rules", "unknown_ruleset", rules=setup.rules,
-                     known=", ".join([*RULESETS, TICHU]))
+        raise refuse("rules", "unknown_ruleset", rules=setup.rules, known=", ".join([*RULESETS, TICHU]))
     n = len(setup.players)
     counts = OneOf(rs.seats)
     if n == 0:
@@ -43,8 +43,11 @@ def check_setup(setup: Setup) -> None:
     opts = setup.options
     _check_target(rs.name, opts.target, rs.targets)
     if not rs.table_options:
-        for flag, code in ((opts.gold_set, "no_gold_set"), (opts.blind_bids, "no_blind_bids"),
-                           (opts.sitter_bonus, "no_sitter_bonus")):
+        for flag, code in (
+            (opts.gold_set, "no_gold_set"),
+            (opts.blind_bids, "no_blind_bids"),
+            (opts.sitter_bonus, "no_sitter_bonus"),
+        ):
             if flag:
                 raise refuse("options", code, game=rs.name)
     if opts.great_grand_tichu:
@@ -65,9 +68,11 @@ def _check_tichu(setup: Setup) -> None:
     _check_names(setup.players)
     opts = setup.options
     _check_target("Tichu", opts.target, TARGETS)
-    for flag, code in ((opts.gold_set, "tichu_no_gold_set"),
-                       (opts.blind_bids, "tichu_no_blind_bids"),
-                       (opts.sitter_bonus, "tichu_no_sitter_bonus")):
+    for flag, code in (
+        (opts.gold_set, "tichu_no_gold_set"),
+        (opts.blind_bids, "tichu_no_blind_bids"),
+        (opts.sitter_bonus, "tichu_no_sitter_bonus"),
+    ):
         if flag:
             raise refuse("options", code)
     check_house_rules(setup, "Tichu")
@@ -88,8 +93,7 @@ def _check_names(players: tuple[str, ...]) -> None:
 def _check_target(game: str, target: int, targets: tuple[int, ...]) -> None:
     """The target is one the game plays to."""
     if target not in targets:
-        raise refuse("options", "target", game=game,
-                     allowed=OneOf(targets), target=target)
+        raise refuse("options", "target", game=game, allowed=OneOf(targets), target=target)
 
 
 def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) -> None:
@@ -104,11 +108,23 @@ def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) ->
         raise refuse("start_scores", code, n=len(names))
     for name, score in zip(names, setup.start_scores, strict=True):
         if not LOWEST_START <= score < opts.target:
-            raise refuse("start_scores", "start_score_range", name=name, lowest=LOWEST_START,
-                         highest=opts.target - 1, score=score)
+            raise refuse(
+                "start_scores",
+                "start_score_range",
+                name=name,
+                lowest=LOWEST_START,
+                highest=opts.target - 1,
+                score=score,
+            )
         if barrel_at is not None and barrel_at <= score:
-            raise refuse("start_scores", "start_score_on_barrel", name=name, score=score,
-                         barrel=barrel_at, highest=opts.target - 1)
+            raise refuse(
+                "start_scores",
+                "start_score_on_barrel",
+                name=name,
+                score=score,
+                barrel=barrel_at,
+                highest=opts.target - 1,
+            )
 
 
 def _name_key(name: str) -> str:
@@ -126,6 +142,5 @@ def _check_name(name: str) -> None:
         raise refuse("players", "name_too_long", start=name[:20], most=MAX_NAME)
     if name != name.strip():
         raise refuse("players", "name_spaces", name=name.strip())
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", *LINE_BREAKS)
-           and c not in JOINERS for c in name):
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", *LINE_BREAKS) and c not in JOINERS for c in name):
         raise refuse("players", "name_invisible")

@@ -46,8 +46,9 @@ class Tichu:
         self.setup = setup
         self.target = setup.options.target
         self.names = team_names(setup.players)
-        self._calls = CALLS if setup.options.great_grand_tichu else {
-            c: p for c, p in CALLS.items() if c != "great_grand"}
+        self._calls = (
+            CALLS if setup.options.great_grand_tichu else {c: p for c, p in CALLS.items() if c != "great_grand"}
+        )
         self.scores = list(setup.start_scores)
         self.dealer = setup.first_dealer
         self.number = 1
@@ -67,12 +68,11 @@ class Tichu:
         other.scores = list(self.scores)
         return other
 
-    def standings(
-        self, names: tuple[str, ...], totals: list[int], owed: list[int]
-    ) -> tuple[Standing, ...]:
+    def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where each team stands now (`seat` is the team number, `name` the team's)."""
-        return tuple(Standing(t, self.names[t], self.scores[t], totals[t], owed[t],
-                              False, 0, False, 0, 0) for t in range(TEAMS))
+        return tuple(
+            Standing(t, self.names[t], self.scores[t], totals[t], owed[t], False, 0, False, 0, 0) for t in range(TEAMS)
+        )
 
     def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
         """The team that won with this round: at the target or more and ahead; equal: play on."""
@@ -91,17 +91,25 @@ class Tichu:
         for seat, call in enumerate(calls):
             if call is not None and call not in self._calls:
                 if call in CALLS:
-                    raise refuse("calls", "call_not_played", call=CALL_WORDS[call],
-                                 name=self.setup.players[seat], allowed=self._allowed())
-                raise refuse("calls", "call_unknown", call=call, name=self.setup.players[seat],
-                             allowed=self._allowed())
+                    raise refuse(
+                        "calls",
+                        "call_not_played",
+                        call=CALL_WORDS[call],
+                        name=self.setup.players[seat],
+                        allowed=self._allowed(),
+                    )
+                raise refuse("calls", "call_unknown", call=call, name=self.setup.players[seat], allowed=self._allowed())
         if first_out is not None and not 0 <= first_out < SEATS:
             raise refuse("first_out", "first_out_no_seat")
         if first_out is None:
             caller = next((s for s, c in enumerate(calls) if c is not None), None)
             if caller is not None:
-                raise refuse("first_out", "first_out_after_call", name=self.setup.players[caller],
-                             call=CALL_WORDS[calls[caller] or ""])
+                raise refuse(
+                    "first_out",
+                    "first_out_after_call",
+                    name=self.setup.players[caller],
+                    call=CALL_WORDS[calls[caller] or ""],
+                )
             if record.double_victory:
                 raise refuse("first_out", "first_out_double_victory")
         self._check_card_points(record)
@@ -121,8 +129,14 @@ class Tichu:
             raise refuse("card_points", "card_points_per_team")
         for name, p in zip(self.names, points, strict=True):
             if not LOWEST_CARD_POINTS <= p <= HIGHEST_CARD_POINTS:
-                raise refuse("card_points", "card_points_range", lowest=LOWEST_CARD_POINTS,
-                             highest=HIGHEST_CARD_POINTS, name=name, points=p)
+                raise refuse(
+                    "card_points",
+                    "card_points_range",
+                    lowest=LOWEST_CARD_POINTS,
+                    highest=HIGHEST_CARD_POINTS,
+                    name=name,
+                    points=p,
+                )
             if p % CARD_STEP:
                 raise refuse("card_points", "card_points_step", name=name, points=p)
         if sum(points) != CARD_POINTS:
@@ -189,6 +203,4 @@ def call_statistics(setup: Setup, rounds: Sequence[TichuRound]) -> CallStatistic
                 counts[seat][call][1] += seat == r.first_out
         if r.double_victory and r.first_out is not None:
             doubles[team_of(r.first_out)] += 1
-    return CallStatistics(
-        tuple({c: CallCount(n, m) for c, (n, m) in seat.items()} for seat in counts),
-        tuple(doubles))
+    return CallStatistics(tuple({c: CallCount(n, m) for c, (n, m) in seat.items()} for seat in counts), tuple(doubles))

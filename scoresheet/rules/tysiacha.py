@@ -78,14 +78,20 @@ class Tysiacha:
         self.knock_off = h.barrel_knock_off
         self.mounted = False
         """A seat mounted the barrel in the hand being scored (read with `knock_off`)."""
-        self.dump = () if h.dump_555 == "off" else (
-            (DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
+        self.dump = () if h.dump_555 == "off" else ((DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
         self._deals = tuple(
-            tuple(Deal(dealer, dealer if n == 4 else None, gold,
-                       GOLD_MIN_BID if gold else rs.min_bid,
-                       tuple((dealer + rs.bids_first + k) % n for k in range(n)))
-                  for dealer in range(n))
-            for gold in (False, True))
+            tuple(
+                Deal(
+                    dealer,
+                    dealer if n == 4 else None,
+                    gold,
+                    GOLD_MIN_BID if gold else rs.min_bid,
+                    tuple((dealer + rs.bids_first + k) % n for k in range(n)),
+                )
+                for dealer in range(n)
+            )
+            for gold in (False, True)
+        )
         """Every deal there can be, by gold set and dealer (built once, shared)."""
 
     # -- the deal -------------------------------------------------------------------------
@@ -109,17 +115,25 @@ class Tysiacha:
         """Polish lock: a seat at 900..999 scores only as declarer (RULES.md §7)."""
         return self.has_lock and self.lock_at <= seat.score < self.target
 
-    def standings(
-        self, names: tuple[str, ...], totals: list[int], owed: list[int]
-    ) -> tuple[Standing, ...]:
+    def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where every seat stands now."""
         counts_forfeits = self.rs.forfeit == "count"
         return tuple(
-            Standing(i, names[i], s.score, totals[i], owed[i], s.barrel, s.barrel_hands,
-                     self._locked(s), s.zeros, s.forfeits,
-                     self.barrel_hands - s.barrel_hands if s.barrel else 0,
-                     self._next_zero_costs(s),
-                     counts_forfeits and s.forfeits % 3 == 2)
+            Standing(
+                i,
+                names[i],
+                s.score,
+                totals[i],
+                owed[i],
+                s.barrel,
+                s.barrel_hands,
+                self._locked(s),
+                s.zeros,
+                s.forfeits,
+                self.barrel_hands - s.barrel_hands if s.barrel else 0,
+                self._next_zero_costs(s),
+                counts_forfeits and s.forfeits % 3 == 2,
+            )
             for i, s in enumerate(self.seats)
         )
 
@@ -164,7 +178,11 @@ class Tysiacha:
                 tuple(s.score for s in self.seats),
                 tuple(("sitting_out",) if i == deal.sitting_out else () for i in range(self.n)),
                 tuple(s.barrel for s in self.seats),
-                None, None, None, None, 1,
+                None,
+                None,
+                None,
+                None,
+                1,
             )
             self.number += 1  # the same dealer deals again
             return scored
@@ -198,9 +216,16 @@ class Tysiacha:
         if record.kind == "played":
             points = complete_points(record.points, declarer)
             marriages = record.marriages
-            took = points if marriages is None or not any(marriages) else tuple(
-                [p if p is None or not m else p + marriage_points(m)
-                 for p, m in zip(points, marriages, strict=True)])
+            took = (
+                points
+                if marriages is None or not any(marriages)
+                else tuple(
+                    [
+                        p if p is None or not m else p + marriage_points(m)
+                        for p, m in zip(points, marriages, strict=True)
+                    ]
+                )
+            )
             declarer_took = took[declarer]
             assert declarer_took is not None
             if self.rounded_made:  # §11.7: the made check, and the barrel's took ≥ 120
@@ -252,8 +277,7 @@ class Tysiacha:
                     raw, seat_took = points[i], took[i]
                     assert raw is not None and seat_took is not None
                     # Took minus the card points is what the seat's marriages are worth.
-                    gain = ((round_points(raw, rounding) + seat_took - raw) * defenders_mult
-                            if pays else 0)
+                    gain = (round_points(raw, rounding) + seat_took - raw) * defenders_mult if pays else 0
                     zero = zeros and raw == 0
                     if consecutive:
                         zeros_before = seat.zeros
@@ -277,11 +301,11 @@ class Tysiacha:
             self._knock_off(on_before, new_scores, all_events)
         if self.dump and any(score in new_scores for score in self.dump):
             self._dump(new_scores, all_events)
-        return Scored(tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]),
-                      declarer, points, took, made, mult)
+        return Scored(
+            tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]), declarer, points, took, made, mult
+        )
 
-    def _knock_off(self, on_before: list[bool], scores: list[int],
-                   events: list[tuple[str, ...]]) -> None:
+    def _knock_off(self, on_before: list[bool], scores: list[int], events: list[tuple[str, ...]]) -> None:
         """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
         for i, seat in enumerate(self.seats):
             if on_before[i] and seat.barrel:
@@ -299,8 +323,7 @@ class Tysiacha:
                 scores[i] = self.seats[i].score = 0
                 events[i] += ("dump",)
 
-    def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool,
-                 zero: bool) -> int:
+    def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool, zero: bool) -> int:
         """A defender, forfeit opponent or sitter-out takes what the hand gave it (RULES.md §4)."""
         score = seat.score
         if seat.barrel:
@@ -331,7 +354,12 @@ class Tysiacha:
         return self._maybe_barrel_on(seat, new, events)
 
     def _declare(
-        self, seat: _Seat, record: HandRecord, mult: int, made: bool | None, took: int | None,
+        self,
+        seat: _Seat,
+        record: HandRecord,
+        mult: int,
+        made: bool | None,
+        took: int | None,
         events: list[str],
     ) -> int:
         """The declarer's new score (RULES.md §3, §4, §7); `took` is what the made check used."""

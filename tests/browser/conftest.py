@@ -20,8 +20,16 @@ import pytest
 from .helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -34,8 +42,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if os.environ.get("CI"):
         return  # the `chromium_present` fixture fails them
     here = str(Path(__file__).parent)
-    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install -y chromium); "
-                                   "CI installs it and fails without it")
+    skip = pytest.mark.skip(
+        reason=f"{CHROMIUM} is missing (apt-get install -y chromium); CI installs it and fails without it"
+    )
     for item in items:
         if str(item.path).startswith(here):
             item.add_marker(skip)
@@ -81,8 +90,9 @@ def axe_script() -> Path:
             if os.environ.get("CI"):
                 pytest.fail(message)
             pytest.skip(message)
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT,
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, capture_output=True, text=True, check=False
+        )
         if done.returncode or _installed_axe() != _pinned_axe():
             pytest.fail(f"npm ci could not install axe-core:\n{done.stdout}{done.stderr}")
     return AXE
@@ -118,8 +128,7 @@ def new_phone(browser: Any, playwright: Any, server: str) -> Iterator[Any]:
     phones: list[Phone] = []
 
     def make(**options: Any) -> Phone:
-        device = {k: v for k, v in playwright.devices["Pixel 7"].items()
-                  if k != "default_browser_type"}
+        device = {k: v for k, v in playwright.devices["Pixel 7"].items() if k != "default_browser_type"}
         device.update(has_touch=True, base_url=server, accept_downloads=True)
         device.update(options)
         phone = Phone(browser.new_context(**device), server)

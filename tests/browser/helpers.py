@@ -48,8 +48,7 @@ class Phone:
 
     def choose(self, legend: str, label: str) -> None:
         """Tap one of the big radio buttons of a group."""
-        self.page.locator(f"fieldset:has(> legend:text-is('{legend}')) label.choice",
-                          has_text=label).first.tap()
+        self.page.locator(f"fieldset:has(> legend:text-is('{legend}')) label.choice", has_text=label).first.tap()
 
     def register(self, username: str) -> None:
         """Make an account through the page."""
@@ -88,8 +87,7 @@ def bank_and_download(phone: Phone) -> list[list[str]]:
 
 def api_user(phone: Phone, username: str) -> dict[str, str]:
     """Register a user through the JSON API; the Authorization header of its token."""
-    response = phone.context.request.post("/api/users",
-                                          data={"username": username, "password": PASSWORD})
+    response = phone.context.request.post("/api/users", data={"username": username, "password": PASSWORD})
     assert response.status == 201, response.text()
     return {"Authorization": f"Bearer {response.json()['token']}"}
 
@@ -113,9 +111,11 @@ def api_match(phone: Phone, auth: dict[str, str], hands: int, seats: int = 3) ->
         marriages: list[list[str]] = [[] for _ in range(seats)]
         if made:
             marriages[declarer] = ["spades"]
-        hand: dict[str, Any] = ({"kind": "redeal"} if k % 13 == 12 else
-                                {"kind": "played", "declarer": declarer, "bid": 100,
-                                 "points": points, "marriages": marriages})
+        hand: dict[str, Any] = (
+            {"kind": "redeal"}
+            if k % 13 == 12
+            else {"kind": "played", "declarer": declarer, "bid": 100, "points": points, "marriages": marriages}
+        )
         response = request.post(f"/api/matches/{match['id']}/hands", headers=auth, data=hand)
         assert response.status == 201, response.text()
         match = response.json()
@@ -146,15 +146,17 @@ def serving(tmp: Path, **config: Any) -> Iterator[str]:
     server; its base URL."""
     from werkzeug.serving import make_server
 
-    app = create_app({
-        "SECRET_KEY": "browser test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
-        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
-        "INSTANCE_PATH": str(tmp / "instance"),
-        "RATELIMIT_ENABLED": False,      # every test registers from 127.0.0.1
-        "SESSION_COOKIE_SECURE": False,  # plain http on 127.0.0.1
-        **config,
-    })
+    app = create_app(
+        {
+            "SECRET_KEY": "browser test secret key",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
+            "INSTANCE_PATH": str(tmp / "instance"),
+            "RATELIMIT_ENABLED": False,  # every test registers from 127.0.0.1
+            "SESSION_COOKIE_SECURE": False,  # plain http on 127.0.0.1
+            **config,
+        }
+    )
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     httpd.daemon_threads = True  # open event streams do not hold the shutdown up
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

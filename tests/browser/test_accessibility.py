@@ -32,14 +32,24 @@ PHONE = {"viewport": {"width": 360, "height": 640}, "screen": {"width": 360, "he
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 """axe-core's tags of the WCAG 2.0, 2.1 and 2.2 success criteria at levels A and AA."""
 
-NOT_PAGES = {"healthz", "phone.csrf_token", "phone.version", "invite.watch_version",
-             "phone.service_worker", "phone.manifest", "phone.favicon",
-             "push.events", "push.watch_events"}
+NOT_PAGES = {
+    "healthz",
+    "phone.csrf_token",
+    "phone.version",
+    "invite.watch_version",
+    "phone.service_worker",
+    "phone.manifest",
+    "phone.favicon",
+    "push.events",
+    "push.watch_events",
+}
 """GET routes that answer JSON, a file or an event stream, not a page (besides the API, static
 files and the routes whose last part names a file: sheet.csv, backup.json)."""
 
-EXPECTED_STATUS = re.compile(r"^Failed to load resource: the server responded with a status "
-                             r"of (404 \(NOT FOUND\)|422 \(UNPROCESSABLE ENTITY\))$")
+EXPECTED_STATUS = re.compile(
+    r"^Failed to load resource: the server responded with a status "
+    r"of (404 \(NOT FOUND\)|422 \(UNPROCESSABLE ENTITY\))$"
+)
 AXE_RUN = """async (tags) => {
   const result = await axe.run(document, {runOnly: {type: "tag", values: tags},
                                           resultTypes: ["violations"]});
@@ -64,16 +74,19 @@ class Stop:
 def _url_map() -> Any:
     # Limits off as on the browser tests' server: Flask-Limiter's switch is one for every app
     # of the process, and an app made with its default (on) turned it on for that server too.
-    return create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                       "RATELIMIT_ENABLED": False}).url_map
+    return create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://", "RATELIMIT_ENABLED": False}).url_map
 
 
 def page_endpoints() -> set[str]:
     """Every GET route of the app that answers a page (HTML)."""
-    return {rule.endpoint for rule in _url_map().iter_rules()
-            if "GET" in (rule.methods or ()) and rule.endpoint not in NOT_PAGES
-            and not rule.endpoint.startswith(("api.", "static"))
-            and "." not in rule.rule.rsplit("/", 1)[-1]}
+    return {
+        rule.endpoint
+        for rule in _url_map().iter_rules()
+        if "GET" in (rule.methods or ())
+        and rule.endpoint not in NOT_PAGES
+        and not rule.endpoint.startswith(("api.", "static"))
+        and "." not in rule.rule.rsplit("/", 1)[-1]
+    }
 
 
 def endpoint_of(url: str) -> str | None:
@@ -85,8 +98,7 @@ def endpoint_of(url: str) -> str | None:
     return str(endpoint)
 
 
-def _api(phone: Phone, auth: dict[str, str], path: str, body: Any = None,
-         method: str = "post") -> Any:
+def _api(phone: Phone, auth: dict[str, str], path: str, body: Any = None, method: str = "post") -> Any:
     response = getattr(phone.context.request, method)(path, headers=auth, data=body)
     assert response.status in (200, 201, 204), response.text()
     return response.json() if response.status != 204 else None
@@ -94,12 +106,14 @@ def _api(phone: Phone, auth: dict[str, str], path: str, body: Any = None,
 
 def _won_match(phone: Phone, auth: dict[str, str]) -> str:
     """Anna climbs on the barrel and takes her 120: a finished match waiting to be banked."""
-    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"],
-                                                "start_scores": [875, 0, 0]})
+    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"], "start_scores": [875, 0, 0]})
     for _ in range(2):
-        match = _api(phone, auth, f"/api/matches/{match['id']}/hands",
-                     {"declarer": 0, "bid": 120, "points": [None, 10, 10],
-                      "marriages": [["hearts"], [], []]})
+        match = _api(
+            phone,
+            auth,
+            f"/api/matches/{match['id']}/hands",
+            {"declarer": 0, "bid": 120, "points": [None, 10, 10], "marriages": [["hearts"], [], []]},
+        )
     assert match["winner"] == 0
     return str(match["id"])
 
@@ -174,8 +188,9 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     # The page's Content-Security-Policy (script-src 'self') blocks the script tag that brings
     # axe-core in; bypass_csp lets it run. The pages have no inline style or script, so
     # nothing else changes: the players' pages look and work as they do with the policy.
-    device.update(has_touch=True, base_url=server, bypass_csp=True, **PHONE,
-                  permissions=["clipboard-read", "clipboard-write"])  # Invite's copied link
+    device.update(
+        has_touch=True, base_url=server, bypass_csp=True, **PHONE, permissions=["clipboard-read", "clipboard-write"]
+    )  # Invite's copied link
     player, stranger = (Phone(browser.new_context(**device), server) for _ in range(2))
     name = unique("axe")
     auth = api_user(player, name)
@@ -229,8 +244,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("Tysiacha for 3, a hand deleted", player, f"/matches/{three}"),
         Stop("Tysiacha for 4", player, f"/matches/{four}"),
         Stop("Tysiacha for 4, Invite tapped", player, f"/matches/{four}", _invited),
-        Stop("Tysiacha for 4, a hand deleted by another phone", player, f"/matches/{four}",
-             deleted_elsewhere),
+        Stop("Tysiacha for 4, a hand deleted by another phone", player, f"/matches/{four}", deleted_elsewhere),
         Stop("Tysiacha for 4, offline", player, f"/matches/{four}", _offline),
         Stop("house rules match", player, f"/matches/{house}"),
         Stop("Tichu match", player, f"/matches/{tichu}"),
@@ -240,8 +254,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("hand form", player, f"/matches/{four}/hands/new"),
         Stop("hand form, the preview shown", player, f"/matches/{three}/hands/new", _preview),
         Stop("hand form, its errors shown", player, f"/matches/{three}/hands/new", _bad_hand),
-        Stop("hand saved: the sheet offers its undo", player, f"/matches/{three}/hands/new",
-             _saved),
+        Stop("hand saved: the sheet offers its undo", player, f"/matches/{three}/hands/new", _saved),
         Stop("hand correction", player, f"/matches/{three}/hands/3/edit"),
         Stop("hand deletion", player, f"/matches/{three}/hands/3/delete"),
         Stop("Tichu round form", player, f"/matches/{tichu}/hands/new"),
@@ -252,8 +265,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("end", player, f"/matches/{four}/end"),
         Stop("the table's rules", player, f"/matches/{house}/rules"),
         Stop("rules", player, "/rules"),
-        *[Stop(f"rules of {r}", player, f"/rules/{r}")
-          for r in [*RULESETS, TICHU]],
+        *[Stop(f"rules of {r}", player, f"/rules/{r}") for r in [*RULESETS, TICHU]],
         Stop("join page", player, f"/join/{theirs['join_code']}"),
         Stop("join page, no such code", player, "/join/NOSUCHCODE", status=404),
         Stop("account", player, "/account"),
@@ -261,8 +273,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("leaderboard", player, "/leaderboard"),
         Stop("head to head, the picker", player, "/head-to-head"),
         Stop("head to head", player, f"/head-to-head?one={name}&two={host}"),
-        Stop("head to head, the same player twice", player,
-             f"/head-to-head?one={name}&two={name}", status=422),
+        Stop("head to head, the same player twice", player, f"/head-to-head?one={name}&two={name}", status=422),
         Stop("guests", player, "/guests"),
         Stop("import", player, "/import"),
         Stop("offline page", player, "/offline"),
@@ -285,8 +296,7 @@ def test_the_tour_visits_every_page_of_the_url_map(tour: list[Stop]) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_violation_on_any_page(tour: list[Stop], axe_script: Path,
-                                            scheme: str) -> None:
+def test_axe_finds_no_violation_on_any_page(tour: list[Stop], axe_script: Path, scheme: str) -> None:
     found: list[str] = []
     checked = 0
     for stop in tour:
@@ -298,12 +308,12 @@ def test_axe_finds_no_violation_on_any_page(tour: list[Stop], axe_script: Path,
         page.wait_for_load_state()
         if stop.then:
             stop.then(page)
-        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
-            scheme == "dark")
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         page.add_script_tag(path=str(axe_script))
         for v in page.evaluate(AXE_RUN, WCAG):
-            found.append(f"{stop.what} ({stop.url}): {v['id']} [{v['impact']}] {v['target']}"
-                         f" — {v['help']}: {v['summary']}")
+            found.append(
+                f"{stop.what} ({stop.url}): {v['id']} [{v['impact']}] {v['target']} — {v['help']}: {v['summary']}"
+            )
         checked += 1
     assert checked == len(tour)
     if found:
@@ -311,15 +321,15 @@ def test_axe_finds_no_violation_on_any_page(tour: list[Stop], axe_script: Path,
 
 
 @pytest.mark.parametrize(("scheme", "colour"), [("light", "#7fb2ff"), ("dark", "#0a4596")])
-def test_the_check_catches_a_violation(tour: list[Stop], axe_script: Path, scheme: str,
-                                       colour: str) -> None:
+def test_the_check_catches_a_violation(tour: list[Stop], axe_script: Path, scheme: str, colour: str) -> None:
     """The check can fail: a field without a label, and words in the other scheme's accent
     colour (too pale on white, too dark on black), are caught."""
     page = tour[0].who.page
     page.context.set_offline(False)
     page.emulate_media(color_scheme=scheme)
     page.goto("/login")
-    page.evaluate("""(colour) => {
+    page.evaluate(
+        """(colour) => {
       const input = document.createElement("input");
       const words = document.createElement("p");
       input.id = "added-input";
@@ -327,9 +337,12 @@ def test_the_check_catches_a_violation(tour: list[Stop], axe_script: Path, schem
       words.textContent = "the other scheme's accent";
       words.style.color = colour;
       document.querySelector("main").append(input, words);
-    }""", colour)
+    }""",
+        colour,
+    )
     page.add_script_tag(path=str(axe_script))
     found = page.evaluate(AXE_RUN, WCAG)
-    assert {(v["id"], v["target"]) for v in found} >= {
-        ("label", "#added-input"), ("color-contrast", "#added-words")}, found
+    assert {(v["id"], v["target"]) for v in found} >= {("label", "#added-input"), ("color-contrast", "#added-words")}, (
+        found
+    )
     assert {v["target"] for v in found} == {"#added-input", "#added-words"}, found

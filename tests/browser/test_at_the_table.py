@@ -67,9 +67,11 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
     # One compact row per hand: an ordinary hand (no event words) is one line of numbers.
     heights = [r["height"] for r in rows if not r["events"]]
     assert len(heights) >= 30 and max(heights) <= ROW_HEIGHT, heights
-    print(f"\n{seats} players at {size}: newest row's bottom at {rows[0]['bottom']:.0f} px; "
-          f"{len(heights)} ordinary rows {min(heights):.0f}–{max(heights):.0f} px tall, "
-          f"all 40 rows {sum(r['height'] for r in rows):.0f} px")
+    print(
+        f"\n{seats} players at {size}: newest row's bottom at {rows[0]['bottom']:.0f} px; "
+        f"{len(heights)} ordinary rows {min(heights):.0f}–{max(heights):.0f} px tall, "
+        f"all 40 rows {sum(r['height'] for r in rows):.0f} px"
+    )
     # Scrolled to any hand, down to the oldest, the names and current scores are on screen.
     for index in (0, 10, 25, 39):
         page.locator("table.sheet tbody tr").nth(index).scroll_into_view_if_needed()
@@ -87,8 +89,7 @@ def test_names_and_scores_stay_on_screen_over_one_compact_row_per_hand(
 def test_the_phone_may_be_turned_sideways_and_the_sheet_uses_the_width(
     new_phone: Any, matches: dict[int, tuple[str, str]]
 ) -> None:
-    phone: Phone = new_phone(viewport={"width": 740, "height": 360},
-                             screen={"width": 740, "height": 360})
+    phone: Phone = new_phone(viewport={"width": 740, "height": 360}, screen={"width": 740, "height": 360})
     name, match_id = matches[4]
     phone.log_in(name)
     manifest = phone.page.locator("link[rel=manifest]").get_attribute("href")
@@ -117,15 +118,13 @@ ORDINARY_HAND_TAPS = 10
 """Issue 12: declarer Boris, bid 120, defenders 35 and 45, Boris's hearts marriage, save."""
 
 
-def three_at_the_table(new_phone: Any, size: dict[str, int],
-                       **options: Any) -> tuple[Phone, str, dict[str, str]]:
+def three_at_the_table(new_phone: Any, size: dict[str, int], **options: Any) -> tuple[Phone, str, dict[str, str]]:
     """A phone of `size` logged in as a player of a new match of Anna, Boris and Vera on hand 1
     (Anna deals, so Boris opens the bidding): (phone, match id, the player's API header)."""
     phone: Phone = new_phone(viewport=size, screen=size, **options)
     name = unique("thumb")
     auth = api_user(phone, name)
-    response = phone.context.request.post("/api/matches", headers=auth,
-                                          data={"players": ["Anna", "Boris", "Vera"]})
+    response = phone.context.request.post("/api/matches", headers=auth, data={"players": ["Anna", "Boris", "Vera"]})
     assert response.status == 201
     phone.log_in(name)
     return phone, response.json()["id"], auth
@@ -140,16 +139,17 @@ def on_screen(page: Any, selector: str) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("size", PHONES)
-def test_save_is_on_screen_and_the_field_being_typed_stays_clear_of_it(new_phone: Any,
-                                                                        size: str) -> None:
+def test_save_is_on_screen_and_the_field_being_typed_stays_clear_of_it(new_phone: Any, size: str) -> None:
     phone, match_id, _auth = three_at_the_table(new_phone, PHONES[size])
     page = phone.page
     page.goto(f"/matches/{match_id}/hands/new")
     assert page.evaluate("scrollY") == 0 and page.input_value("#bid") == "100"
     assert page.locator("input[name=declarer]:checked").count() == 0  # nobody assumed
     save = on_screen(page, "button:text('Save hand 1')")
-    print(f"\nhand form at {size}: Save at y {save['y']:.0f}–{save['y'] + save['height']:.0f} px, "
-          f"the form {page.evaluate('document.documentElement.scrollHeight')} px tall")
+    print(
+        f"\nhand form at {size}: Save at y {save['y']:.0f}–{save['y'] + save['height']:.0f} px, "
+        f"the form {page.evaluate('document.documentElement.scrollHeight')} px tall"
+    )
     # With the keypad open, about half the screen is left: 360×360.
     page.set_viewport_size({"width": PHONES[size]["width"], "height": 360})
     for field in ("#bid", "#points_0", "#points_1", "#points_2"):
@@ -171,10 +171,10 @@ def test_an_ordinary_hand_takes_at_most_ten_taps(new_phone: Any, shots: Path) ->
     phone.tap(".quick-bids button:text('120')")
     phone.tap("#points_0")
     page.keyboard.type("35")
-    page.keyboard.type("45")        # the keypad moved on to Vera by itself
+    page.keyboard.type("45")  # the keypad moved on to Vera by itself
     phone.tap("label.toggle:has(input[name=marriages_1][value=hearts])")
     page.locator(".preview", has_text="Boris made 120").wait_for()
-    page.evaluate("scrollTo(0, 0)")      # README's picture: the whole form from its top
+    page.evaluate("scrollTo(0, 0)")  # README's picture: the whole form from its top
     phone.screenshot(shots, "hand-form-360")
     phone.tap("button:text('Save hand 1')")
     page.wait_for_selector("li.flash:has-text('Hand 1 recorded.')")
@@ -187,8 +187,7 @@ def test_an_ordinary_hand_takes_at_most_ten_taps(new_phone: Any, shots: Path) ->
 
 
 def test_without_javascript_the_form_shows_no_dead_buttons_and_still_saves(new_phone: Any) -> None:
-    phone, match_id, _auth = three_at_the_table(new_phone, PHONES["360x640"],
-                                                java_script_enabled=False)
+    phone, match_id, _auth = three_at_the_table(new_phone, PHONES["360x640"], java_script_enabled=False)
     page = phone.page
     page.goto(f"/matches/{match_id}/hands/new")
     for dead in ("button[data-step-for]", ".quick-bids"):
@@ -205,8 +204,7 @@ LIVE_WAIT_MS = 8_000
 """The other phone asks every 3 s: it must show news well within this."""
 
 
-def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any,
-                                                                   shots: Path) -> None:
+def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any, shots: Path) -> None:
     anna, match_id, _auth = three_at_the_table(new_phone, PHONES["360x640"])
     code = anna.page.goto(f"/matches/{match_id}") and anna.page.locator(".code").inner_text()
     boris: Phone = new_phone(viewport=PHONES["375x667"], screen=PHONES["375x667"])
@@ -227,7 +225,7 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     # Boris's old message no longer applies once the sheet has moved on.
     boris.page.locator("table.sheet").wait_for(timeout=LIVE_WAIT_MS)
     assert boris.page.locator("li.flash").count() == 0
-    assert boris.page.locator(".news").is_hidden()           # a new hand is no news
+    assert boris.page.locator(".news").is_hidden()  # a new hand is no news
     anna.tap("button:text('Undo hand 1')")
     anna.page.wait_for_selector("li.flash:has-text('Hand 1 deleted')")
     assert anna.page.locator("table.sheet").count() == 0
@@ -248,8 +246,7 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     # The history keeps all of it.
     anna.page.goto(f"/matches/{match_id}/history")
     history = anna.page.locator("ol.history").inner_text()
-    for words in ("recorded hand 1", "deleted hand 1", "restored a deleted hand as hand 1",
-                  "corrected hand 1"):
+    for words in ("recorded hand 1", "deleted hand 1", "restored a deleted hand as hand 1", "corrected hand 1"):
         assert words in history
 
     # Offline, Boris's sheet says it may be out of date (offline.js); back online, it goes.
@@ -280,8 +277,7 @@ CHART_JS = """() => {
 def test_the_chart_tells_players_apart_and_its_key_draws_their_lines(
     new_phone: Any, matches: dict[int, tuple[str, str]], scheme: str
 ) -> None:
-    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"],
-                             color_scheme=scheme)
+    phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"], color_scheme=scheme)
     name, match_id = matches[4]
     phone.log_in(name)
     phone.page.goto(f"/matches/{match_id}")
@@ -289,9 +285,9 @@ def test_the_chart_tells_players_apart_and_its_key_draws_their_lines(
     assert len(drawn["chart"]) == 4 and drawn["key"] == drawn["chart"]
     colours = [stroke for stroke, _dashes in drawn["chart"]]
     assert len(set(colours)) == 4 and drawn["target"][0][0] not in colours
-    assert len({dashes for _stroke, dashes in drawn["chart"]}) == 4   # one line style each
+    assert len({dashes for _stroke, dashes in drawn["chart"]}) == 4  # one line style each
     assert drawn["targetKey"] == drawn["target"]
-    assert drawn["barrelKey"] and drawn["barrelKey"][0][1] not in ("none", "")   # dashed
+    assert drawn["barrelKey"] and drawn["barrelKey"][0][1] not in ("none", "")  # dashed
     assert drawn["labels"] and min(drawn["labels"]) >= 12, drawn["labels"]
 
 
@@ -325,25 +321,32 @@ CUT_OFF_JS = """() => {
 
 
 def test_at_200_percent_text_nothing_is_cut_off_on_any_page_at_the_table(
-        new_phone: Any, matches: dict[int, tuple[str, str]]) -> None:
+    new_phone: Any, matches: dict[int, tuple[str, str]]
+) -> None:
     phone: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
     name, match_id = matches[3]
     phone.log_in(name)
     request = phone.context.request
-    auth = {"Authorization": "Bearer " + request.post(
-        "/api/tokens", data={"username": name, "password": PASSWORD}).json()["token"]}
+    auth = {
+        "Authorization": "Bearer "
+        + request.post("/api/tokens", data={"username": name, "password": PASSWORD}).json()["token"]
+    }
     links = request.post(f"/api/matches/{match_id}/watch", headers=auth).json()
-    tichu = request.post("/api/matches", headers=auth,
-                         data={"players": SEATS, "rules": "tichu"}).json()["id"]
+    tichu = request.post("/api/matches", headers=auth, data={"players": SEATS, "rules": "tichu"}).json()["id"]
     stranger = api_user(phone, unique("stranger"))
-    other = request.post("/api/matches", headers=stranger,
-                         data={"players": ["Anna", "Boris", "Vera"]}).json()
-    pages = {"home": "/", "new match": "/matches/new", "match": f"/matches/{match_id}",
-             "hand form": f"/matches/{match_id}/hands/new",
-             "round form": f"/matches/{tichu}/hands/new",
-             "history": f"/matches/{match_id}/history", "account": "/account",
-             "join": f"/join/{other['join_code']}", "watch": links["watch_url"],
-             "board": links["watch_url"] + "/board"}
+    other = request.post("/api/matches", headers=stranger, data={"players": ["Anna", "Boris", "Vera"]}).json()
+    pages = {
+        "home": "/",
+        "new match": "/matches/new",
+        "match": f"/matches/{match_id}",
+        "hand form": f"/matches/{match_id}/hands/new",
+        "round form": f"/matches/{tichu}/hands/new",
+        "history": f"/matches/{match_id}/history",
+        "account": "/account",
+        "join": f"/join/{other['join_code']}",
+        "watch": links["watch_url"],
+        "board": links["watch_url"] + "/board",
+    }
     for page_name, url in pages.items():
         response = phone.page.goto(url)
         assert response and response.status == 200, (page_name, url)
@@ -352,7 +355,7 @@ def test_at_200_percent_text_nothing_is_cut_off_on_any_page_at_the_table(
         assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360, page_name
         link = phone.page.locator("header.top a", has_text="Log out")
         if page_name in ("watch", "board"):
-            continue            # no account on these views: nothing to log out of
+            continue  # no account on these views: nothing to log out of
         box = link.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (page_name, box)
         assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), page_name
@@ -363,7 +366,8 @@ JOIN_TAPS = 2
 
 
 def test_a_logged_in_player_joins_a_40_hand_match_by_link_in_two_taps_and_hears_of_a_correction(
-        new_phone: Any, shots: Path) -> None:
+    new_phone: Any, shots: Path
+) -> None:
     anna: Phone = new_phone(viewport=PHONES["360x640"], screen=PHONES["360x640"])
     anna_name = unique("anna")
     auth = api_user(anna, anna_name)
@@ -394,8 +398,10 @@ def test_a_logged_in_player_joins_a_40_hand_match_by_link_in_two_taps_and_hears_
     saved = time.monotonic()
     news = boris.page.locator(".news", has_text=f"{anna_name} corrected hand 40")
     news.wait_for(timeout=LIVE_WAIT_MS)
-    print(f"the correction notice on the second phone {time.monotonic() - saved:.1f} s after "
-          "Anna's sheet showed the correction")
+    print(
+        f"the correction notice on the second phone {time.monotonic() - saved:.1f} s after "
+        "Anna's sheet showed the correction"
+    )
     on_screen(boris.page, ".news")
     assert boris.page.evaluate("window.stillTheSamePage") is True
     boris.screenshot(shots, "corrected-360")

@@ -23,11 +23,12 @@ SAVE_BUDGET_MS = 1000
 # A function, not a bare expression: Playwright polls a bare expression with eval(), which
 # the page's CSP (no 'unsafe-eval') refuses whenever the paint has not happened yet.
 PAINTED = "() => performance.getEntriesByType('paint').some(p => p.name === 'first-contentful-paint')"
-TAP_TO_PAINT = ("() => performance.timeOrigin + performance.getEntriesByType('paint')"
-                ".find(p => p.name === 'first-contentful-paint').startTime"
-                " - Number(sessionStorage.getItem('tapAt'))")
-SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
-           "uploadThroughput": 750_000 / 8}
+TAP_TO_PAINT = (
+    "() => performance.timeOrigin + performance.getEntriesByType('paint')"
+    ".find(p => p.name === 'first-contentful-paint').startTime"
+    " - Number(sessionStorage.getItem('tapAt'))"
+)
+SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 
 
 def gz(data: bytes) -> int:
@@ -60,8 +61,9 @@ def forty(new_phone: Any) -> tuple[Phone, str]:
 def test_the_match_page_of_40_hands_fits_the_byte_budgets(forty: tuple[Phone, str]) -> None:
     phone, match_id = forty
     assets: list[Any] = []
-    phone.page.on("response", lambda r: assets.append(r)
-                  if r.request.resource_type in ("stylesheet", "script") else None)
+    phone.page.on(
+        "response", lambda r: assets.append(r) if r.request.resource_type in ("stylesheet", "script") else None
+    )
     response = phone.page.goto(f"/matches/{match_id}")
     phone.page.wait_for_load_state("load")
     assert response.headers["content-encoding"] == "gzip"
@@ -69,8 +71,10 @@ def test_the_match_page_of_40_hands_fits_the_byte_budgets(forty: tuple[Phone, st
     sent = response.request.sizes()["responseBodySize"]
     code = sum(gz(r.body()) for r in assets)
     kinds = sorted(r.request.resource_type for r in assets)
-    print(f"\nmatch page, 40 hands, 4 seats: HTML {len(response.body())} B, {html} B gzip "
-          f"({sent} B sent); CSS+JS {code} B gzip {kinds}")
+    print(
+        f"\nmatch page, 40 hands, 4 seats: HTML {len(response.body())} B, {html} B gzip "
+        f"({sent} B sent); CSS+JS {code} B gzip {kinds}"
+    )
     assert phone.page.locator("table.sheet tbody tr").count() == 40
     assert html <= HTML_BUDGET
     # app.js and offline.js (the hands kept offline, issue 13), both deferred, one stylesheet
@@ -86,8 +90,7 @@ def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second
     slow_phone(phone, page)
     page.goto(f"/matches/{match_id}")
     page.wait_for_function(PAINTED)
-    paints = page.evaluate("Object.fromEntries(performance.getEntriesByType('paint')"
-                           ".map(p => [p.name, p.startTime]))")
+    paints = page.evaluate("Object.fromEntries(performance.getEntriesByType('paint').map(p => [p.name, p.startTime]))")
     fcp = paints["first-contentful-paint"]
     assert page.locator("#live table.sheet").is_visible()
 
@@ -105,8 +108,9 @@ def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second
     page.locator(".preview", has_text="Preview:").wait_for()
     # Timed inside the browser: from the tap on save to the first paint of the sheet that
     # has the new hand (the page the save redirects to).
-    page.evaluate("document.addEventListener('click', () => "
-                  "sessionStorage.setItem('tapAt', String(Date.now())), {capture: true})")
+    page.evaluate(
+        "document.addEventListener('click', () => sessionStorage.setItem('tapAt', String(Date.now())), {capture: true})"
+    )
     start = time.perf_counter()
     page.locator("button", has_text="Save hand 41").tap()
     # Until the sheet has painted, the driver only listens for the URL and reads the paint
@@ -119,7 +123,9 @@ def test_on_slow_4g_the_sheet_paints_fast_and_a_saved_hand_shows_within_a_second
     seen_ms = (time.perf_counter() - start) * 1000
     save_ms = page.evaluate(TAP_TO_PAINT)
     assert page.locator("table.sheet tbody tr:not(.queued)").count() == 41  # recorded, not waiting
-    print(f"\nslow 4G + 4x CPU: first contentful paint {fcp:.0f} ms; "
-          f"save to sheet {save_ms:.0f} ms ({seen_ms:.0f} ms as the test driver saw it)")
+    print(
+        f"\nslow 4G + 4x CPU: first contentful paint {fcp:.0f} ms; "
+        f"save to sheet {save_ms:.0f} ms ({seen_ms:.0f} ms as the test driver saw it)"
+    )
     assert fcp <= FCP_BUDGET_MS
     assert save_ms <= SAVE_BUDGET_MS

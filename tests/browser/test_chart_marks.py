@@ -46,28 +46,34 @@ MARKS_JS = """() => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_markers_take_their_player_s_colour_and_a_shape_per_kind(new_phone: Any, shots: Path,
-                                                                scheme: str) -> None:
+def test_markers_take_their_player_s_colour_and_a_shape_per_kind(new_phone: Any, shots: Path, scheme: str) -> None:
     phone: Phone = new_phone(color_scheme=scheme, **NARROW)
     name = unique("marks")
     match_id = house_match(phone, api_user(phone, name))
     phone.log_in(name)
     phone.page.goto(f"/matches/{match_id}")
     drawn = phone.page.evaluate(MARKS_JS)
-    kinds = ["mark-dump", "mark-knocked_off", "mark-barrel_fall", "mark-barrel_fall",
-             "mark-barrel_reset"]
+    kinds = ["mark-dump", "mark-knocked_off", "mark-barrel_fall", "mark-barrel_fall", "mark-barrel_reset"]
     assert [m["kind"] for m in drawn["marks"]] == kinds
     assert [k[:2] for k in drawn["key"]] == [[k, True] for k in dict.fromkeys(kinds)]
     for m in drawn["marks"]:
         assert m["fill"] == m["line"] and m["inside"] and m["size"] >= 6, m
         assert m["contrast"] >= NON_TEXT, m
     shapes = {m["kind"]: outline(m["d"]) for m in drawn["marks"]}
-    assert len(set(shapes.values())) == 4          # told apart without their colour
+    assert len(set(shapes.values())) == 4  # told apart without their colour
     # The sheet's rows (newest first) carry the key's shapes before their words.
     kind_of = {d: kind for kind, _shown, d in drawn["key"]}
     assert [kind_of.get(d) for d, _size in drawn["sheet"]] == [
-        k for k in ("mark-barrel_fall", "mark-barrel_reset", "mark-barrel_fall",
-                            "mark-barrel_fall", "mark-knocked_off", "mark-dump")]
+        k
+        for k in (
+            "mark-barrel_fall",
+            "mark-barrel_reset",
+            "mark-barrel_fall",
+            "mark-barrel_fall",
+            "mark-knocked_off",
+            "mark-dump",
+        )
+    ]
     assert all(size >= 8 for _d, size in drawn["sheet"]), drawn["sheet"]
     phone.page.locator(".race").screenshot(path=str(shots / f"race-marks-{scheme}.png"))
 

@@ -50,8 +50,7 @@ def fits(phone: Phone, selector: str) -> None:
     """Nothing on the page is wider than the phone, and `selector` is on it, inside 360 px."""
     page = phone.page
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"], page.url
-    for box in (page.locator(selector).nth(i).bounding_box()
-                for i in range(page.locator(selector).count())):
+    for box in (page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
 
 
@@ -84,8 +83,7 @@ def test_the_start_form_names_the_barrel_of_the_target_chosen(new_phone: Any) ->
     assert knock_off.inner_text().strip().endswith("to 760")
 
 
-def test_the_tables_rules_standings_and_usual_rules_on_a_phone(new_phone: Any,
-                                                              shots: Path) -> None:
+def test_the_tables_rules_standings_and_usual_rules_on_a_phone(new_phone: Any, shots: Path) -> None:
     anna = new_phone(viewport=PHONE_360, screen=PHONE_360)
     username = unique("anna")
     anna.register(username)
@@ -100,20 +98,19 @@ def test_the_tables_rules_standings_and_usual_rules_on_a_phone(new_phone: Any,
     anna.page.wait_for_selector("li.flash:has-text('Match started')")
     match_url = anna.page.url
     # Anna mounts the barrel and plays one hand on it; Vera takes two zeros (the API, quickly).
-    token = anna.context.request.post("/api/tokens", data={"username": username,
-                                                           "password": PASSWORD}).json()
+    token = anna.context.request.post("/api/tokens", data={"username": username, "password": PASSWORD}).json()
     auth = {"Authorization": f"Bearer {token['token']}"}
     for points in ([100, None, 0], [10, None, 0]):
         response = anna.context.request.post(
-            f"/api/matches/{match_url.rsplit('/', 1)[1]}/hands", headers=auth,
-            data={"declarer": 1, "bid": 100, "points": points})
+            f"/api/matches/{match_url.rsplit('/', 1)[1]}/hands",
+            headers=auth,
+            data={"declarer": 1, "bid": 100, "points": points},
+        )
         assert response.status == 201, response.text()
     anna.page.reload()
     marks = anna.page.locator(".standings .mark")
-    assert anna.page.locator(".standing:has-text('Anna') .mark.barrel").inner_text() == (
-        "on the barrel: 1 hand left")
-    assert anna.page.locator(".standing:has-text('Vera') .mark").inner_text() == (
-        "zeros 2: the next costs 100")
+    assert anna.page.locator(".standing:has-text('Anna') .mark.barrel").inner_text() == ("on the barrel: 1 hand left")
+    assert anna.page.locator(".standing:has-text('Vera') .mark").inner_text() == ("zeros 2: the next costs 100")
     assert all(marks.nth(i).is_visible() for i in range(marks.count()))
     fits(anna, ".standings .mark")
     anna.screenshot(shots, "house-rules-standings-360")

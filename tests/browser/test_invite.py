@@ -15,7 +15,8 @@ SMALL = {"viewport": {"width": 360, "height": 640}}
 
 
 def test_invite_copies_the_link_and_a_logged_out_phone_joins_with_one_tap(
-        new_phone: Any, server: str, shots: Path) -> None:
+    new_phone: Any, server: str, shots: Path
+) -> None:
     from playwright.sync_api import expect
 
     anna = new_phone(**SMALL, permissions=["clipboard-read", "clipboard-write"])
@@ -30,8 +31,7 @@ def test_invite_copies_the_link_and_a_logged_out_phone_joins_with_one_tap(
     link = invite.get_attribute("data-share-url")
     assert link and link.startswith(f"{server}/join/")
     invite.tap()
-    expect(anna.page.locator("[data-share-status]").first).to_have_text(
-        "Link copied: send it to the table.")
+    expect(anna.page.locator("[data-share-status]").first).to_have_text("Link copied: send it to the table.")
     assert anna.page.evaluate("navigator.clipboard.readText()") == link
     anna.page.locator("#invite").scroll_into_view_if_needed()
     box = anna.page.locator("#invite svg.qr").bounding_box()
@@ -52,23 +52,20 @@ def test_invite_copies_the_link_and_a_logged_out_phone_joins_with_one_tap(
     expect(boris.page.locator("li.flash")).to_contain_text("You joined the match")
 
 
-def test_the_watch_page_follows_the_sheet_live_without_an_account(
-        new_phone: Any, shots: Path) -> None:
+def test_the_watch_page_follows_the_sheet_live_without_an_account(new_phone: Any, shots: Path) -> None:
     from playwright.sync_api import expect
 
     anna = new_phone(**SMALL)
     auth = api_user(anna, unique("anna"))
     request = anna.context.request
-    match = request.post("/api/matches", headers=auth,
-                         data={"players": ["Anna", "Boris", "Vera"]}).json()
+    match = request.post("/api/matches", headers=auth, data={"players": ["Anna", "Boris", "Vera"]}).json()
     watch = request.post(f"/api/matches/{match['id']}/watch", headers=auth).json()["watch_url"]
     tablet = new_phone(**SMALL)
     tablet.page.goto(watch)
     expect(tablet.page.locator(".banner")).to_contain_text("Hand 1: Anna deals.")
     assert tablet.page.locator("form").count() == 1  # the language switch, nothing else
     hand = {"declarer": 1, "bid": 120, "points": [35, None, 45], "marriages": [[], ["hearts"], []]}
-    assert request.post(f"/api/matches/{match['id']}/hands", headers=auth,
-                        data=hand).status == 201
+    assert request.post(f"/api/matches/{match['id']}/hands", headers=auth, data=hand).status == 201
     # The page asks for the version every few seconds and swaps the new sheet in.
     expect(tablet.page.locator(".banner")).to_contain_text("Hand 2: Boris deals.", timeout=20_000)
     expect(tablet.page.locator("table.sheet")).to_contain_text("made")

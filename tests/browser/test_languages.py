@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scoresheet" / "translations"
 NARROW = {"viewport": {"width": 360, "height": 740}, "screen": {"width": 360, "height": 740}}
 
+
 def words(language: str) -> Any:
     """The committed catalog of a language, as gettext / ngettext with `%(…)` parameters."""
     with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as f:
@@ -33,8 +34,11 @@ def english_left(phone: Phone, language: str) -> list[str]:
     with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as f:
         catalog = read_po(f)
     shown = phone.page.evaluate("document.body.innerText")
-    return [m.id for m in catalog if isinstance(m.id, str) and "%" not in m.id
-            and len(m.id) > 12 and m.string != m.id and m.id in shown]
+    return [
+        m.id
+        for m in catalog
+        if isinstance(m.id, str) and "%" not in m.id and len(m.id) > 12 and m.string != m.id and m.id in shown
+    ]
 
 
 def tap(phone: Phone, role: str, name: str) -> None:
@@ -53,8 +57,9 @@ def flash(phone: Phone, text: str) -> None:
     phone.page.locator("li.flash", has_text=text).wait_for()
 
 
-def enter_played(phone: Phone, t: Any, declarer: str, bid: int, points: dict[int, int],
-                 marriages: dict[int, list[str]] | None = None) -> None:
+def enter_played(
+    phone: Phone, t: Any, declarer: str, bid: int, points: dict[int, int], marriages: dict[int, list[str]] | None = None
+) -> None:
     """Fill in a played hand by tapping, the labels read in the page's language."""
     choose(phone, t("What happened"), t("Played"))
     choose(phone, t("Declarer"), declarer)
@@ -76,14 +81,16 @@ def play_hand(phone: Phone, t: Any, number: int, fill: Any) -> None:
     flash(phone, t("Hand %(num)d recorded.", num=number))
 
 
-@pytest.mark.parametrize(("language", "rules", "zone"), [("ru", "squarescores", "Europe/Moscow"),
-                                                        ("pl", "polish", "Europe/Warsaw")])
-def test_a_whole_match_in_the_tables_language(new_phone: Any, shots: Path, language: str,
-                                              rules: str, zone: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "rules", "zone"), [("ru", "squarescores", "Europe/Moscow"), ("pl", "polish", "Europe/Warsaw")]
+)
+def test_a_whole_match_in_the_tables_language(
+    new_phone: Any, shots: Path, language: str, rules: str, zone: str
+) -> None:
     t = words(language)
     phone = new_phone(locale=language, timezone_id=zone, **NARROW)
     phone.page.goto("/register")
-    assert phone.page.get_attribute("html", "lang") == language   # the phone's language
+    assert phone.page.get_attribute("html", "lang") == language  # the phone's language
     phone.page.fill("#username", unique("anna"))
     phone.page.fill("#password", "correct horse battery")
     tap(phone, "button", t("Make my account"))
@@ -103,9 +110,16 @@ def test_a_whole_match_in_the_tables_language(new_phone: Any, shots: Path, langu
     play_hand(phone, t, 1, lambda: enter_played(phone, t, first, 100, {1: 30, 2: 20}, {0: ["hearts"]}))
     play_hand(phone, t, 2, lambda: choose(phone, t("What happened"), t("Redeal")))
     forfeit = t("Rospisat'") if rules == "squarescores" else t("Forfeit")
-    play_hand(phone, t, 3, lambda: (choose(phone, t("What happened"), forfeit),
-                                    choose(phone, t("Declarer"), "Boris"),
-                                    phone.page.fill("#bid", "120")))
+    play_hand(
+        phone,
+        t,
+        3,
+        lambda: (
+            choose(phone, t("What happened"), forfeit),
+            choose(phone, t("Declarer"), "Boris"),
+            phone.page.fill("#bid", "120"),
+        ),
+    )
     play_hand(phone, t, 4, lambda: enter_played(phone, t, first, 120, {1: 0, 2: 0}, {0: ["spades"]}))
     banner = phone.page.locator(".banner.win").inner_text()
     assert first in banner
@@ -121,10 +135,9 @@ def test_a_whole_match_in_the_tables_language(new_phone: Any, shots: Path, langu
     phone.page.wait_for_url("**/history")
     phone.page.locator("[data-zone=local]").wait_for()
     times = phone.page.locator("time").all_inner_texts()
-    assert times and not any(x.endswith("UTC") for x in times)      # the phone's own zone
+    assert times and not any(x.endswith("UTC") for x in times)  # the phone's own zone
     assert phone.page.locator("[data-zone=local]").is_visible()
     assert not english_left(phone, language), english_left(phone, language)
     phone.page.goto("/")
     assert t.n("%(num)d hand", "%(num)d hands", 4) in phone.page.inner_text(".matches")  # type: ignore[attr-defined]
     assert not english_left(phone, language), english_left(phone, language)
-

@@ -104,36 +104,53 @@ def _api(phone: Phone, auth: dict[str, str], path: str, body: dict[str, Any]) ->
 def _barrel_match(phone: Phone, auth: dict[str, str]) -> str:
     """Three players with everything a sheet cell and a standing can show: a marriage, the
     barrel, a redeal, a Rospisat', owed points, zeros."""
-    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"],
-                                                "start_scores": [780, 300, 0]})
+    match = _api(phone, auth, "/api/matches", {"players": ["Anna", "Boris", "Vera"], "start_scores": [780, 300, 0]})
     path = f"/api/matches/{match['id']}/hands"
-    for hand in ({"declarer": 0, "bid": 100, "points": [None, 15, 10],
-                  "marriages": [["hearts"], [], []]},
-                 {"kind": "redeal"},
-                 {"kind": "forfeit", "declarer": 1, "bid": 120},
-                 {"declarer": 2, "bid": 120, "points": [0, 30, None]},
-                 {"declarer": 1, "bid": 110, "points": [0, None, 20]}):
+    for hand in (
+        {"declarer": 0, "bid": 100, "points": [None, 15, 10], "marriages": [["hearts"], [], []]},
+        {"kind": "redeal"},
+        {"kind": "forfeit", "declarer": 1, "bid": 120},
+        {"declarer": 2, "bid": 120, "points": [0, 30, None]},
+        {"declarer": 1, "bid": 110, "points": [0, None, 20]},
+    ):
         _api(phone, auth, path, hand)
     return str(match["id"])
 
 
-HOUSE_HANDS = [(0, 100, [None, 10, 10]), (1, 100, [10, None, 10]), (2, 100, [10, 10, None]),
-               *[(0, 100, [None, 10, 10])] * 2, (1, 100, [10, None, 10]),
-               *[(0, 100, [None, 10, 10])] * 2, (1, 120, [0, None, 0]),
-               *[(0, 100, [None, 10, 10])] * 2]
+HOUSE_HANDS = [
+    (0, 100, [None, 10, 10]),
+    (1, 100, [10, None, 10]),
+    (2, 100, [10, 10, None]),
+    *[(0, 100, [None, 10, 10])] * 2,
+    (1, 100, [10, None, 10]),
+    *[(0, 100, [None, 10, 10])] * 2,
+    (1, 120, [0, None, 0]),
+    *[(0, 100, [None, 10, 10])] * 2,
+]
 """Anna's 555 dump (hand 1), Boris knocked off by Vera (3), Vera's fall (5), Boris's fall (8)
 and his third fall back to 0 (11): every marker of the race and every word of the sheet's."""
 
 
 def house_match(phone: Phone, auth: dict[str, str]) -> str:
     """Three players with house rules (RULES.md §11) and every event the race marks."""
-    match = _api(phone, auth, "/api/matches", {
-        "players": ["Anna", "Boris", "Vera"], "start_scores": [455, 800, 800],
-        "options": {"dump_555": "plus", "barrel_knock_off": True, "three_falls_reset": True,
-                    "barrel_hands": 2, "zeros": "off"}})
+    match = _api(
+        phone,
+        auth,
+        "/api/matches",
+        {
+            "players": ["Anna", "Boris", "Vera"],
+            "start_scores": [455, 800, 800],
+            "options": {
+                "dump_555": "plus",
+                "barrel_knock_off": True,
+                "three_falls_reset": True,
+                "barrel_hands": 2,
+                "zeros": "off",
+            },
+        },
+    )
     for declarer, bid, points in HOUSE_HANDS:
-        _api(phone, auth, f"/api/matches/{match['id']}/hands",
-             {"declarer": declarer, "bid": bid, "points": points})
+        _api(phone, auth, f"/api/matches/{match['id']}/hands", {"declarer": declarer, "bid": bid, "points": points})
     return str(match["id"])
 
 
@@ -143,13 +160,15 @@ def _banked_matches(phone: Phone, auth: dict[str, str], tablemate: str) -> None:
     both leaderboards and the guests' page have something in every row."""
     mate = api_user(phone, tablemate)
     for setup, hand in (
-            ({"players": ["Anna", "Boris", "Vera"], "start_scores": [870, 0, 0]},
-             {"declarer": 0, "bid": 140, "points": [None, 20, 20],
-              "marriages": [["hearts"], [], []]}),
-            ({"players": ["Anna", "Boris", "Vera", "Gleb"], "rules": "tichu",
-              "start_scores": [900, 0]},
-             {"calls": ["tichu", "grand", None, None], "first_out": 0,
-              "double_victory": True})):
+        (
+            {"players": ["Anna", "Boris", "Vera"], "start_scores": [870, 0, 0]},
+            {"declarer": 0, "bid": 140, "points": [None, 20, 20], "marriages": [["hearts"], [], []]},
+        ),
+        (
+            {"players": ["Anna", "Boris", "Vera", "Gleb"], "rules": "tichu", "start_scores": [900, 0]},
+            {"calls": ["tichu", "grand", None, None], "first_out": 0, "double_victory": True},
+        ),
+    ):
         match = _api(phone, auth, "/api/matches", setup)
         _api(phone, mate, "/api/matches/join", {"code": match["join_code"]})
         _api(phone, auth, f"/api/matches/{match['id']}/hands", hand)
@@ -172,11 +191,26 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     tablemate = unique("tablemate")
     _banked_matches(player, auth, tablemate)
     player.log_in(name)
-    pages = ["/", "/matches/new", f"/matches/{three}", f"/matches/{four}", f"/matches/{house}",
-             f"/matches/{tichu}", f"/matches/{four}/hands/new", f"/matches/{three}/hands/3/edit",
-             f"/matches/{tichu}/hands/new", f"/matches/{three}/history", "/account", "/import",
-             "/offline", f"/players/{name}", f"/players/{tablemate}", "/leaderboard",
-             f"/head-to-head?one={name}&two={tablemate}", "/guests"]
+    pages = [
+        "/",
+        "/matches/new",
+        f"/matches/{three}",
+        f"/matches/{four}",
+        f"/matches/{house}",
+        f"/matches/{tichu}",
+        f"/matches/{four}/hands/new",
+        f"/matches/{three}/hands/3/edit",
+        f"/matches/{tichu}/hands/new",
+        f"/matches/{three}/history",
+        "/account",
+        "/import",
+        "/offline",
+        f"/players/{name}",
+        f"/players/{tablemate}",
+        "/leaderboard",
+        f"/head-to-head?one={name}&two={tablemate}",
+        "/guests",
+    ]
     yield player, stranger, pages
     for phone in (player, stranger):
         phone.context.close()
@@ -185,7 +219,9 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_every_page_fits_a_360_px_phone_in_every_language(
-    visitors: tuple[Phone, Phone, list[str]], shots: Path, language: str,
+    visitors: tuple[Phone, Phone, list[str]],
+    shots: Path,
+    language: str,
 ) -> None:
     player, stranger, pages = visitors
     speak(player, language)
@@ -195,5 +231,5 @@ def test_every_page_fits_a_360_px_phone_in_every_language(
     bad = [f"{url}: {what}" for url, misfit in found.items() for what in misfit]
     if bad:
         pytest.fail("\n".join(bad))
-    player.page.goto(pages[MATCH_PAGE])       # README shows it (UPDATE_SCREENSHOTS=1 rewrites)
+    player.page.goto(pages[MATCH_PAGE])  # README shows it (UPDATE_SCREENSHOTS=1 rewrites)
     player.screenshot(shots, f"match-{language}")

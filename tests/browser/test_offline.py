@@ -50,9 +50,13 @@ def go_online(phone: Phone) -> None:
 def kept(phone: Phone, *paths: str) -> None:
     """Wait until the service worker controls the page and keeps these pages for offline use."""
     phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
-    until(phone, """([name, paths]) => caches.open(name).then(c => c.keys())
+    until(
+        phone,
+        """([name, paths]) => caches.open(name).then(c => c.keys())
       .then(keys => keys.map(k => new URL(k.url).pathname))
-      .then(have => paths.every(p => have.includes(p)))""", [PAGES, list(paths)])
+      .then(have => paths.every(p => have.includes(p)))""",
+        [PAGES, list(paths)],
+    )
 
 
 def until(phone: Phone, script: str, arg: Any = None, timeout_ms: int = 15_000) -> None:
@@ -81,14 +85,12 @@ def table(new_phone: Any, hands: int) -> tuple[Phone, dict[str, str], str]:
     return phone, auth, match_id
 
 
-def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, int],
-          waits: bool = True) -> None:
+def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, int], waits: bool = True) -> None:
     """From the sheet: open the form of hand `number`, fill in a played hand, save it (and see
     it waiting on the sheet, unless `waits` is false)."""
     phone.tap("#live .banner a.button")
     phone.page.wait_for_selector(f"h1:text-is('Hand {number}')")
-    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice",
-                       has_text=declarer).first.tap()
+    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text=declarer).first.tap()
     phone.page.fill("#bid", str(bid))
     for seat, value in points.items():
         phone.page.fill(f"#points_{seat}", str(value))
@@ -99,17 +101,21 @@ def enter(phone: Phone, number: int, declarer: str, bid: int, points: dict[int, 
 
 def kept_hands(phone: Phone) -> int:
     """How many hands this phone keeps in IndexedDB."""
-    return int(phone.page.evaluate("""() => new Promise(done => {
+    return int(
+        phone.page.evaluate("""() => new Promise(done => {
       const open = indexedDB.open('tysiacha-offline');
       open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()
-        .onsuccess = e => done(e.target.result); })"""))
+        .onsuccess = e => done(e.target.result); })""")
+    )
 
 
 def waiting(phone: Phone) -> list[str]:
     """The hands waiting on the sheet, newest first as the sheet shows hands: 'number: what'."""
-    return [f"{r.locator('th').inner_text()}: {r.locator('.entry').inner_text()}"
-            f" ({r.locator('.queued-state').inner_text()})"
-            for r in phone.page.locator("#live tr.queued").all()]
+    return [
+        f"{r.locator('th').inner_text()}: {r.locator('.entry').inner_text()}"
+        f" ({r.locator('.queued-state').inner_text()})"
+        for r in phone.page.locator("#live tr.queued").all()
+    ]
 
 
 def server_hands(phone: Phone, auth: dict[str, str], match_id: str) -> list[tuple[int, int, int]]:
@@ -157,8 +163,7 @@ def forget_network_errors(phone: Phone, *expected: str) -> None:
     phone.errors[:] = [e for e in phone.errors if not any(k in e for k in known)]
 
 
-def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once_in_order(
-        new_phone: Any) -> None:
+def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once_in_order(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
@@ -187,8 +192,7 @@ def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once
     phone.page.evaluate(WATCH_ROWS)
     deadline = time.monotonic() + SENT_WITHIN_MS / 1000
     go_online(phone)
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(
-        timeout=left_ms(deadline))
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(timeout=left_ms(deadline))
     phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=left_ms(deadline))
     assert time.monotonic() <= deadline
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120), (4, 1, 130)]
@@ -198,8 +202,7 @@ def test_hands_saved_offline_survive_a_reload_and_a_closed_tab_and_are_sent_once
         assert seen == ["waiting", "recorded"], states
     # In order: hand 4 went out only once hand 3 was recorded.
     assert "3 recorded, 4 sending" in states["log"], states
-    assert not any("3 waiting, 4 sending" in line or "3 sending, 4 sending" in line
-                   for line in states["log"]), states
+    assert not any("3 waiting, 4 sending" in line or "3 sending, 4 sending" in line for line in states["log"]), states
     assert phone.page.locator(".offline-line").is_hidden()
     forget_network_errors(phone)
 
@@ -210,14 +213,19 @@ def record_elsewhere(phone: Phone, auth: dict[str, str], match_id: str, number: 
     code = request.get(f"/api/matches/{match_id}", headers=auth).json()["join_code"]
     boris = api_user(phone, unique("boris"))
     assert request.post("/api/matches/join", headers=boris, data={"code": code}).status == 200
-    hand = {"kind": "played", "declarer": 1, "bid": 100, "points": [15, None, 10],
-            "marriages": [[], ["spades"], []], "expected_hand": number}
+    hand = {
+        "kind": "played",
+        "declarer": 1,
+        "bid": 100,
+        "points": [15, None, 10],
+        "marriages": [[], ["spades"], []],
+        "expected_hand": number,
+    }
     response = request.post(f"/api/matches/{match_id}/hands", headers=boris, data=hand)
     assert response.status == 201, response.text()
 
 
-def test_a_hand_another_phone_recorded_meanwhile_is_a_conflict_and_goes_in_as_the_next_hand(
-        new_phone: Any) -> None:
+def test_a_hand_another_phone_recorded_meanwhile_is_a_conflict_and_goes_in_as_the_next_hand(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
@@ -226,7 +234,7 @@ def test_a_hand_another_phone_recorded_meanwhile_is_a_conflict_and_goes_in_as_th
     go_online(phone)
     conflict = phone.page.locator("#live tr.queued.state-conflict")
     conflict.wait_for(timeout=SENT_WITHIN_MS)
-    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100)]     # the other phone's only
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100)]  # the other phone's only
     phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for()
     assert "Anna · 120" in conflict.inner_text() and "not sent" in conflict.inner_text()
     assert "hand 3" in conflict.locator(".queued-message").inner_text().lower()
@@ -247,15 +255,14 @@ def test_a_hand_another_phone_recorded_meanwhile_is_a_conflict_and_goes_in_as_th
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
-def test_a_following_phone_says_it_is_offline_shows_its_last_sheet_and_catches_up(
-        new_phone: Any) -> None:
+def test_a_following_phone_says_it_is_offline_shows_its_last_sheet_and_catches_up(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     line = phone.page.locator(".offline-line")
     go_offline(phone)
     line.wait_for(timeout=SAYS_OFFLINE_WITHIN_MS)
     assert re.fullmatch(r"as of \d\d:\d\d — offline", line.inner_text())
     record_elsewhere(phone, auth, match_id, 3)
-    phone.page.reload()                                   # the sheet kept on the phone
+    phone.page.reload()  # the sheet kept on the phone
     line.wait_for(timeout=SAYS_OFFLINE_WITHIN_MS)
     assert re.fullmatch(r"as of \d\d:\d\d — offline", line.inner_text())
     assert phone.page.locator("#live table.sheet tbody tr").count() == 2
@@ -269,14 +276,21 @@ def test_a_following_phone_says_it_is_offline_shows_its_last_sheet_and_catches_u
     forget_network_errors(phone)
 
 
-def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sent(
-        new_phone: Any) -> None:
+def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sent(new_phone: Any) -> None:
     phone = new_phone()
-    previous = subprocess.run(["git", "show", f"{PREVIOUS_WORKER}:static/sw.js"],
-                              cwd=Path(__file__).parent, check=True, capture_output=True,
-                              text=True).stdout
-    phone.context.route("**/sw.js", lambda route: route.fulfill(
-        body=previous, content_type="text/javascript", headers={"Cache-Control": "no-cache"}))
+    previous = subprocess.run(
+        ["git", "show", f"{PREVIOUS_WORKER}:static/sw.js"],
+        cwd=Path(__file__).parent,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    phone.context.route(
+        "**/sw.js",
+        lambda route: route.fulfill(
+            body=previous, content_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        ),
+    )
     name = unique("olga")
     auth = api_user(phone, name)
     match_id = api_match(phone, auth, hands=2)
@@ -284,13 +298,12 @@ def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sen
     phone.page.goto(f"/matches/{match_id}/hands/new")
     phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     worker = phone.context.service_workers[0]
-    assert worker.evaluate("typeof PAGES") == "undefined"       # the previous release's worker
+    assert worker.evaluate("typeof PAGES") == "undefined"  # the previous release's worker
 
     # Offline with the previous worker: the hand waits; the sheet cannot be shown (that worker
     # kept no sheets), its offline page is.
     go_offline(phone)
-    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice",
-                       has_text="Vera").first.tap()
+    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text="Vera").first.tap()
     phone.page.fill("#bid", "110")
     phone.page.fill("#points_0", "25")
     phone.page.fill("#points_1", "5")
@@ -302,29 +315,31 @@ def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sen
     go_online(phone)
     phone.page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     until(phone, "() => caches.keys().then(k => k.includes('tysiacha-static-1'))")
-    until(phone, """() => navigator.serviceWorker.getRegistration()
+    until(
+        phone,
+        """() => navigator.serviceWorker.getRegistration()
       .then(r => r.active && !r.installing && !r.waiting)
       .then(ok => ok && fetch('/sw.js').then(x => x.text())
-      .then(t => t.includes('tysiacha-pages-1')))""")
+      .then(t => t.includes('tysiacha-pages-1')))""",
+    )
     new = [w for w in phone.context.service_workers if w.evaluate("typeof PAGES") == "string"]
     assert new, "the new worker is not running"
     assert kept_hands(phone) == 1
     assert server_hands(phone, auth, match_id)[2:] == []
 
-    phone.page.goto(f"/matches/{match_id}")                      # the next visit sends it
+    phone.page.goto(f"/matches/{match_id}")  # the next visit sends it
     phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 2, 110)]
     phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
     forget_network_errors(phone)
 
 
-def test_logging_out_says_hands_are_waiting_and_keeps_nothing_of_the_account(
-        new_phone: Any) -> None:
+def test_logging_out_says_hands_are_waiting_and_keeps_nothing_of_the_account(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
-    phone.page.close()             # back online straight onto the log-out question: no sheet
-    go_online(phone)               # open meanwhile that would send the hand
+    phone.page.close()  # back online straight onto the log-out question: no sheet
+    go_online(phone)  # open meanwhile that would send the hand
     phone.page = phone.open_page()
     phone.page.goto("/logout")
     warning = phone.page.locator(".log-out-drops")
@@ -341,16 +356,18 @@ def test_the_offline_page_follows_the_language_the_player_chose(new_phone: Any) 
     phone, _auth, match_id = table(new_phone, hands=1)
     phone.page.locator("footer.languages button[lang=pl]").tap()
     phone.page.wait_for_selector("html[lang=pl]")
-    until(phone, """() => caches.match('/offline').then(r => r.text())
-      .then(t => t.includes('<html lang="pl"'))""")
+    until(
+        phone,
+        """() => caches.match('/offline').then(r => r.text())
+      .then(t => t.includes('<html lang="pl"'))""",
+    )
     go_offline(phone)
-    phone.page.goto("/matches/new")                              # never opened: the offline page
+    phone.page.goto("/matches/new")  # never opened: the offline page
     assert phone.page.locator("h1").inner_text() == "Brak połączenia"
     forget_network_errors(phone)
 
 
-def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kept(
-        new_phone: Any) -> None:
+def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kept(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     enter(phone, 3, "Anna", 120, {1: 80, 2: 60}, waits=False)
     phone.page.locator(".has-error .errors li", has_text="120").first.wait_for()
@@ -360,13 +377,11 @@ def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kep
     forget_network_errors(phone, "status of 422 (UNPROCESSABLE ENTITY)")
 
 
-def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_made_again(
-        new_phone: Any) -> None:
+def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_made_again(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     phone.page.goto(f"/matches/{match_id}/hands/2/edit")
     go_offline(phone)
-    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice",
-                       has_text="Anna").first.tap()
+    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text="Anna").first.tap()
     phone.page.fill("#bid", "120")
     for seat, value in {0: "", 1: "20", 2: "30"}.items():
         phone.page.fill(f"#points_{seat}", value)
@@ -374,10 +389,15 @@ def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_mad
     phone.page.wait_for_selector("#live tr.queued th:text-is('2 ✎')")
 
     # Meanwhile another phone corrects hand 2 (its version moves on to 2).
-    other = {"kind": "played", "declarer": 1, "bid": 100, "points": [15, None, 10],
-             "marriages": [[], ["spades"], []], "version": 1}
-    response = phone.context.request.put(f"/api/matches/{match_id}/hands/2", headers=auth,
-                                         data=other)
+    other = {
+        "kind": "played",
+        "declarer": 1,
+        "bid": 100,
+        "points": [15, None, 10],
+        "marriages": [[], ["spades"], []],
+        "version": 1,
+    }
+    response = phone.context.request.put(f"/api/matches/{match_id}/hands/2", headers=auth, data=other)
     assert response.status == 200, response.text()
 
     go_online(phone)
@@ -395,8 +415,7 @@ def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_mad
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
-def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_numbers(
-        new_phone: Any) -> None:
+def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_numbers(new_phone: Any) -> None:
     phone, _auth, match_id = table(new_phone, hands=2)
     phone.page.goto(f"/matches/{match_id}/hands/new")
     phone.choose("Declarer", "Anna")
@@ -404,21 +423,20 @@ def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_n
     phone.page.fill("#points_1", "20")
     phone.page.fill("#points_2", "30")
     preview = phone.page.locator(".preview")
-    preview.locator("li").first.wait_for()                       # online: the engine's numbers
+    preview.locator("li").first.wait_for()  # online: the engine's numbers
     go_offline(phone)
     phone.page.fill("#points_2", "35")
     offline = "Offline: this hand will be scored when the connection is back."
     phone.page.locator(".preview .offline-preview", has_text=offline).wait_for(timeout=2_000)
-    assert preview.inner_text().strip() == offline               # no number from before
+    assert preview.inner_text().strip() == offline  # no number from before
     assert preview.locator("li").count() == 0
     go_online(phone)
-    preview.locator("li").first.wait_for(timeout=5_000)          # scored again
+    preview.locator("li").first.wait_for(timeout=5_000)  # scored again
     assert "Preview:" in preview.inner_text()
     forget_network_errors(phone)
 
 
-def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_hand(
-        new_phone: Any) -> None:
+def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_hand(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
@@ -433,18 +451,16 @@ def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_h
     assert "4: Boris · 130 (waiting to be sent)" in waiting(phone)
     conflict.locator("button", has_text="Drop it").tap()
     phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(
-        timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100), (4, 1, 130)]
     assert kept_hands(phone) == 0
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
-def test_a_queued_hand_the_rules_refuse_is_shown_and_opens_in_its_form_with_the_refusal(
-        new_phone: Any) -> None:
+def test_a_queued_hand_the_rules_refuse_is_shown_and_opens_in_its_form_with_the_refusal(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
-    enter(phone, 3, "Anna", 120, {1: 80, 2: 60})          # 140 taken by defenders: refused
+    enter(phone, 3, "Anna", 120, {1: 80, 2: 60})  # 140 taken by defenders: refused
     go_online(phone)
     refused = phone.page.locator("#live tr.queued.state-refused")
     refused.wait_for(timeout=SENT_WITHIN_MS)
@@ -483,11 +499,11 @@ def wait_offline_hand(phone: Phone, match_id: str) -> None:
 def nothing_kept(phone: Phone, match_id: str) -> bool:
     """No hand in IndexedDB and no kept copy of the match's sheet."""
     return kept_hands(phone) == 0 and not phone.page.evaluate(
-        "path => caches.match(path).then(Boolean)", f"/matches/{match_id}")
+        "path => caches.match(path).then(Boolean)", f"/matches/{match_id}"
+    )
 
 
-def test_logging_out_everywhere_says_hands_are_waiting_and_keeps_nothing_of_the_account(
-        new_phone: Any) -> None:
+def test_logging_out_everywhere_says_hands_are_waiting_and_keeps_nothing_of_the_account(new_phone: Any) -> None:
     phone, _auth, match_id = table(new_phone, hands=2)
     wait_offline_hand(phone, match_id)
     phone.page.goto("/account")
@@ -495,7 +511,7 @@ def test_logging_out_everywhere_says_hands_are_waiting_and_keeps_nothing_of_the_
     assert "still waiting to be sent: 1. Logging out drops them." in everywhere.inner_text()
     deleting = phone.page.locator("section:has(#delete-title) .log-out-drops")
     assert "still waiting to be sent: 1. Deleting your account drops them." in deleting.inner_text()
-    assert kept_hands(phone) == 1                          # the account page sends nothing
+    assert kept_hands(phone) == 1  # the account page sends nothing
     forget_network_errors(phone)
     phone.tap("section:has(#everywhere-title) button[type=submit]")
     phone.page.wait_for_url("**/login")
@@ -505,8 +521,7 @@ def test_logging_out_everywhere_says_hands_are_waiting_and_keeps_nothing_of_the_
     # (its API token ended too: the hand's absence is asked of the log-out test's server)
 
 
-def test_deleting_the_account_forgets_it_on_the_phone_only_once_it_is_deleted(
-        new_phone: Any) -> None:
+def test_deleting_the_account_forgets_it_on_the_phone_only_once_it_is_deleted(new_phone: Any) -> None:
     phone, _auth, match_id = table(new_phone, hands=2)
     wait_offline_hand(phone, match_id)
     phone.page.goto("/account")
@@ -514,7 +529,7 @@ def test_deleting_the_account_forgets_it_on_the_phone_only_once_it_is_deleted(
     phone.tap("section:has(#delete-title) button[type=submit]")
     phone.page.locator("section:has(#delete-title) .errors li").wait_for()
     phone.page.locator("section:has(#delete-title) .log-out-drops").wait_for()
-    assert kept_hands(phone) == 1                          # refused: nothing is lost
+    assert kept_hands(phone) == 1  # refused: nothing is lost
     assert phone.page.evaluate("path => caches.match(path).then(Boolean)", f"/matches/{match_id}")
 
     phone.page.fill("#password", PASSWORD)
@@ -527,8 +542,7 @@ def test_deleting_the_account_forgets_it_on_the_phone_only_once_it_is_deleted(
     forget_network_errors(phone, "status of 422")
 
 
-def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheets(
-        new_phone: Any) -> None:
+def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheets(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     olga = phone.page.evaluate("document.getElementById('offline-words').dataset.user")
     # Olga's session runs out with a hand waiting; she logs in again: the hand is still hers
@@ -544,8 +558,12 @@ def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheet
     # Another hand waits; her session runs out again and Boris logs in on the phone.
     phone.page.goto(f"/matches/{match_id}/hands/new")
     phone.page.goto(f"/matches/{match_id}")
-    until(phone, """path => caches.match(path).then(r => r ? r.text() : '')
-      .then(t => t.includes('Save hand 4'))""", f"/matches/{match_id}/hands/new")
+    until(
+        phone,
+        """path => caches.match(path).then(r => r ? r.text() : '')
+      .then(t => t.includes('Save hand 4'))""",
+        f"/matches/{match_id}/hands/new",
+    )
     go_offline(phone)
     enter(phone, 4, "Boris", 130, {0: 10, 2: 15})
     phone.page.close()
@@ -556,15 +574,20 @@ def test_another_account_on_the_phone_never_sees_the_earlier_ones_hands_or_sheet
     phone.page.locator(".log-in-drops").wait_for()
     phone.page.goto("/login")
     warning = phone.page.locator(".log-in-drops")
-    assert warning.inner_text() == (f"Hands {olga} saved on this phone are still waiting to be "
-                                    "sent: 1. Logging in as someone else drops them.")
+    assert warning.inner_text() == (
+        f"Hands {olga} saved on this phone are still waiting to be sent: 1. Logging in as someone else drops them."
+    )
     boris = unique("boris")
     api_user(phone, boris)
     phone.log_in(boris)
-    until(phone, "([path]) => new Promise(done => { const open = indexedDB.open('tysiacha-offline');"
-          " open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()"
-          ".onsuccess = e => done(e.target.result === 0); }).then(none => none && caches.match(path)"
-          ".then(hit => !hit))", [f"/matches/{match_id}"])
+    until(
+        phone,
+        "([path]) => new Promise(done => { const open = indexedDB.open('tysiacha-offline');"
+        " open.onsuccess = () => open.result.transaction('hands').objectStore('hands').count()"
+        ".onsuccess = e => done(e.target.result === 0); }).then(none => none && caches.match(path)"
+        ".then(hit => !hit))",
+        [f"/matches/{match_id}"],
+    )
     # Offline, Olga's sheet is not there for Boris to read: the offline page is.
     go_offline(phone)
     phone.page.goto(f"/matches/{match_id}")
@@ -578,8 +601,14 @@ def asked(phone: Phone, *paths: str) -> list[str]:
     """A list that fills with what the phone's page (not its service worker) asks for of
     `paths` from now on, as "METHOD path"."""
     seen: list[str] = []
-    phone.page.on("request", lambda r: seen.append(f"{r.method} {r.url.removeprefix(phone.server)}")
-                  if r.url.removeprefix(phone.server) in paths else None)
+    phone.page.on(
+        "request",
+        lambda r: (
+            seen.append(f"{r.method} {r.url.removeprefix(phone.server)}")
+            if r.url.removeprefix(phone.server) in paths
+            else None
+        ),
+    )
     return seen
 
 
@@ -594,8 +623,7 @@ def fill_and_preview(phone: Phone) -> None:
     phone.page.wait_for_timeout(1000)
 
 
-def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
-        new_phone: Any) -> None:
+def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
     seen = asked(phone, hand, "/csrf-token", sheet)
@@ -605,8 +633,7 @@ def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
             sessionStorage.setItem(key, String(Number(sessionStorage.getItem(key)) + 1));
             return open(...args); }; })()""")
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30}, waits=False)
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
-        timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     # The form, its one post, the sheet: no GET /csrf-token on the way (on slow 4G, 150 ms).
     assert seen == [f"GET {hand}", f"POST {hand}", f"GET {sheet}"]
@@ -614,8 +641,7 @@ def test_a_hand_saved_online_goes_out_with_its_forms_token_in_one_round_trip(
     assert phone.page.evaluate("k => sessionStorage.getItem(k)", f"opens {hand}") == "1"
 
 
-def test_a_connection_the_browser_closed_unannounced_is_opened_again_and_the_sent_hand_dropped(
-        new_phone: Any) -> None:
+def test_a_connection_the_browser_closed_unannounced_is_opened_again_and_the_sent_hand_dropped(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     # Right after a hand goes out, the page's IndexedDB connection is closed under it, with no
     # event (as a browser may): the dropping of the hand the server just recorded meets it.
@@ -630,16 +656,14 @@ def test_a_connection_the_browser_closed_unannounced_is_opened_again_and_the_sen
             if (options && options.method === 'POST' && /hands[/]new$/.test(url)) closeNext = true;
             return sent; }; })()""")
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30}, waits=False)
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
-        timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
     phone.page.wait_for_timeout(500)  # a hand left on the phone would go out again by now
     assert kept_hands(phone) == 0
     assert phone.page.locator("#live tr.queued").count() == 0
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
 
 
-def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview(
-        new_phone: Any) -> None:
+def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     phone.tap("#live .banner a.button")
     phone.page.wait_for_selector("h1:text-is('Hand 3')")
@@ -667,17 +691,16 @@ def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview
     phone.page.wait_for_timeout(600)
     assert previews == []
     held[0].fallback()
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
-        timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
     phone.context.unroute("**/hands/new", hold)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
 
 
-def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
-        new_phone: Any) -> None:
+def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     # A hundred corrections on the phone that the player has not settled yet.
-    phone.page.evaluate("""([match]) => new Promise(done => {
+    phone.page.evaluate(
+        """([match]) => new Promise(done => {
         const words = document.getElementById('offline-words').dataset;
         const open = indexedDB.open('tysiacha-offline', 1);
         open.onsuccess = () => {
@@ -686,7 +709,9 @@ def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
                 user: words.user, account: words.account, match, kind: 'correct', number: 1,
                 action: `/matches/${match}/hands/1/edit`, fields: [], summary: 'kept',
                 savedAt: new Date().toISOString(), state: 'conflict', message: ''});
-            tx.oncomplete = () => { open.result.close(); done(); }; }; })""", [match_id])
+            tx.oncomplete = () => { open.result.close(); done(); }; }; })""",
+        [match_id],
+    )
     phone.page.goto(f"/matches/{match_id}/hands/new")
     fill_and_preview(phone)
     previews = asked(phone, f"/matches/{match_id}/hands/preview")
@@ -695,15 +720,15 @@ def test_a_phone_holding_100_hands_refuses_one_more_and_previews_it_again(
         form.dispatchEvent(new Event('input', {bubbles: true}));
         form.querySelector('button[type=submit]').click(); }""")
     assert phone.page.locator(".offline-refusal").inner_text() == (
-        "100 hands are already waiting on this phone: send them before adding more.")
+        "100 hands are already waiting on this phone: send them before adding more."
+    )
     # Still on the form, whose preview the save had let go: it is asked for what is typed now.
     phone.page.locator(".preview", has_text="125").wait_for()
     assert len(previews) == 1
     assert kept_hands(phone) == 100 and server_hands(phone, auth, match_id)[2:] == []
 
 
-def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_token(
-        new_phone: Any) -> None:
+def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_token(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     phone.tap("#live .banner a.button")
     phone.page.wait_for_selector("h1:text-is('Hand 3')")
@@ -714,8 +739,7 @@ def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_to
     login = request.get("/login").text()
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', login).group(1)
     name = phone.page.evaluate("document.getElementById('offline-words').dataset.user")
-    assert request.post("/login", form={"csrf_token": token, "username": name,
-                                         "password": PASSWORD}).ok
+    assert request.post("/login", form={"csrf_token": token, "username": name, "password": PASSWORD}).ok
     phone.choose("Declarer", "Anna")
     phone.page.fill("#bid", "120")
     phone.page.fill("#points_1", "20")
@@ -723,8 +747,7 @@ def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_to
     hand, sheet = f"/matches/{match_id}/hands/new", f"/matches/{match_id}"
     seen = asked(phone, hand, "/csrf-token", sheet)
     phone.tap("button:text('Save hand 3')")
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
-        timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     assert phone.page.locator("#live tr.queued").count() == 0
     # The form's own token is refused (400), a fresh one is fetched, the hand goes once more.
@@ -732,8 +755,7 @@ def test_a_hand_saved_in_a_form_from_an_earlier_session_goes_out_with_a_fresh_to
     forget_network_errors(phone, "status of 400")
 
 
-def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(
-        new_phone: Any) -> None:
+def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
@@ -747,11 +769,9 @@ def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(
             return
         posts.append(route.request.post_data or "")
         if len(posts) == 1:
-            route.fulfill(status=403, body="<h1>Sign in to the train's Wi-Fi</h1>",
-                          content_type="text/html")
+            route.fulfill(status=403, body="<h1>Sign in to the train's Wi-Fi</h1>", content_type="text/html")
         elif len(posts) == 2:
-            route.fallback(post_data=re.sub(r"csrf_token=[^&]*", "csrf_token=stale",
-                                            route.request.post_data or ""))
+            route.fallback(post_data=re.sub(r"csrf_token=[^&]*", "csrf_token=stale", route.request.post_data or ""))
         else:
             route.fallback()
 
@@ -761,17 +781,18 @@ def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(
     while not posts:
         assert time.monotonic() < deadline, "the hand was not sent when the connection came back"
         phone.page.wait_for_timeout(50)
-    phone.page.wait_for_function("() => document.querySelector('#live tr.queued.state-waiting')"
-                                 " && !document.querySelector('#live tr.queued.state-sending')")
+    phone.page.wait_for_function(
+        "() => document.querySelector('#live tr.queued.state-waiting')"
+        " && !document.querySelector('#live tr.queued.state-sending')"
+    )
     assert len(posts) == 1
-    assert waiting(phone) == ["3: Anna · 120 (waiting to be sent)"]   # not "not sent", not gone
+    assert waiting(phone) == ["3: Anna · 120 (waiting to be sent)"]  # not "not sent", not gone
     assert kept_hands(phone) == 1 and server_hands(phone, auth, match_id)[2:] == []
 
     tokens = len([u for u in phone.requests if u.endswith("/csrf-token")])
-    phone.page.reload()                                    # the next visit: sent after all
-    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(
-        timeout=SENT_WITHIN_MS)
-    assert len(posts) == 3                                 # the refused token, then a fresh one
+    phone.page.reload()  # the next visit: sent after all
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(2).wait_for(timeout=SENT_WITHIN_MS)
+    assert len(posts) == 3  # the refused token, then a fresh one
     assert len([u for u in phone.requests if u.endswith("/csrf-token")]) == tokens + 2
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     phone.context.unroute("**/hands/new", answer)

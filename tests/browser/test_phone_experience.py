@@ -76,17 +76,22 @@ def table(new_phone: Any) -> tuple[Phone, str]:
 
 def pages(match_id: str) -> list[str]:
     """The main pages of a player who is logged in."""
-    return ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
-            f"/matches/{match_id}/hands/1/edit", f"/matches/{match_id}/hands/1/delete",
-            f"/matches/{match_id}/end", "/offline"]
+    return [
+        "/",
+        "/matches/new",
+        f"/matches/{match_id}",
+        f"/matches/{match_id}/hands/new",
+        f"/matches/{match_id}/hands/1/edit",
+        f"/matches/{match_id}/hands/1/delete",
+        f"/matches/{match_id}/end",
+        "/offline",
+    ]
 
 
-def test_no_page_needs_zooming_or_sideways_scrolling_at_360_px(table: tuple[Phone, str],
-                                                                 new_phone: Any) -> None:
+def test_no_page_needs_zooming_or_sideways_scrolling_at_360_px(table: tuple[Phone, str], new_phone: Any) -> None:
     phone, match_id = table
     stranger = new_phone(**NARROW)
-    for who, url in [(stranger, "/login"), (stranger, "/register"),
-                     *((phone, u) for u in pages(match_id))]:
+    for who, url in [(stranger, "/login"), (stranger, "/register"), *((phone, u) for u in pages(match_id))]:
         who.page.goto(url)
         width = who.page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{url} is {width} px wide"
@@ -97,8 +102,7 @@ def test_every_control_on_the_hand_form_and_the_sheet_is_thumb_sized(
     table: tuple[Phone, str],
 ) -> None:
     phone, match_id = table
-    for url in (f"/matches/{match_id}/hands/new", f"/matches/{match_id}/hands/1/edit",
-                f"/matches/{match_id}"):
+    for url in (f"/matches/{match_id}/hands/new", f"/matches/{match_id}/hands/1/edit", f"/matches/{match_id}"):
         phone.page.goto(url)
         phone.page.wait_for_load_state("load")
         assert phone.page.evaluate(TARGETS_JS, TAP) == [], url
@@ -116,9 +120,7 @@ def test_numbers_are_typed_on_the_numeric_keypad(table: tuple[Phone, str]) -> No
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_colours_follow_the_phone_and_stay_readable_in_sunlight(
-    new_phone: Any, scheme: str, shots: Path
-) -> None:
+def test_the_colours_follow_the_phone_and_stay_readable_in_sunlight(new_phone: Any, scheme: str, shots: Path) -> None:
     phone = new_phone(color_scheme=scheme)
     name = unique("vera")
     match_id = api_match(phone, api_user(phone, name), hands=14)
@@ -173,22 +175,21 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
     assert manifest == {"display": "standalone", "start": "/", "icons": [True, True]}
     scope = phone.page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope == f"{phone.server}/"
-    phone.page.reload()      # now the worker controls the page and keeps its static files
+    phone.page.reload()  # now the worker controls the page and keeps its static files
     cached = phone.page.evaluate("""async () => {
       const keys = await (await caches.open('tysiacha-static-1')).keys();
       return keys.map(k => new URL(k.url).pathname + new URL(k.url).search).sort(); }""")
     assert "/offline" in cached
     assert any(k.startswith("/static/app.css?v=") for k in cached)
-    assert all(k == "/offline" or "?v=" in k for k in cached)   # sheets: their own cache (issue 13)
+    assert all(k == "/offline" or "?v=" in k for k in cached)  # sheets: their own cache (issue 13)
     phone.context.set_offline(True)
     phone.page.goto("/matches/new")
     assert phone.page.locator("h1").inner_text() == "No connection"
-    assert phone.page.evaluate("getComputedStyle(document.body).margin") == "0px"   # styled
+    assert phone.page.evaluate("getComputedStyle(document.body).margin") == "0px"  # styled
     phone.context.set_offline(False)
 
 
-def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
-        new_phone: Any) -> None:
+def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(new_phone: Any) -> None:
     """Polling (where the server does not push, issue 17): every 3 s while the sheet changes,
     then a half longer each time up to every 12 s; a touch asks at once and often again."""
     phone = new_phone()
@@ -200,7 +201,7 @@ def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
     answered: list[str] = []
     for done in ("requestfinished", "requestfailed"):
         phone.context.on(done, lambda r: answered.append(r.url))
-    phone.page.clock.install()          # the page's timers and Date run only when the test says
+    phone.page.clock.install()  # the page's timers and Date run only when the test says
     phone.page.goto(f"/matches/{match_id}")
     phone.page.clock.pause_at((phone.page.evaluate("() => Date.now()") + 1500) / 1000)  # s
 
@@ -210,32 +211,33 @@ def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(
     def rows() -> int:
         return int(phone.page.evaluate("() => document.querySelectorAll('#live tbody tr').length"))
 
-    def think(seconds: int) -> int:     # the polls of that many seconds of the page's clock
+    def think(seconds: int) -> int:  # the polls of that many seconds of the page's clock
         before = polls()
         for _ in range(seconds * 4):
             phone.page.clock.run_for(250)
-            for _ in range(300):        # a poll's answer arrives in real time: wait for it
+            for _ in range(300):  # a poll's answer arrives in real time: wait for it
                 if polls() == sum(u.endswith(version) for u in answered):
                     break
                 phone.page.wait_for_timeout(10)
         return polls() - before
 
-    assert 9 <= think(30) <= 10         # every 3 s while the sheet has just changed
-    assert think(30) <= 6               # then 4.5, 6.75, 10 s apart: slowing down
-    assert 4 <= think(60) <= 6          # every 12 s: 5 where 3 s would make 20
+    assert 9 <= think(30) <= 10  # every 3 s while the sheet has just changed
+    assert think(30) <= 6  # then 4.5, 6.75, 10 s apart: slowing down
+    assert 4 <= think(60) <= 6  # every 12 s: 5 where 3 s would make 20
 
-    reply = phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth,
-                                       data={"kind": "redeal", "expected_hand": 3})
+    reply = phone.context.request.post(
+        f"/api/matches/{match_id}/hands", headers=auth, data={"kind": "redeal", "expected_hand": 3}
+    )
     assert reply.status == 201, reply.text()
     asked = polls()
-    phone.page.mouse.click(5, 5)        # someone looks at the phone: it asks at once
+    phone.page.mouse.click(5, 5)  # someone looks at the phone: it asks at once
     for _ in range(300):
         if rows() >= 3:
             break
         phone.page.wait_for_timeout(10)
     assert rows() >= 3
     assert polls() == asked + 1
-    assert think(10) >= 3               # and every 3 s again
+    assert think(10) >= 3  # and every 3 s again
 
 
 def test_the_sheet_stops_asking_for_news_while_the_phone_is_put_away(new_phone: Any) -> None:
@@ -249,15 +251,15 @@ def test_the_sheet_stops_asking_for_news_while_the_phone_is_put_away(new_phone: 
         return sum(u.endswith(f"/matches/{match_id}/version") for u in phone.requests)
 
     phone.page.wait_for_timeout(3_500)
-    assert polls() >= 1                                     # visible: about every 3 s
+    assert polls() >= 1  # visible: about every 3 s
     phone.page.evaluate("""() => {
       Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
       document.dispatchEvent(new Event('visibilitychange')); }""")
     before = polls()
     phone.page.wait_for_timeout(4_000)
-    assert polls() == before                                # hidden: not one request
+    assert polls() == before  # hidden: not one request
     phone.page.evaluate("""() => {
       Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
       document.dispatchEvent(new Event('visibilitychange')); }""")
     phone.page.wait_for_timeout(500)
-    assert polls() == before + 1                            # back: asks at once
+    assert polls() == before + 1  # back: asks at once

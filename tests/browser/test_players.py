@@ -40,11 +40,12 @@ def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: 
     token = request.post("/api/tokens", data={"username": anna_name, "password": PASSWORD})
     auth = {"Authorization": f"Bearer {token.json()['token']}"}
     match_id = match_url.rsplit("/", 1)[1]
-    for hand in ({"declarer": 0, "bid": 100, "points": [None, 10, 10]},
-                 {"declarer": 1, "bid": 100, "points": [30, None, 0]},
-                 {"declarer": 0, "bid": 120, "points": [None, 0, 0]}):
-        response = request.post(f"/api/matches/{match_id}/hands", headers=auth,
-                                data={"kind": "played", **hand})
+    for hand in (
+        {"declarer": 0, "bid": 100, "points": [None, 10, 10]},
+        {"declarer": 1, "bid": 100, "points": [30, None, 0]},
+        {"declarer": 0, "bid": 120, "points": [None, 0, 0]},
+    ):
+        response = request.post(f"/api/matches/{match_id}/hands", headers=auth, data={"kind": "played", **hand})
         assert response.status == 201, response.text()
     assert request.post(f"/api/matches/{match_id}/bank", headers=auth).status == 200
 
@@ -52,8 +53,13 @@ def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: 
     boris.tap(f"#seats a:text('{anna_name}')")
     boris.page.wait_for_selector(f"h1:text('{anna_name}')")
     page = boris.page
-    figures = dict(zip(page.locator("table.figures th").all_inner_texts(),
-                       page.locator("table.figures td").all_inner_texts(), strict=True))
+    figures = dict(
+        zip(
+            page.locator("table.figures th").all_inner_texts(),
+            page.locator("table.figures td").all_inner_texts(),
+            strict=True,
+        )
+    )
     assert figures["Matches played"] == "1" and figures["Win rate"] == "100 %"
     assert figures["Won from the barrel"].startswith("1")
     assert "1 banked match together" in page.locator(".head-to-head").inner_text()

@@ -21,8 +21,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile(
-        new_phone: Any) -> None:
+def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile(new_phone: Any) -> None:
     anna: Phone = new_phone()
     auth = api_user(anna, unique("anna"))
     match_id = api_match(anna, auth, hands=3)
@@ -41,10 +40,10 @@ def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile
 
     nxt = anna.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["next"]
     saved = time.monotonic()
-    reply = anna.context.request.post(f"/api/matches/{match_id}/hands", headers=auth,
-                                      data={"kind": "redeal", "expected_hand": nxt["hand"]})
+    reply = anna.context.request.post(
+        f"/api/matches/{match_id}/hands", headers=auth, data={"kind": "redeal", "expected_hand": nxt["hand"]}
+    )
     assert reply.status == 201, reply.text()
-    boris.page.wait_for_function(
-        "n => document.querySelectorAll('#live tbody tr').length >= n", arg=4, timeout=3000)
+    boris.page.wait_for_function("n => document.querySelectorAll('#live tbody tr').length >= n", arg=4, timeout=3000)
     assert time.monotonic() - saved < 3
     assert not [u for u in boris.requests if "/version" in u]

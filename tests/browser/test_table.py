@@ -11,8 +11,9 @@ LIVE_WAIT_MS = 8_000
 """The other phone polls every 3 s: it must show a new hand well within this."""
 
 
-def enter_played(phone: Phone, declarer: str, bid: int, points: dict[int, int],
-                 marriages: dict[int, list[str]] | None = None) -> None:
+def enter_played(
+    phone: Phone, declarer: str, bid: int, points: dict[int, int], marriages: dict[int, list[str]] | None = None
+) -> None:
     """Fill in a played hand on the open hand form by tapping (points typed on the keypad)."""
     phone.choose("What happened", "Played")
     phone.choose("Declarer", declarer)
@@ -92,7 +93,7 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
     anna.screenshot(shots, "hand-form")
     save(anna, 1)
     boris.page.locator(".mark.barrel", has_text="3 hands left").wait_for(timeout=LIVE_WAIT_MS)
-    assert boris.page.evaluate("window.stillTheSamePage") is True   # swapped in, not reloaded
+    assert boris.page.evaluate("window.stillTheSamePage") is True  # swapped in, not reloaded
 
     # Hand 2: Boris calls his 120 off (Rospisat'): each opponent +60, but Anna is on the barrel.
     open_hand_form(anna, 2)
@@ -118,8 +119,7 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
 
     # Someone misread hand 1: Vera had 25, not 20. Correct it; the later hands follow.
     correct(anna, "hand", 1, "#points_2", "25", "Vera: +25")
-    boris.page.locator(".standing", has_text="Vera").locator(".score", has_text="605").wait_for(
-        timeout=LIVE_WAIT_MS)
+    boris.page.locator(".standing", has_text="Vera").locator(".score", has_text="605").wait_for(timeout=LIVE_WAIT_MS)
     boris.screenshot(shots, "sheet-live")
 
     # Hand 5: on the barrel, Anna takes 120 or more and wins.
@@ -137,5 +137,5 @@ def test_a_table_plays_a_match_on_two_phones(new_phone: Any, shots: Path) -> Non
     rows = bank_and_download(anna)
     assert rows[0][:5] == ["hand", "dealer", "declarer", "bid", "outcome"]
     assert [r[4] for r in rows[1:6]] == ["made", "forfeit", "redeal", "made", "made"]
-    assert rows[1][5 + 8] == "25"                       # Vera's corrected entry in hand 1
-    assert rows[-1][0] == "total" and rows[-1][5 + 3] == "1000"   # Anna's score
+    assert rows[1][5 + 8] == "25"  # Vera's corrected entry in hand 1
+    assert rows[-1][0] == "total" and rows[-1][5 + 3] == "1000"  # Anna's score

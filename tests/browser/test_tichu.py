@@ -99,8 +99,9 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
 
     # Round 2 was misread: Anna & Vera took 30, not 50. Correct it; the later rounds follow.
     correct(anna, "round", 2, "#card_points", "30", "Anna & Vera: +30")
-    boris.page.locator(".standing", has_text="Boris & Gleb").locator(
-        ".score", has_text="410").wait_for(timeout=LIVE_WAIT_MS)
+    boris.page.locator(".standing", has_text="Boris & Gleb").locator(".score", has_text="410").wait_for(
+        timeout=LIVE_WAIT_MS
+    )
 
     # Round 4: Anna calls Tichu and goes out first; 890 + 35 + 100 = 1025 wins.
     open_round_form(anna, 4)
@@ -112,8 +113,7 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     boris.page.locator(".banner.win", has_text="Anna & Vera win").wait_for(timeout=LIVE_WAIT_MS)
     assert boris.page.evaluate("window.stillTheSamePage") is True
     calls = anna.page.locator("table.calls-table")
-    assert calls.locator("tr", has_text="Boris").inner_text().split() == \
-        ["Boris", "0", "/", "0", "0", "/", "1"]
+    assert calls.locator("tr", has_text="Boris").inner_text().split() == ["Boris", "0", "/", "0", "0", "/", "1"]
     assert "Double victories: Anna & Vera 1 · Boris & Gleb 0." in anna.page.inner_text("#live")
     anna.page.locator("svg.race-chart").scroll_into_view_if_needed()
     anna.screenshot(shots, "tichu-sheet")

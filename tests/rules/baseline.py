@@ -31,8 +31,9 @@ def engine_before_house_rules() -> ModuleType:
         return _loaded[0]
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("git is not available here: the engine of 11320f9 cannot be read")
-    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e",
-                            f"{BEFORE_HOUSE_RULES}^{{commit}}"], capture_output=True)
+    known = subprocess.run(
+        ["git", "-C", str(ROOT), "cat-file", "-e", f"{BEFORE_HOUSE_RULES}^{{commit}}"], capture_output=True
+    )
     if known.returncode != 0:
         pytest.fail(f"commit {BEFORE_HOUSE_RULES} is not in this clone: fetch the history")
     _loaded.append(load_engine(BEFORE_HOUSE_RULES))
@@ -41,8 +42,7 @@ def engine_before_house_rules() -> ModuleType:
 
 def old_setup_data(setup_data: dict[str, Any]) -> dict[str, Any]:
     """A set-up as plain data as that engine reads it: no house rule, no old forced rule."""
-    options = {k: v for k, v in setup_data["options"].items()
-               if k not in HOUSE_RULES and k != LEGACY}
+    options = {k: v for k, v in setup_data["options"].items() if k not in HOUSE_RULES and k != LEGACY}
     return {**setup_data, "options": options}
 
 
@@ -67,14 +67,16 @@ def sheet_data(sheet: Any, base: ModuleType, first_bidder: bool = True) -> dict[
     seat_fields = base.SeatResult._fields
     hand_fields = [f for f in base.HandResult._fields if f not in ("record", "results")]
     standing_fields = [f.name for f in dataclasses.fields(base.Standing)]
-    next_fields = [f.name for f in dataclasses.fields(base.NextDeal)
-                   if first_bidder or f.name != "first_bidder"]
+    next_fields = [f.name for f in dataclasses.fields(base.NextDeal) if first_bidder or f.name != "first_bidder"]
     return {
-        "hands": [{**{f: getattr(h, f) for f in hand_fields},
-                   "results": [{f: getattr(r, f) for f in seat_fields} for r in h.results]}
-                  for h in sheet.hands],
-        "standings": [{f: _then(f, getattr(s, f)) for f in standing_fields}
-                      for s in sheet.standings],
+        "hands": [
+            {
+                **{f: getattr(h, f) for f in hand_fields},
+                "results": [{f: getattr(r, f) for f in seat_fields} for r in h.results],
+            }
+            for h in sheet.hands
+        ],
+        "standings": [{f: _then(f, getattr(s, f)) for f in standing_fields} for s in sheet.standings],
         "winner": sheet.winner,
         "status": sheet.status,
         "next": None if sheet.next is None else {f: getattr(sheet.next, f) for f in next_fields},

@@ -66,8 +66,11 @@ def test_barrel_example_of_section_9_three_hands_defending_then_760() -> None:
     sheet = replay(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [SEAT_0_TAKES_100] * 3)
     assert [h.results[0].score for h in sheet.hands] == [880, 880, 880, 760]
     assert [h.results[0].events for h in sheet.hands] == [
-        ("barrel_on",), ("barrel_ignored",), ("barrel_ignored",),
-        ("barrel_ignored", "barrel_fall")]
+        ("barrel_on",),
+        ("barrel_ignored",),
+        ("barrel_ignored",),
+        ("barrel_ignored", "barrel_fall"),
+    ]
     seat = sheet.standings[0]
     # Sheet: 800 + entry 80 (the 900 -> 880 gain) = 880; the fall of 120 is owed: 880 - 120 = 760.
     assert (seat.score, seat.total, seat.owed, seat.barrel) == (760, 880, 120, False)
@@ -135,9 +138,7 @@ def test_on_the_barrel_a_forfeit_opponent_gets_no_60_and_it_counts() -> None:
         ("classic", played(0, 115, [None, 10, 10], {0: ["hearts"]}), 880, True),
     ],
 )
-def test_declarer_on_the_barrel(
-    rules: str, hand: HandRecord, score: int, on_barrel: bool
-) -> None:
+def test_declarer_on_the_barrel(rules: str, hand: HandRecord, score: int, on_barrel: bool) -> None:
     # Hand 1 puts seat 0 on the barrel (800 + 100 -> 880); hand 2 seat 0 declares.
     sheet = replay(setup(rules, start=[800, 0, 0]), [SEAT_0_TAKES_100, hand])
     assert scores(sheet)[0] == score
@@ -159,8 +160,7 @@ def test_made_but_not_enough_three_times_falls_to_760() -> None:
     # Squarescores: took 100 >= bid 100 but < 120 stays; the third such hand is the
     # third barrel hand.
     stay = played(0, 100, [None, 10, 10])
-    assert history(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [stay] * 3, 0) == [
-        880, 880, 880, 760]
+    assert history(setup(start=[800, 0, 0]), [SEAT_0_TAKES_100] + [stay] * 3, 0) == [880, 880, 880, 760]
 
 
 def test_several_seats_may_be_on_the_barrel_at_once() -> None:
@@ -182,8 +182,7 @@ def test_other_targets_move_the_barrel(rules: str, target: int, barrel: int, fal
     # Seat 0 starts at barrel - 20 and defends with 100 -> barrel + 80 -> exactly the barrel;
     # three more hands defending -> falls to T - 240.
     start = barrel - 20
-    sheet = replay(setup(rules, start=[start, 0, 0], target=target),
-                   [SEAT_0_TAKES_100] + [SEAT_0_DEFENDS] * 3)
+    sheet = replay(setup(rules, start=[start, 0, 0], target=target), [SEAT_0_TAKES_100] + [SEAT_0_DEFENDS] * 3)
     assert [h.results[0].score for h in sheet.hands] == [barrel, barrel, barrel, fall]
     # and 880..999 is an ordinary score under these targets: 800 + 100 = 900 stays 900.
     plain = replay(setup(rules, start=[800, 0, 0], target=target), [SEAT_0_TAKES_100])

@@ -20,10 +20,19 @@ from scoresheet.rules import RULESETS, HandRecord, Options, Replay, Setup, repla
 from .baseline import engine_before_house_rules, replay_before, sheet_data
 from .test_properties import CONFIGS, legal_hand, setups
 
-NO_HOUSE_RULE = {"zeros": None, "zero_penalty": 120, "dump_555": "off",
-                 "barrel_knock_off": False, "barrel_miss": None, "barrel_hands": 3,
-                 "three_falls_reset": False, "declarer_rounding": False, "forfeit_pays": "60",
-                 "blind_doubles": "hand", "ace_marriage": False}
+NO_HOUSE_RULE = {
+    "zeros": None,
+    "zero_penalty": 120,
+    "dump_555": "off",
+    "barrel_knock_off": False,
+    "barrel_miss": None,
+    "barrel_hands": 3,
+    "three_falls_reset": False,
+    "declarer_rounding": False,
+    "forfeit_pays": "60",
+    "blind_doubles": "hand",
+    "ace_marriage": False,
+}
 """Options with no house rule set: the ruleset's own rules."""
 OLD_RULE = {"classic": {"barrel_miss": "costs_bid"}}
 """The rule a ruleset had before the corrections of RULES.md §7, as an option."""
@@ -34,8 +43,7 @@ def plain_matches(draw: st.DrawFn, name: str, n: int) -> tuple[Setup, list[HandR
     """A set-up with no house rule (gold set, blind bids, sitter bonus as drawn) and up to 24
     legal hands, stopping at a winner."""
     drawn = draw(setups(name, n))
-    setup = replace(drawn, options=replace(drawn.options,
-                                           **(NO_HOUSE_RULE | OLD_RULE.get(name, {}))))
+    setup = replace(drawn, options=replace(drawn.options, **(NO_HOUSE_RULE | OLD_RULE.get(name, {}))))
     hands: list[HandRecord] = []
     run = Replay(setup)
     for _ in range(draw(st.integers(0, 24))):
@@ -54,25 +62,30 @@ def before() -> Any:
 
 
 @pytest.mark.parametrize(("name", "n"), CONFIGS)
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_no_house_rule_scores_as_the_engine_before_the_house_rules(
-        before: Any, name: str, n: int, data: st.DataObject) -> None:
+    before: Any, name: str, n: int, data: st.DataObject
+) -> None:
     setup, hands = data.draw(plain_matches(name, n))
     now = replay(setup, hands)
     then = replay_before(before, setup, hands)
     tyzicha = RULESETS[name].forced_min_bid is not None
-    assert sheet_data(now, before, first_bidder=not tyzicha) == sheet_data(
-        then, before, first_bidder=not tyzicha)
+    assert sheet_data(now, before, first_bidder=not tyzicha) == sheet_data(then, before, first_bidder=not tyzicha)
 
 
 def test_the_comparison_sees_a_changed_rule(before: Any) -> None:
     # classic's corrected miss on the barrel (§7) is a difference the comparison must catch
     setup = Setup(("A", "B", "C"), "classic", Options(1000), 0, (800, 0, 0))
-    hands = [HandRecord("played", 1, 100, (100, None, 0)),  # A mounts at 880
-             HandRecord("played", 0, 140, (None, 10, 10))]  # A bids 140 on it, takes 100
+    hands = [
+        HandRecord("played", 1, 100, (100, None, 0)),  # A mounts at 880
+        HandRecord("played", 0, 140, (None, 10, 10)),
+    ]  # A bids 140 on it, takes 100
     now, then = replay(setup, hands), replay_before(before, setup, hands)
     assert [s.score for s in now.standings][0] == 880
     assert [s.score for s in then.standings][0] == 740

@@ -10,8 +10,7 @@ import pytest
 
 import scoresheet.rules
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(scoresheet.rules.__path__,
-                                                       "scoresheet.rules."))
+MODULES = sorted(m.name for m in pkgutil.iter_modules(scoresheet.rules.__path__, "scoresheet.rules."))
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -14,14 +14,21 @@ def played(declarer: int, bid: int, points: tuple[int | None, ...]) -> HandRecor
     return HandRecord("played", declarer=declarer, bid=bid, points=points)
 
 
-def figures(start: tuple[int, ...], *hands: HandRecord, rules: str = "squarescores",
-            **options: object) -> list[dict[str, int]]:
+def figures(
+    start: tuple[int, ...], *hands: HandRecord, rules: str = "squarescores", **options: object
+) -> list[dict[str, int]]:
     """Each seat's figures (as a dict) after replaying these hands from these scores, with
     these options (house rules, RULES.md §11)."""
-    setup = Setup(("Anna", "Boris", "Vera"), rules, Options(1000, **options), 0,  # type: ignore[arg-type]
-                  start)
-    return [{name: getattr(f, name) for name in ("place", "won", *COUNTS)}
-            for f in seat_figures(replay(setup, list(hands)))]
+    setup = Setup(
+        ("Anna", "Boris", "Vera"),
+        rules,
+        Options(1000, **options),
+        0,  # type: ignore[arg-type]
+        start,
+    )
+    return [
+        {name: getattr(f, name) for name in ("place", "won", *COUNTS)} for f in seat_figures(replay(setup, list(hands)))
+    ]
 
 
 ON_BARREL = played(0, 100, (None, 10, 10))
@@ -41,15 +48,17 @@ def test_a_contract_missed_on_the_barrel_is_a_fall_too() -> None:
 
 def test_taking_120_from_the_barrel_is_a_win_from_it() -> None:
     anna = figures((850, 0, 0), ON_BARREL, played(0, 120, (None, 0, 0)))[0]
-    assert (anna["barrel_on"], anna["barrel_won"], anna["barrel_fell"], anna["won"]) == \
-        (1, 1, 0, True)
+    assert (anna["barrel_on"], anna["barrel_won"], anna["barrel_fell"], anna["won"]) == (1, 1, 0, True)
     assert anna["bid_made_sum"] == 220 and anna["bid_made_max"] == 120 and anna["place"] == 1
 
 
 def test_zeros_and_rospisats_are_counted_per_seat() -> None:
-    anna, boris, vera = figures((0, 0, 0), played(0, 100, (None, 0, 20)),
-                                HandRecord("forfeit", declarer=1, bid=100),
-                                played(2, 100, (0, 0, None)))
+    anna, boris, vera = figures(
+        (0, 0, 0),
+        played(0, 100, (None, 0, 20)),
+        HandRecord("forfeit", declarer=1, bid=100),
+        played(2, 100, (0, 0, None)),
+    )
     assert (anna["zeros"], boris["zeros"], vera["zeros"]) == (1, 2, 0)
     assert (boris["forfeits"], boris["declared"], boris["made"]) == (1, 1, 0)
 
@@ -58,22 +67,37 @@ def test_classics_barrel_is_won_by_a_made_bid_and_a_miss_on_it_is_no_fall() -> N
     # RULES.md §7: classic's barrel win needs a made bid of 120+; a miss stays at 880 and
     # counts as a barrel hand, the third of them drops the seat: that is the fall.
     won = figures((850, 0, 0), ON_BARREL, played(0, 120, (None, 0, 0)), rules="classic")[0]
-    assert (won["barrel_on"], won["barrel_won"], won["barrel_fell"], won["won"],
-            won["made"], won["bid_made_max"]) == (1, 1, 0, True, 2, 120)
-    missed = figures((850, 0, 0), ON_BARREL, played(0, 140, (None, 60, 60)), BORIS_MAKES,
-                     BORIS_MAKES, rules="classic")[0]
-    assert (missed["barrel_on"], missed["barrel_fell"], missed["barrel_won"],
-            missed["declared"], missed["made"]) == (1, 1, 0, 2, 1)
-    two_hands = figures((850, 0, 0), ON_BARREL, played(0, 140, (None, 60, 60)), BORIS_MAKES,
-                        rules="classic")[0]
+    assert (won["barrel_on"], won["barrel_won"], won["barrel_fell"], won["won"], won["made"], won["bid_made_max"]) == (
+        1,
+        1,
+        0,
+        True,
+        2,
+        120,
+    )
+    missed = figures((850, 0, 0), ON_BARREL, played(0, 140, (None, 60, 60)), BORIS_MAKES, BORIS_MAKES, rules="classic")[
+        0
+    ]
+    assert (missed["barrel_on"], missed["barrel_fell"], missed["barrel_won"], missed["declared"], missed["made"]) == (
+        1,
+        1,
+        0,
+        2,
+        1,
+    )
+    two_hands = figures((850, 0, 0), ON_BARREL, played(0, 140, (None, 60, 60)), BORIS_MAKES, rules="classic")[0]
     assert two_hands["barrel_fell"] == 0  # still on it after the miss and one more hand
 
 
 def test_ggtables_bombs_are_counted_as_rospisats() -> None:
     # RULES.md §7: at GGTables a forfeit is a bomb (docs/glossary.md), the first per seat free.
-    anna, boris, vera = figures((0, 0, 0), HandRecord("forfeit", declarer=1, bid=100),
-                                HandRecord("forfeit", declarer=1, bid=110),
-                                HandRecord("forfeit", declarer=2, bid=100), rules="ggtables")
+    anna, boris, vera = figures(
+        (0, 0, 0),
+        HandRecord("forfeit", declarer=1, bid=100),
+        HandRecord("forfeit", declarer=1, bid=110),
+        HandRecord("forfeit", declarer=2, bid=100),
+        rules="ggtables",
+    )
     assert (boris["forfeits"], boris["declared"], boris["made"]) == (2, 2, 0)
     assert (vera["forfeits"], anna["forfeits"], anna["declared"]) == (1, 0, 0)
 
@@ -82,28 +106,40 @@ def test_polish_lock_wins_with_a_made_bid_and_takes_no_zero() -> None:
     # RULES.md §7: at 900..999 a polish seat is locked; a made bid makes it exactly the
     # target; a locked defender takes no zero (here with zeros counted, §11.1).
     boris_makes = played(1, 100, (0, None, 0))
-    anna, boris, vera = figures((890, 0, 0), played(1, 100, (10, None, 10)), boris_makes,
-                                played(0, 120, (None, 0, 0)), rules="polish", zeros="total")
+    anna, boris, vera = figures(
+        (890, 0, 0),
+        played(1, 100, (10, None, 10)),
+        boris_makes,
+        played(0, 120, (None, 0, 0)),
+        rules="polish",
+        zeros="total",
+    )
     assert (anna["zeros"], vera["zeros"], boris["zeros"]) == (0, 2, 1)  # Anna locked at 900
-    assert (anna["won"], anna["place"], anna["declared"], anna["made"],
-            anna["bid_made_max"]) == (True, 1, 1, 1, 120)
+    assert (anna["won"], anna["place"], anna["declared"], anna["made"], anna["bid_made_max"]) == (True, 1, 1, 1, 120)
     assert (anna["barrel_on"], anna["barrel_fell"]) == (0, 0)  # polish has no barrel
 
 
 def test_a_knock_off_is_a_fall_off_the_barrel() -> None:
     # RULES.md §11.3, §11.6: Boris gets on at 880 and knocks Anna off to 760: a fall.
-    knocked = figures((850, 800, 0), ON_BARREL, played(2, 100, (0, 70, None)),
-                      barrel_knock_off=True)
-    assert (knocked[0]["barrel_on"], knocked[0]["barrel_fell"], knocked[1]["barrel_on"]) == \
-        (1, 1, 1)
+    knocked = figures((850, 800, 0), ON_BARREL, played(2, 100, (0, 70, None)), barrel_knock_off=True)
+    assert (knocked[0]["barrel_on"], knocked[0]["barrel_fell"], knocked[1]["barrel_on"]) == (1, 1, 1)
     stays = figures((850, 800, 0), ON_BARREL, played(2, 100, (0, 70, None)))
     assert (stays[0]["barrel_fell"], stays[1]["barrel_on"]) == (0, 1)  # no knock-off: both on
 
 
 def test_a_third_fall_that_resets_to_0_is_one_fall_and_a_dump_is_none() -> None:
     anna_120, boris_makes = played(0, 120, (None, 0, 0)), played(1, 100, (10, None, 10))
-    anna = figures((850, 0, 0), ON_BARREL, boris_makes, anna_120, boris_makes, anna_120,
-                   boris_makes, barrel_hands=1, three_falls_reset=True)[0]
+    anna = figures(
+        (850, 0, 0),
+        ON_BARREL,
+        boris_makes,
+        anna_120,
+        boris_makes,
+        anna_120,
+        boris_makes,
+        barrel_hands=1,
+        three_falls_reset=True,
+    )[0]
     assert (anna["barrel_on"], anna["barrel_fell"], anna["barrel_won"]) == (3, 3, 0)
     dumped = figures((455, 0, 0), played(0, 100, (None, 10, 10)), dump_555="plus")[0]
     assert (dumped["barrel_fell"], dumped["made"]) == (0, 1)  # 555 → 0: no barrel in it
@@ -113,25 +149,29 @@ def test_a_redeal_is_declared_by_nobody() -> None:
     assert [f["declared"] for f in figures((0, 0, 0), HandRecord("redeal"))] == [0, 0, 0]
 
 
-@pytest.mark.parametrize(("scores", "winner", "expected"), [
-    ([1000, 300, 300], 0, [1, 2, 2]),        # equal scores share a place
-    ([1000, 1010, 200], 0, [1, 2, 3]),       # the winner first, whatever the scores
-    ([500, 600, 700], None, [3, 2, 1]),
-])
-def test_places_put_the_winner_first_then_go_by_score(scores: list[int], winner: int | None,
-                                                      expected: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("scores", "winner", "expected"),
+    [
+        ([1000, 300, 300], 0, [1, 2, 2]),  # equal scores share a place
+        ([1000, 1010, 200], 0, [1, 2, 3]),  # the winner first, whatever the scores
+        ([500, 600, 700], None, [3, 2, 1]),
+    ],
+)
+def test_places_put_the_winner_first_then_go_by_score(
+    scores: list[int], winner: int | None, expected: list[int]
+) -> None:
     assert places(scores, winner) == expected
 
 
 def test_tichu_calls_count_per_player_and_double_victories_per_team() -> None:
     setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000), 0, (0, 0))
-    rounds = [TichuRound(("tichu", "grand", None, None), 0, False, (35, 65)),
-              TichuRound((None, None, None, "tichu"), 3, True, None)]
+    rounds = [
+        TichuRound(("tichu", "grand", None, None), 0, False, (35, 65)),
+        TichuRound((None, None, None, "tichu"), 3, True, None),
+    ]
     anna, boris, vera, gleb = seat_figures(replay(setup, rounds))
-    assert (anna.tichu_called, anna.tichu_made, boris.grand_called, boris.grand_made) == \
-        (1, 1, 1, 0)
-    assert (gleb.tichu_made, gleb.double_victories, boris.double_victories,
-            anna.double_victories) == (1, 1, 1, 0)
+    assert (anna.tichu_called, anna.tichu_made, boris.grand_called, boris.grand_made) == (1, 1, 1, 0)
+    assert (gleb.tichu_made, gleb.double_victories, boris.double_victories, anna.double_victories) == (1, 1, 1, 0)
     # Anna & Vera 135, Boris & Gleb 165: partners share their team's place.
     assert (anna.place, vera.place, boris.place, gleb.place) == (2, 2, 1, 1)
     assert game_of("tichu") == "tichu" and game_of("polish") == "tysiacha"

@@ -44,12 +44,23 @@ def test_made_is_took_at_least_bid_exactly_equal_counts_as_made() -> None:
     ("rules", "raw", "rounded"),
     [
         # step 5 (squarescores, classic): the examples of §3; integers never tie.
-        ("squarescores", 42, 40), ("squarescores", 23, 25), ("squarescores", 2, 0),
-        ("squarescores", 3, 5), ("squarescores", 7, 5), ("squarescores", 8, 10),
-        ("classic", 42, 40), ("classic", 3, 5),
+        ("squarescores", 42, 40),
+        ("squarescores", 23, 25),
+        ("squarescores", 2, 0),
+        ("squarescores", 3, 5),
+        ("squarescores", 7, 5),
+        ("squarescores", 8, 10),
+        ("classic", 42, 40),
+        ("classic", 3, 5),
         # step 10 (polish, ggtables): a 5 rounds up.
-        ("polish", 45, 50), ("polish", 44, 40), ("polish", 5, 10), ("polish", 4, 0),
-        ("polish", 115, 120), ("ggtables", 45, 50), ("ggtables", 35, 40), ("ggtables", 34, 30),
+        ("polish", 45, 50),
+        ("polish", 44, 40),
+        ("polish", 5, 10),
+        ("polish", 4, 0),
+        ("polish", 115, 120),
+        ("ggtables", 45, 50),
+        ("ggtables", 35, 40),
+        ("ggtables", 34, 30),
     ],
 )
 def test_defender_card_points_round_to_the_ruleset_step(rules: str, raw: int, rounded: int) -> None:
@@ -77,16 +88,18 @@ def test_defender_marriages_count_in_full() -> None:
     [
         # Gold set hand 1 (min 120): declarer 100 cards + hearts = 200 >= 120 -> +120*2 = 240;
         # seat 0: 20*2 = 40 (+ spades 40*2 = 80 -> 120); seat 2: 0.
-        ({"gold_set": True}, played(1, 120, [20, None, 0], {1: ["hearts"], 0: ["spades"]}),
-         [120, 240, 0], 2),
+        ({"gold_set": True}, played(1, 120, [20, None, 0], {1: ["hearts"], 0: ["spades"]}), [120, 240, 0], 2),
         # Blind, made: 90 + clubs 60 = 150 >= 100 -> +200; defenders 20*2 = 40, 10*2 = 20.
-        ({"blind_bids": True}, played(1, 100, [20, None, 10], {1: ["clubs"]}, blind=True),
-         [40, 200, 20], 2),
+        ({"blind_bids": True}, played(1, 100, [20, None, 10], {1: ["clubs"]}, blind=True), [40, 200, 20], 2),
         # Blind, missed: took 90 < 150 -> -150*2 = -300 (the blind bid won the auction, so x2).
         ({"blind_bids": True}, played(1, 150, [20, None, 10], blind=True), [40, -300, 20], 2),
         # Gold and blind: x4. Declarer 100 + hearts = 200 >= 120 -> +480; seat 0 20*4 = 80.
-        ({"gold_set": True, "blind_bids": True},
-         played(1, 120, [20, None, 0], {1: ["hearts"]}, blind=True), [80, 480, 0], 4),
+        (
+            {"gold_set": True, "blind_bids": True},
+            played(1, 120, [20, None, 0], {1: ["hearts"]}, blind=True),
+            [80, 480, 0],
+            4,
+        ),
         # Neither: x1.
         ({}, played(1, 120, [20, None, 0], {1: ["hearts"]}), [20, 120, 0], 1),
     ],

@@ -27,8 +27,9 @@ def any_record(draw: st.DrawFn) -> HandRecord:
         declarer=draw(SEAT),
         bid=draw(st.none() | st.integers(90, 410)),
         points=draw(st.none() | st.tuples(*[POINTS] * n)),
-        marriages=draw(st.none() | st.tuples(
-            *[st.lists(st.sampled_from([*SUITS, "stars"]), max_size=2).map(tuple)] * n)),
+        marriages=draw(
+            st.none() | st.tuples(*[st.lists(st.sampled_from([*SUITS, "stars"]), max_size=2).map(tuple)] * n)
+        ),
         made=draw(st.none() | st.booleans()),
         blind=draw(st.booleans()),
         sitter_points=draw(st.sampled_from([0, 0, 10, 15, -10])),
@@ -57,10 +58,12 @@ def test_the_check_names_the_field_and_the_replay_the_hand() -> None:
     s = setup()
     game = Tysiacha(s)
     with pytest.raises(Refused) as err:
-        check_hand(played(1, 95, [10, None, 10]), s, RULESETS["squarescores"], game.deal(),
-                   game.seats)
+        check_hand(played(1, 95, [10, None, 10]), s, RULESETS["squarescores"], game.deal(), game.seats)
     assert (err.value.field, err.value.message, err.value.hand) == (
-        "bid", "The lowest bid is 100; 95 is too low.", None)
+        "bid",
+        "The lowest bid is 100; 95 is too low.",
+        None,
+    )
     with pytest.raises(Refused) as err:
         replay(s, [played(1, 100, [10, None, 10]), played(2, 95, [10, 10, None])])
     assert (err.value.field, err.value.hand) == ("bid", 2)

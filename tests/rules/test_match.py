@@ -29,9 +29,7 @@ def test_on_equal_scores_the_declarer_wins() -> None:
 
 
 @pytest.mark.parametrize(("dealer", "winner"), [(0, 2), (1, 2), (2, 0)])
-def test_on_equal_scores_without_the_declarer_the_earlier_in_bidding_order_wins(
-    dealer: int, winner: int
-) -> None:
+def test_on_equal_scores_without_the_declarer_the_earlier_in_bidding_order_wins(dealer: int, winner: int) -> None:
     # Seats 0 and 2 at 950 defend with 50 each: both 1000. Declarer 1 takes 20: missed.
     # Bidding order from the dealer's left: dealer 0 -> 1,2,0; dealer 1 -> 2,0,1; dealer 2 -> 0,1,2.
     s = setup("ggtables", start=[950, 0, 950], dealer=dealer)
@@ -81,22 +79,21 @@ def test_editing_an_earlier_hand_can_un_finish_the_match() -> None:
 
 # Seat 1's true changes: -100 (missed), +150 (made 150), -120 (missed), +40 (defends 40).
 HANDS = [
-    played(1, 100, [40, None, 40]),                   # took 40 < 100: -100
+    played(1, 100, [40, None, 40]),  # took 40 < 100: -100
     played(1, 150, [10, None, 10], {1: ["hearts"]}),  # took 200 >= 150: +150
-    played(1, 120, [40, None, 40]),                   # took 40 < 120: -120
-    played(0, 100, [None, 40, 0], {0: ["hearts"]}),   # seat 1 defends with 40: +40
+    played(1, 120, [40, None, 40]),  # took 40 < 120: -120
+    played(0, 100, [None, 40, 0], {0: ["hearts"]}),  # seat 1 defends with 40: +40
 ]
 
 
 def test_deferred_sheet_enters_losses_as_zero_and_owes_them() -> None:
     sheet = replay(setup(start=[0, 300, 0]), HANDS)
-    rows = [(r.delta, r.entry, r.owed, r.total, r.score)
-            for r in (h.results[1] for h in sheet.hands)]
+    rows = [(r.delta, r.entry, r.owed, r.total, r.score) for r in (h.results[1] for h in sheet.hands)]
     assert rows == [
-        (-100, 0, 100, 300, 200),   # d < 0: entry 0, owed 100
-        (150, 50, 0, 350, 350),     # pay min(150, 100) = 100: entry 50, owed 0
-        (-120, 0, 120, 350, 230),   # owed 120
-        (40, 0, 80, 350, 270),      # pay 40: entry 0, owed 80
+        (-100, 0, 100, 300, 200),  # d < 0: entry 0, owed 100
+        (150, 50, 0, 350, 350),  # pay min(150, 100) = 100: entry 50, owed 0
+        (-120, 0, 120, 350, 230),  # owed 120
+        (40, 0, 80, 350, 270),  # pay 40: entry 0, owed 80
     ]
     for h in sheet.hands:
         for r in h.results:
@@ -113,8 +110,10 @@ def test_rules_run_on_the_true_score_not_the_sheet_total() -> None:
     # Seat 0: sheet 850 with 100 owed, true score 750. Defending with 100 gives 850 (not the
     # barrel, which the sheet total 850 + 100 - pay would suggest): pays the 100 owed.
     s = setup(start=[850, 0, 0])
-    hands = [played(0, 100, [None, 60, 0]),  # seat 0 took 60 < 100: 750, owed 100
-             played(1, 100, [100, None, 0])]  # seat 0 defends 100: 850
+    hands = [
+        played(0, 100, [None, 60, 0]),  # seat 0 took 60 < 100: 750, owed 100
+        played(1, 100, [100, None, 0]),
+    ]  # seat 0 defends 100: 850
     sheet = replay(s, hands)
     r = sheet.hands[1].results[0]
     assert (r.score, r.barrel, r.entry, r.owed, r.total) == (850, False, 0, 0, 850)

@@ -30,18 +30,25 @@ def test_every_sentence_reads_as_a_sentence(code: str) -> None:
 
 
 def test_every_kind_of_refusal_is_raised_somewhere() -> None:
-    used = {node.value for name, tree in SOURCES.items() if name != "messages.py"
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    used = {
+        node.value
+        for name, tree in SOURCES.items()
+        if name != "messages.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
     assert set(MESSAGES) - used == set()
 
 
 def test_no_refusal_is_written_at_the_raise() -> None:
     # Refused(...) and Malformed(...) are built only by messages.refuse / messages.malformed.
-    built = [(name, node.lineno) for name, tree in SOURCES.items() if name != "messages.py"
-             for node in ast.walk(tree)
-             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-             and node.func.id in ("Refused", "Malformed")]
+    built = [
+        (name, node.lineno)
+        for name, tree in SOURCES.items()
+        if name != "messages.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Refused", "Malformed")
+    ]
     assert built == []
 
 
@@ -56,15 +63,12 @@ def test_a_refusal_carries_its_kind_and_values() -> None:
 @pytest.mark.parametrize(
     ("options", "field", "message"),
     [
-        ({"zeroes": "total"}, "options",
-         "“zeroes” is not an option we know: leave it out or check its spelling."),
+        ({"zeroes": "total"}, "options", "“zeroes” is not an option we know: leave it out or check its spelling."),
         ({"gold_set": "yes"}, "options", "“gold_set” is yes or no: true or false."),
         ({"sheet": 1}, "options", "The sheet style is “deferred” or “signed”."),
     ],
 )
-def test_malformed_options_are_named_in_plain_words(
-    options: dict[str, object], field: str, message: str
-) -> None:
+def test_malformed_options_are_named_in_plain_words(options: dict[str, object], field: str, message: str) -> None:
     with pytest.raises(Malformed) as err:
         setup_from_dict({"players": ["A", "B", "C"], "options": options})
     assert (err.value.field, err.value.message) == (field, message)
@@ -74,7 +78,9 @@ def test_an_unknown_key_of_a_request_is_named() -> None:
     with pytest.raises(Malformed) as err:
         setup_from_dict({"players": ["A", "B", "C"], "colour": "red"})
     assert (err.value.field, err.value.message) == (
-        "colour", "“colour” is not something we know: leave it out or check its spelling.")
+        "colour",
+        "“colour” is not something we know: leave it out or check its spelling.",
+    )
 
 
 def test_a_ruleset_without_table_options_says_which_in_plain_words() -> None:

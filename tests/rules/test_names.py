@@ -18,8 +18,9 @@ def named(*players: str) -> None:
     check_setup(dataclasses.replace(setup(), players=players))
 
 
-@pytest.mark.parametrize("name", [*sorted(INVISIBLE), "\u3164 \u3164", "\u2800\u2800", " ",
-                                  "\u115f\u1160\uffa0", "\u200d"])
+@pytest.mark.parametrize(
+    "name", [*sorted(INVISIBLE), "\u3164 \u3164", "\u2800\u2800", " ", "\u115f\u1160\uffa0", "\u200d"]
+)
 def test_a_name_needs_a_character_you_can_see(name: str) -> None:
     with pytest.raises(Refused) as refused:
         named(name, "B", "C")
@@ -32,16 +33,16 @@ def test_line_separators_and_zero_width_marks_are_refused_inside_a_name(name: st
         named(name, "B", "C")
 
 
-@pytest.mark.parametrize("names", [("Andr\u00e9", "Andre\u0301"), ("STRASSE", "stra\u00dfe"),
-                                   ("\u00c5sa", "\u212bSA"), ("Zo\u00eb", "ZOE\u0308")])
-def test_names_that_are_the_same_after_normalising_and_case_folding_are_refused(
-        names: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "names",
+    [("Andr\u00e9", "Andre\u0301"), ("STRASSE", "stra\u00dfe"), ("\u00c5sa", "\u212bSA"), ("Zo\u00eb", "ZOE\u0308")],
+)
+def test_names_that_are_the_same_after_normalising_and_case_folding_are_refused(names: tuple[str, str]) -> None:
     with pytest.raises(Refused, match="Two players are called"):
         named(*names, "C")
 
 
-@pytest.mark.parametrize("name", ["Zoë", "김민수", "Ölçü", "👩\u200d👩\u200d👧", "O'Neil-Smith",
-                                  "Анна Мария", "ผู้เล่น"])
+@pytest.mark.parametrize("name", ["Zoë", "김민수", "Ölçü", "👩\u200d👩\u200d👧", "O'Neil-Smith", "Анна Мария", "ผู้เล่น"])
 def test_names_in_any_script_are_accepted(name: str) -> None:
     named(name, "B", "C")
 

@@ -58,11 +58,13 @@ def test_a_forfeit_counts_as_a_gold_hand_and_as_not_made() -> None:
 
 
 def test_gold_set_with_four_seats_has_four_hands() -> None:
-    hands = [played(1, 120, [None, None, 10, 10], {1: ["hearts"]}),  # dealer 0 out
-             played(2, 120, [10, None, None, 10], {2: ["hearts"]}),  # dealer 1 out
-             played(1, 120, [10, None, None, 10], {1: ["hearts"]}),  # dealer 2 out
-             played(1, 120, [10, None, 10, None], {1: ["hearts"]}),  # dealer 3 out
-             played(1, 100, [None, None, 10, 10])]                    # dealer 0 out
+    hands = [
+        played(1, 120, [None, None, 10, 10], {1: ["hearts"]}),  # dealer 0 out
+        played(2, 120, [10, None, None, 10], {2: ["hearts"]}),  # dealer 1 out
+        played(1, 120, [10, None, None, 10], {1: ["hearts"]}),  # dealer 2 out
+        played(1, 120, [10, None, 10, None], {1: ["hearts"]}),  # dealer 3 out
+        played(1, 100, [None, None, 10, 10]),
+    ]  # dealer 0 out
     sheet = replay(setup(seats=4, gold_set=True), hands)
     assert [h.gold for h in sheet.hands] == [True, True, True, True, False]
 
@@ -75,6 +77,7 @@ def test_blind_flag_is_refused_without_the_option() -> None:
 
 
 # -- four at the table and the sitter bonus ---------------------------------------------------
+
 
 def test_with_four_seats_the_dealer_sits_out_and_deal_passes_on() -> None:
     hands = [played(1, 100, [None, None, 10, 10]), played(2, 100, [10, None, None, 10])]
@@ -96,8 +99,7 @@ def test_sitter_on_the_barrel_gets_no_bonus_and_no_barrel_hand() -> None:
     # Dealer 3 first: seat 0 at 800 defends with 100 -> 880. Hand 2: seat 0 deals and sits out
     # with a bonus of 50: ignored, not a barrel hand.
     s = setup(seats=4, sitter_bonus=True, start=[800, 0, 0, 0], dealer=3)
-    hands = [played(1, 100, [100, None, 0, None]),
-             played(1, 100, [None, None, 10, 10], sitter_points=50)]
+    hands = [played(1, 100, [100, None, 0, None]), played(1, 100, [None, None, 10, 10], sitter_points=50)]
     sheet = replay(s, hands)
     assert scores(sheet)[0] == 880
     assert sheet.standings[0].barrel_hands == 0
@@ -150,11 +152,9 @@ def test_sitter_bonus_goes_through_the_barrel_rules(
         ("squarescores", 4, {"sitter_bonus": True}, 405, "sitter_points"),
     ],
 )
-def test_sitter_bonus_refusals(rules: str, seats: int, flags: dict[str, bool],
-                               sitter_points: int, field: str) -> None:
+def test_sitter_bonus_refusals(rules: str, seats: int, flags: dict[str, bool], sitter_points: int, field: str) -> None:
     with pytest.raises(Refused) as err:
-        replay(setup(rules, seats=seats, **flags),
-               [played(1, 100, [None, None, 10, 10], sitter_points=sitter_points)])
+        replay(setup(rules, seats=seats, **flags), [played(1, 100, [None, None, 10, 10], sitter_points=sitter_points)])
     assert err.value.field == field
 
 
@@ -166,9 +166,15 @@ def test_sitter_bonus_needs_four_seats() -> None:
 
 # -- dealer -----------------------------------------------------------------------------------
 
+
 def test_deal_passes_clockwise_except_after_a_redeal() -> None:
-    hands = [played(1, 100, [10, None, 10]), REDEAL, REDEAL, played(1, 100, [10, None, 10]),
-             played(1, 100, [10, None, 10])]
+    hands = [
+        played(1, 100, [10, None, 10]),
+        REDEAL,
+        REDEAL,
+        played(1, 100, [10, None, 10]),
+        played(1, 100, [10, None, 10]),
+    ]
     sheet = replay(setup(dealer=2), hands)
     assert [h.dealer for h in sheet.hands] == [2, 0, 0, 0, 1]
     assert sheet.next is not None
@@ -176,9 +182,10 @@ def test_deal_passes_clockwise_except_after_a_redeal() -> None:
     assert sheet.next.sitting_out is None and sheet.next.min_bid == 100
 
 
-@pytest.mark.parametrize(("rules", "min_bid", "first_bidder"), [
-    ("squarescores", 100, 2), ("polish", 100, 2), ("classic", 100, 2), ("ggtables", 100, 2),
-    ("tyzicha", 110, 0)])  # §7: in tyzicha the dealer's right bids first
+@pytest.mark.parametrize(
+    ("rules", "min_bid", "first_bidder"),
+    [("squarescores", 100, 2), ("polish", 100, 2), ("classic", 100, 2), ("ggtables", 100, 2), ("tyzicha", 110, 0)],
+)  # §7: in tyzicha the dealer's right bids first
 def test_next_deal_min_bid_per_ruleset(rules: str, min_bid: int, first_bidder: int) -> None:
     sheet = replay(setup(rules, dealer=1), [])
     assert sheet.next is not None
@@ -188,22 +195,28 @@ def test_next_deal_min_bid_per_ruleset(rules: str, min_bid: int, first_bidder: i
 
 # -- start scores ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("rules", "target", "start", "ok"),
     [
-        ("squarescores", 1000, 879, True), ("squarescores", 1000, 880, False),
-        ("squarescores", 1000, 999, False), ("squarescores", 1000, 1000, False),
-        ("classic", 1000, 900, False), ("squarescores", 2000, 950, True),
-        ("squarescores", 2000, 1880, False), ("squarescores", 2000, 1879, True),
-        ("polish", 1000, 950, True), ("polish", 1000, 1000, False),
-        ("ggtables", 1000, 990, True), ("ggtables", 500, 500, False),
-        ("tyzicha", 1001, 1000, True), ("tyzicha", 1001, 1001, False),
+        ("squarescores", 1000, 879, True),
+        ("squarescores", 1000, 880, False),
+        ("squarescores", 1000, 999, False),
+        ("squarescores", 1000, 1000, False),
+        ("classic", 1000, 900, False),
+        ("squarescores", 2000, 950, True),
+        ("squarescores", 2000, 1880, False),
+        ("squarescores", 2000, 1879, True),
+        ("polish", 1000, 950, True),
+        ("polish", 1000, 1000, False),
+        ("ggtables", 1000, 990, True),
+        ("ggtables", 500, 500, False),
+        ("tyzicha", 1001, 1000, True),
+        ("tyzicha", 1001, 1001, False),
         ("squarescores", 1000, -300, True),
     ],
 )
-def test_start_scores_below_target_and_outside_the_barrel(
-    rules: str, target: int, start: int, ok: bool
-) -> None:
+def test_start_scores_below_target_and_outside_the_barrel(rules: str, target: int, start: int, ok: bool) -> None:
     s = setup(rules, start=[start, 0, 0], target=target)
     if ok:
         check_setup(s)
@@ -218,8 +231,7 @@ def test_polish_start_score_in_900_to_999_starts_locked() -> None:
     assert replay(setup("polish", start=[950, 0, 0]), []).standings[0].locked
 
 
-@pytest.mark.parametrize(("style", "sheet_total", "owed"),
-                         [("deferred", 0, 150), ("signed", -150, 0)])
+@pytest.mark.parametrize(("style", "sheet_total", "owed"), [("deferred", 0, 150), ("signed", -150, 0)])
 def test_negative_start_scores(style: SheetStyle, sheet_total: int, owed: int) -> None:
     # Deferred: a negative start is owed on the sheet (0 shown, 150 owed); the first +100
     # pays 100 of it: entry 0, owed 50.
@@ -240,6 +252,7 @@ def test_options_are_off_by_default() -> None:
     from scoresheet.rules import Options, setup_from_dict
 
     s = setup_from_dict({"players": ["A", "B", "C", "D"]})
-    assert s.options == Options(target=1000, gold_set=False, blind_bids=False,
-                                sitter_bonus=False, sheet_style="deferred")
+    assert s.options == Options(
+        target=1000, gold_set=False, blind_bids=False, sitter_bonus=False, sheet_style="deferred"
+    )
     assert s.rules == "squarescores" and s.start_scores == (0, 0, 0, 0)

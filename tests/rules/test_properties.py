@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from scoresheet.rules import (
@@ -25,8 +25,9 @@ from scoresheet.rules.records import MARRIAGES
 from scoresheet.rules.rulesets import round_points
 
 CONFIGS = [(name, n) for name, rs in RULESETS.items() for n in rs.seats]
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,12 @@ def house_rules(draw: st.DrawFn, rs: Ruleset, blind_bids: bool) -> dict[str, Any
         "ace_marriage": draw(st.booleans()),
     }
     if rs.has_barrel:
-        options |= {"barrel_knock_off": draw(st.booleans()),
-                    "barrel_miss": draw(st.sampled_from(["costs_bid", "stays"])),
-                    "barrel_hands": draw(st.integers(1, 5)),
-                    "three_falls_reset": draw(st.booleans())}
+        options |= {
+            "barrel_knock_off": draw(st.booleans()),
+            "barrel_miss": draw(st.sampled_from(["costs_bid", "stays"])),
+            "barrel_hands": draw(st.integers(1, 5)),
+            "three_falls_reset": draw(st.booleans()),
+        }
     return options
 
 
@@ -113,16 +116,14 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
     steps = st.one_of(st.integers(0, 6), st.integers(0, (400 - low) // rs.bid_step))
     bid = low + rs.bid_step * draw(steps)
     # Tyzicha (§7): only the dealer's left, the third to bid, is forced, and at exactly 100.
-    if (rs.forced_min_bid is not None and not deal.gold and declarer == (deal.dealer + 1) % n
-            and draw(st.booleans())):
+    if rs.forced_min_bid is not None and not deal.gold and declarer == (deal.dealer + 1) % n and draw(st.booleans()):
         bid, forced = rs.forced_min_bid, True
     sitter_points = 0
     if opts.sitter_bonus and deal.sitting_out is not None:
         sitter_points = rs.bid_step * draw(st.integers(0, 12))
     blind = opts.blind_bids and draw(st.booleans())
     if kind == "forfeit":
-        return HandRecord("forfeit", declarer, bid, blind=blind, sitter_points=sitter_points,
-                          forced=forced)
+        return HandRecord("forfeit", declarer, bid, blind=blind, sitter_points=sitter_points, forced=forced)
     # Card points: defenders first (each 0..what is left, zeros often), the declarer the rest.
     points: list[int | None] = [None] * n
     left = 120
@@ -139,8 +140,7 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
     cards = round_points(left, rs.rounding) if opts.declarer_rounding else left
     took = cards + sum(worth[s] for s in marriages[declarer])
     made = draw(st.sampled_from([None, took >= bid]))
-    return HandRecord("played", declarer, bid, tuple(points), marriages, made, blind,
-                      sitter_points, forced)
+    return HandRecord("played", declarer, bid, tuple(points), marriages, made, blind, sitter_points, forced)
 
 
 @st.composite
@@ -214,22 +214,28 @@ def test_sheet_invariants_hold_after_every_hand(name: str, n: int, data: st.Data
 @given(m=any_match())
 def test_the_defaults_spelled_out_score_as_the_rules_without_options(m: Match) -> None:
     # §11: every default is the ruleset's own rule, so spelling the defaults out changes nothing.
-    if m.setup.rules == "tichu" or m.setup.options != replace(
-            m.setup.options, **_unset()):
+    if m.setup.rules == "tichu" or m.setup.options != replace(m.setup.options, **_unset()):
         return
-    spelled = replace(m.setup, options=replace(m.setup.options,
-                                               **_spelled(defaults(m.setup.rules))))
+    spelled = replace(m.setup, options=replace(m.setup.options, **_spelled(defaults(m.setup.rules))))
     sheet = replay(spelled, m.hands)
-    assert (sheet.hands, sheet.standings, sheet.winner) == (
-        m.sheet.hands, m.sheet.standings, m.sheet.winner)
+    assert (sheet.hands, sheet.standings, sheet.winner) == (m.sheet.hands, m.sheet.standings, m.sheet.winner)
 
 
 def _unset() -> dict[str, Any]:
     """Options with no house rule set."""
-    return {"zeros": None, "zero_penalty": 120, "dump_555": "off", "barrel_knock_off": False,
-            "barrel_miss": None, "barrel_hands": 3, "three_falls_reset": False,
-            "declarer_rounding": False, "forfeit_pays": "60", "blind_doubles": "hand",
-            "ace_marriage": False}
+    return {
+        "zeros": None,
+        "zero_penalty": 120,
+        "dump_555": "off",
+        "barrel_knock_off": False,
+        "barrel_miss": None,
+        "barrel_hands": 3,
+        "three_falls_reset": False,
+        "declarer_rounding": False,
+        "forfeit_pays": "60",
+        "blind_doubles": "hand",
+        "ace_marriage": False,
+    }
 
 
 def _spelled(house: Any) -> dict[str, Any]:
@@ -251,11 +257,15 @@ def test_once_there_is_a_winner_no_hand_is_accepted(m: Match, data: st.DataObjec
         return
     n = len(m.setup.players)
     # Any hand at all: the match is over before the hand itself is looked at.
-    extra = data.draw(st.sampled_from([
-        HandRecord("redeal"),
-        HandRecord("forfeit", 1, 120),
-        HandRecord("played", 1, 120, (60,) + (None,) * (n - 1)),
-    ]))
+    extra = data.draw(
+        st.sampled_from(
+            [
+                HandRecord("redeal"),
+                HandRecord("forfeit", 1, 120),
+                HandRecord("played", 1, 120, (60,) + (None,) * (n - 1)),
+            ]
+        )
+    )
     with pytest.raises(Refused) as err:
         replay(m.setup, [*m.hands, extra])
     assert err.value.hand == len(m.hands) + 1
@@ -263,20 +273,18 @@ def test_once_there_is_a_winner_no_hand_is_accepted(m: Match, data: st.DataObjec
 
 @SETTINGS
 @given(m=any_match(), data=st.data())
-def test_replacing_a_hand_and_putting_it_back_gives_the_same_sheet(
-    m: Match, data: st.DataObject
-) -> None:
+def test_replacing_a_hand_and_putting_it_back_gives_the_same_sheet(m: Match, data: st.DataObject) -> None:
     if not m.hands:
         return
     k = data.draw(st.integers(0, len(m.hands) - 1))
     prefix = replay(m.setup, m.hands[:k])
     other = data.draw(legal_hand(m.setup, prefix))
-    changed = [*m.hands[:k], other, *m.hands[k + 1:]]
+    changed = [*m.hands[:k], other, *m.hands[k + 1 :]]
     try:
         replay(m.setup, changed)  # later hands may no longer fit (another dealer, a winner)
     except Refused as err:
         assert err.hand is not None and err.hand > k
-    restored = [*changed[:k], m.hands[k], *changed[k + 1:]]
+    restored = [*changed[:k], m.hands[k], *changed[k + 1 :]]
     assert replay(m.setup, restored) == m.sheet
 
 
@@ -284,8 +292,13 @@ def test_the_strategy_reaches_the_endgames() -> None:
     """Guard against a strategy that never exercises barrels, locks, caps or wins."""
     seen: set[str] = set()
 
-    @settings(max_examples=300, deadline=None, database=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=300,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @seed(1)  # a fixed seed, not derandomize: that one hashes the source, so reformatting moved it
     @given(m=any_match(max_hands=40))
     def collect(m: Match) -> None:
         for h in m.sheet.hands:
@@ -293,5 +306,15 @@ def test_the_strategy_reaches_the_endgames() -> None:
                 seen.update(r.events)
 
     collect()
-    assert {"barrel_on", "barrel_fall", "win", "locked", "unlocked", "capped", "zero",
-            "zero_penalty", "forfeit", "knocked_off"} <= seen, seen
+    assert {
+        "barrel_on",
+        "barrel_fall",
+        "win",
+        "locked",
+        "unlocked",
+        "capped",
+        "zero",
+        "zero_penalty",
+        "forfeit",
+        "knocked_off",
+    } <= seen, seen

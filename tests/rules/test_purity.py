@@ -30,8 +30,7 @@ print(" ".join(sorted(m for m in sys.modules if m.split(".")[0] in {WEB!r})))
 
 
 def test_the_engine_imports_neither_flask_nor_sqlalchemy_at_run_time() -> None:
-    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
 
@@ -58,7 +57,6 @@ def test_the_engine_passes_mypy_strict() -> None:
         pytest.skip("mypy is not installed")
     # follow-imports=silent: the parent package (the web app) is read for types but judged by
     # its own standards; every engine module is held to --strict.
-    cmd = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-           "--no-incremental", "scoresheet/rules"]
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental", "scoresheet/rules"]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr

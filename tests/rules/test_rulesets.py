@@ -13,8 +13,7 @@ RULESETS = ["squarescores", "polish", "classic", "ggtables", "tyzicha"]
 
 @pytest.mark.parametrize(
     ("rules", "allowed"),
-    [("squarescores", {3, 4}), ("polish", {3, 4}), ("classic", {3, 4}),
-     ("ggtables", {2, 3, 4}), ("tyzicha", {3})],
+    [("squarescores", {3, 4}), ("polish", {3, 4}), ("classic", {3, 4}), ("ggtables", {2, 3, 4}), ("tyzicha", {3})],
 )
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5])
 def test_each_ruleset_allows_its_seat_counts(rules: str, allowed: set[int], seats: int) -> None:
@@ -32,11 +31,20 @@ def test_each_ruleset_allows_its_seat_counts(rules: str, allowed: set[int], seat
 @pytest.mark.parametrize(
     ("rules", "target", "allowed"),
     [
-        ("squarescores", 1000, True), ("squarescores", 2000, True), ("squarescores", 3000, True),
-        ("squarescores", 500, False), ("polish", 1000, True), ("polish", 2000, False),
-        ("classic", 2000, True), ("classic", 3000, True), ("classic", 500, False),
-        ("ggtables", 1000, True), ("ggtables", 500, True), ("ggtables", 2000, False),
-        ("tyzicha", 1001, True), ("tyzicha", 1000, False),
+        ("squarescores", 1000, True),
+        ("squarescores", 2000, True),
+        ("squarescores", 3000, True),
+        ("squarescores", 500, False),
+        ("polish", 1000, True),
+        ("polish", 2000, False),
+        ("classic", 2000, True),
+        ("classic", 3000, True),
+        ("classic", 500, False),
+        ("ggtables", 1000, True),
+        ("ggtables", 500, True),
+        ("ggtables", 2000, False),
+        ("tyzicha", 1001, True),
+        ("tyzicha", 1000, False),
     ],
 )
 def test_each_ruleset_allows_its_targets(rules: str, target: int, allowed: bool) -> None:
@@ -60,12 +68,19 @@ def test_default_target_is_the_rulesets_first() -> None:
 @pytest.mark.parametrize(
     ("rules", "bid", "forced", "ok"),
     [
-        ("squarescores", 105, False, True), ("squarescores", 95, False, False),
-        ("classic", 105, False, True), ("polish", 105, False, False), ("polish", 110, False, True),
-        ("ggtables", 105, False, False), ("ggtables", 100, False, True),
-        ("tyzicha", 100, False, False), ("tyzicha", 110, False, True),
-        ("tyzicha", 100, True, True), ("tyzicha", 115, False, False),
-        ("squarescores", 400, False, True), ("squarescores", 405, False, False),
+        ("squarescores", 105, False, True),
+        ("squarescores", 95, False, False),
+        ("classic", 105, False, True),
+        ("polish", 105, False, False),
+        ("polish", 110, False, True),
+        ("ggtables", 105, False, False),
+        ("ggtables", 100, False, True),
+        ("tyzicha", 100, False, False),
+        ("tyzicha", 110, False, True),
+        ("tyzicha", 100, True, True),
+        ("tyzicha", 115, False, False),
+        ("squarescores", 400, False, True),
+        ("squarescores", 405, False, False),
     ],
 )
 def test_bid_step_and_minimum_per_ruleset(rules: str, bid: int, forced: bool, ok: bool) -> None:
@@ -85,13 +100,18 @@ def test_forced_flag_is_refused_outside_tyzicha() -> None:
     assert err.value.field == "forced"
 
 
-@pytest.mark.parametrize(("rules", "defenders"), [
-    # Declarer 1 bids 110 and takes 120 - 40 - 20 = 60 + hearts 100 = 160: made.
-    ("squarescores", [40, 20]), ("polish", [40, 20]), ("classic", [40, 20]),
-    ("ggtables", [40, 20]),
-    # Tyzicha: defenders score only when the declarer missed -> 0.
-    ("tyzicha", [0, 0]),
-])
+@pytest.mark.parametrize(
+    ("rules", "defenders"),
+    [
+        # Declarer 1 bids 110 and takes 120 - 40 - 20 = 60 + hearts 100 = 160: made.
+        ("squarescores", [40, 20]),
+        ("polish", [40, 20]),
+        ("classic", [40, 20]),
+        ("ggtables", [40, 20]),
+        # Tyzicha: defenders score only when the declarer missed -> 0.
+        ("tyzicha", [0, 0]),
+    ],
+)
 def test_defenders_score_on_a_made_hand_except_in_tyzicha(rules: str, defenders: list[int]) -> None:
     sheet = replay(setup(rules), [played(1, 110, [40, None, 20], {1: ["hearts"]})])
     assert scores(sheet) == [defenders[0], 110, defenders[1]]
@@ -155,9 +175,7 @@ def test_polish_locked_declarer_who_forfeits_loses_the_bid_and_is_freed() -> Non
         (899, 100, 999, 999, True),  # 899 + 100 = 999: still locked
     ],
 )
-def test_polish_lock_range_is_900_to_999(
-    start: int, taken: int, after_1: int, after_2: int, locked: bool
-) -> None:
+def test_polish_lock_range_is_900_to_999(start: int, taken: int, after_1: int, after_2: int, locked: bool) -> None:
     hands = [played(1, 100, [taken, None, 0]), played(1, 100, [30, None, 0])]
     assert history(setup("polish", start=[start, 0, 0]), hands, 0) == [after_1, after_2]
     assert replay(setup("polish", start=[start, 0, 0]), hands).standings[0].locked is locked
@@ -174,11 +192,11 @@ def test_only_polish_locks(rules: str) -> None:
 
 def test_ggtables_has_no_endgame_defender_at_900_keeps_scoring() -> None:
     # 850 + 60 = 910, then + 50 = 960: no barrel, no lock.
-    assert history(setup("ggtables", start=[850, 0, 0]),
-                   [LOCK_SEAT_0, played(1, 100, [50, None, 10])], 0) == [910, 960]
+    assert history(setup("ggtables", start=[850, 0, 0]), [LOCK_SEAT_0, played(1, 100, [50, None, 10])], 0) == [910, 960]
 
 
 # -- Tyzicha cap ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("taken", "score", "capped"),
@@ -223,6 +241,7 @@ def test_only_tyzicha_caps(rules: str) -> None:
 
 
 # -- Forfeits -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("rules", "expected"),

@@ -15,12 +15,18 @@ SETTINGS = settings(max_examples=200, deadline=None)
 def setups(draw: st.DrawFn) -> Setup:
     """A legal Tichu set-up, start scores often near the target."""
     target = draw(st.sampled_from([500, 1000, 1500, 2000]))
-    start = draw(st.lists(st.sampled_from([0, -200, target - 300, target - 100, target - 5]),
-                          min_size=2, max_size=2))
-    return Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu",
-                 Options(target=target, great_grand_tichu=draw(st.booleans()),
-                         sheet_style=draw(st.sampled_from(["deferred", "signed"]))),
-                 draw(st.integers(0, 3)), tuple(start))
+    start = draw(st.lists(st.sampled_from([0, -200, target - 300, target - 100, target - 5]), min_size=2, max_size=2))
+    return Setup(
+        ("Anna", "Boris", "Vera", "Gleb"),
+        "tichu",
+        Options(
+            target=target,
+            great_grand_tichu=draw(st.booleans()),
+            sheet_style=draw(st.sampled_from(["deferred", "signed"])),
+        ),
+        draw(st.integers(0, 3)),
+        tuple(start),
+    )
 
 
 @st.composite
@@ -56,14 +62,12 @@ def _scored_rounds(match: tuple[Setup, list[TichuRound]]) -> list[tuple[TichuRou
 
 def _call_results(r: TichuRound) -> int:
     """What the calls of a round say, added over both teams."""
-    return sum((CALLS[c] if s == r.first_out else -CALLS[c])
-               for s, c in enumerate(r.calls) if c is not None)
+    return sum((CALLS[c] if s == r.first_out else -CALLS[c]) for s, c in enumerate(r.calls) if c is not None)
 
 
 @SETTINGS
 @given(matches())
-def test_card_points_add_up_to_100_unless_a_double_victory(
-        match: tuple[Setup, list[TichuRound]]) -> None:
+def test_card_points_add_up_to_100_unless_a_double_victory(match: tuple[Setup, list[TichuRound]]) -> None:
     for r, h in _scored_rounds(match):
         total = sum(res.delta for res in h.results) - _call_results(r)
         assert total == (200 if r.double_victory else 100)
@@ -71,12 +75,14 @@ def test_card_points_add_up_to_100_unless_a_double_victory(
 
 @SETTINGS
 @given(matches())
-def test_each_team_gets_its_card_points_plus_what_its_calls_say(
-        match: tuple[Setup, list[TichuRound]]) -> None:
+def test_each_team_gets_its_card_points_plus_what_its_calls_say(match: tuple[Setup, list[TichuRound]]) -> None:
     for r, h in _scored_rounds(match):
         for team, res in enumerate(h.results):
-            calls = sum((CALLS[c] if s == r.first_out else -CALLS[c])
-                        for s, c in enumerate(r.calls) if c is not None and team_of(s) == team)
+            calls = sum(
+                (CALLS[c] if s == r.first_out else -CALLS[c])
+                for s, c in enumerate(r.calls)
+                if c is not None and team_of(s) == team
+            )
             if r.double_victory:
                 assert r.first_out is not None
                 base = 200 if team_of(r.first_out) == team else 0
@@ -106,13 +112,13 @@ def test_sheet_minus_owed_is_the_score_per_team(match: tuple[Setup, list[TichuRo
     for st_ in sheet.standings:
         assert st_.total - st_.owed == st_.score
     assert [s.score for s in sheet.standings] == [
-        setup.start_scores[t] + sum(h.results[t].delta for h in sheet.hands) for t in (0, 1)]
+        setup.start_scores[t] + sum(h.results[t].delta for h in sheet.hands) for t in (0, 1)
+    ]
 
 
 @SETTINGS
 @given(matches())
-def test_a_winner_is_at_the_target_and_strictly_ahead(
-        match: tuple[Setup, list[TichuRound]]) -> None:
+def test_a_winner_is_at_the_target_and_strictly_ahead(match: tuple[Setup, list[TichuRound]]) -> None:
     setup, rounds = match
     sheet = replay(setup, rounds)
     scores = [s.score for s in sheet.standings]

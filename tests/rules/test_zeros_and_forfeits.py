@@ -17,8 +17,7 @@ def test_third_zero_costs_120_and_is_deferred() -> None:
     s = setup(start=[0, 0, 200])
     sheet = replay(s, [ZERO_FOR_SEAT_2] * 3)
     assert [h.results[2].score for h in sheet.hands] == [200, 200, 80]
-    assert [h.results[2].events for h in sheet.hands] == [
-        ("zero",), ("zero",), ("zero", "zero_penalty")]
+    assert [h.results[2].events for h in sheet.hands] == [("zero",), ("zero",), ("zero", "zero_penalty")]
     last = sheet.standings[2]
     # Deferred sheet: the -120 is entered as 0 and owed: 200 on the sheet, 120 owed, 200-120 = 80.
     assert (last.total, last.owed, last.zeros) == (200, 120, 3)
@@ -27,8 +26,7 @@ def test_third_zero_costs_120_and_is_deferred() -> None:
 
 def test_every_third_zero_costs_again_the_sixth() -> None:
     # Six zeros: penalties at the 3rd and 6th -> 200 - 240 = -40.
-    assert history(setup(start=[0, 0, 200]), [ZERO_FOR_SEAT_2] * 6, 2) == [
-        200, 200, 80, 80, 80, -40]
+    assert history(setup(start=[0, 0, 200]), [ZERO_FOR_SEAT_2] * 6, 2) == [200, 200, 80, 80, 80, -40]
 
 
 def test_zero_with_a_marriage_is_still_a_zero() -> None:
@@ -109,8 +107,7 @@ def test_rospisat_three_times_costs_the_declarer_120_on_the_third() -> None:
 
 
 def test_rospisat_sixth_costs_again() -> None:
-    assert history(setup(start=[300, 0, 0]), [forfeit(0, 100)] * 6, 0) == [
-        300, 300, 180, 180, 180, 60]
+    assert history(setup(start=[300, 0, 0]), [forfeit(0, 100)] * 6, 0) == [300, 300, 180, 180, 180, 60]
 
 
 def test_zero_and_forfeit_counts_are_separate() -> None:
@@ -156,8 +153,7 @@ def test_standings_warn_when_the_next_zero_is_a_third_one(zeros: int, warned: bo
 
 
 @pytest.mark.parametrize(("rules", "warned"), [("squarescores", True), ("classic", False)])
-def test_standings_warn_when_the_next_rospisat_costs_120_only_where_it_does(
-        rules: str, warned: bool) -> None:
+def test_standings_warn_when_the_next_rospisat_costs_120_only_where_it_does(rules: str, warned: bool) -> None:
     # §4/§7: only SquareScores makes the 3rd Rospisat' cost 120; two forfeits by seat 0.
     sheet = replay(setup(rules=rules), [forfeit(0, 100), REDEAL, forfeit(0, 100)])
     assert sheet.standings[0].forfeits == 2

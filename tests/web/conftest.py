@@ -17,7 +17,6 @@ def engine(database_url: str) -> Iterator[Engine]:
     empty_database(database_url)
     engine = create_engine(psycopg_url(database_url))
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect",
-                     lambda conn, _: conn.execute("PRAGMA foreign_keys = ON"))
+        event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys = ON"))
     yield engine
     engine.dispose()

@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 
-def call_json(port: int, method: str, path: str, body: Any = None, token: str | None = None,
-              timeout: float = 30) -> tuple[int, Any]:
+def call_json(
+    port: int, method: str, path: str, body: Any = None, token: str | None = None, timeout: float = 30
+) -> tuple[int, Any]:
     """One JSON request to a real server on 127.0.0.1, on a fresh connection: (status, answer)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     headers = {"Content-Type": "application/json"}
@@ -25,8 +26,14 @@ def call_json(port: int, method: str, path: str, body: Any = None, token: str | 
 
 def played(declarer: int, bid: int, points: list[int | None], **kw: Any) -> dict[str, Any]:
     """A played hand's API body; marriages default to none."""
-    return {"kind": "played", "declarer": declarer, "bid": bid, "points": points,
-            "marriages": kw.pop("marriages", [[] for _ in points]), **kw}
+    return {
+        "kind": "played",
+        "declarer": declarer,
+        "bid": bid,
+        "points": points,
+        "marriages": kw.pop("marriages", [[] for _ in points]),
+        **kw,
+    }
 
 
 WINNING_START = [870, 0, 0]
@@ -50,8 +57,7 @@ def add_hand(match: Any, user: Any, body: dict[str, Any]) -> Any:
     return services.add_hand(match, user, record, expected)
 
 
-def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any],
-              version: int | None = None) -> Any:
+def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any], version: int | None = None) -> Any:
     """`services.edit_hand` from an API body (`version` here, or in the body)."""
     from scoresheet import bodies, services
 

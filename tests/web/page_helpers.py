@@ -17,8 +17,10 @@ from scoresheet.extensions import db
 from scoresheet.models import Hand, Match
 
 VOID = {"input", "meta", "link", "br", "img", "hr"}
-TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|'
-                   r'name="csrf_token" value="([^"]+)"')
+TOKEN = re.compile(
+    r'name="csrf_token" type="hidden" value="([^"]+)"|'
+    r'name="csrf_token" value="([^"]+)"'
+)
 
 
 @dataclass
@@ -80,9 +82,13 @@ def parse(html: str) -> Node:
 
 def direct_errors(container: Node) -> list[str]:
     """The errors listed directly in a field's container."""
-    return [li.text().lstrip("⚠ ") for ul in container.children
-            if isinstance(ul, Node) and ul.tag == "ul" and "errors" in ul.classes()
-            for li in ul.children if isinstance(li, Node)]
+    return [
+        li.text().lstrip("⚠ ")
+        for ul in container.children
+        if isinstance(ul, Node) and ul.tag == "ul" and "errors" in ul.classes()
+        for li in ul.children
+        if isinstance(li, Node)
+    ]
 
 
 def errors_next_to(html: str, element_id: str) -> list[str]:
@@ -108,9 +114,13 @@ def group_errors(html: str, legend: str) -> list[str]:
 
 def all_errors(html: str) -> list[str]:
     """Every error shown on the page."""
-    return [li.text().lstrip("⚠ ") for n in parse(html).walk()
-            if n.tag == "ul" and "errors" in n.classes()
-            for li in n.children if isinstance(li, Node)]
+    return [
+        li.text().lstrip("⚠ ")
+        for n in parse(html).walk()
+        if n.tag == "ul" and "errors" in n.classes()
+        for li in n.children
+        if isinstance(li, Node)
+    ]
 
 
 def flashes(html: str) -> list[str]:
@@ -151,11 +161,9 @@ class Phone:
         assert match, f"no CSRF token on {url}"
         return match.group(1) or match.group(2)
 
-    def post(self, url: str, data: dict[str, Any], form_url: str | None = None,
-             **kw: Any) -> Any:
+    def post(self, url: str, data: dict[str, Any], form_url: str | None = None, **kw: Any) -> Any:
         """Post a form as the page would: with the token of the page it is on."""
-        return self.client.post(url, data={**data, "csrf_token": self.token(form_url or url)},
-                                **kw)
+        return self.client.post(url, data={**data, "csrf_token": self.token(form_url or url)}, **kw)
 
     def register(self, username: str, password: str = "correct horse") -> Any:
         """Make an account (and log in)."""
@@ -165,8 +173,7 @@ class Phone:
         """Start a match through the page; its id."""
         names = players or ["Anna", "Boris", "Vera"]
         data = {f"players-{i}": name for i, name in enumerate(names)}
-        data.update({"rules": "squarescores", "target": "", "sheet": "deferred",
-                     "first_dealer": "0"})
+        data.update({"rules": "squarescores", "target": "", "sheet": "deferred", "first_dealer": "0"})
         data.update(fields)
         response = self.post("/matches/new", data)
         assert response.status_code == 302, all_errors(response.text)
@@ -181,8 +188,9 @@ class Phone:
         return self.post(url, data, form_url=f"/matches/{match_id}")
 
 
-def played(declarer: int, bid: int, points: list[int | None],
-           marriages: dict[int, list[str]] | None = None) -> dict[str, Any]:
+def played(
+    declarer: int, bid: int, points: list[int | None], marriages: dict[int, list[str]] | None = None
+) -> dict[str, Any]:
     """A played hand as form fields."""
     data: dict[str, Any] = {"kind": "played", "declarer": str(declarer), "bid": str(bid)}
     for i, p in enumerate(points):

@@ -24,8 +24,7 @@ COMMON = ["password123", "12345678", "qwertyuiop", "iloveyou1", "anna1234"]
 
 def token_works(client: Any, token: str) -> bool:
     """The API takes this token."""
-    return client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}
-                      ).status_code == 200
+    return client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}).status_code == 200
 
 
 def log_in_token(client: Any, password: str, username: str = "anna") -> Any:
@@ -41,8 +40,7 @@ def new_password(user: ApiUser, body: Any) -> Any:
 # --- change the password: the API ------------------------------------------------------------
 
 
-def test_a_password_change_ends_every_other_token_and_session(app: Flask, api_user: ApiUser,
-                                                              csrf_app: Flask) -> None:
+def test_a_password_change_ends_every_other_token_and_session(app: Flask, api_user: ApiUser, csrf_app: Flask) -> None:
     other_token = log_in_token(app.test_client(), OLD).json["token"]
     browser = Phone(csrf_app.test_client())
     assert browser.post("/login", {"username": "anna", "password": OLD}).status_code == 302
@@ -55,19 +53,23 @@ def test_a_password_change_ends_every_other_token_and_session(app: Flask, api_us
     assert log_in_token(app.test_client(), NEW).status_code == 201
 
 
-@pytest.mark.parametrize("body, status, field", [
-    ({"current_password": "wrong horse", "new_password": NEW}, 403, "current_password"),
-    ({"current_password": OLD, "new_password": "short"}, 422, "new_password"),
-    ({"current_password": OLD, "new_password": "password123"}, 422, "new_password"),
-    ({"current_password": OLD, "new_password": "x" * 1025}, 422, "new_password"),
-    ({"current_password": OLD, "new_password": 12345678}, 400, "new_password"),
-    ({"current_password": None, "new_password": NEW}, 400, "current_password"),
-    ({"new_password": NEW}, 400, "current_password"),
-    ({"current_password": OLD, "new_password": NEW, "admin": True}, 400, "admin"),
-    ([OLD, NEW], 400, None),
-])
-def test_a_refused_password_change_changes_nothing(app: Flask, api_user: ApiUser, body: Any,
-                                                   status: int, field: str | None) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({"current_password": "wrong horse", "new_password": NEW}, 403, "current_password"),
+        ({"current_password": OLD, "new_password": "short"}, 422, "new_password"),
+        ({"current_password": OLD, "new_password": "password123"}, 422, "new_password"),
+        ({"current_password": OLD, "new_password": "x" * 1025}, 422, "new_password"),
+        ({"current_password": OLD, "new_password": 12345678}, 400, "new_password"),
+        ({"current_password": None, "new_password": NEW}, 400, "current_password"),
+        ({"new_password": NEW}, 400, "current_password"),
+        ({"current_password": OLD, "new_password": NEW, "admin": True}, 400, "admin"),
+        ([OLD, NEW], 400, None),
+    ],
+)
+def test_a_refused_password_change_changes_nothing(
+    app: Flask, api_user: ApiUser, body: Any, status: int, field: str | None
+) -> None:
     other_token = log_in_token(app.test_client(), OLD).json["token"]
     response = new_password(api_user, body)
     assert response.status_code == status
@@ -86,8 +88,9 @@ def test_commonly_used_passwords_are_refused_on_registration(client: Any, passwo
     assert "guess" in response.json["error"]
 
 
-@pytest.mark.parametrize("password", ["sunny table orange river", "Борщ на кухне у бабушки",
-                                      "correct horse battery staple", OLD])
+@pytest.mark.parametrize(
+    "password", ["sunny table orange river", "Борщ на кухне у бабушки", "correct horse battery staple", OLD]
+)
 def test_ordinary_passphrases_are_taken(client: Any, password: str) -> None:
     response = client.post("/api/users", json={"username": "anna", "password": password})
     assert response.status_code == 201, response.json
@@ -103,7 +106,8 @@ def test_the_register_page_refuses_a_common_password_next_to_the_field(csrf_app:
 
 
 def test_deleting_an_account_keeps_the_tables_sheets_and_drops_matches_nobody_is_left_in(
-        app: Flask, make_user: Any) -> None:
+    app: Flask, make_user: Any
+) -> None:
     anna, boris = make_user("anna"), make_user("boris")
     shared = anna.new_match(players=["Аня", "Boris", "Vera"])
     assert boris.post("/api/matches/join", json={"code": shared["join_code"]}).status_code == 200
@@ -123,8 +127,7 @@ def test_deleting_an_account_keeps_the_tables_sheets_and_drops_matches_nobody_is
     assert {**after, "members": before["members"]} == before  # the rest exactly as it was
     gone, *kept = boris.get(f"/api/matches/{shared['id']}/history").json["history"]
     assert kept == history["history"]  # anna's entries still name her
-    assert (gone["action"], gone["user"], gone["words"]) == (
-        "account_deleted", "anna", "anna deleted their account")
+    assert (gone["action"], gone["user"], gone["words"]) == ("account_deleted", "anna", "anna deleted their account")
     with app.app_context():
         assert db.session.get(Match, alone["id"]) is None
         assert db.session.execute(db.select(User.username)).scalars().all() == ["boris"]
@@ -132,12 +135,16 @@ def test_deleting_an_account_keeps_the_tables_sheets_and_drops_matches_nobody_is
     assert make_user("ANNA").username == "ANNA"  # the name is free again
 
 
-@pytest.mark.parametrize("body, status, field", [
-    ({}, 400, "password"), ({"password": 1}, 400, "password"),
-    ({"password": OLD, "more": 1}, 400, "more"), ({"password": ""}, 403, "password"),
-])
-def test_a_refused_deletion_deletes_nothing(api_user: ApiUser, body: Any, status: int,
-                                            field: str) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({}, 400, "password"),
+        ({"password": 1}, 400, "password"),
+        ({"password": OLD, "more": 1}, 400, "more"),
+        ({"password": ""}, 403, "password"),
+    ],
+)
+def test_a_refused_deletion_deletes_nothing(api_user: ApiUser, body: Any, status: int, field: str) -> None:
     response = api_user.delete("/api/users/me", json=body)
     assert response.status_code == status and response.json["field"] == field
     assert token_works(api_user.client, api_user.token)
@@ -146,8 +153,7 @@ def test_a_refused_deletion_deletes_nothing(api_user: ApiUser, body: Any, status
 # --- the pages --------------------------------------------------------------------------------
 
 
-def test_the_account_page_is_in_the_menu_and_changes_the_password(csrf_app: Flask,
-                                                                  phone: Phone) -> None:
+def test_the_account_page_is_in_the_menu_and_changes_the_password(csrf_app: Flask, phone: Phone) -> None:
     home = phone.get("/")
     assert 'href="/account"' in home.text
     page = phone.get("/account")
@@ -156,16 +162,16 @@ def test_the_account_page_is_in_the_menu_and_changes_the_password(csrf_app: Flas
         assert f'id="{box}"' in page.text
     other = Phone(csrf_app.test_client())
     assert other.post("/login", {"username": "anna", "password": OLD}).status_code == 302
-    wrong = phone.post("/account/password", {"current_password": "wrong horse",
-                                             "new_password": NEW}, form_url="/account")
+    wrong = phone.post(
+        "/account/password", {"current_password": "wrong horse", "new_password": NEW}, form_url="/account"
+    )
     assert wrong.status_code == 422
-    assert errors_next_to(wrong.text, "current_password") == [
-        "That is not your current password."]
-    common = phone.post("/account/password", {"current_password": OLD,
-                                              "new_password": "password123"}, form_url="/account")
+    assert errors_next_to(wrong.text, "current_password") == ["That is not your current password."]
+    common = phone.post(
+        "/account/password", {"current_password": OLD, "new_password": "password123"}, form_url="/account"
+    )
     assert common.status_code == 422 and errors_next_to(common.text, "new_password")
-    done = phone.post("/account/password", {"current_password": OLD, "new_password": NEW},
-                      form_url="/account")
+    done = phone.post("/account/password", {"current_password": OLD, "new_password": NEW}, form_url="/account")
     assert done.status_code == 302 and done.location == "/account"
     assert "Your password is changed" in " ".join(flashes(phone.get("/account").text))
     assert phone.get("/").status_code == 200  # this phone stays logged in …
@@ -210,12 +216,10 @@ def test_log_out_asks_first(csrf_app: Flask, phone: Phone) -> None:
 
 def remember_cookie(response: Any) -> str | None:
     """The remember-me Set-Cookie header of a response, if any."""
-    return next((c for c in response.headers.getlist("Set-Cookie")
-                 if c.split("=")[0].endswith("remember_token")), None)
+    return next((c for c in response.headers.getlist("Set-Cookie") if c.split("=")[0].endswith("remember_token")), None)
 
 
-def test_the_log_in_page_stays_logged_in_for_30_days_unless_told_otherwise(
-        csrf_app: Flask, phone: Phone) -> None:
+def test_the_log_in_page_stays_logged_in_for_30_days_unless_told_otherwise(csrf_app: Flask, phone: Phone) -> None:
     form = csrf_app.test_client().get("/login").text
     assert 'id="remember"' in form and "Stay logged in" in form
     box = re.search(r'<input[^>]*id="remember"[^>]*>', form)
@@ -224,8 +228,9 @@ def test_the_log_in_page_stays_logged_in_for_30_days_unless_told_otherwise(
     response = browser.post("/login", {"username": "anna", "password": OLD, "remember": "y"})
     cookie = remember_cookie(response)
     assert cookie is not None and "HttpOnly" in cookie
-    expires = datetime.strptime(cookie.split("Expires=")[1].split(";")[0],
-                                "%a, %d %b %Y %H:%M:%S GMT").replace(tzinfo=UTC)
+    expires = datetime.strptime(cookie.split("Expires=")[1].split(";")[0], "%a, %d %b %Y %H:%M:%S GMT").replace(
+        tzinfo=UTC
+    )
     assert timedelta(days=29) < expires - datetime.now(UTC) <= timedelta(days=30)
     # The browser is closed (the session cookie is gone) and opened again: still logged in.
     reopened = csrf_app.test_client()
@@ -237,26 +242,22 @@ def test_the_log_in_page_stays_logged_in_for_30_days_unless_told_otherwise(
 
 def test_a_password_change_ends_every_remember_me_cookie(csrf_app: Flask, phone: Phone) -> None:
     browser = Phone(csrf_app.test_client())
-    cookie = remember_cookie(browser.post("/login", {"username": "anna", "password": OLD,
-                                                     "remember": "y"}))
+    cookie = remember_cookie(browser.post("/login", {"username": "anna", "password": OLD, "remember": "y"}))
     assert cookie is not None
     value = cookie.split(";")[0].split("=", 1)[1]
-    phone.post("/account/password", {"current_password": OLD, "new_password": NEW},
-               form_url="/account")
+    phone.post("/account/password", {"current_password": OLD, "new_password": NEW}, form_url="/account")
     reopened = csrf_app.test_client()
     reopened.set_cookie("remember_token", value)
     assert reopened.get("/").status_code == 302
 
 
-def test_cookies_are_host_prefixed_wherever_they_are_secure(tmp_path: Any, database_url: str
-                                                            ) -> None:
+def test_cookies_are_host_prefixed_wherever_they_are_secure(tmp_path: Any, database_url: str) -> None:
     empty_database(database_url)
     app = create_app(app_config(database_url, tmp_path, SESSION_COOKIE_SECURE=True))
     try:
         client = app.test_client()
         client.post("/api/users", json={"username": "anna", "password": OLD})
-        response = client.post("/login", data={"username": "anna", "password": OLD,
-                                               "remember": "y"})
+        response = client.post("/login", data={"username": "anna", "password": OLD, "remember": "y"})
         cookies = response.headers.getlist("Set-Cookie")
         names = sorted(c.split("=")[0] for c in cookies)
         assert names == ["__Host-known_device", "__Host-remember_token", "__Host-session"]
@@ -270,38 +271,46 @@ def test_cookies_are_host_prefixed_wherever_they_are_secure(tmp_path: Any, datab
 # --- no-store ---------------------------------------------------------------------------------
 
 
-def test_private_answers_are_never_stored_by_a_cache(client: Any, phone: Phone,
-                                                     make_user: Any) -> None:
+def test_private_answers_are_never_stored_by_a_cache(client: Any, phone: Phone, make_user: Any) -> None:
     api_user = make_user("carol")
     match_id = phone.new_match()
     registered = client.post("/api/users", json={"username": "boris", "password": OLD})
-    answers = [registered, log_in_token(client, OLD, "boris"),
-               api_user.get("/api/matches"), api_user.get("/api/backup")]
-    answers += [phone.get(url) for url in ("/", f"/matches/{match_id}", "/account",
-                                           f"/matches/{match_id}/backup.json", "/backup.json",
-                                           f"/matches/{match_id}/history")]
+    answers = [
+        registered,
+        log_in_token(client, OLD, "boris"),
+        api_user.get("/api/matches"),
+        api_user.get("/api/backup"),
+    ]
+    answers += [
+        phone.get(url)
+        for url in (
+            "/",
+            f"/matches/{match_id}",
+            "/account",
+            f"/matches/{match_id}/backup.json",
+            "/backup.json",
+            f"/matches/{match_id}/history",
+        )
+    ]
     for response in answers:
         assert response.status_code in (200, 201), response.request.path
         assert "no-store" in response.headers.get("Cache-Control", ""), response.request.path
 
 
-def test_wrong_passwords_where_one_is_asked_again_are_limited(tmp_path: Any,
-                                                              database_url: str) -> None:
+def test_wrong_passwords_where_one_is_asked_again_are_limited(tmp_path: Any, database_url: str) -> None:
     empty_database(database_url)
-    app = create_app(app_config(database_url, tmp_path, RATELIMIT_ENABLED=True,
-                                PASSWORD_CHECK_LIMIT="2 per minute"))
+    app = create_app(app_config(database_url, tmp_path, RATELIMIT_ENABLED=True, PASSWORD_CHECK_LIMIT="2 per minute"))
     try:
         client = app.test_client()
-        token = client.post("/api/users", json={"username": "anna", "password": OLD}
-                            ).json["token"]
+        token = client.post("/api/users", json={"username": "anna", "password": OLD}).json["token"]
         thief = ApiUser(app.test_client(), "anna", token)
         wrong = {"current_password": "a guess", "new_password": NEW}
         assert [new_password(thief, wrong).status_code for _ in range(3)] == [403, 403, 429]
         assert thief.delete("/api/users/me", json={"password": "guess"}).status_code == 429
-        other = ApiUser(app.test_client(), "anna",
-                        log_in_token(app.test_client(), OLD).json["token"])
-        assert new_password(other, {"current_password": OLD, "new_password": NEW}
-                            ).status_code == 204  # another token is counted on its own
+        other = ApiUser(app.test_client(), "anna", log_in_token(app.test_client(), OLD).json["token"])
+        assert (
+            new_password(other, {"current_password": OLD, "new_password": NEW}).status_code == 204
+        )  # another token is counted on its own
     finally:
         with app.app_context():
             db.engine.dispose()

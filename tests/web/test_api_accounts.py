@@ -15,8 +15,7 @@ def test_register_answers_username_and_a_working_token(client: Any) -> None:
     assert response.status_code == 201
     assert response.json["username"] == "anna"
     token = response.json["token"]
-    assert client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}).json == {
-        "matches": []}
+    assert client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}).json == {"matches": []}
 
 
 def test_only_the_token_hash_is_stored(app: Any, api_user: Any) -> None:
@@ -27,18 +26,20 @@ def test_only_the_token_hash_is_stored(app: Any, api_user: Any) -> None:
     assert "correct horse" not in password_hash
 
 
-@pytest.mark.parametrize("body, status, field", [
-    ({"username": "an", "password": "correct horse"}, 422, "username"),
-    ({"username": "a" * 41, "password": "correct horse"}, 422, "username"),
-    ({"username": "anna smith", "password": "correct horse"}, 422, "username"),
-    ({"username": "Аня", "password": "correct horse"}, 422, "username"),
-    ({"username": "anna", "password": "1234567"}, 422, "password"),
-    ({"username": 12, "password": "correct horse"}, 400, "username"),
-    ({"username": "anna", "password": None}, 400, "password"),
-    ({"password": "correct horse"}, 400, "username"),
-])
-def test_register_refuses_bad_usernames_and_passwords(client: Any, body: Any, status: int,
-                                                      field: str) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({"username": "an", "password": "correct horse"}, 422, "username"),
+        ({"username": "a" * 41, "password": "correct horse"}, 422, "username"),
+        ({"username": "anna smith", "password": "correct horse"}, 422, "username"),
+        ({"username": "Аня", "password": "correct horse"}, 422, "username"),
+        ({"username": "anna", "password": "1234567"}, 422, "password"),
+        ({"username": 12, "password": "correct horse"}, 400, "username"),
+        ({"username": "anna", "password": None}, 400, "password"),
+        ({"password": "correct horse"}, 400, "username"),
+    ],
+)
+def test_register_refuses_bad_usernames_and_passwords(client: Any, body: Any, status: int, field: str) -> None:
     response = client.post("/api/users", json=body)
     assert response.status_code == status
     assert response.json["field"] == field
@@ -61,8 +62,7 @@ def test_register_body_must_be_a_json_object(client: Any) -> None:
     for data in ("[1, 2]", "not json", '"anna"'):
         response = client.post("/api/users", data=data, content_type="application/json")
         assert response.status_code == 400
-        assert response.json == {"error": "The request body must be a JSON object.",
-                                 "field": None}
+        assert response.json == {"error": "The request body must be a JSON object.", "field": None}
 
 
 def test_log_in_gives_a_new_token(client: Any, api_user: Any) -> None:
@@ -73,27 +73,32 @@ def test_log_in_gives_a_new_token(client: Any, api_user: Any) -> None:
     assert client.get("/api/matches", headers=headers).status_code == 200
 
 
-@pytest.mark.parametrize("body", [
-    {"username": "anna", "password": "wrong password"},
-    {"username": "nobody", "password": "correct horse"},
-    {"username": "ANNA ", "password": "correct horse"},
-    {"username": "anna", "password": ""},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "anna", "password": "wrong password"},
+        {"username": "nobody", "password": "correct horse"},
+        {"username": "ANNA ", "password": "correct horse"},
+        {"username": "anna", "password": ""},
+    ],
+)
 def test_wrong_credentials_are_401(client: Any, api_user: Any, body: Any) -> None:
     response = client.post("/api/tokens", json=body)
     assert response.status_code == 401
     assert response.json == {"error": "Wrong username or password.", "field": None}
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"username": "anna"}, "password"),
-    ({"password": "correct horse"}, "username"),
-    ({"username": ["anna"], "password": "correct horse"}, "username"),
-    ({"username": "anna", "password": 12345678}, "password"),
-    ({"username": None, "password": None}, "username"),
-])
-def test_log_in_with_wrong_types_is_400(client: Any, api_user: Any, body: Any,
-                                        field: str) -> None:
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"username": "anna"}, "password"),
+        ({"password": "correct horse"}, "username"),
+        ({"username": ["anna"], "password": "correct horse"}, "username"),
+        ({"username": "anna", "password": 12345678}, "password"),
+        ({"username": None, "password": None}, "username"),
+    ],
+)
+def test_log_in_with_wrong_types_is_400(client: Any, api_user: Any, body: Any, field: str) -> None:
     response = client.post("/api/tokens", json=body)
     assert response.status_code == 400
     assert response.json == {"error": f"The {field} must be text.", "field": field}
@@ -114,9 +119,18 @@ def test_deleting_one_token_leaves_the_others(client: Any, api_user: Any) -> Non
     assert client.get("/api/matches", headers=headers).status_code == 200
 
 
-@pytest.mark.parametrize("authorization", [
-    None, "", "Bearer", "Bearer ", "Bearer not-a-token", "Basic YW5uYTpwdw==", "token abc",
-])
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        None,
+        "",
+        "Bearer",
+        "Bearer ",
+        "Bearer not-a-token",
+        "Basic YW5uYTpwdw==",
+        "token abc",
+    ],
+)
 def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: Any) -> None:
     headers = {} if authorization is None else {"Authorization": authorization}
     response = client.get("/api/matches", headers=headers)

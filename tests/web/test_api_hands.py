@@ -27,8 +27,17 @@ def stored(user: Any, match: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_add_a_hand_scores_it_and_completes_the_points(api_user: Any) -> None:
     match = api_user.new_match(start_scores=[650, 420, 300])
-    body = played(1, 160, [42, None, 23], marriages=[[], ["hearts", "clubs"], []], blind=False,
-                  made=True, sitter_points=0, forced=False, expected_hand=1)
+    body = played(
+        1,
+        160,
+        [42, None, 23],
+        marriages=[[], ["hearts", "clubs"], []],
+        blind=False,
+        made=True,
+        sitter_points=0,
+        forced=False,
+        expected_hand=1,
+    )
     response = api_user.post(hands_url(match), json=body)
     assert response.status_code == 201
     hand = response.json["hands"][0]
@@ -38,8 +47,7 @@ def test_add_a_hand_scores_it_and_completes_the_points(api_user: Any) -> None:
     assert hand["made"] is True and hand["gold"] is False
     assert [r["score"] for r in hand["results"]] == [690, 580, 325]
     assert hand["results"][1]["events"] == ["made"]
-    assert set(hand["results"][0]) == {"delta", "entry", "owed", "score", "sheet", "barrel",
-                                       "events"}
+    assert set(hand["results"][0]) == {"delta", "entry", "owed", "score", "sheet", "barrel", "events"}
     assert response.json["next"]["hand"] == 2 and response.json["next"]["dealer"] == 1
 
 
@@ -54,28 +62,30 @@ def test_forfeit_and_redeal_have_no_points_made_or_took(api_user: Any) -> None:
     assert [r["delta"] for r in forfeit["results"]] == [60, 60, 0]
 
 
-@pytest.mark.parametrize("body, status, field", [
-    (played(5, 100, [20, None, 20]), 422, "declarer"),
-    (played(1, 103, [20, None, 20]), 422, "bid"),
-    (played(1, 90, [20, None, 20]), 422, "bid"),
-    (played(1, 100, [20, 30, 20]), 422, "points"),
-    (played(1, 100, [20, None, 20], marriages=[[], ["roses"], []]), 422, "marriages"),
-    (played(1, 100, [20, None, 20], marriages=[["hearts"], ["hearts"], []]), 422, "marriages"),
-    (played(1, 100, [20, None, 20], made=True), 422, "made"),
-    (played(1, 100, [20, None, 20], blind=True), 422, "blind"),
-    (played(1, 100, ["20", None, 20]), 400, "points"),
-    (played(1, 100, [20.5, None, 20]), 400, "points"),
-    (played(1, "100", [20, None, 20]), 400, "bid"),
-    (played(1, 100, [20, None, 20], colour="red"), 400, "colour"),
-    (played(1, 100, [20, None, 20], expected_hand="1"), 400, "expected_hand"),
-    (played(1, 100, [20, None, 20], expected_hand=0), 400, "expected_hand"),
-    (played(1, 100, [20, None, 20], expected_hand=True), 400, "expected_hand"),
-    ({"kind": 3}, 400, "kind"),
-    ({"kind": "redeal", "declarer": 1}, 422, "declarer"),
-    ({"kind": "forfeit", "declarer": 1}, 422, "bid"),
-])
-def test_refused_hands_name_the_field_and_store_nothing(api_user: Any, body: Any, status: int,
-                                                        field: str) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        (played(5, 100, [20, None, 20]), 422, "declarer"),
+        (played(1, 103, [20, None, 20]), 422, "bid"),
+        (played(1, 90, [20, None, 20]), 422, "bid"),
+        (played(1, 100, [20, 30, 20]), 422, "points"),
+        (played(1, 100, [20, None, 20], marriages=[[], ["roses"], []]), 422, "marriages"),
+        (played(1, 100, [20, None, 20], marriages=[["hearts"], ["hearts"], []]), 422, "marriages"),
+        (played(1, 100, [20, None, 20], made=True), 422, "made"),
+        (played(1, 100, [20, None, 20], blind=True), 422, "blind"),
+        (played(1, 100, ["20", None, 20]), 400, "points"),
+        (played(1, 100, [20.5, None, 20]), 400, "points"),
+        (played(1, "100", [20, None, 20]), 400, "bid"),
+        (played(1, 100, [20, None, 20], colour="red"), 400, "colour"),
+        (played(1, 100, [20, None, 20], expected_hand="1"), 400, "expected_hand"),
+        (played(1, 100, [20, None, 20], expected_hand=0), 400, "expected_hand"),
+        (played(1, 100, [20, None, 20], expected_hand=True), 400, "expected_hand"),
+        ({"kind": 3}, 400, "kind"),
+        ({"kind": "redeal", "declarer": 1}, 422, "declarer"),
+        ({"kind": "forfeit", "declarer": 1}, 422, "bid"),
+    ],
+)
+def test_refused_hands_name_the_field_and_store_nothing(api_user: Any, body: Any, status: int, field: str) -> None:
     match = api_user.new_match()
     response = api_user.post(hands_url(match), json=body)
     assert response.status_code == status
@@ -84,8 +94,7 @@ def test_refused_hands_name_the_field_and_store_nothing(api_user: Any, body: Any
     assert stored(api_user, match) == []
 
 
-def test_expected_hand_makes_a_double_submission_409_with_one_hand_stored(api_user: Any,
-                                                                         make_user: Any) -> None:
+def test_expected_hand_makes_a_double_submission_409_with_one_hand_stored(api_user: Any, make_user: Any) -> None:
     match = api_user.new_match()
     boris = make_user("boris")
     boris.post("/api/matches/join", json={"code": match["join_code"]})
@@ -147,8 +156,7 @@ def test_a_refused_preview_names_the_field_and_a_malformed_one_is_400(api_user: 
     assert stored(api_user, match) == []
 
 
-def test_a_stranger_previewing_gets_the_404_of_a_missing_match(api_user: Any,
-                                                              stranger: Any) -> None:
+def test_a_stranger_previewing_gets_the_404_of_a_missing_match(api_user: Any, stranger: Any) -> None:
     match = api_user.new_match()
     response = stranger.post(f"{hands_url(match)}/preview", json=MISSED)
     missing = stranger.post("/api/matches/nosuchmatch/hands/preview", json=MISSED)
@@ -178,8 +186,7 @@ def test_editing_a_hand_recomputes_every_later_hand(api_user: Any) -> None:
     assert stored(api_user, match) == response.json["hands"]
 
 
-def test_editing_may_change_the_kind_and_accepts_the_same_body_with_expected_hand(
-        api_user: Any) -> None:
+def test_editing_may_change_the_kind_and_accepts_the_same_body_with_expected_hand(api_user: Any) -> None:
     match = api_user.new_match()
     api_user.add_hand(match["id"], {**MISSED, "expected_hand": 1})
     response = api_user.put(hands_url(match, 1), json={**REDEAL, "expected_hand": 1})
@@ -290,11 +297,14 @@ def assert_read_only(user: Any, match: dict[str, Any], status: str) -> None:
     """Every change to a banked or ended match is 409 and changes nothing."""
     before = user.get(f"/api/matches/{match['id']}").json
     base = f"/api/matches/{match['id']}"
-    for method, url, body in [("post", f"{base}/hands", MISSED),
-                              ("post", f"{base}/hands/preview", MISSED),
-                              ("put", f"{base}/hands/1", MISSED),
-                              ("delete", f"{base}/hands/1", None),
-                              ("post", f"{base}/bank", None), ("post", f"{base}/end", None)]:
+    for method, url, body in [
+        ("post", f"{base}/hands", MISSED),
+        ("post", f"{base}/hands/preview", MISSED),
+        ("put", f"{base}/hands/1", MISSED),
+        ("delete", f"{base}/hands/1", None),
+        ("post", f"{base}/bank", None),
+        ("post", f"{base}/end", None),
+    ]:
         response = getattr(user, method)(url, **({} if body is None else {"json": body}))
         assert response.status_code == 409, (method, url)
         assert status in response.json["error"]
@@ -309,24 +319,23 @@ def test_an_edit_with_a_malformed_expected_hand_is_400(api_user: Any, expected: 
     before = stored(api_user, match)
     response = api_user.put(hands_url(match, 1), json={**REDEAL, "expected_hand": expected})
     assert response.status_code == 400
-    assert response.json == {"error": "The expected hand is a hand number: 1, 2, 3 …",
-                             "field": "expected_hand"}
+    assert response.json == {"error": "The expected hand is a hand number: 1, 2, 3 …", "field": "expected_hand"}
     assert stored(api_user, match) == before
 
 
-def test_a_correction_for_a_hand_that_moved_up_after_a_deletion_is_refused(
-        api_user: Any) -> None:
+def test_a_correction_for_a_hand_that_moved_up_after_a_deletion_is_refused(api_user: Any) -> None:
     match = api_user.new_match()
     for declarer in (0, 1, 2):
-        api_user.add_hand(match["id"], {"declarer": declarer, "bid": 100,
-                                        "points": [None if s == declarer else 30
-                                                   for s in range(3)]})
+        api_user.add_hand(
+            match["id"], {"declarer": declarer, "bid": 100, "points": [None if s == declarer else 30 for s in range(3)]}
+        )
     before = api_user.get(f"/api/matches/{match['id']}").json["hands"]
     seen = before[1]["version"]  # another phone's form for hand 2
     assert api_user.delete(f"/api/matches/{match['id']}/hands/2").status_code == 200
-    late = api_user.put(f"/api/matches/{match['id']}/hands/2",
-                        json={"declarer": 1, "bid": 120, "points": [30, None, 30],
-                              "version": seen})
+    late = api_user.put(
+        f"/api/matches/{match['id']}/hands/2",
+        json={"declarer": 1, "bid": 120, "points": [30, None, 30], "version": seen},
+    )
     assert late.status_code == 409  # hand 3 moved into number 2: not the hand that form saw
     after = api_user.get(f"/api/matches/{match['id']}").json["hands"]
     assert after[1]["declarer"] == 2 and after[1]["bid"] == 100

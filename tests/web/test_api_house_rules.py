@@ -12,29 +12,48 @@ from scoresheet.models import Match
 
 
 def test_house_rules_are_kept_and_reported_with_the_match(api_user: Any) -> None:
-    options = {"zeros": "consecutive", "zero_penalty": 100, "barrel_hands": 2,
-               "barrel_knock_off": True, "forfeit_pays": "half_bid"}
-    match = api_user.new_match(players=["Anna", "Boris", "Vera"], rules="classic",
-                               options=options)
+    options = {
+        "zeros": "consecutive",
+        "zero_penalty": 100,
+        "barrel_hands": 2,
+        "barrel_knock_off": True,
+        "forfeit_pays": "half_bid",
+    }
+    match = api_user.new_match(players=["Anna", "Boris", "Vera"], rules="classic", options=options)
     assert match["options"] | options == match["options"]
     assert match["options"]["barrel_miss"] == "stays"  # classic's default (§7)
     again = api_user.get(f"/api/matches/{match['id']}").json
     assert again["options"] == match["options"]
 
 
-@pytest.mark.parametrize(("body", "status", "field", "error"), [
-    ({"rules": "polish", "options": {"barrel_hands": 4}}, 422, "options",
-     "polish has no barrel: barrel_hands must be 3."),
-    ({"rules": "tyzicha", "options": {"dump_555": "plus"}}, 422, "options",
-     "tyzicha has no house rules: dump_555 must be “off”."),
-    ({"options": {"dump_555": "plus"}, "start_scores": [555, 0, 0]}, 422, "start_scores",
-     "Anna's start score 555 would be dumped: enter 0."),
-    ({"options": {"barrel_hands": "two"}}, 400, "options", "“barrel_hands” is a whole number."),
-    ({"options": {"ace_marriage": 1}}, 400, "options",
-     "“ace_marriage” is yes or no: true or false."),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "field", "error"),
+    [
+        (
+            {"rules": "polish", "options": {"barrel_hands": 4}},
+            422,
+            "options",
+            "polish has no barrel: barrel_hands must be 3.",
+        ),
+        (
+            {"rules": "tyzicha", "options": {"dump_555": "plus"}},
+            422,
+            "options",
+            "tyzicha has no house rules: dump_555 must be “off”.",
+        ),
+        (
+            {"options": {"dump_555": "plus"}, "start_scores": [555, 0, 0]},
+            422,
+            "start_scores",
+            "Anna's start score 555 would be dumped: enter 0.",
+        ),
+        ({"options": {"barrel_hands": "two"}}, 400, "options", "“barrel_hands” is a whole number."),
+        ({"options": {"ace_marriage": 1}}, 400, "options", "“ace_marriage” is yes or no: true or false."),
+    ],
+)
 def test_an_option_the_rules_refuse_is_answered_with_its_field(
-        api_user: Any, body: dict[str, Any], status: int, field: str, error: str) -> None:
+    api_user: Any, body: dict[str, Any], status: int, field: str, error: str
+) -> None:
     response = api_user.post("/api/matches", json={"players": ["Anna", "Boris", "Vera"], **body})
     assert response.status_code == status
     assert response.json == {"error": error, "field": field}
@@ -42,10 +61,13 @@ def test_an_option_the_rules_refuse_is_answered_with_its_field(
 
 
 def test_the_aces_marriage_and_the_dump_show_in_the_hand(api_user: Any) -> None:
-    match = api_user.new_match(players=["Anna", "Boris", "Vera"], start_scores=[455, 0, 0],
-                               options={"dump_555": "plus", "ace_marriage": True})
-    response = api_user.post(f"/api/matches/{match['id']}/hands", json={
-        "declarer": 0, "bid": 100, "points": [None, 50, 40], "marriages": [["aces"], [], []]})
+    match = api_user.new_match(
+        players=["Anna", "Boris", "Vera"], start_scores=[455, 0, 0], options={"dump_555": "plus", "ace_marriage": True}
+    )
+    response = api_user.post(
+        f"/api/matches/{match['id']}/hands",
+        json={"declarer": 0, "bid": 100, "points": [None, 50, 40], "marriages": [["aces"], [], []]},
+    )
     assert response.status_code == 201
     hand = response.json["hands"][0]
     assert hand["marriages"] == [["aces"], [], []] and hand["took"] == [230, 50, 40]
@@ -55,14 +77,17 @@ def test_the_aces_marriage_and_the_dump_show_in_the_hand(api_user: Any) -> None:
 
 def test_the_aces_marriage_is_refused_where_the_table_does_not_play_it(api_user: Any) -> None:
     match = api_user.new_match(players=["Anna", "Boris", "Vera"])
-    response = api_user.post(f"/api/matches/{match['id']}/hands", json={
-        "declarer": 0, "bid": 100, "points": [None, 50, 40], "marriages": [["aces"], [], []]})
+    response = api_user.post(
+        f"/api/matches/{match['id']}/hands",
+        json={"declarer": 0, "bid": 100, "points": [None, 50, 40], "marriages": [["aces"], [], []]},
+    )
     assert response.status_code == 422 and response.json["field"] == "marriages"
 
 
 def test_standings_say_what_the_next_zero_costs_and_the_barrel_hands_left(api_user: Any) -> None:
-    match = api_user.new_match(players=["Anna", "Boris", "Vera"], start_scores=[800, 0, 0],
-                               options={"zero_penalty": 100, "barrel_hands": 2})
+    match = api_user.new_match(
+        players=["Anna", "Boris", "Vera"], start_scores=[800, 0, 0], options={"zero_penalty": 100, "barrel_hands": 2}
+    )
     url = f"/api/matches/{match['id']}/hands"
     for points in ([100, None, 0], [10, None, 0]):  # Anna mounts, then one barrel hand
         response = api_user.post(url, json={"declarer": 1, "bid": 100, "points": points})
@@ -71,10 +96,13 @@ def test_standings_say_what_the_next_zero_costs_and_the_barrel_hands_left(api_us
     assert (vera["zeros"], vera["next_zero_costs"]) == (2, 100)
 
 
-@pytest.mark.parametrize(("rules", "option", "old", "now"), [
-    ("classic", "barrel_miss", "costs_bid", "stays"), ("tyzicha", "forced_any_seat", True, False)])
+@pytest.mark.parametrize(
+    ("rules", "option", "old", "now"),
+    [("classic", "barrel_miss", "costs_bid", "stays"), ("tyzicha", "forced_any_seat", True, False)],
+)
 def test_a_backup_from_before_the_corrections_keeps_its_old_rule(
-        api_user: Any, rules: str, option: str, old: object, now: object) -> None:
+    api_user: Any, rules: str, option: str, old: object, now: object
+) -> None:
     api_user.new_match(players=["Anna", "Boris", "Vera"], rules=rules)
     backup = api_user.get("/api/backup").json
     new = backup["matches"][0]["setup"]["options"]
@@ -82,19 +110,18 @@ def test_a_backup_from_before_the_corrections_keeps_its_old_rule(
     del new[option]  # as a backup written before issue 14
     response = api_user.post("/api/matches/import", json=backup)
     assert response.status_code == 201, response.json
-    imported = [api_user.get(f"/api/matches/{m['id']}").json
-                for m in api_user.get("/api/matches").json["matches"]]
+    imported = [api_user.get(f"/api/matches/{m['id']}").json for m in api_user.get("/api/matches").json["matches"]]
     assert sorted([m["options"][option] for m in imported], key=str) == sorted([old, now], key=str)
 
 
 def test_a_refused_house_rule_is_said_in_the_readers_language(api_user: Any) -> None:
     response = api_user.client.post(
-        "/api/matches", json={"players": ["Anna", "Boris", "Vera"],
-                              "options": {"zeros": "sometimes"}},
-        headers={**api_user.headers, "Accept-Language": "ru"})
+        "/api/matches",
+        json={"players": ["Anna", "Boris", "Vera"], "options": {"zeros": "sometimes"}},
+        headers={**api_user.headers, "Accept-Language": "ru"},
+    )
     assert response.status_code == 422 and response.json["field"] == "options"
-    assert response.json["error"] == (
-        "zeros — одно из: “total”, “consecutive” или “off”; «sometimes» — нет.")
+    assert response.json["error"] == ("zeros — одно из: “total”, “consecutive” или “off”; «sometimes» — нет.")
 
 
 def stored_before_the_corrections(api_user: Any, match_id: str) -> None:
@@ -102,25 +129,28 @@ def stored_before_the_corrections(api_user: Any, match_id: str) -> None:
     §7); a new revision, so no process keeps the sheet it had before."""
     with api_user.client.application.app_context():
         match = db.session.get(Match, match_id)
-        match.setup = {**match.setup, "options": {**match.setup["options"],
-                                                  "forced_any_seat": True}}
+        match.setup = {**match.setup, "options": {**match.setup["options"], "forced_any_seat": True}}
         match.revision += 1
         db.session.commit()
 
 
-FORCED_BY_THE_DEALERS_RIGHT = {"declarer": 2, "bid": 100, "forced": True,
-                               "points": [10, 10, None]}
+FORCED_BY_THE_DEALERS_RIGHT = {"declarer": 2, "bid": 100, "forced": True, "points": [10, 10, None]}
 """Forced on the first dealer's right: only the old rule allows it (RULES.md §7)."""
 
 
 def test_a_new_tyzicha_match_cannot_take_the_old_forced_rule(api_user: Any) -> None:
-    response = api_user.post("/api/matches", json={"players": ["Anna", "Boris", "Vera"],
-                                                   "rules": "tyzicha",
-                                                   "options": {"forced_any_seat": True}})
+    response = api_user.post(
+        "/api/matches",
+        json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha", "options": {"forced_any_seat": True}},
+    )
     assert response.status_code == 422
-    assert response.json == {"field": "options", "error": (
-        "A new match plays tyzicha's forced rule as corrected: only the dealer's left, at "
-        "exactly 100. forced_any_seat is kept only for matches stored before; leave it out.")}
+    assert response.json == {
+        "field": "options",
+        "error": (
+            "A new match plays tyzicha's forced rule as corrected: only the dealer's left, at "
+            "exactly 100. forced_any_seat is kept only for matches stored before; leave it out."
+        ),
+    }
     assert api_user.get("/api/matches").json["matches"] == []
     plain = api_user.new_match(rules="tyzicha", options={"forced_any_seat": False})
     assert plain["options"]["forced_any_seat"] is False
@@ -128,16 +158,16 @@ def test_a_new_tyzicha_match_cannot_take_the_old_forced_rule(api_user: Any) -> N
 
 def test_the_old_forced_rule_is_refused_in_the_readers_language(api_user: Any) -> None:
     response = api_user.client.post(
-        "/api/matches", json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha",
-                              "options": {"forced_any_seat": True}},
-        headers={**api_user.headers, "Accept-Language": "de"})
+        "/api/matches",
+        json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha", "options": {"forced_any_seat": True}},
+        headers={**api_user.headers, "Accept-Language": "de"},
+    )
     assert response.status_code == 422 and response.json["field"] == "options"
     assert "forced_any_seat" in response.json["error"]
     assert "leave it out" not in response.json["error"]
 
 
-def test_a_migrated_tyzicha_match_keeps_the_old_forced_rule_but_not_its_rematch(
-        api_user: Any) -> None:
+def test_a_migrated_tyzicha_match_keeps_the_old_forced_rule_but_not_its_rematch(api_user: Any) -> None:
     old = api_user.new_match(rules="tyzicha")
     refused = api_user.post(f"/api/matches/{old['id']}/hands", json=FORCED_BY_THE_DEALERS_RIGHT)
     assert refused.status_code == 422 and refused.json["field"] == "forced"
@@ -150,14 +180,14 @@ def test_a_migrated_tyzicha_match_keeps_the_old_forced_rule_but_not_its_rematch(
     assert rematch.status_code == 201, rematch.json
     assert rematch.json["options"]["forced_any_seat"] is False
     # the rematch's first dealer is seat 1: seat 0 is its dealer's right, never forced now
-    again = api_user.post(f"/api/matches/{rematch.json['id']}/hands",
-                          json={**FORCED_BY_THE_DEALERS_RIGHT, "declarer": 0,
-                                "points": [None, 10, 10]})
+    again = api_user.post(
+        f"/api/matches/{rematch.json['id']}/hands",
+        json={**FORCED_BY_THE_DEALERS_RIGHT, "declarer": 0, "points": [None, 10, 10]},
+    )
     assert again.status_code == 422 and again.json["field"] == "forced"
 
 
-def test_a_backup_of_a_migrated_tyzicha_match_imports_with_the_old_forced_rule(
-        api_user: Any) -> None:
+def test_a_backup_of_a_migrated_tyzicha_match_imports_with_the_old_forced_rule(api_user: Any) -> None:
     old = api_user.new_match(rules="tyzicha")
     stored_before_the_corrections(api_user, old["id"])
     api_user.add_hand(old["id"], FORCED_BY_THE_DEALERS_RIGHT)
@@ -165,8 +195,7 @@ def test_a_backup_of_a_migrated_tyzicha_match_imports_with_the_old_forced_rule(
     assert backup["matches"][0]["setup"]["options"]["forced_any_seat"] is True
     response = api_user.post("/api/matches/import", json=backup)
     assert response.status_code == 201, response.json
-    imported = [m["id"] for m in api_user.get("/api/matches").json["matches"]
-                if m["id"] != old["id"]]
+    imported = [m["id"] for m in api_user.get("/api/matches").json["matches"] if m["id"] != old["id"]]
     assert len(imported) == 1
     match = api_user.get(f"/api/matches/{imported[0]}").json
     assert match["options"]["forced_any_seat"] is True

@@ -9,14 +9,46 @@ import pytest
 from .helpers import played
 from .test_strangers import match_routes, url_for_rule
 
-MATCH_KEYS = {"id", "players", "rules", "options", "status", "winner", "join_code", "members",
-              "next", "standings", "hands"}
-STANDING_KEYS = {"seat", "name", "score", "sheet", "owed", "barrel", "barrel_hands", "locked",
-                 "zeros", "forfeits", "barrel_hands_left", "next_zero_costs"}
-HOUSE_DEFAULTS = {"zeros": "total", "zero_penalty": 120, "dump_555": "off",
-                  "barrel_knock_off": False, "barrel_miss": "costs_bid", "barrel_hands": 3,
-                  "three_falls_reset": False, "declarer_rounding": False, "forfeit_pays": "60",
-                  "blind_doubles": "hand", "ace_marriage": False}
+MATCH_KEYS = {
+    "id",
+    "players",
+    "rules",
+    "options",
+    "status",
+    "winner",
+    "join_code",
+    "members",
+    "next",
+    "standings",
+    "hands",
+}
+STANDING_KEYS = {
+    "seat",
+    "name",
+    "score",
+    "sheet",
+    "owed",
+    "barrel",
+    "barrel_hands",
+    "locked",
+    "zeros",
+    "forfeits",
+    "barrel_hands_left",
+    "next_zero_costs",
+}
+HOUSE_DEFAULTS = {
+    "zeros": "total",
+    "zero_penalty": 120,
+    "dump_555": "off",
+    "barrel_knock_off": False,
+    "barrel_miss": "costs_bid",
+    "barrel_hands": 3,
+    "three_falls_reset": False,
+    "declarer_rounding": False,
+    "forfeit_pays": "60",
+    "blind_doubles": "hand",
+    "ace_marriage": False,
+}
 """Squarescores' house rules as a new match reports them (RULES.md §11)."""
 
 
@@ -26,12 +58,24 @@ def test_create_with_players_only_gives_every_field_and_option(api_user: Any) ->
     match = response.json
     assert set(match) == MATCH_KEYS
     assert match["rules"] == "squarescores"
-    assert match["options"] == {"target": 1000, "gold_set": False, "blind_bids": False,
-                                "sitter_bonus": False, "sheet": "deferred", **HOUSE_DEFAULTS}
+    assert match["options"] == {
+        "target": 1000,
+        "gold_set": False,
+        "blind_bids": False,
+        "sitter_bonus": False,
+        "sheet": "deferred",
+        **HOUSE_DEFAULTS,
+    }
     assert match["status"] == "in_progress" and match["winner"] is None
     assert match["members"] == ["anna"]
-    assert match["next"] == {"hand": 1, "dealer": 0, "first_bidder": 1, "sitting_out": None,
-                             "gold": False, "min_bid": 100}
+    assert match["next"] == {
+        "hand": 1,
+        "dealer": 0,
+        "first_bidder": 1,
+        "sitting_out": None,
+        "gold": False,
+        "min_bid": 100,
+    }
     assert [set(s) for s in match["standings"]] == [STANDING_KEYS] * 3
     assert [s["name"] for s in match["standings"]] == ["Anna", "Boris", "Vera"]
     assert match["hands"] == []
@@ -39,10 +83,13 @@ def test_create_with_players_only_gives_every_field_and_option(api_user: Any) ->
 
 
 def test_create_with_every_key(api_user: Any) -> None:
-    match = api_user.new_match(players=["Аня", "Борис", "Вера", "Гена"], rules="classic",
-                               options={"target": 2000, "gold_set": True, "sitter_bonus": True,
-                                        "sheet": "signed"},
-                               first_dealer=2, start_scores=[100, -20, 0, 500])
+    match = api_user.new_match(
+        players=["Аня", "Борис", "Вера", "Гена"],
+        rules="classic",
+        options={"target": 2000, "gold_set": True, "sitter_bonus": True, "sheet": "signed"},
+        first_dealer=2,
+        start_scores=[100, -20, 0, 500],
+    )
     assert match["rules"] == "classic"
     assert match["options"]["target"] == 2000 and match["options"]["sheet"] == "signed"
     assert match["next"]["dealer"] == 2 and match["next"]["sitting_out"] == 2
@@ -50,29 +97,31 @@ def test_create_with_every_key(api_user: Any) -> None:
     assert [s["score"] for s in match["standings"]] == [100, -20, 0, 500]
 
 
-@pytest.mark.parametrize("body, status, field", [
-    ({"players": ["Anna", "Boris"]}, 422, "players"),
-    ({"players": ["Anna", "Boris", "Vera", "Gena", "Dima"]}, 422, "players"),
-    ({"players": ["Anna", "anna", "Vera"]}, 422, "players"),
-    ({"players": ["Anna", "", "Vera"]}, 422, "players"),
-    ({"players": ["Anna", "B" * 41, "Vera"]}, 422, "players"),
-    ({"players": "Anna, Boris, Vera"}, 400, "players"),
-    ({"players": ["Anna", 2, "Vera"]}, 400, "players"),
-    ({}, 400, "players"),
-    ({"players": ["A", "B", "C"], "rules": "whist"}, 422, "rules"),
-    ({"players": ["A", "B", "C"], "rules": 1}, 400, "rules"),
-    ({"players": ["A", "B", "C"], "options": {"target": 1500}}, 422, "options"),
-    ({"players": ["A", "B", "C"], "options": {"colour": "red"}}, 400, "options"),
-    ({"players": ["A", "B", "C"], "options": ["gold_set"]}, 400, "options"),
-    ({"players": ["A", "B", "C"], "first_dealer": 3}, 422, "first_dealer"),
-    ({"players": ["A", "B", "C"], "first_dealer": "0"}, 400, "first_dealer"),
-    ({"players": ["A", "B", "C"], "start_scores": [0, 0]}, 422, "start_scores"),
-    ({"players": ["A", "B", "C"], "start_scores": [900, 0, 0]}, 422, "start_scores"),
-    ({"players": ["A", "B", "C"], "start_scores": [0.5, 0, 0]}, 400, "start_scores"),
-    ({"players": ["A", "B", "C"], "colour": "red"}, 400, "colour"),
-])
-def test_create_refusals_name_the_field_and_store_nothing(api_user: Any, body: Any, status: int,
-                                                          field: str) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({"players": ["Anna", "Boris"]}, 422, "players"),
+        ({"players": ["Anna", "Boris", "Vera", "Gena", "Dima"]}, 422, "players"),
+        ({"players": ["Anna", "anna", "Vera"]}, 422, "players"),
+        ({"players": ["Anna", "", "Vera"]}, 422, "players"),
+        ({"players": ["Anna", "B" * 41, "Vera"]}, 422, "players"),
+        ({"players": "Anna, Boris, Vera"}, 400, "players"),
+        ({"players": ["Anna", 2, "Vera"]}, 400, "players"),
+        ({}, 400, "players"),
+        ({"players": ["A", "B", "C"], "rules": "whist"}, 422, "rules"),
+        ({"players": ["A", "B", "C"], "rules": 1}, 400, "rules"),
+        ({"players": ["A", "B", "C"], "options": {"target": 1500}}, 422, "options"),
+        ({"players": ["A", "B", "C"], "options": {"colour": "red"}}, 400, "options"),
+        ({"players": ["A", "B", "C"], "options": ["gold_set"]}, 400, "options"),
+        ({"players": ["A", "B", "C"], "first_dealer": 3}, 422, "first_dealer"),
+        ({"players": ["A", "B", "C"], "first_dealer": "0"}, 400, "first_dealer"),
+        ({"players": ["A", "B", "C"], "start_scores": [0, 0]}, 422, "start_scores"),
+        ({"players": ["A", "B", "C"], "start_scores": [900, 0, 0]}, 422, "start_scores"),
+        ({"players": ["A", "B", "C"], "start_scores": [0.5, 0, 0]}, 400, "start_scores"),
+        ({"players": ["A", "B", "C"], "colour": "red"}, 400, "colour"),
+    ],
+)
+def test_create_refusals_name_the_field_and_store_nothing(api_user: Any, body: Any, status: int, field: str) -> None:
     response = api_user.post("/api/matches", json=body)
     assert response.status_code == status
     assert response.json["field"] == field
@@ -97,14 +146,18 @@ def test_body_over_64_kib_is_413_also_where_the_body_is_not_read(api_user: Any) 
     match = api_user.new_match()
     base = f"/api/matches/{match['id']}"
     big = "x" * (64 * 1024 + 1)
-    for method, url in [("post", f"{base}/bank"), ("post", f"{base}/end"),
-                        ("delete", f"{base}/hands/1"), ("get", base),
-                        ("delete", "/api/tokens/current")]:
-        response = getattr(api_user.client, method)(url, data=big, headers=api_user.headers,
-                                                    content_type="application/json")
+    for method, url in [
+        ("post", f"{base}/bank"),
+        ("post", f"{base}/end"),
+        ("delete", f"{base}/hands/1"),
+        ("get", base),
+        ("delete", "/api/tokens/current"),
+    ]:
+        response = getattr(api_user.client, method)(
+            url, data=big, headers=api_user.headers, content_type="application/json"
+        )
         assert response.status_code == 413, (method, url)
-        assert response.json == {"error": "The request is too large: at most 64 KiB.",
-                                 "field": None}
+        assert response.json == {"error": "The request is too large: at most 64 KiB.", "field": None}
     assert api_user.get(base).json == match
 
 
@@ -148,19 +201,23 @@ def stranger_routes(match_id: str) -> list[tuple[str, str, Any]]:
     """Every match route, with a valid body where one is needed."""
     base = f"/api/matches/{match_id}"
     hand = played(1, 100, [20, None, 20])
-    return [("get", base, None), ("post", f"{base}/hands", hand),
-            ("put", f"{base}/hands/1", hand), ("delete", f"{base}/hands/1", None),
-            ("post", f"{base}/bank", None), ("post", f"{base}/end", None),
-            ("get", f"{base}/sheet.csv", None)]
+    return [
+        ("get", base, None),
+        ("post", f"{base}/hands", hand),
+        ("put", f"{base}/hands/1", hand),
+        ("delete", f"{base}/hands/1", None),
+        ("post", f"{base}/bank", None),
+        ("post", f"{base}/end", None),
+        ("get", f"{base}/sheet.csv", None),
+    ]
 
 
-def test_a_stranger_gets_404_on_every_route_like_a_missing_match(api_user: Any,
-                                                                  stranger: Any) -> None:
+def test_a_stranger_gets_404_on_every_route_like_a_missing_match(api_user: Any, stranger: Any) -> None:
     match = api_user.new_match()
     api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
-    for (method, url, body), (_, missing_url, _) in zip(stranger_routes(match["id"]),
-                                                        stranger_routes("nosuchmatch"),
-                                                        strict=True):
+    for (method, url, body), (_, missing_url, _) in zip(
+        stranger_routes(match["id"]), stranger_routes("nosuchmatch"), strict=True
+    ):
         kw = {} if body is None else {"json": body}
         response = getattr(stranger, method)(url, **kw)
         missing = getattr(stranger, method)(missing_url, **kw)
@@ -171,29 +228,42 @@ def test_a_stranger_gets_404_on_every_route_like_a_missing_match(api_user: Any,
 
 
 def test_every_api_match_route_answers_a_stranger_byte_for_byte_like_a_missing_match(
-        app: Any, api_user: Any, stranger: Any) -> None:
+    app: Any, api_user: Any, stranger: Any
+) -> None:
     match = api_user.new_match()
     api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
     api_user.delete(f"/api/matches/{match['id']}/hands/1")
     routes = [(rule, method) for rule, method in match_routes(app) if rule.startswith("/api/")]
     assert len(routes) >= 10
     for rule, method in routes:
-        answers = [stranger.client.open(url_for_rule(rule, match_id), method=method,
-                                        json={"kind": "redeal"}, headers=stranger.headers)
-                   for match_id in (match["id"], "NoSuchMatch1")]
+        answers = [
+            stranger.client.open(
+                url_for_rule(rule, match_id), method=method, json={"kind": "redeal"}, headers=stranger.headers
+            )
+            for match_id in (match["id"], "NoSuchMatch1")
+        ]
         assert [a.status_code for a in answers] == [404, 404], (rule, method)
         assert answers[0].data == answers[1].data, (rule, method)
         assert sorted(answers[0].headers.items()) == sorted(answers[1].headers.items())
     assert api_user.get(f"/api/matches/{match['id']}").json["hands"] == []
 
 
-@pytest.mark.parametrize("method, url", [
-    ("get", "/api/matches"), ("post", "/api/matches"), ("post", "/api/matches/join"),
-    ("get", "/api/matches/x"), ("post", "/api/matches/x/hands"), ("put", "/api/matches/x/hands/1"),
-    ("delete", "/api/matches/x/hands/1"), ("post", "/api/matches/x/bank"),
-    ("post", "/api/matches/x/end"), ("get", "/api/matches/x/sheet.csv"),
-    ("delete", "/api/tokens/current"),
-])
+@pytest.mark.parametrize(
+    "method, url",
+    [
+        ("get", "/api/matches"),
+        ("post", "/api/matches"),
+        ("post", "/api/matches/join"),
+        ("get", "/api/matches/x"),
+        ("post", "/api/matches/x/hands"),
+        ("put", "/api/matches/x/hands/1"),
+        ("delete", "/api/matches/x/hands/1"),
+        ("post", "/api/matches/x/bank"),
+        ("post", "/api/matches/x/end"),
+        ("get", "/api/matches/x/sheet.csv"),
+        ("delete", "/api/tokens/current"),
+    ],
+)
 def test_no_token_is_401_on_every_route(client: Any, method: str, url: str) -> None:
     response = getattr(client, method)(url, json={})
     assert response.status_code == 401
@@ -224,12 +294,16 @@ def test_joining_twice_is_harmless(api_user: Any, stranger: Any) -> None:
     assert response.json["members"] == ["anna", "stranger"]
 
 
-@pytest.mark.parametrize("body, status, field", [
-    ({"code": "WRONGCODE2"}, 404, None), ({"code": ""}, 404, None),
-    ({"code": 12345}, 400, "code"), ({}, 400, "code"),
-])
-def test_join_with_a_bad_code(api_user: Any, stranger: Any, body: Any, status: int,
-                              field: Any) -> None:
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({"code": "WRONGCODE2"}, 404, None),
+        ({"code": ""}, 404, None),
+        ({"code": 12345}, 400, "code"),
+        ({}, 400, "code"),
+    ],
+)
+def test_join_with_a_bad_code(api_user: Any, stranger: Any, body: Any, status: int, field: Any) -> None:
     api_user.new_match()
     response = stranger.post("/api/matches/join", json=body)
     assert response.status_code == status

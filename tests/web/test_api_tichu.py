@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
-EXAMPLE = {"calls": ["tichu", "grand", None, None], "first_out": 0, "double_victory": False,
-           "card_points": [35, 65]}
+EXAMPLE = {"calls": ["tichu", "grand", None, None], "first_out": 0, "double_victory": False, "card_points": [35, 65]}
 """RULES.md §10's example: team 0 +135, team 1 −135."""
 PLAIN = {"card_points": [60, 40]}
 
@@ -30,11 +29,14 @@ def test_a_tichu_match_has_teams_and_standings_per_team(api_user: Any) -> None:
     match = new_tichu(api_user)
     assert match["rules"] == "tichu"
     assert match["options"] == {"target": 1000, "great_grand_tichu": False, "sheet": "signed"}
-    assert match["teams"] == [{"team": 0, "seats": [0, 2], "name": "Anna & Vera"},
-                              {"team": 1, "seats": [1, 3], "name": "Boris & Gleb"}]
+    assert match["teams"] == [
+        {"team": 0, "seats": [0, 2], "name": "Anna & Vera"},
+        {"team": 1, "seats": [1, 3], "name": "Boris & Gleb"},
+    ]
     assert match["standings"] == [
         {"team": 0, "name": "Anna & Vera", "score": 0, "sheet": 0, "owed": 0},
-        {"team": 1, "name": "Boris & Gleb", "score": 0, "sheet": 0, "owed": 0}]
+        {"team": 1, "name": "Boris & Gleb", "score": 0, "sheet": 0, "owed": 0},
+    ]
     assert match["next"] == {"hand": 1, "dealer": 0}
     assert match["status"] == "in_progress" and match["winner"] is None
     assert "teams" not in api_user.new_match()
@@ -56,21 +58,25 @@ def test_a_round_is_scored_per_team_with_its_event_words(api_user: Any) -> None:
     answer = api_user.add_hand(match["id"], {**EXAMPLE, "expected_hand": 1})
     (hand,) = answer["hands"]
     assert {k: v for k, v in hand.items() if k != "results"} == {
-        "number": 1, "dealer": 3, "calls": ["tichu", "grand", None, None], "first_out": 0,
-        "double_victory": False, "card_points": [35, 65], "version": 1}
+        "number": 1,
+        "dealer": 3,
+        "calls": ["tichu", "grand", None, None],
+        "first_out": 0,
+        "double_victory": False,
+        "card_points": [35, 65],
+        "version": 1,
+    }
     assert hand["results"] == [
-        {"team": 0, "delta": 135, "entry": 135, "owed": 0, "score": 135, "sheet": 135,
-         "events": ["tichu_made"]},
-        {"team": 1, "delta": -135, "entry": -135, "owed": 0, "score": -135, "sheet": -135,
-         "events": ["grand_failed"]}]
+        {"team": 0, "delta": 135, "entry": 135, "owed": 0, "score": 135, "sheet": 135, "events": ["tichu_made"]},
+        {"team": 1, "delta": -135, "entry": -135, "owed": 0, "score": -135, "sheet": -135, "events": ["grand_failed"]},
+    ]
     assert [s["score"] for s in answer["standings"]] == [135, -135]
     assert answer["next"] == {"hand": 2, "dealer": 0}
 
 
 def test_a_double_victory_has_no_card_points(api_user: Any) -> None:
     match = new_tichu(api_user)
-    body = {"calls": [None, None, None, "grand"], "first_out": 3, "double_victory": True,
-            "card_points": None}
+    body = {"calls": [None, None, None, "grand"], "first_out": 3, "double_victory": True, "card_points": None}
     hand = api_user.add_hand(match["id"], body)["hands"][0]
     assert hand["card_points"] is None and hand["double_victory"] is True
     assert [r["delta"] for r in hand["results"]] == [0, 400]
@@ -93,28 +99,30 @@ def test_a_tichu_round_with_a_kind_is_malformed_and_stores_nothing(api_user: Any
     assert api_user.get(f"/api/matches/{match['id']}").json["hands"] == []
 
 
-@pytest.mark.parametrize(("body", "status", "field"), [
-    ({"calls": ["small", None, None, None], "first_out": 0, "card_points": [50, 50]}, 422,
-     "calls"),
-    ({"calls": [None, "great_grand", None, None], "first_out": 0, "card_points": [50, 50]},
-     422, "calls"),
-    ({"calls": [None, None, None], "first_out": 0, "card_points": [50, 50]}, 422, "calls"),
-    ({"calls": ["tichu", None, None, None], "card_points": [50, 50]}, 422, "first_out"),
-    ({"double_victory": True}, 422, "first_out"),
-    ({"first_out": 7, "card_points": [50, 50]}, 422, "first_out"),
-    ({"card_points": [52, 48]}, 422, "card_points"),
-    ({"card_points": [130, -30]}, 422, "card_points"),
-    ({"card_points": [60, 60]}, 422, "card_points"),
-    ({"first_out": 1, "double_victory": True, "card_points": [50, 50]}, 422, "card_points"),
-    ({}, 422, "card_points"),
-    ({"calls": "tichu", "card_points": [50, 50]}, 400, "calls"),
-    ({"card_points": "60"}, 400, "card_points"),
-    ({"first_out": True, "card_points": [50, 50]}, 400, "first_out"),
-    ({"double_victory": "yes", "first_out": 0}, 400, "double_victory"),
-    ({"declarer": 1, "card_points": [50, 50]}, 400, "declarer"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "field"),
+    [
+        ({"calls": ["small", None, None, None], "first_out": 0, "card_points": [50, 50]}, 422, "calls"),
+        ({"calls": [None, "great_grand", None, None], "first_out": 0, "card_points": [50, 50]}, 422, "calls"),
+        ({"calls": [None, None, None], "first_out": 0, "card_points": [50, 50]}, 422, "calls"),
+        ({"calls": ["tichu", None, None, None], "card_points": [50, 50]}, 422, "first_out"),
+        ({"double_victory": True}, 422, "first_out"),
+        ({"first_out": 7, "card_points": [50, 50]}, 422, "first_out"),
+        ({"card_points": [52, 48]}, 422, "card_points"),
+        ({"card_points": [130, -30]}, 422, "card_points"),
+        ({"card_points": [60, 60]}, 422, "card_points"),
+        ({"first_out": 1, "double_victory": True, "card_points": [50, 50]}, 422, "card_points"),
+        ({}, 422, "card_points"),
+        ({"calls": "tichu", "card_points": [50, 50]}, 400, "calls"),
+        ({"card_points": "60"}, 400, "card_points"),
+        ({"first_out": True, "card_points": [50, 50]}, 400, "first_out"),
+        ({"double_victory": "yes", "first_out": 0}, 400, "double_victory"),
+        ({"declarer": 1, "card_points": [50, 50]}, 400, "declarer"),
+    ],
+)
 def test_refused_rounds_name_their_field_and_store_nothing(
-        api_user: Any, body: dict[str, Any], status: int, field: str) -> None:
+    api_user: Any, body: dict[str, Any], status: int, field: str
+) -> None:
     match = new_tichu(api_user)
     response = api_user.post(rounds_url(match), json=body)
     assert response.status_code == status, response.json
@@ -123,14 +131,17 @@ def test_refused_rounds_name_their_field_and_store_nothing(
     assert api_user.get(f"/api/matches/{match['id']}").json["hands"] == []
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"options": {"gold_set": True}}, "options"),
-    ({"options": {"blind_bids": True}}, "options"),
-    ({"options": {"target": 3000}}, "options"),
-    ({"start_scores": [0, 0, 0, 0]}, "start_scores"),
-    ({"start_scores": [1000, 0]}, "start_scores"),
-    ({"players": ["Anna", "Boris", "Vera"]}, "players"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"options": {"gold_set": True}}, "options"),
+        ({"options": {"blind_bids": True}}, "options"),
+        ({"options": {"target": 3000}}, "options"),
+        ({"start_scores": [0, 0, 0, 0]}, "start_scores"),
+        ({"start_scores": [1000, 0]}, "start_scores"),
+        ({"players": ["Anna", "Boris", "Vera"]}, "players"),
+    ],
+)
 def test_tichu_set_up_refusals(api_user: Any, data: dict[str, Any], field: str) -> None:
     response = api_user.post("/api/matches", json={"players": PLAYERS, "rules": "tichu", **data})
     assert response.status_code == 422, response.json
@@ -138,8 +149,7 @@ def test_tichu_set_up_refusals(api_user: Any, data: dict[str, Any], field: str) 
 
 
 def test_great_grand_tichu_is_refused_on_a_tysiacha_match(api_user: Any) -> None:
-    response = api_user.post("/api/matches", json={"players": ["A", "B", "C"],
-                                                   "options": {"great_grand_tichu": True}})
+    response = api_user.post("/api/matches", json={"players": ["A", "B", "C"], "options": {"great_grand_tichu": True}})
     assert response.status_code == 422 and response.json["field"] == "options"
 
 
@@ -218,12 +228,21 @@ def test_the_tichu_csv_has_its_columns_per_team(api_user: Any) -> None:
     api_user.add_hand(match["id"], EXAMPLE)
     api_user.add_hand(match["id"], {"first_out": 1, "double_victory": True})
     header, first, second, total = csv_rows(api_user, match)
-    assert header == ["hand", "dealer", "first_out", "calls",
-                      "Anna & Vera", "Anna & Vera total", "Anna & Vera owed", "Anna & Vera score",
-                      "Boris & Gleb", "Boris & Gleb total", "Boris & Gleb owed",
-                      "Boris & Gleb score"]
-    assert first == ["1", "Anna", "Anna", "Anna tichu; Boris grand",
-                     "135", "135", "0", "135", "0", "0", "135", "-135"]
+    assert header == [
+        "hand",
+        "dealer",
+        "first_out",
+        "calls",
+        "Anna & Vera",
+        "Anna & Vera total",
+        "Anna & Vera owed",
+        "Anna & Vera score",
+        "Boris & Gleb",
+        "Boris & Gleb total",
+        "Boris & Gleb owed",
+        "Boris & Gleb score",
+    ]
+    assert first == ["1", "Anna", "Anna", "Anna tichu; Boris grand", "135", "135", "0", "135", "0", "0", "135", "-135"]
     assert second == ["2", "Boris", "Boris", "", "0", "135", "0", "135", "65", "65", "0", "65"]
     assert total == ["total", "", "", "", "135", "135", "0", "135", "65", "65", "0", "65"]
 
@@ -231,8 +250,10 @@ def test_the_tichu_csv_has_its_columns_per_team(api_user: Any) -> None:
 def test_a_corrected_round_is_told_in_the_history(api_user: Any) -> None:
     match = new_tichu(api_user)
     api_user.add_hand(match["id"], {"first_out": 1, "card_points": [50, 50]})
-    api_user.put(rounds_url(match, 1), json={"first_out": 0, "calls": ["tichu", None, None, None],
-                                             "card_points": [30, 70]})
+    api_user.put(
+        rounds_url(match, 1), json={"first_out": 0, "calls": ["tichu", None, None, None], "card_points": [30, 70]}
+    )
     history = api_user.get(f"/api/matches/{match['id']}/history").json["history"]
-    assert history[0]["words"] == ("anna corrected hand 1: out first Boris → Anna; card points "
-                                   "50, 50 → 30, 70; Anna's call — → Tichu")
+    assert history[0]["words"] == (
+        "anna corrected hand 1: out first Boris → Anna; card points 50, 50 → 30, 70; Anna's call — → Tichu"
+    )

@@ -32,12 +32,15 @@ def test_empty_database_gets_its_schema(app: Any) -> None:
     assert {"users", "api_tokens", "matches", "members", "hands"} <= tables
 
 
-@pytest.mark.parametrize("url, expected", [
-    ("postgres://u:p@db:5432/x", "postgresql+psycopg://u:p@db:5432/x"),
-    ("postgresql://u@127.0.0.1/x", "postgresql+psycopg://u@127.0.0.1/x"),
-    ("postgresql+psycopg://u@h/x", "postgresql+psycopg://u@h/x"),
-    ("sqlite:////tmp/x.sqlite", "sqlite:////tmp/x.sqlite"),
-])
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("postgres://u:p@db:5432/x", "postgresql+psycopg://u:p@db:5432/x"),
+        ("postgresql://u@127.0.0.1/x", "postgresql+psycopg://u@127.0.0.1/x"),
+        ("postgresql+psycopg://u@h/x", "postgresql+psycopg://u@h/x"),
+        ("sqlite:////tmp/x.sqlite", "sqlite:////tmp/x.sqlite"),
+    ],
+)
 def test_postgres_urls_use_psycopg_3(url: str, expected: str) -> None:
     assert psycopg_url(url) == expected
 
@@ -54,8 +57,7 @@ def test_database_url_from_environment_is_rewritten(monkeypatch: Any, tmp_path: 
     dispose(app)
 
 
-def test_without_anything_set_sqlite_lives_in_the_instance_folder(monkeypatch: Any,
-                                                                  tmp_path: Any) -> None:
+def test_without_anything_set_sqlite_lives_in_the_instance_folder(monkeypatch: Any, tmp_path: Any) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("SECRET_KEY", raising=False)
     app = create_app({"INSTANCE_PATH": str(tmp_path)})
@@ -86,12 +88,10 @@ def test_secret_key_from_environment_wins_over_the_file(monkeypatch: Any, tmp_pa
     dispose(app)
 
 
-def test_config_argument_overrides_environment_and_config_file(monkeypatch: Any,
-                                                               tmp_path: Any) -> None:
+def test_config_argument_overrides_environment_and_config_file(monkeypatch: Any, tmp_path: Any) -> None:
     (tmp_path / "config.py").write_text("SECRET_KEY = 'file'\nMAX_CONTENT_LENGTH = 5\n")
     monkeypatch.setenv("SECRET_KEY", "env")
-    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                      "SECRET_KEY": "given"})
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "given"})
     assert app.secret_key == "given"
     assert app.config["MAX_CONTENT_LENGTH"] == 5
     dispose(app)
@@ -109,8 +109,7 @@ def test_sqlite_connections_have_foreign_keys_wal_and_a_busy_timeout(app: Any) -
 
 def test_production_password_hash_is_scrypt_at_owasp_strength(tmp_path: Any) -> None:
     assert DEFAULT_PASSWORD_HASH == "scrypt:32768:8:3"
-    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                      "SECRET_KEY": "k"})
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "k"})
     method = app.config["PASSWORD_HASH_METHOD"]
     name, n, r, p = method.split(":")
     assert name == "scrypt" and int(n) >= 32768 and int(r) >= 8 and int(p) >= 3

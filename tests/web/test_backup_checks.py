@@ -26,8 +26,12 @@ from .test_recovery import fresh_app
 from .test_security import table_counts
 
 ROOT = Path(__file__).parents[2]
-TICHU_ROUND = {"calls": ["tichu", "grand", None, None], "first_out": 0, "double_victory": False,
-               "card_points": [35, 65]}
+TICHU_ROUND = {
+    "calls": ["tichu", "grand", None, None],
+    "first_out": 0,
+    "double_victory": False,
+    "card_points": [35, 65],
+}
 
 
 def test_the_published_schema_is_the_one_the_code_checks() -> None:
@@ -45,14 +49,15 @@ def rich(make_user: Any) -> tuple[ApiUser, dict[str, Any]]:
     match = anna.new_match(start_scores=WINNING_START)
     url = f"/api/matches/{match['id']}"
     for who, method, path, body in [
-            (boris, "POST", "/api/matches/join", {"code": match["join_code"]}),
-            (anna, "POST", f"{url}/hands", played(1, 120, [20, None, 20])),
-            (boris, "POST", f"{url}/hands", played(2, 100, [20, 20, None])),
-            (boris, "PUT", f"{url}/hands/1", played(1, 140, [25, None, 20])),
-            (boris, "DELETE", f"{url}/hands/2", None),
-            (anna, "RESTORE", "", None),
-            (anna, "POST", f"{url}/hands", WINNING_HAND),
-            (anna, "POST", f"{url}/bank", {})]:
+        (boris, "POST", "/api/matches/join", {"code": match["join_code"]}),
+        (anna, "POST", f"{url}/hands", played(1, 120, [20, None, 20])),
+        (boris, "POST", f"{url}/hands", played(2, 100, [20, 20, None])),
+        (boris, "PUT", f"{url}/hands/1", played(1, 140, [25, None, 20])),
+        (boris, "DELETE", f"{url}/hands/2", None),
+        (anna, "RESTORE", "", None),
+        (anna, "POST", f"{url}/hands", WINNING_HAND),
+        (anna, "POST", f"{url}/bank", {}),
+    ]:
         if method == "RESTORE":  # the hand just deleted comes back
             method, path = "POST", f"{url}/history/{anna.get(url + '/history').json['history'][0]['id']}/restore"
         answer = who.client.open(path, method=method, json=body, headers=who.headers)
@@ -71,13 +76,20 @@ def rich(make_user: Any) -> tuple[ApiUser, dict[str, Any]]:
     return anna, doc
 
 
-def test_every_backup_the_app_writes_fits_the_schema(app: Flask, rich: Any,
-                                                     tmp_path: Path) -> None:
+def test_every_backup_the_app_writes_fits_the_schema(app: Flask, rich: Any, tmp_path: Path) -> None:
     _, doc = rich
     actions = {e["action"] for m in doc["matches"] for e in m["audit"]}
-    assert actions == {"match_created", "member_joined", "hand_added", "hand_edited",
-                       "hand_deleted", "hand_restored", "match_banked", "match_ended",
-                       "match_imported"}
+    assert actions == {
+        "match_created",
+        "member_joined",
+        "hand_added",
+        "hand_edited",
+        "hand_deleted",
+        "hand_restored",
+        "match_banked",
+        "match_ended",
+        "match_imported",
+    }
     assert list(backup.VALIDATOR.iter_errors(doc)) == []
     with app.app_context():
         assert backup.check_document(doc) == doc["matches"]
@@ -104,76 +116,91 @@ M = "/matches/0"
 # (name, change to the backup, the field named in the refusal; a field ending in "/" names
 # anything below that place)
 CRAFTED: list[tuple[str, Any, str]] = [
-    ("a time in year 9999", lambda d: first(d, "hand_added").update(
-        at="9999-12-31T23:59:59-14:00"), f"{M}/audit/"),
-    ("a hand's time in 1900", lambda d: d["matches"][0]["hands"][0].update(
-        created_at="1900-01-01T00:00:00+00:00"), f"{M}/hands/0/created_at"),
-    ("a time without its offset", lambda d: d["matches"][0].update(
-        created_at="2026-11-30T04:42:08"), f"{M}/created_at"),
-    ("a time that is no time", lambda d: d["matches"][0].update(
-        created_at="2026-13-45T99:00:00+00:00"), f"{M}/created_at"),
+    ("a time in year 9999", lambda d: first(d, "hand_added").update(at="9999-12-31T23:59:59-14:00"), f"{M}/audit/"),
+    (
+        "a hand's time in 1900",
+        lambda d: d["matches"][0]["hands"][0].update(created_at="1900-01-01T00:00:00+00:00"),
+        f"{M}/hands/0/created_at",
+    ),
+    (
+        "a time without its offset",
+        lambda d: d["matches"][0].update(created_at="2026-11-30T04:42:08"),
+        f"{M}/created_at",
+    ),
+    (
+        "a time that is no time",
+        lambda d: d["matches"][0].update(created_at="2026-13-45T99:00:00+00:00"),
+        f"{M}/created_at",
+    ),
     ("setup null", lambda d: d["matches"][0].update(setup=None), f"{M}/setup"),
-    ("a hand record null", lambda d: d["matches"][0]["hands"][0].update(record=None),
-     f"{M}/hands/0/record"),
+    ("a hand record null", lambda d: d["matches"][0]["hands"][0].update(record=None), f"{M}/hands/0/record"),
     ("an audit id a list", lambda d: first(d, "hand_added").update(id=[1]), f"{M}/audit/"),
-    ("restores an object", lambda d: first(d, "hand_restored").update(restores={}),
-     f"{M}/audit/"),
-    ("restores an entry that deleted nothing", lambda d: first(d, "hand_restored").update(
-        restores=first(d, "match_created")["id"]), f"{M}/audit/"),
-    ("two entries with one id", lambda d: first(d, "hand_added").update(
-        id=first(d, "match_created")["id"]), f"{M}/audit/"),
-    ("a version of 2**31", lambda d: d["matches"][0]["hands"][0].update(version=2**31),
-     f"{M}/hands/0/version"),
-    ("a version of 2**63", lambda d: d["matches"][0]["hands"][0].update(version=2**63),
-     f"{M}/hands/0/version"),
-    ("a version of 1.5", lambda d: d["matches"][0]["hands"][0].update(version=1.5),
-     f"{M}/hands/0/version"),
-    ("an audit hand of 2**31", lambda d: first(d, "hand_added").update(hand=2**31),
-     f"{M}/audit/"),
-    ("a bid of 2**63", lambda d: d["matches"][0]["hands"][0]["record"].update(bid=2**63),
-     f"{M}/hands/0/record/bid"),
-    ("a NUL in a player's name", lambda d: d["matches"][0]["setup"]["players"].__setitem__(
-        0, "An\x00na"), f"{M}/setup/players/0"),
-    ("a NUL in an audit user", lambda d: first(d, "hand_added").update(user="an\x00na"),
-     f"{M}/audit/"),
-    ("a lone surrogate in a member", lambda d: d["matches"][0]["members"].append("\ud800"),
-     f"{M}/members/"),
-    ("a NUL in a key", lambda d: d["matches"][0]["hands"][0]["record"].update({"\x00": 1}),
-     f"{M}/hands/0/record"),
-    ("900-deep nesting", lambda d: d["matches"][0]["hands"][0]["record"].update(
-        points=nested(900)), f"{M}/hands/0/record/points/"),
-    ("an imported hand_deleted without its before", lambda d: first(d, "hand_deleted").update(
-        before=None), f"{M}/audit/"),
-    ("a hand_edited without its after", lambda d: first(d, "hand_edited").pop("after"),
-     f"{M}/audit/"),
-    ("a hand_added whose record is a list", lambda d: first(d, "hand_added").update(
-        after=[1, 2]), f"{M}/audit/"),
-    ("a match_created with junk after", lambda d: first(d, "match_created").update(
-        after={"admin": True}), f"{M}/audit/"),
-    ("a member_joined with a hand", lambda d: first(d, "member_joined").update(hand=3),
-     f"{M}/audit/"),
-    ("an audit user of 41 characters", lambda d: first(d, "hand_added").update(user="u" * 41),
-     f"{M}/audit/"),
-    ("a status that is not one", lambda d: d["matches"][0].update(status="won"),
-     f"{M}/status"),
+    ("restores an object", lambda d: first(d, "hand_restored").update(restores={}), f"{M}/audit/"),
+    (
+        "restores an entry that deleted nothing",
+        lambda d: first(d, "hand_restored").update(restores=first(d, "match_created")["id"]),
+        f"{M}/audit/",
+    ),
+    (
+        "two entries with one id",
+        lambda d: first(d, "hand_added").update(id=first(d, "match_created")["id"]),
+        f"{M}/audit/",
+    ),
+    ("a version of 2**31", lambda d: d["matches"][0]["hands"][0].update(version=2**31), f"{M}/hands/0/version"),
+    ("a version of 2**63", lambda d: d["matches"][0]["hands"][0].update(version=2**63), f"{M}/hands/0/version"),
+    ("a version of 1.5", lambda d: d["matches"][0]["hands"][0].update(version=1.5), f"{M}/hands/0/version"),
+    ("an audit hand of 2**31", lambda d: first(d, "hand_added").update(hand=2**31), f"{M}/audit/"),
+    ("a bid of 2**63", lambda d: d["matches"][0]["hands"][0]["record"].update(bid=2**63), f"{M}/hands/0/record/bid"),
+    (
+        "a NUL in a player's name",
+        lambda d: d["matches"][0]["setup"]["players"].__setitem__(0, "An\x00na"),
+        f"{M}/setup/players/0",
+    ),
+    ("a NUL in an audit user", lambda d: first(d, "hand_added").update(user="an\x00na"), f"{M}/audit/"),
+    ("a lone surrogate in a member", lambda d: d["matches"][0]["members"].append("\ud800"), f"{M}/members/"),
+    ("a NUL in a key", lambda d: d["matches"][0]["hands"][0]["record"].update({"\x00": 1}), f"{M}/hands/0/record"),
+    (
+        "900-deep nesting",
+        lambda d: d["matches"][0]["hands"][0]["record"].update(points=nested(900)),
+        f"{M}/hands/0/record/points/",
+    ),
+    (
+        "an imported hand_deleted without its before",
+        lambda d: first(d, "hand_deleted").update(before=None),
+        f"{M}/audit/",
+    ),
+    ("a hand_edited without its after", lambda d: first(d, "hand_edited").pop("after"), f"{M}/audit/"),
+    ("a hand_added whose record is a list", lambda d: first(d, "hand_added").update(after=[1, 2]), f"{M}/audit/"),
+    (
+        "a match_created with junk after",
+        lambda d: first(d, "match_created").update(after={"admin": True}),
+        f"{M}/audit/",
+    ),
+    ("a member_joined with a hand", lambda d: first(d, "member_joined").update(hand=3), f"{M}/audit/"),
+    ("an audit user of 41 characters", lambda d: first(d, "hand_added").update(user="u" * 41), f"{M}/audit/"),
+    ("a status that is not one", lambda d: d["matches"][0].update(status="won"), f"{M}/status"),
     ("a match id with a slash", lambda d: d["matches"][0].update(id="../x"), f"{M}/id"),
     ("an unknown key", lambda d: d["matches"][0].update(admin=True), f"{M}"),
     ("matches null", lambda d: d.update(matches=None), "/matches"),
-    ("a hand the rules refuse", lambda d: d["matches"][0]["hands"][0]["record"].update(
-        points=[20, None, 120]), f"{M}/hands/0/record/points"),
-    ("a status that does not fit the sheet", lambda d: d["matches"][5].update(status="banked"),
-     "/matches/5/status"),
+    (
+        "a hand the rules refuse",
+        lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]),
+        f"{M}/hands/0/record/points",
+    ),
+    ("a status that does not fit the sheet", lambda d: d["matches"][5].update(status="banked"), "/matches/5/status"),
 ]
 
 
 @pytest.mark.parametrize("name, change, field", CRAFTED, ids=[c[0] for c in CRAFTED])
 def test_a_crafted_backup_is_refused_with_its_place_and_stores_nothing(
-        app: Flask, rich: Any, name: str, change: Any, field: str) -> None:
+    app: Flask, rich: Any, name: str, change: Any, field: str
+) -> None:
     anna, doc = rich
     change(doc)
     before = table_counts(app)
-    answer = anna.client.post("/api/matches/import", data=json.dumps(doc),
-                              content_type="application/json", headers=anna.headers)
+    answer = anna.client.post(
+        "/api/matches/import", data=json.dumps(doc), content_type="application/json", headers=anna.headers
+    )
     assert answer.status_code in (400, 422), answer.json
     assert answer.json["field"].startswith(field) and answer.json["error"], answer.json
     assert table_counts(app) == before
@@ -188,34 +215,66 @@ def test_times_are_stored_in_utc_with_their_offset_applied(rich: Any) -> None:
     assert answer.status_code == 201, answer.json
     imported = answer.json["matches"][0]["id"]
     history = anna.get(f"/api/matches/{imported}/history").json["history"]
-    assert [e["at"] for e in history if e["action"] == "hand_added"][-1] == \
-        "2026-11-30T05:00:00+00:00"
+    assert [e["at"] for e in history if e["action"] == "hand_added"][-1] == "2026-11-30T05:00:00+00:00"
     again = anna.get(f"/api/matches/{imported}/backup").json["matches"][0]
     assert again["hands"][0]["created_at"] == "2026-11-30T04:30:00+00:00"
 
 
-BACKUP_VALUES = [*HOSTILE_VALUES, 2**31, 2**63, -(2**31), "9999-12-31T23:59:59-14:00",
-                 "2026-11-30T10:00:00+05:00", "1999-12-31T23:59:59+00:00", "hand_deleted",
-                 "hand_restored", "banked", "anna", nested(50), {"status": "open"}]
-PLAUSIBLE = [None, "anna", "boris", "x", "", 1, 2, 3, 2**31 - 1, True, False, [], {},
-             "2000-01-01T00:00:00Z", "2100-12-31T23:59:59+14:00", "2026-11-30T10:00:00+05:00"]
+BACKUP_VALUES = [
+    *HOSTILE_VALUES,
+    2**31,
+    2**63,
+    -(2**31),
+    "9999-12-31T23:59:59-14:00",
+    "2026-11-30T10:00:00+05:00",
+    "1999-12-31T23:59:59+00:00",
+    "hand_deleted",
+    "hand_restored",
+    "banked",
+    "anna",
+    nested(50),
+    {"status": "open"},
+]
+PLAUSIBLE = [
+    None,
+    "anna",
+    "boris",
+    "x",
+    "",
+    1,
+    2,
+    3,
+    2**31 - 1,
+    True,
+    False,
+    [],
+    {},
+    "2000-01-01T00:00:00Z",
+    "2100-12-31T23:59:59+14:00",
+    "2026-11-30T10:00:00+05:00",
+]
 """Values of the right kind often enough that some mutated backups are imported and read."""
 FUZZ_CASES = 120
 
 
 def test_mutated_backups_never_fault_and_what_is_imported_reads_and_backs_up(
-        app: Flask, rich: Any, database_url: str, tmp_path: Path) -> None:
+    app: Flask, rich: Any, database_url: str, tmp_path: Path
+) -> None:
     anna, doc = rich
     rng = random.Random(20261201)
     imported = refused = restores = 0
     for _ in range(FUZZ_CASES):
         values = rng.choice([BACKUP_VALUES, PLAUSIBLE])
         match = copy.deepcopy(rng.choice(doc["matches"]))  # mostly inside one match
-        hostile = {**doc, "matches": [mutate(match, rng, values)]} if rng.random() < 0.9 \
+        hostile = (
+            {**doc, "matches": [mutate(match, rng, values)]}
+            if rng.random() < 0.9
             else mutate(copy.deepcopy(doc), rng, values)
+        )
         before = table_counts(app)
-        answer = anna.client.post("/api/matches/import", data=json.dumps(hostile),
-                                  content_type="application/json", headers=anna.headers)
+        answer = anna.client.post(
+            "/api/matches/import", data=json.dumps(hostile), content_type="application/json", headers=anna.headers
+        )
         assert answer.status_code in (201, 400, 422), (hostile, answer.json)
         if answer.status_code != 201:
             refused += 1
@@ -253,16 +312,22 @@ def close(app: Flask) -> None:
         db.engine.dispose()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["users"].append({**d["users"][0], "username": d["users"][0]["username"].upper()}),
-     "/users/2/username"),
-    (lambda d: d["matches"].append(d["matches"][0]), "/matches/"),
-    (lambda d: first(d, "hand_added").update(at="9999-12-31T23:59:59-14:00"), "/matches/0/audit/"),
-    (lambda d: d.pop("users"), "/users"),
-], ids=["users differing only in case", "a match twice", "a time in year 9999", "no users"])
-def test_a_crafted_database_backup_is_not_restored(app: Flask, rich: Any, database_url: str,
-                                                   tmp_path: Path, change: Any,
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            lambda d: d["users"].append({**d["users"][0], "username": d["users"][0]["username"].upper()}),
+            "/users/2/username",
+        ),
+        (lambda d: d["matches"].append(d["matches"][0]), "/matches/"),
+        (lambda d: first(d, "hand_added").update(at="9999-12-31T23:59:59-14:00"), "/matches/0/audit/"),
+        (lambda d: d.pop("users"), "/users"),
+    ],
+    ids=["users differing only in case", "a match twice", "a time in year 9999", "no users"],
+)
+def test_a_crafted_database_backup_is_not_restored(
+    app: Flask, rich: Any, database_url: str, tmp_path: Path, change: Any, message: str
+) -> None:
     file = tmp_path / "everything.json"
     assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
     doc = json.loads(file.read_text("utf-8"))
@@ -289,14 +354,12 @@ def edit_first_hand(client: Any, headers: dict[str, str], match_id: str) -> int:
     """Correct hand 1 of a match (with its current version): the version it has after."""
     url = f"/api/matches/{match_id}/hands/1"
     version = client.get(f"/api/matches/{match_id}", headers=headers).json["hands"][0]["version"]
-    answer = client.put(url, json={**played(1, 110, [20, None, 20]), "version": version},
-                        headers=headers)
+    answer = client.put(url, json={**played(1, 110, [20, None, 20]), "version": version}, headers=headers)
     assert answer.status_code == 200, answer.json
     return int(answer.json["hands"][0]["version"])
 
 
-def test_an_imported_hand_of_the_highest_version_is_changed_and_its_backup_imports_again(
-        api_user: ApiUser) -> None:
+def test_an_imported_hand_of_the_highest_version_is_changed_and_its_backup_imports_again(api_user: ApiUser) -> None:
     # A backup may say any version up to 2**31 - 1; one change more and PostgreSQL's integer
     # overflowed (500), SQLite stored 2**31, which the match's own backup then carried and
     # its import refused. An imported match is new: its hands start at version 1.
@@ -314,7 +377,8 @@ def test_an_imported_hand_of_the_highest_version_is_changed_and_its_backup_impor
 
 
 def test_a_restored_hand_of_the_highest_version_is_changed_and_restores_again(
-        app: Flask, api_user: ApiUser, database_url: str, tmp_path: Path) -> None:
+    app: Flask, api_user: ApiUser, database_url: str, tmp_path: Path
+) -> None:
     match = api_user.new_match()
     api_user.add_hand(match["id"], played(1, 100, [20, None, 20]))
     file = tmp_path / "everything.json"
@@ -327,8 +391,9 @@ def test_a_restored_hand_of_the_highest_version_is_changed_and_restores_again(
         restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
         assert restored.exit_code == 0, restored.output
         client = fresh.test_client()
-        token = client.post("/api/tokens", json={"username": api_user.username,
-                                                 "password": "correct horse"}).json["token"]
+        token = client.post("/api/tokens", json={"username": api_user.username, "password": "correct horse"}).json[
+            "token"
+        ]
         headers = {"Authorization": f"Bearer {token}"}
         assert edit_first_hand(client, headers, match["id"]) == backup.MAX_VERSION + 1
         assert fresh.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
@@ -336,8 +401,7 @@ def test_a_restored_hand_of_the_highest_version_is_changed_and_restores_again(
     close(app)
 
 
-def test_the_database_backup_file_is_readable_by_its_owner_only(app: Flask, api_user: ApiUser,
-                                                                tmp_path: Path) -> None:
+def test_the_database_backup_file_is_readable_by_its_owner_only(app: Flask, api_user: ApiUser, tmp_path: Path) -> None:
     # It holds every account's password hash. Made under the usual umask (022), the file
     # was readable by every user of the machine (0644); one already there is replaced.
     file = tmp_path / "everything.json"

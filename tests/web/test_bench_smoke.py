@@ -21,22 +21,47 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_load_benchmark_runs_without_errors() -> None:
     done = subprocess.run(
-        [sys.executable, "bench/load.py", "--tables", "2", "--duration", "2", "--poll", "0.5",
-         "--hand-every", "1", "--start-hands", "2", "--workers", "1", "--databases", "sqlite"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "bench/load.py",
+            "--tables",
+            "2",
+            "--duration",
+            "2",
+            "--poll",
+            "0.5",
+            "--hand-every",
+            "1",
+            "--start-hands",
+            "2",
+            "--workers",
+            "1",
+            "--databases",
+            "sqlite",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "== sqlite:" in done.stdout and "errors 0," in done.stdout, done.stdout
     assert "add hand" in done.stdout and "healthz" in done.stdout
 
 
-@pytest.mark.parametrize("script", [
-    ["bench/web.py", "--hands", "3", "--rounds", "3"],
-    ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
-    ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        ["bench/web.py", "--hands", "3", "--rounds", "3"],
+        ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
+        ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
+    ],
+)
 def test_the_web_benchmarks_run(script: list[str]) -> None:
-    done = subprocess.run([sys.executable, "-W", "error", *script], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-W", "error", *script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "GET /healthz" in done.stdout and "× healthz" in done.stdout, done.stdout
 
@@ -45,10 +70,15 @@ def test_the_reading_benchmark_runs_on_postgresql(database_url: str) -> None:
     if database_url.startswith("sqlite"):
         pytest.skip("PostgreSQL only: on SQLite a reading request has a deferred transaction")
     empty_database(database_url)
-    done = subprocess.run([sys.executable, "-W", "error", "bench/reading.py", "--matches", "1",
-                           "--hands", "3", "--rounds", "3"], cwd=ROOT,
-                          env=os.environ | {"DATABASE_URL": database_url},
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "bench/reading.py", "--matches", "1", "--hands", "3", "--rounds", "3"],
+        cwd=ROOT,
+        env=os.environ | {"DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the player's page, no transaction" in done.stdout, done.stdout
     assert "the player's page, BEGIN … ROLLBACK" in done.stdout, done.stdout

@@ -13,8 +13,7 @@ from .page_helpers import Phone
 from .page_helpers import played as played_form
 
 
-def setup(rules: str = "squarescores", sheet: str = "deferred",
-          start: list[int] | None = None) -> Setup:
+def setup(rules: str = "squarescores", sheet: str = "deferred", start: list[int] | None = None) -> Setup:
     """Three players, A, B and C."""
     data = {"players": ["A", "B", "C"], "rules": rules, "options": {"sheet": sheet}}
     return setup_from_dict({**data, "start_scores": start} if start else data)
@@ -31,8 +30,7 @@ def pairs(points: str) -> list[tuple[float, float]]:
 
 
 def test_each_seat_runs_from_its_start_score_through_every_hand() -> None:
-    sheet = replay(setup(start=[0, 500, 870]), [played(1, 100, [40, None, 20]),
-                                                 HandRecord("redeal")])
+    sheet = replay(setup(start=[0, 500, 870]), [played(1, 100, [40, None, 20]), HandRecord("redeal")])
     chart = race(sheet)
     assert [s.name for s in chart.series] == ["A", "B", "C"]
     assert [s.score for s in chart.series] == [s.score for s in sheet.standings]
@@ -40,19 +38,21 @@ def test_each_seat_runs_from_its_start_score_through_every_hand() -> None:
         xs = [x for x, _ in pairs(s.points)]
         assert len(xs) == 3 and xs[0] == LEFT and xs == sorted(xs) and xs[-1] == s.end[0]
     a, b, c = (pairs(s.points) for s in chart.series)
-    assert a[0][1] > b[0][1] > c[0][1]          # higher scores are drawn higher up
-    assert a[1][1] == a[2][1]                    # a redeal changes nobody's score
+    assert a[0][1] > b[0][1] > c[0][1]  # higher scores are drawn higher up
+    assert a[1][1] == a[2][1]  # a redeal changes nobody's score
 
 
-@pytest.mark.parametrize(("rules", "guides"), [
-    ("squarescores", {"target": 1000, "barrel": 880}),
-    ("classic", {"target": 1000, "barrel": 880}),
-    ("polish", {"target": 1000, "lock": 900}),
-    ("ggtables", {"target": 1000}),
-    ("tyzicha", {"target": 1001}),
-])
-def test_the_target_barrel_and_lock_lines_follow_the_rules(rules: str,
-                                                           guides: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    ("rules", "guides"),
+    [
+        ("squarescores", {"target": 1000, "barrel": 880}),
+        ("classic", {"target": 1000, "barrel": 880}),
+        ("polish", {"target": 1000, "lock": 900}),
+        ("ggtables", {"target": 1000}),
+        ("tyzicha", {"target": 1001}),
+    ],
+)
+def test_the_target_barrel_and_lock_lines_follow_the_rules(rules: str, guides: dict[str, int]) -> None:
     chart = race(replay(setup(rules), []))
     assert {g.kind: g.value for g in chart.guides} == guides
     assert all(TOP <= g.y < HEIGHT for g in chart.guides)
@@ -70,7 +70,7 @@ def test_the_match_page_draws_the_race_as_inline_svg_without_style_attributes(
     phone: Phone,
 ) -> None:
     match_id = phone.new_match()
-    assert "race-chart" not in phone.get(f"/matches/{match_id}").text    # nothing to draw yet
+    assert "race-chart" not in phone.get(f"/matches/{match_id}").text  # nothing to draw yet
     phone.hand(match_id, 1, **played_form(1, 100, [40, None, 20]))
     page = phone.get(f"/matches/{match_id}").text
     svg = re.search(r'<svg class="race-chart".*?</svg>', page, re.S)  # (not the invite's QR)

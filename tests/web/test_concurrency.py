@@ -33,8 +33,7 @@ class Server:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
-    def call(self, method: str, path: str, body: Any = None,
-             token: str | None = None) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         """One request on a fresh connection: (status, JSON answer)."""
         return call_json(self.port, method, path, body, token)
 
@@ -58,8 +57,7 @@ def signed_hand(i: int, declarer: int) -> dict[str, Any]:
     the declarer always misses and nobody ever wins)."""
     points: list[int | None] = [21 + i % 40, 21 + (i // 40) % 40]
     points.insert(declarer, None)
-    return {"kind": "played", "declarer": declarer, "bid": 100, "points": points,
-            "marriages": [[], [], []]}
+    return {"kind": "played", "declarer": declarer, "bid": 100, "points": points, "marriages": [[], [], []]}
 
 
 def signature(hand: dict[str, Any]) -> tuple[Any, ...]:
@@ -70,15 +68,14 @@ def signature(hand: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def test_many_phones_at_once_store_every_acknowledged_hand_once_and_lose_no_correction(
-        server: Server, app: Flask) -> None:
+    server: Server, app: Flask
+) -> None:
     tokens = []
     for name in ("anna", "boris", "vera", "gleb"):
-        status, answer = server.call("POST", "/api/users",
-                                     {"username": name, "password": "correct horse"})
+        status, answer = server.call("POST", "/api/users", {"username": name, "password": "correct horse"})
         assert status == 201, answer
         tokens.append(answer["token"])
-    status, match = server.call("POST", "/api/matches",
-                                {"players": ["Anna", "Boris", "Vera"]}, tokens[0])
+    status, match = server.call("POST", "/api/matches", {"players": ["Anna", "Boris", "Vera"]}, tokens[0])
     assert status == 201
     mid, code = match["id"], match["join_code"]
     for token in tokens[1:]:
@@ -101,11 +98,14 @@ def test_many_phones_at_once_store_every_acknowledged_hand_once_and_lose_no_corr
             i = t * REQUESTS_PER_THREAD + k
             if seen and rng.random() < 0.35:  # correct a hand with the version last seen
                 hand = rng.choice(seen)
-                body = {**signed_hand(0, hand["declarer"]), "points": list(hand["points"]),
-                        "bid": rng.choice([100, 105, 110, 115]), "version": hand["version"]}
+                body = {
+                    **signed_hand(0, hand["declarer"]),
+                    "points": list(hand["points"]),
+                    "bid": rng.choice([100, 105, 110, 115]),
+                    "version": hand["version"],
+                }
                 body["points"][hand["declarer"]] = None
-                status, answer = server.call(
-                    "PUT", f"/api/matches/{mid}/hands/{hand['number']}", body, token)
+                status, answer = server.call("PUT", f"/api/matches/{mid}/hands/{hand['number']}", body, token)
                 if status == 200:
                     with lock:
                         edits_ok[signature(hand)] += 1
@@ -149,19 +149,20 @@ def test_many_phones_at_once_store_every_acknowledged_hand_once_and_lose_no_corr
         assert hand["version"] == 1 + edits_ok[sig], "an acknowledged correction was lost"
     assert [h["number"] for h in final["hands"]] == list(range(1, len(stored) + 1))
     with app.app_context():
-        history = db.session.execute(db.text(
-            "SELECT action, count(*) FROM audit_entries WHERE match_id = :m GROUP BY action"),
-            {"m": mid}).all()
+        history = db.session.execute(
+            db.text("SELECT action, count(*) FROM audit_entries WHERE match_id = :m GROUP BY action"), {"m": mid}
+        ).all()
     assert dict(history).get("hand_added") == len(added)
     assert dict(history).get("hand_edited", 0) == sum(edits_ok.values())
-    print(f"\n{app.config['SQLALCHEMY_DATABASE_URI'].split(':')[0]}: "
-          f"{sum(statuses.values())} requests in {elapsed:.1f} s from {THREADS} threads, "
-          f"statuses {dict(statuses)}, hands {len(stored)}, corrections {sum(edits_ok.values())}, "
-          "duplicates 0, lost 0")
+    print(
+        f"\n{app.config['SQLALCHEMY_DATABASE_URI'].split(':')[0]}: "
+        f"{sum(statuses.values())} requests in {elapsed:.1f} s from {THREADS} threads, "
+        f"statuses {dict(statuses)}, hands {len(stored)}, corrections {sum(edits_ok.values())}, "
+        "duplicates 0, lost 0"
+    )
 
 
-def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask,
-                                                                 server: Server) -> None:
+def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask, server: Server) -> None:
     with app.app_context():
         engine = db.engine
     if engine.dialect.name != "sqlite":
@@ -174,8 +175,7 @@ def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask,
 
     event.listen(engine, "before_cursor_execute", remember)
     try:
-        status, answer = server.call("POST", "/api/users",
-                                     {"username": "anna", "password": "correct horse"})
+        status, answer = server.call("POST", "/api/users", {"username": "anna", "password": "correct horse"})
         assert status == 201 and set(begins) == {"BEGIN IMMEDIATE"}
         begins.clear()
         assert server.call("GET", "/api/matches", token=answer["token"])[0] == 200
@@ -183,6 +183,8 @@ def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask,
     finally:
         event.remove(engine, "before_cursor_execute", remember)
     with app.app_context():
-        pragmas = {p: db.session.execute(db.text(f"PRAGMA {p}")).scalar()
-                   for p in ("journal_mode", "foreign_keys", "busy_timeout")}
+        pragmas = {
+            p: db.session.execute(db.text(f"PRAGMA {p}")).scalar()
+            for p in ("journal_mode", "foreign_keys", "busy_timeout")
+        }
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000}

@@ -22,8 +22,7 @@ def rows(response: Any) -> list[list[str]]:
 
 def test_csv_has_bom_header_rows_and_total(api_user: Any) -> None:
     match = api_user.new_match(players=["Аня", "Борис", "Вера"], start_scores=[650, 420, 300])
-    api_user.add_hand(match["id"], played(1, 160, [42, None, 23],
-                                           marriages=[[], ["hearts", "clubs"], []]))
+    api_user.add_hand(match["id"], played(1, 160, [42, None, 23], marriages=[[], ["hearts", "clubs"], []]))
     api_user.add_hand(match["id"], played(2, 120, [30, 30, None]))
     response = api_user.get(f"/api/matches/{match['id']}/sheet.csv")
     assert response.status_code == 200
@@ -31,16 +30,65 @@ def test_csv_has_bom_header_rows_and_total(api_user: Any) -> None:
     disposition = response.headers["Content-Disposition"]
     assert disposition.startswith("attachment; filename=") and disposition.endswith('.csv"')
     header, first, second, total = rows(response)
-    assert header == ["hand", "dealer", "declarer", "bid", "outcome",
-                      "Аня", "Аня total", "Аня owed", "Аня score",
-                      "Борис", "Борис total", "Борис owed", "Борис score",
-                      "Вера", "Вера total", "Вера owed", "Вера score"]
-    assert first == ["1", "Аня", "Борис", "160", "made",
-                     "40", "690", "0", "690", "160", "580", "0", "580", "25", "325", "0", "325"]
+    assert header == [
+        "hand",
+        "dealer",
+        "declarer",
+        "bid",
+        "outcome",
+        "Аня",
+        "Аня total",
+        "Аня owed",
+        "Аня score",
+        "Борис",
+        "Борис total",
+        "Борис owed",
+        "Борис score",
+        "Вера",
+        "Вера total",
+        "Вера owed",
+        "Вера score",
+    ]
+    assert first == [
+        "1",
+        "Аня",
+        "Борис",
+        "160",
+        "made",
+        "40",
+        "690",
+        "0",
+        "690",
+        "160",
+        "580",
+        "0",
+        "580",
+        "25",
+        "325",
+        "0",
+        "325",
+    ]
     assert second[:5] == ["2", "Борис", "Вера", "120", "missed"]
     assert second[13:] == ["0", "325", "120", "205"]
-    assert total == ["total", "", "", "", "", "720", "720", "0", "720",
-                     "610", "610", "0", "610", "325", "325", "120", "205"]
+    assert total == [
+        "total",
+        "",
+        "",
+        "",
+        "",
+        "720",
+        "720",
+        "0",
+        "720",
+        "610",
+        "610",
+        "0",
+        "610",
+        "325",
+        "325",
+        "120",
+        "205",
+    ]
 
 
 def test_forfeit_and_redeal_rows(api_user: Any) -> None:
@@ -58,8 +106,7 @@ def test_formula_looking_names_are_quoted_but_numbers_are_not(api_user: Any) -> 
     api_user.add_hand(match["id"], played(1, 100, [None, None, 20, 20]))
     header, hand, total = rows(api_user.get(f"/api/matches/{match['id']}/sheet.csv"))
     for i, name in enumerate(names):
-        assert header[5 + 4 * i: 9 + 4 * i] == [
-            f"'{name}", f"'{name} total", f"'{name} owed", f"'{name} score"]
+        assert header[5 + 4 * i : 9 + 4 * i] == [f"'{name}", f"'{name} total", f"'{name} owed", f"'{name} score"]
     assert hand[1:3] == [f"'{names[0]}", f"'{names[1]}"]
     assert hand[9] == "-100" and total[9] == "-100"
     assert not any(cell.startswith("'") for cell in hand[5:] + total)
@@ -124,11 +171,11 @@ def test_a_stale_session_version_is_logged_out(app: Any, api_user: Any) -> None:
 
 
 def test_csv_lists_the_house_rules_events_in_a_last_column(api_user: Any) -> None:
-    match = api_user.post("/api/matches", json={
-        "players": ["Anna", "Boris", "Vera"], "start_scores": [455, 0, 0],
-        "options": {"dump_555": "plus"}}).json
-    api_user.post(f"/api/matches/{match['id']}/hands",
-                  json={"declarer": 0, "bid": 100, "points": [None, 10, 10]})
+    match = api_user.post(
+        "/api/matches",
+        json={"players": ["Anna", "Boris", "Vera"], "start_scores": [455, 0, 0], "options": {"dump_555": "plus"}},
+    ).json
+    api_user.post(f"/api/matches/{match['id']}/hands", json={"declarer": 0, "bid": 100, "points": [None, 10, 10]})
     header, hand, total = rows(api_user.get(f"/api/matches/{match['id']}/sheet.csv"))
     assert header[-1] == "events" and hand[-1] == "Anna dump"
     assert hand[5:9] == ["0", "455", "455", "0"] and total[-1] == ""

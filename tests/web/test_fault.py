@@ -38,14 +38,16 @@ class Process:
     """The app served by werkzeug in a child process."""
 
     def __init__(self, config: dict[str, Any]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", RUNNER, json.dumps(config)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", RUNNER, json.dumps(config)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         assert self.proc.stdout is not None
         self.port = int(self.proc.stdout.readline())
 
-    def call(self, method: str, path: str, body: Any = None,
-             token: str | None = None) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         """One request: (status, JSON answer)."""
         return call_json(self.port, method, path, body, token, timeout=10)
 
@@ -58,19 +60,16 @@ class Process:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_a_killed_server_loses_no_acknowledged_hand_and_the_database_is_intact(
-        tmp_path: Path) -> None:
+def test_a_killed_server_loses_no_acknowledged_hand_and_the_database_is_intact(tmp_path: Path) -> None:
     started = time.monotonic()
     path = tmp_path / "fault.sqlite"
     config = app_config(f"sqlite:///{path}", tmp_path)
     server = Process(config)
     try:
-        status, user = server.call("POST", "/api/users",
-                                   {"username": "anna", "password": "correct horse"})
+        status, user = server.call("POST", "/api/users", {"username": "anna", "password": "correct horse"})
         assert status == 201
         token = user["token"]
-        status, match = server.call("POST", "/api/matches",
-                                    {"players": ["Anna", "Boris", "Vera"]}, token)
+        status, match = server.call("POST", "/api/matches", {"players": ["Anna", "Boris", "Vera"]}, token)
         mid = match["id"]
         acknowledged: list[tuple[Any, ...]] = []
         outcomes: list[str] = []
@@ -125,6 +124,8 @@ def test_a_killed_server_loses_no_acknowledged_hand_and_the_database_is_intact(
         assert added.fetchone() == (len(stored),)
     elapsed = time.monotonic() - started
     assert elapsed < 30
-    print(f"\nfault test: {len(outcomes)} requests, {len(acknowledged)} acknowledged, "
-          f"{len(stored)} stored after SIGKILL and restart, lost 0, integrity ok, "
-          f"{elapsed:.1f} s")
+    print(
+        f"\nfault test: {len(outcomes)} requests, {len(acknowledged)} acknowledged, "
+        f"{len(stored)} stored after SIGKILL and restart, lost 0, integrity ok, "
+        f"{elapsed:.1f} s"
+    )

@@ -22,19 +22,30 @@ def said(phone_or_client: object, url: str) -> str:
     return "\n".join(" ".join(p.text().split()) for p in main.walk() if p.tag in ("p", "h2"))
 
 
-@pytest.mark.parametrize(("rules", "expected"), [
-    # The worked hand of RULES.md §3: defenders' 42 and 23 rounded to the step (none counted
-    # on a made hand in tyzicha); the missed hand: 33 and 27.
-    ("squarescores", ["made, +120", "42 card points: +40", "23: +25", "missed, −120",
-                      "33: +35", "27: +25"]),
-    ("classic", ["23: +25", "33: +35"]),
-    ("polish", ["42 card points: +40", "23: +20", "33: +30", "27: +30"]),
-    ("ggtables", ["23: +20", "every other player gets +60", "with four players +40 each"]),
-    ("tyzicha", ["42 card points: 0", "23: 0", "33: +33", "27: +27", "for exactly 100",
-                 "from 110 to 400", "cannot go above 1000"]),
-])
-def test_each_ruleset_page_shows_the_engines_own_figures(app: Flask, rules: str,
-                                                         expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        # The worked hand of RULES.md §3: defenders' 42 and 23 rounded to the step (none counted
+        # on a made hand in tyzicha); the missed hand: 33 and 27.
+        ("squarescores", ["made, +120", "42 card points: +40", "23: +25", "missed, −120", "33: +35", "27: +25"]),
+        ("classic", ["23: +25", "33: +35"]),
+        ("polish", ["42 card points: +40", "23: +20", "33: +30", "27: +30"]),
+        ("ggtables", ["23: +20", "every other player gets +60", "with four players +40 each"]),
+        (
+            "tyzicha",
+            [
+                "42 card points: 0",
+                "23: 0",
+                "33: +33",
+                "27: +27",
+                "for exactly 100",
+                "from 110 to 400",
+                "cannot go above 1000",
+            ],
+        ),
+    ],
+)
+def test_each_ruleset_page_shows_the_engines_own_figures(app: Flask, rules: str, expected: list[str]) -> None:
     text = said(app.test_client(), f"/rules/{rules}")
     for words in expected:
         assert words in text, (words, text)
@@ -64,10 +75,8 @@ def test_every_ruleset_is_listed_and_an_unknown_one_is_not_there(app: Flask) -> 
     assert client.get("/rules/poker").status_code == 404
 
 
-def test_a_match_links_to_its_own_rules_for_members_only(phone: Phone, make_phone: object
-                                                         ) -> None:
-    match_id = phone.new_match(["Anna", "Boris", "Vera", "Dmitri"], rules="ggtables",
-                               target="500")
+def test_a_match_links_to_its_own_rules_for_members_only(phone: Phone, make_phone: object) -> None:
+    match_id = phone.new_match(["Anna", "Boris", "Vera", "Dmitri"], rules="ggtables", target="500")
     page = phone.get(f"/matches/{match_id}").text
     assert f'href="/matches/{match_id}/rules"' in page
     text = said(phone, f"/matches/{match_id}/rules")
@@ -78,29 +87,45 @@ def test_a_match_links_to_its_own_rules_for_members_only(phone: Phone, make_phon
 
 
 def test_a_tables_house_rules_are_on_its_rules_page(phone: Phone, app: Flask) -> None:
-    token = phone.client.post("/api/tokens", json={"username": "anna",
-                                                   "password": "correct horse"}).json["token"]
-    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"},
-                                json={"players": ["Anna", "Boris", "Vera"], "options": {
-                                    "zeros": "consecutive", "zero_penalty": 100,
-                                    "dump_555": "both", "barrel_knock_off": True,
-                                    "barrel_miss": "stays", "barrel_hands": 2,
-                                    "three_falls_reset": True, "declarer_rounding": True,
-                                    "forfeit_pays": "half_bid", "blind_bids": True,
-                                    "blind_doubles": "declarer", "ace_marriage": True}})
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    created = phone.client.post(
+        "/api/matches",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "players": ["Anna", "Boris", "Vera"],
+            "options": {
+                "zeros": "consecutive",
+                "zero_penalty": 100,
+                "dump_555": "both",
+                "barrel_knock_off": True,
+                "barrel_miss": "stays",
+                "barrel_hands": 2,
+                "three_falls_reset": True,
+                "declarer_rounding": True,
+                "forfeit_pays": "half_bid",
+                "blind_bids": True,
+                "blind_doubles": "declarer",
+                "ace_marriage": True,
+            },
+        },
+    )
     assert created.status_code == 201, created.json
     text = said(phone, f"/matches/{created.json['id']}/rules")
-    for words in ("Three zeros in a row cost 100. Card points or declaring start the count "
-                  "again; sitting out, a redeal or a forfeit leave it as it is.",
-                  "A player on the barrel takes no zero; a hand they play there starts their count "
-                  "again.",
-                  "the player stays at 880",
-                  "After 2 hands on the barrel", "555 or −555 goes back to 0",
-                  "knocks off anyone already on it: they fall to 760",
-                  "Every third fall from the barrel drops the player to 0",
-                  "rounded to 5 too", "half the bid, rounded up to 5",
-                  "doubles only the declarer's points", "Four aces, declared, count as a "
-                  "marriage of 200", "A blind bid (made without looking at the talon)"):
+    for words in (
+        "Three zeros in a row cost 100. Card points or declaring start the count "
+        "again; sitting out, a redeal or a forfeit leave it as it is.",
+        "A player on the barrel takes no zero; a hand they play there starts their count again.",
+        "the player stays at 880",
+        "After 2 hands on the barrel",
+        "555 or −555 goes back to 0",
+        "knocks off anyone already on it: they fall to 760",
+        "Every third fall from the barrel drops the player to 0",
+        "rounded to 5 too",
+        "half the bid, rounded up to 5",
+        "doubles only the declarer's points",
+        "Four aces, declared, count as a marriage of 200",
+        "A blind bid (made without looking at the talon)",
+    ):
         assert words in text, (words, text)
     assert "Every third zero" not in text
     plain = said(app.test_client(), "/rules/squarescores")
@@ -118,13 +143,13 @@ def test_zeros_say_where_none_is_taken(phone: Phone, app: Flask) -> None:
     text = said(app.test_client(), "/rules/squarescores")
     assert "A player on the barrel takes no zero." in text and "their count" not in text
     assert "locked player" not in text
-    token = phone.client.post("/api/tokens", json={"username": "anna",
-                                                   "password": "correct horse"}).json["token"]
-    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"},
-                                json={"players": ["Anna", "Boris", "Vera"], "rules": "polish",
-                                      "options": {"zeros": "consecutive"}})
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    created = phone.client.post(
+        "/api/matches",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"players": ["Anna", "Boris", "Vera"], "rules": "polish", "options": {"zeros": "consecutive"}},
+    )
     assert created.status_code == 201, created.json
     text = said(phone, f"/matches/{created.json['id']}/rules")
-    assert "A locked player takes no zero; a hand they play locked starts their count " \
-        "again." in text
+    assert "A locked player takes no zero; a hand they play locked starts their count again." in text
     assert "on the barrel takes no zero" not in text

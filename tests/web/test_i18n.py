@@ -25,6 +25,7 @@ from .page_helpers import Phone, parse
 
 def messages(catalog: Catalog) -> dict[Any, Any]:
     """A compiled catalog's messages, comparable (plural ids and strings as tuples)."""
+
     def plain(value: Any) -> Any:
         return tuple(value) if isinstance(value, tuple | list) else value
 
@@ -39,15 +40,18 @@ def test_every_committed_mo_is_compiled_from_its_po(language: str) -> None:
     write_mo(fresh, committed(language))  # what `pybabel compile` makes of the .po now
     fresh.seek(0)
     assert messages(committed_mo) == messages(read_mo(fresh)), (
-        f"{language}: messages.mo is out of date: run `pybabel compile -d scoresheet/translations`")
+        f"{language}: messages.mo is out of date: run `pybabel compile -d scoresheet/translations`"
+    )
 
 
 @pytest.mark.parametrize("language", CATALOG_LANGUAGES)
 def test_every_catalog_holds_every_word_of_the_code(language: str) -> None:
     words = {m.id for m in extracted() if m.id}
     held = {m.id for m in committed(language) if m.id}
-    assert not words - held, (f"{language}: missing {sorted(map(str, words - held))[:5]}: run "
-                              "`pybabel extract` and `pybabel update` (README, Developing)")
+    assert not words - held, (
+        f"{language}: missing {sorted(map(str, words - held))[:5]}: run "
+        "`pybabel extract` and `pybabel update` (README, Developing)"
+    )
     assert not held - words, f"{language}: words no longer in the code: {sorted(map(str, held - words))[:5]}"
 
 
@@ -80,9 +84,14 @@ def test_every_entry_is_translated_with_the_same_placeholders(language: str) -> 
 def pseudo_app(tmp_path: Path) -> Iterator[Flask]:
     """The app on SQLite, speaking the pseudo-locale too."""
     pseudo_catalog(tmp_path / "pseudo")
-    app = create_app(app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path,
-                                LANGUAGES=["en", "ru", "uk", "pl", "de", PSEUDO],
-                                BABEL_TRANSLATION_DIRECTORIES=f"translations;{tmp_path / 'pseudo'}"))
+    app = create_app(
+        app_config(
+            f"sqlite:///{tmp_path / 'test.sqlite'}",
+            tmp_path,
+            LANGUAGES=["en", "ru", "uk", "pl", "de", PSEUDO],
+            BABEL_TRANSLATION_DIRECTORIES=f"translations;{tmp_path / 'pseudo'}",
+        )
+    )
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -93,10 +102,19 @@ def html_lang(response: Any) -> str:
     return next(n.attrs["lang"] for n in parse(response.text).walk() if n.tag == "html")
 
 
-@pytest.mark.parametrize(("header", "lang"), [
-    ("ru-RU,ru;q=0.9,en;q=0.5", "ru"), ("uk", "uk"), ("pl-PL", "pl"), ("de-CH,de;q=0.8", "de"),
-    ("fr-FR,fr;q=0.9", "en"), ("", "en"), ("en-GB", "en"), ("el, pl;q=0.5", "pl"),
-])
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ru-RU,ru;q=0.9,en;q=0.5", "ru"),
+        ("uk", "uk"),
+        ("pl-PL", "pl"),
+        ("de-CH,de;q=0.8", "de"),
+        ("fr-FR,fr;q=0.9", "en"),
+        ("", "en"),
+        ("en-GB", "en"),
+        ("el, pl;q=0.5", "pl"),
+    ],
+)
 def test_the_phones_language_is_the_default(pseudo_app: Flask, header: str, lang: str) -> None:
     response = pseudo_app.test_client().get("/login", headers={"Accept-Language": header})
     assert response.status_code == 200
@@ -105,8 +123,11 @@ def test_the_phones_language_is_the_default(pseudo_app: Flask, header: str, lang
 
 def test_every_page_has_the_switch_each_language_in_its_own_words(pseudo_app: Flask) -> None:
     page = parse(pseudo_app.test_client().get("/login").text)
-    buttons = {n.attrs["value"]: (n.attrs["lang"], n.text()) for n in page.walk()
-               if n.tag == "button" and n.attrs.get("name") == "lang"}
+    buttons = {
+        n.attrs["value"]: (n.attrs["lang"], n.text())
+        for n in page.walk()
+        if n.tag == "button" and n.attrs.get("name") == "lang"
+    }
     assert buttons["ru"] == ("ru", "Русский") and buttons["uk"] == ("uk", "Українська")
     assert buttons["pl"] == ("pl", "Polski") and buttons["de"] == ("de", "Deutsch")
     assert buttons["en"] == ("en", "English")
@@ -149,7 +170,7 @@ def test_the_switch_is_remembered_in_a_cookie_and_for_the_account(pseudo_app: Fl
         assert db.session.execute(db.select(User.language)).scalar_one() == "uk"
     other = Phone(pseudo_app.test_client())  # another phone, which asks for German
     other.post("/login", {"username": "anna", "password": "correct horse"})
-    assert html_lang(other.get("/", headers={"Accept-Language": "de"})) == "uk"   # the account's
+    assert html_lang(other.get("/", headers={"Accept-Language": "de"})) == "uk"  # the account's
 
 
 def test_the_switch_refuses_unknown_languages_and_other_sites(pseudo_app: Flask) -> None:
@@ -174,26 +195,28 @@ def test_the_api_follows_accept_language_and_keeps_its_keys(pseudo_app: Flask) -
 def test_the_manifest_speaks_the_pages_language(pseudo_app: Flask) -> None:
     client = pseudo_app.test_client()
     page = client.get("/login", headers={"Accept-Language": PSEUDO})
-    link = next(n.attrs["href"] for n in parse(page.text).walk()
-                if n.tag == "link" and n.attrs.get("rel") == "manifest")
+    link = next(
+        n.attrs["href"] for n in parse(page.text).walk() if n.tag == "link" and n.attrs.get("rel") == "manifest"
+    )
     manifest = client.get(link).json
     assert manifest["name"].startswith("⟦") and manifest["description"].startswith("⟦")
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     assert client.get("/manifest.webmanifest?lang=zz").json["name"] == "Tysiacha scoresheet"
 
 
-@pytest.mark.parametrize(("count", "word"), [(1, "раздача"), (2, "раздачи"), (4, "раздачи"),
-                                             (5, "раздач"), (11, "раздач"), (21, "раздача"),
-                                             (22, "раздачи")])
+@pytest.mark.parametrize(
+    ("count", "word"),
+    [(1, "раздача"), (2, "раздачи"), (4, "раздачи"), (5, "раздач"), (11, "раздач"), (21, "раздача"), (22, "раздачи")],
+)
 def test_plural_forms_follow_the_language(tmp_path: Path, count: int, word: str) -> None:
     catalog = Catalog(locale="ru")
-    catalog.add(("%(num)d hand", "%(num)d hands"),
-                ("%(num)d раздача", "%(num)d раздачи", "%(num)d раздач"))
+    catalog.add(("%(num)d hand", "%(num)d hands"), ("%(num)d раздача", "%(num)d раздачи", "%(num)d раздач"))
     (tmp_path / "ru" / "LC_MESSAGES").mkdir(parents=True)
     with open(tmp_path / "ru" / "LC_MESSAGES" / "messages.mo", "wb") as f:
         write_mo(f, catalog)
-    app = create_app(app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path,
-                                BABEL_TRANSLATION_DIRECTORIES=str(tmp_path)))
+    app = create_app(
+        app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path, BABEL_TRANSLATION_DIRECTORIES=str(tmp_path))
+    )
     with app.test_request_context(headers={"Accept-Language": "ru"}):
         from flask_babel import ngettext
 
@@ -202,13 +225,15 @@ def test_plural_forms_follow_the_language(tmp_path: Path, count: int, word: str)
         db.engine.dispose()
 
 
-@pytest.mark.parametrize(("language", "written"), [
-    ("en", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s?[AP]M UTC"),
-    ("de", r"\d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} UTC"),
-    ("ru", r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC"),
-])
-def test_history_times_are_utc_written_for_the_language(pseudo_app: Flask, language: str,
-                                                        written: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [
+        ("en", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s?[AP]M UTC"),
+        ("de", r"\d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} UTC"),
+        ("ru", r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC"),
+    ],
+)
+def test_history_times_are_utc_written_for_the_language(pseudo_app: Flask, language: str, written: str) -> None:
     phone = Phone(pseudo_app.test_client())
     phone.register("anna")
     mid = phone.new_match()
@@ -221,7 +246,8 @@ def test_history_times_are_utc_written_for_the_language(pseudo_app: Flask, langu
 
 
 def test_a_request_finds_its_catalog_once_and_a_forced_language_still_applies(
-        pseudo_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    pseudo_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from flask_babel import Domain, force_locale, gettext
 
     looked_up: list[str] = []
@@ -249,69 +275,102 @@ HOUSE_REFUSALS = [
     ({"rules": "polish", "barrel_hands": "4"}, "barrel_hands", ()),
     ({"rules": "polish", "barrel_knock_off": "y"}, "barrel_knock_off", ()),
 ]
-API_NAMES = re.compile(r"\b(zero_penalty|blind_bids|blind_doubles|barrel_hands|barrel_knock_off|"
-                       r"must be|true|false)\b|[“«„](zeros|total|consecutive|declarer|off)\W")
+API_NAMES = re.compile(
+    r"\b(zero_penalty|blind_bids|blind_doubles|barrel_hands|barrel_knock_off|"
+    r"must be|true|false)\b|[“«„](zeros|total|consecutive|declarer|off)\W"
+)
 """What the API's sentences name that a page must not: option names and values as sent."""
 
 
 @pytest.mark.parametrize(("fields", "option", "choices"), HOUSE_REFUSALS)
 def test_a_house_rule_refusal_on_the_page_names_the_forms_own_words(
-        pseudo_app: Flask, fields: dict[str, str], option: str, choices: tuple[str, ...]) -> None:
+    pseudo_app: Flask, fields: dict[str, str], option: str, choices: tuple[str, ...]
+) -> None:
     phone = Phone(pseudo_app.test_client())
     phone.register("anna")
-    token = phone.client.post("/api/tokens", json={"username": "anna",
-                                                   "password": "correct horse"}).json["token"]
-    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
-            "rules": "squarescores", "target": "", "sheet": "", "first_dealer": "0", **fields}
-    options = {k: (True if v == "y" else int(v) if v.isdigit() else v)
-               for k, v in fields.items() if k != "rules"}
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    data = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "players-2": "Vera",
+        "rules": "squarescores",
+        "target": "",
+        "sheet": "",
+        "first_dealer": "0",
+        **fields,
+    }
+    options = {k: (True if v == "y" else int(v) if v.isdigit() else v) for k, v in fields.items() if k != "rules"}
     for language in ("en", "ru", "uk", "pl", "de"):
         response = phone.post("/matches/new", data, headers={"Accept-Language": language})
         assert response.status_code == 422
         page = parse(response.text)
-        [error] = [li.text() for n in page.walk() if n.tag == "ul" and "errors" in n.classes()
-                   for li in n.children if not isinstance(li, str)]
-        label = next(n.text() for n in page.walk() if n.tag == "label" and (
-            n.attrs.get("for") == option or any(c.attrs.get("id") == option for c in n.walk())))
+        [error] = [
+            li.text()
+            for n in page.walk()
+            if n.tag == "ul" and "errors" in n.classes()
+            for li in n.children
+            if not isinstance(li, str)
+        ]
+        label = next(
+            n.text()
+            for n in page.walk()
+            if n.tag == "label" and (n.attrs.get("for") == option or any(c.attrs.get("id") == option for c in n.walk()))
+        )
         assert label in error, (label, error)  # the option as the form labels it
         for value in choices:  # and its choices as the form offers them
-            shown = next(n.text() for n in page.walk() if n.tag == "option"
-                         and n.attrs.get("value") == value and n.parent is not None
-                         and n.parent.attrs.get("id") == option)
+            shown = next(
+                n.text()
+                for n in page.walk()
+                if n.tag == "option"
+                and n.attrs.get("value") == value
+                and n.parent is not None
+                and n.parent.attrs.get("id") == option
+            )
             assert shown in error, (shown, error)
         assert not API_NAMES.search(error.replace(label, "")), error
         assert language == "en" or not re.search(r"\bzeros\b", error), error
         # The API says the same refusal with the names a script sends.
-        api = phone.client.post("/api/matches", json={
-            "players": ["Anna", "Boris", "Vera"], "rules": fields.get("rules", "squarescores"),
-            "options": options}, headers={"Accept-Language": language,
-                                          "Authorization": f"Bearer {token}"})
+        api = phone.client.post(
+            "/api/matches",
+            json={
+                "players": ["Anna", "Boris", "Vera"],
+                "rules": fields.get("rules", "squarescores"),
+                "options": options,
+            },
+            headers={"Accept-Language": language, "Authorization": f"Bearer {token}"},
+        )
         assert api.status_code == 422 and api.json["field"] == "options"
         # the API names the options by their keys (the one it needs, where one needs another)
         assert re.search(r"\b(zeros|blind_bids)\b|" + option, api.json["error"]), api.json["error"]
 
 
-def test_an_import_refused_by_the_schema_names_the_place_and_what_is_wrong(
-        pseudo_app: Flask) -> None:
+def test_an_import_refused_by_the_schema_names_the_place_and_what_is_wrong(pseudo_app: Flask) -> None:
     phone = Phone(pseudo_app.test_client())
     phone.register("anna")
-    token = phone.client.post("/api/tokens", json={"username": "anna",
-                                                   "password": "correct horse"}).json["token"]
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
     phone.new_match()
     backup = phone.get("/backup.json").json
     del backup["matches"][0]["join_code"]
     for language, missing in (
-            ("en", "/matches/0/join_code is missing"), ("ru", "нет поля /matches/0/join_code"),
-            ("uk", "немає поля /matches/0/join_code"), ("pl", "brakuje pola /matches/0/join_code"),
-            ("de", "/matches/0/join_code fehlt")):
+        ("en", "/matches/0/join_code is missing"),
+        ("ru", "нет поля /matches/0/join_code"),
+        ("uk", "немає поля /matches/0/join_code"),
+        ("pl", "brakuje pola /matches/0/join_code"),
+        ("de", "/matches/0/join_code fehlt"),
+    ):
         for doc, words in ((backup, missing), ({**backup, "matches": 5}, "/matches")):
-            response = phone.post("/import", {"file": (io.BytesIO(json.dumps(doc).encode()),
-                                                       "backup.json")},
-                                  headers={"Accept-Language": language})
+            response = phone.post(
+                "/import",
+                {"file": (io.BytesIO(json.dumps(doc).encode()), "backup.json")},
+                headers={"Accept-Language": language},
+            )
             assert response.status_code == 422
             text = response.get_data(as_text=True)
             assert words in text and "required property" not in text and "of type" not in text
-        answer = phone.client.post("/api/matches/import", json=backup, headers={
-            "Authorization": f"Bearer {token}", "Accept-Language": language})
+        answer = phone.client.post(
+            "/api/matches/import",
+            json=backup,
+            headers={"Authorization": f"Bearer {token}", "Accept-Language": language},
+        )
         assert answer.status_code == 400 and answer.json["field"] == "/matches/0"
         assert missing in answer.json["error"]

@@ -27,8 +27,7 @@ def _code(app: Flask, match_id: str) -> str:
 
 def _members(app: Flask, match_id: str) -> int:
     with app.app_context():
-        return db.session.execute(db.select(db.func.count(Member.id))
-                                  .where(Member.match_id == match_id)).scalar_one()
+        return db.session.execute(db.select(db.func.count(Member.id)).where(Member.match_id == match_id)).scalar_one()
 
 
 def _watch_path(phone: Phone, match_id: str) -> str:
@@ -40,19 +39,16 @@ def _watch_path(phone: Phone, match_id: str) -> str:
     return found.group(1)
 
 
-def test_the_match_page_offers_the_join_link_and_its_qr_code_drawn_here(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_match_page_offers_the_join_link_and_its_qr_code_drawn_here(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     page = phone.get(f"/matches/{match_id}").text
     link = f"http://localhost/join/{_code(csrf_app, match_id)}"
     assert f'data-share-url="{link}"' in page and f'id="join-link" href="{link}"' in page
-    svg = re.search(r'<figure class="qr"><svg aria-hidden="true"[^>]*class="qr".*?</svg>', page,
-                    re.S)
+    svg = re.search(r'<figure class="qr"><svg aria-hidden="true"[^>]*class="qr".*?</svg>', page, re.S)
     assert svg and "http" not in svg.group(0).split(">", 1)[1]  # drawn here, nothing fetched
 
 
-def test_a_join_link_opened_logged_out_leads_through_log_in_into_the_match(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_join_link_opened_logged_out_leads_through_log_in_into_the_match(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     path = f"/join/{_code(csrf_app, match_id)}"
     boris = Phone(csrf_app.test_client())
@@ -72,8 +68,7 @@ def test_a_join_link_opened_logged_out_leads_through_log_in_into_the_match(
     assert boris.get(path).location == f"/matches/{match_id}"  # a member goes straight in
 
 
-def test_a_join_link_leads_a_newcomer_through_registration_into_the_match(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_join_link_leads_a_newcomer_through_registration_into_the_match(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     path = f"/join/{_code(csrf_app, match_id)}"
     vera = Phone(csrf_app.test_client())
@@ -84,8 +79,7 @@ def test_a_join_link_leads_a_newcomer_through_registration_into_the_match(
     assert vera.post(path, {}).location == f"/matches/{match_id}"
 
 
-def test_joining_by_link_needs_the_csrf_token_and_a_real_code(phone: Phone, csrf_app: Flask,
-                                                              make_phone: Any) -> None:
+def test_joining_by_link_needs_the_csrf_token_and_a_real_code(phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
     match_id = phone.new_match()
     boris = make_phone("boris")
     path = f"/join/{_code(csrf_app, match_id)}"
@@ -97,8 +91,7 @@ def test_joining_by_link_needs_the_csrf_token_and_a_real_code(phone: Phone, csrf
     assert boris.get(path.lower()).status_code == 200  # forgiving, as typed codes are
 
 
-def test_the_watch_link_shows_the_sheet_read_only_without_an_account(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_watch_link_shows_the_sheet_read_only_without_an_account(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     path = _watch_path(phone, match_id)
@@ -120,8 +113,7 @@ def test_the_watch_link_shows_the_sheet_read_only_without_an_account(
     assert watcher.get(f"{path}/version").json["version"] == "2-2"
 
 
-def test_the_watch_link_reaches_nothing_else_and_changes_nothing(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_watch_link_reaches_nothing_else_and_changes_nothing(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     other = phone.new_match(["Gleb", "Dana", "Ira"])
     path = _watch_path(phone, match_id)
@@ -135,16 +127,16 @@ def test_the_watch_link_reaches_nothing_else_and_changes_nothing(
     for rule, method in match_routes(csrf_app):
         for match in (match_id, other):
             url = url_for_rule(rule, match)
-            response = watcher.open(url, method=method, json={"kind": "redeal"},
-                                    headers={"Authorization": f"Bearer {token}"})
+            response = watcher.open(
+                url, method=method, json={"kind": "redeal"}, headers={"Authorization": f"Bearer {token}"}
+            )
             assert response.status_code in (302, 400, 401, 404), (rule, method, response.status_code)
             if response.status_code == 302:
                 assert response.location.startswith("/login"), rule
     assert table_counts(csrf_app) == before
 
 
-def test_a_replaced_or_stopped_watch_link_stops_working(phone: Phone, csrf_app: Flask,
-                                                        make_phone: Any) -> None:
+def test_a_replaced_or_stopped_watch_link_stops_working(phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
     match_id = phone.new_match()
     old = _watch_path(phone, match_id)
     boris = make_phone("boris")
@@ -163,8 +155,7 @@ def test_a_replaced_or_stopped_watch_link_stops_working(phone: Phone, csrf_app: 
     assert watcher.get("/watch/short").status_code == 404
 
 
-def test_the_api_makes_replaces_and_stops_watch_links(api_user: Any, stranger: Any,
-                                                      client: Any) -> None:
+def test_the_api_makes_replaces_and_stops_watch_links(api_user: Any, stranger: Any, client: Any) -> None:
     match = api_user.new_match()
     links = api_user.get(f"/api/matches/{match['id']}/links").json
     assert links == {"join_url": f"http://localhost/join/{match['join_code']}", "watch_url": None}
@@ -182,15 +173,16 @@ def test_the_api_makes_replaces_and_stops_watch_links(api_user: Any, stranger: A
 
 def _won_match(api_user: Any) -> dict[str, Any]:
     """A GGTables match to 500 that Anna has won with her first hand."""
-    match = api_user.new_match(rules="ggtables", options={"target": 500},
-                               start_scores=[490, 0, 0], first_dealer=2)
-    api_user.add_hand(match["id"], {"declarer": 0, "bid": 100, "points": [None, 20, 20],
-                                    "marriages": [["hearts"], [], []]})
+    match = api_user.new_match(rules="ggtables", options={"target": 500}, start_scores=[490, 0, 0], first_dealer=2)
+    api_user.add_hand(
+        match["id"], {"declarer": 0, "bid": 100, "points": [None, 20, 20], "marriages": [["hearts"], [], []]}
+    )
     return match
 
 
 def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
-        api_user: Any, make_user: Any, app: Flask) -> None:
+    api_user: Any, make_user: Any, app: Flask
+) -> None:
     match = _won_match(api_user)
     boris = make_user("boris")
     boris.post("/api/matches/join", json={"code": match["join_code"]})
@@ -208,8 +200,7 @@ def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
         assert db.session.get(Match, match["id"]).rematch_id == new["id"]
 
 
-def test_who_joins_after_the_rematch_started_does_not_reach_it(
-        api_user: Any, make_user: Any, make_phone: Any) -> None:
+def test_who_joins_after_the_rematch_started_does_not_reach_it(api_user: Any, make_user: Any, make_phone: Any) -> None:
     match = _won_match(api_user)
     new = api_user.post(f"/api/matches/{match['id']}/rematch").json
     mallory = make_user("mallory")  # joins the old match with its code, afterwards
@@ -223,8 +214,7 @@ def test_who_joins_after_the_rematch_started_does_not_reach_it(
     assert new["id"] not in page and f"/matches/{match['id']}/rematch" not in page
 
 
-def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any,
-                                                   app: Flask) -> None:
+def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any, app: Flask) -> None:
     match = api_user.new_match()
     before = table_counts(app)
     response = api_user.post(f"/api/matches/{match['id']}/rematch")
@@ -235,8 +225,7 @@ def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any,
     assert api_user.post(f"/api/matches/{match['id']}/rematch").status_code == 201
 
 
-def test_the_rematch_button_starts_the_next_match_and_the_old_sheet_points_to_it(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_rematch_button_starts_the_next_match_and_the_old_sheet_points_to_it(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     assert "Rematch" not in phone.get(f"/matches/{match_id}").text
     phone.post(f"/matches/{match_id}/end", {"confirm": "y"})
@@ -257,12 +246,12 @@ def test_the_start_form_offers_names_played_with_and_names_the_dealers(phone: Ph
     names = re.findall(r'<option value="([^"]+)">', page.split('<datalist id="known-names">')[1])
     assert names[:3] == ["Łukasz", "boris", "Gleb"] and "Anna" in names and "Boris" not in names
     assert 'list="known-names"' in page
-    refused = phone.post("/matches/new", {"players-0": "Anna", "players-1": "Boris",
-                                          "players-2": "Anna", "rules": "squarescores",
-                                          "first_dealer": "1"})
+    refused = phone.post(
+        "/matches/new",
+        {"players-0": "Anna", "players-1": "Boris", "players-2": "Anna", "rules": "squarescores", "first_dealer": "1"},
+    )
     dealers = refused.text.split('id="first_dealer"')[1].split("</select>")[0]
-    assert re.findall(r"<option[^>]*>([^<]*)</option>", dealers) == [
-        "Anna", "Boris", "Anna", "Player 4"]
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", dealers) == ["Anna", "Boris", "Anna", "Player 4"]
     assert 'data-dealer-names="Player 9999"' in refused.text
 
 
@@ -273,30 +262,30 @@ def _board_sides(page: str) -> list[dict[str, str]]:
     """Each side on the board: its name, score, last change and marks, as the page writes them."""
     sides = []
     for li in re.findall(r'<li class="board-side[^"]*">(.*?)</li>', page, re.S):
-        found = {k: re.search(rf'class="board-{k}">(.*?)</span>', li, re.S) for k in
-                 ("name", "score", "change")}
-        sides.append({k: html.unescape(v.group(1).strip()) if v else "" for k, v in found.items()}
-                     | {"marks": " ".join(re.findall(r'class="mark [a-z]+">([^<]*)<', li))})
+        found = {k: re.search(rf'class="board-{k}">(.*?)</span>', li, re.S) for k in ("name", "score", "change")}
+        sides.append(
+            {k: html.unescape(v.group(1).strip()) if v else "" for k, v in found.items()}
+            | {"marks": " ".join(re.findall(r'class="mark [a-z]+">([^<]*)<', li))}
+        )
     return sides
 
 
-def test_the_scoreboard_shows_each_side_its_score_the_next_dealer_and_the_barrel(
-        api_user: Any, client: Any) -> None:
+def test_the_scoreboard_shows_each_side_its_score_the_next_dealer_and_the_barrel(api_user: Any, client: Any) -> None:
     match = api_user.new_match(start_scores=[760, 0, 0])
-    api_user.add_hand(match["id"], {"declarer": 0, "bid": 120, "points": [None, 10, 20],
-                                    "marriages": [["hearts"], [], []]})
-    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix(
-        "http://localhost")
+    api_user.add_hand(
+        match["id"], {"declarer": 0, "bid": 120, "points": [None, 10, 20], "marriages": [["hearts"], [], []]}
+    )
+    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix("http://localhost")
     response = client.get(f"{path}/board")
     assert response.status_code == 200
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert "no-store" in response.headers["Cache-Control"]
     page = response.text
     assert _board_sides(page) == [
-        {"name": "Anna", "score": "880", "change": "hand 1: +120",
-         "marks": "on the barrel: 3 hands left"},
+        {"name": "Anna", "score": "880", "change": "hand 1: +120", "marks": "on the barrel: 3 hands left"},
         {"name": "Boris", "score": "10", "change": "hand 1: +10", "marks": "deals next"},
-        {"name": "Vera", "score": "20", "change": "hand 1: +20", "marks": ""}]
+        {"name": "Vera", "score": "20", "change": "hand 1: +20", "marks": ""},
+    ]
     assert '<p class="board-status" role="status">Hand 2: Boris deals.</p>' in page
     assert f'data-version-url="{path}/version"' in page  # live, as the watch page
     assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in page
@@ -310,12 +299,9 @@ def test_the_scoreboard_shows_each_side_its_score_the_next_dealer_and_the_barrel
     assert after[2]["marks"] == "deals next"
 
 
-def test_a_tichu_scoreboard_shows_the_teams_and_marks_the_dealing_team(
-        api_user: Any, client: Any) -> None:
-    match = api_user.new_match(players=["Anna", "Boris", "Vera", "Gleb"], rules="tichu",
-                               first_dealer=1)
-    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix(
-        "http://localhost")
+def test_a_tichu_scoreboard_shows_the_teams_and_marks_the_dealing_team(api_user: Any, client: Any) -> None:
+    match = api_user.new_match(players=["Anna", "Boris", "Vera", "Gleb"], rules="tichu", first_dealer=1)
+    path = api_user.post(f"/api/matches/{match['id']}/watch").json["watch_url"].removeprefix("http://localhost")
     page = client.get(f"{path}/board").text
     sides = _board_sides(page)
     assert [s["name"] for s in sides] == ["Anna & Vera", "Boris & Gleb"]
@@ -324,7 +310,8 @@ def test_a_tichu_scoreboard_shows_the_teams_and_marks_the_dealing_team(
 
 
 def test_the_scoreboard_answers_only_for_a_live_token_and_changes_nothing(
-        phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
+    phone: Phone, csrf_app: Flask, make_phone: Any
+) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     path = _watch_path(phone, match_id)
@@ -347,17 +334,18 @@ def test_the_scoreboard_answers_only_for_a_live_token_and_changes_nothing(
         """The page without what differs by request: the path in it and the CSRF token."""
         page = page.replace(token_path, "/watch/<token>")
         return re.sub(r'name="csrf_token" value="[^"]*"', "", page)
+
     assert words(stopped.text, new) == words(missing.text, "/watch/" + "A" * 32)
 
 
 def test_a_member_opens_the_scoreboard_in_one_tap_and_a_stranger_cannot(
-        phone: Phone, csrf_app: Flask, make_phone: Any) -> None:
+    phone: Phone, csrf_app: Flask, make_phone: Any
+) -> None:
     match_id = phone.new_match()
     page = phone.get(f"/matches/{match_id}").text
     assert f'action="/matches/{match_id}/board"' in page  # no watch link yet: the tap makes one
     stranger = make_phone("stranger")
-    assert stranger.post(f"/matches/{match_id}/board", {},
-                         form_url="/").status_code == 404
+    assert stranger.post(f"/matches/{match_id}/board", {}, form_url="/").status_code == 404
     assert csrf_app.test_client().post(f"/matches/{match_id}/board").status_code in (302, 400)
     with csrf_app.app_context():
         assert db.session.get(Match, match_id).watch_token is None  # neither made one
@@ -373,7 +361,8 @@ def test_a_member_opens_the_scoreboard_in_one_tap_and_a_stranger_cannot(
 
 
 def test_share_the_result_is_offered_on_a_won_match_only_and_hidden_without_script(
-        phone: Phone, csrf_app: Flask) -> None:
+    phone: Phone, csrf_app: Flask
+) -> None:
     match_id = phone.new_match(rules="ggtables", target="500", **{"start_scores-0": "490"})
     playing = phone.get(f"/matches/{match_id}").text
     assert "data-share-result" not in playing and "result.js" not in playing
@@ -385,14 +374,15 @@ def test_share_the_result_is_offered_on_a_won_match_only_and_hidden_without_scri
     assert re.search(r'<script src="/static/result\.js\?v=[0-9a-f]+" defer></script>', page)
 
 
-def test_the_watch_page_and_the_board_carry_the_out_of_date_line_for_the_script(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_watch_page_and_the_board_carry_the_out_of_date_line_for_the_script(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     path = _watch_path(phone, match_id)
     watcher = csrf_app.test_client()
     for url in (path, f"{path}/board"):
-        line = re.search(r'<p class="offline-line" role="status" hidden '
-                         r'data-stale-words="([^"]*)"></p>\s*<div id="live"',
-                         watcher.get(url).text)
+        line = re.search(
+            r'<p class="offline-line" role="status" hidden '
+            r'data-stale-words="([^"]*)"></p>\s*<div id="live"',
+            watcher.get(url).text,
+        )
         assert line, url
         assert line.group(1) == "The sheet may be out of date: no connection since {time}."

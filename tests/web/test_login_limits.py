@@ -23,12 +23,20 @@ PASSWORD = "correct horse"
 @pytest.fixture
 def limited_app(tmp_path: Any) -> Iterator[Flask]:
     """The limits on, small enough to reach in a test."""
-    app = create_app(app_config(
-        f"sqlite:///{tmp_path / 'limits.sqlite'}", tmp_path, RATELIMIT_ENABLED=True,
-        LOGIN_LIMIT_PER_ADDRESS="8 per minute", LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS="3 per minute",
-        LOGIN_LIMIT_UNDER_ATTACK="1 per minute", LOGIN_ATTACK_THRESHOLD="6 per minute",
-        REGISTER_LIMIT_PER_ADDRESS="4 per minute", REGISTER_LIMIT_PER_USERNAME="3 per minute",
-        JOIN_LIMIT_PER_ADDRESS="3 per minute"))
+    app = create_app(
+        app_config(
+            f"sqlite:///{tmp_path / 'limits.sqlite'}",
+            tmp_path,
+            RATELIMIT_ENABLED=True,
+            LOGIN_LIMIT_PER_ADDRESS="8 per minute",
+            LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS="3 per minute",
+            LOGIN_LIMIT_UNDER_ATTACK="1 per minute",
+            LOGIN_ATTACK_THRESHOLD="6 per minute",
+            REGISTER_LIMIT_PER_ADDRESS="4 per minute",
+            REGISTER_LIMIT_PER_USERNAME="3 per minute",
+            JOIN_LIMIT_PER_ADDRESS="3 per minute",
+        )
+    )
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -43,8 +51,7 @@ def from_address(app: Flask, address: str) -> FlaskClient:
 
 def api_log_in(client: FlaskClient, password: str, username: str = "anna") -> int:
     """Status of an API log-in."""
-    return client.post("/api/tokens", json={"username": username, "password": password}
-                       ).status_code
+    return client.post("/api/tokens", json={"username": username, "password": password}).status_code
 
 
 def page_log_in(client: FlaskClient, password: str, username: str = "anna") -> int:
@@ -53,8 +60,12 @@ def page_log_in(client: FlaskClient, password: str, username: str = "anna") -> i
 
 
 def test_guesses_from_elsewhere_never_lock_the_real_player_out(limited_app: Flask) -> None:
-    assert from_address(limited_app, "10.0.0.1").post(
-        "/api/users", json={"username": "anna", "password": PASSWORD}).status_code == 201
+    assert (
+        from_address(limited_app, "10.0.0.1")
+        .post("/api/users", json={"username": "anna", "password": PASSWORD})
+        .status_code
+        == 201
+    )
     mallory = from_address(limited_app, "203.0.113.9")
     assert [api_log_in(mallory, "guess") for _ in range(5)] == [401, 401, 401, 429, 429]
     refused = mallory.post("/api/tokens", json={"username": "anna", "password": "x"})
@@ -66,10 +77,13 @@ def test_guesses_from_elsewhere_never_lock_the_real_player_out(limited_app: Flas
     assert page_log_in(from_address(limited_app, "10.0.0.3"), PASSWORD) == 302
 
 
-def test_a_username_under_attack_from_many_addresses_still_lets_the_player_in(
-        limited_app: Flask) -> None:
-    assert from_address(limited_app, "10.0.0.1").post(
-        "/api/users", json={"username": "anna", "password": PASSWORD}).status_code == 201
+def test_a_username_under_attack_from_many_addresses_still_lets_the_player_in(limited_app: Flask) -> None:
+    assert (
+        from_address(limited_app, "10.0.0.1")
+        .post("/api/users", json={"username": "anna", "password": PASSWORD})
+        .status_code
+        == 201
+    )
     botnet = [from_address(limited_app, f"198.51.100.{i}") for i in range(1, 5)]
     first = [[api_log_in(bot, "guess") for _ in range(2)] for bot in botnet[:3]]
     assert first == [[401, 401]] * 3  # 6 failures a minute: the threshold is reached
@@ -80,16 +94,18 @@ def test_a_username_under_attack_from_many_addresses_still_lets_the_player_in(
     assert api_log_in(from_address(limited_app, "10.0.0.2"), PASSWORD) == 201
     assert page_log_in(from_address(limited_app, "10.0.0.3"), PASSWORD) == 302
     # Other usernames are not under attack.
-    assert from_address(limited_app, "10.0.0.4").post(
-        "/api/users", json={"username": "boris", "password": PASSWORD}).status_code == 201
+    assert (
+        from_address(limited_app, "10.0.0.4")
+        .post("/api/users", json={"username": "boris", "password": PASSWORD})
+        .status_code
+        == 201
+    )
     assert [api_log_in(botnet[3], "guess", "boris") for _ in range(3)] == [401] * 3
 
 
-def test_the_phone_the_player_logged_in_on_is_exempt_from_the_username_limits(
-        limited_app: Flask) -> None:
+def test_the_phone_the_player_logged_in_on_is_exempt_from_the_username_limits(limited_app: Flask) -> None:
     phone = from_address(limited_app, "10.0.0.1")
-    assert phone.post("/register", data={"username": "anna", "password": PASSWORD}
-                      ).status_code == 302
+    assert phone.post("/register", data={"username": "anna", "password": PASSWORD}).status_code == 302
     assert [page_log_in(phone, "typo") for _ in range(4)] == [422] * 4  # shown again, not 429
     assert page_log_in(phone, PASSWORD) == 302
 
@@ -105,13 +121,18 @@ def test_one_address_trying_many_usernames_is_stopped(limited_app: Flask) -> Non
 
 def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask) -> None:
     client = from_address(limited_app, "198.51.100.8")
-    statuses = [client.post("/api/users", json={"username": f"user{i}", "password": PASSWORD}
-                            ).status_code for i in range(5)]
+    statuses = [
+        client.post("/api/users", json={"username": f"user{i}", "password": PASSWORD}).status_code for i in range(5)
+    ]
     assert statuses == [201, 201, 201, 201, 429]
-    token = from_address(limited_app, "10.0.0.3").post(
-        "/api/users", json={"username": "anna", "password": PASSWORD}).json["token"]
+    token = (
+        from_address(limited_app, "10.0.0.3")
+        .post("/api/users", json={"username": "anna", "password": PASSWORD})
+        .json["token"]
+    )
     headers = {"Authorization": f"Bearer {token}"}
-    guesses = [client.post("/api/matches/join", json={"code": f"GUESS{i}"}, headers=headers
-                           ).status_code for i in range(4)]
+    guesses = [
+        client.post("/api/matches/join", json={"code": f"GUESS{i}"}, headers=headers).status_code for i in range(4)
+    ]
     assert guesses == [404, 404, 404, 429]
     assert count_matches(limited_app) == 0 and count_hands(limited_app) == 0

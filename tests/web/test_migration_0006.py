@@ -54,12 +54,20 @@ def stored_setup(rules: str, seats: int, start: list[int]) -> dict[str, Any]:
     """A set-up as a match created before issue 14 stored it."""
     players = ["Anna", "Boris", "Vera", "Gleb"][:seats]
     if rules == "tichu":
-        return {"players": players, "rules": rules, "first_dealer": 1,
-                "options": {"target": 1000, "great_grand_tichu": False, "sheet": "signed"},
-                "start_scores": start}
-    return {"players": players, "rules": rules, "first_dealer": 1,
-            "options": {"target": RULESETS[rules].targets[0], **OLD_OPTIONS},
-            "start_scores": start}
+        return {
+            "players": players,
+            "rules": rules,
+            "first_dealer": 1,
+            "options": {"target": 1000, "great_grand_tichu": False, "sheet": "signed"},
+            "start_scores": start,
+        }
+    return {
+        "players": players,
+        "rules": rules,
+        "first_dealer": 1,
+        "options": {"target": RULESETS[rules].targets[0], **OLD_OPTIONS},
+        "start_scores": start,
+    }
 
 
 def a_body(rng: random.Random, rules: str, sheet: Any) -> dict[str, Any]:
@@ -90,12 +98,19 @@ def a_body(rng: random.Random, rules: str, sheet: Any) -> dict[str, Any]:
         owner = rng.choice([None, None, *in_hand])
         if owner is not None:
             marriages[owner].append(suit)
-    return {"kind": "played", "declarer": declarer, "bid": bid, "points": points,
-            "marriages": marriages, "forced": forced}
+    return {
+        "kind": "played",
+        "declarer": declarer,
+        "bid": bid,
+        "points": points,
+        "marriages": marriages,
+        "forced": forced,
+    }
 
 
-def hands_of_then(before: ModuleType, setup: dict[str, Any], wanted: int, banked: bool,
-                  seed: int) -> list[dict[str, Any]]:
+def hands_of_then(
+    before: ModuleType, setup: dict[str, Any], wanted: int, banked: bool, seed: int
+) -> list[dict[str, Any]]:
     """Seeded hands the engine of then took one by one: `wanted` of them without a winner,
     or (banked) `wanted` without one, then the first hand that wins."""
     rng = random.Random(seed)
@@ -125,27 +140,41 @@ def store(engine: Engine, before: ModuleType) -> dict[str, Any]:
         for seed, (match_id, (rules, seats, start, wanted, banked)) in enumerate(STORED.items()):
             setup = stored_setup(rules, seats, start)
             bodies = hands_of_then(before, setup, wanted, banked, seed)
-            then = before.replay(before.setup_from_dict(setup),
-                                 [before.record_from_dict(b, rules) for b in bodies])
+            then = before.replay(before.setup_from_dict(setup), [before.record_from_dict(b, rules) for b in bodies])
             assert (then.winner is not None) == banked
             sheets[match_id] = then
-            conn.execute(models.Match.__table__.insert().values(
-                id=match_id, setup=setup, status="banked" if banked else "open", revision=0,
-                join_code=match_id, created_at=models.utcnow(), updated_at=models.utcnow()))
+            conn.execute(
+                models.Match.__table__.insert().values(
+                    id=match_id,
+                    setup=setup,
+                    status="banked" if banked else "open",
+                    revision=0,
+                    join_code=match_id,
+                    created_at=models.utcnow(),
+                    updated_at=models.utcnow(),
+                )
+            )
             for number, body in enumerate(bodies, start=1):
-                conn.execute(models.Hand.__table__.insert().values(
-                    match_id=match_id, number=number, record=body, version=1,
-                    created_at=models.utcnow(), updated_at=models.utcnow()))
+                conn.execute(
+                    models.Hand.__table__.insert().values(
+                        match_id=match_id,
+                        number=number,
+                        record=body,
+                        version=1,
+                        created_at=models.utcnow(),
+                        updated_at=models.utcnow(),
+                    )
+                )
     return sheets
 
 
 def sheets_now(engine: Engine) -> dict[str, Any]:
     """Every stored match replayed by today's engine from what the database holds."""
     with engine.connect() as conn:
-        matches = conn.execute(db.select(models.Match.id, models.Match.setup,
-                                         models.Match.status)).all()
-        hands = conn.execute(db.select(models.Hand.match_id, models.Hand.record)
-                             .order_by(models.Hand.match_id, models.Hand.number)).all()
+        matches = conn.execute(db.select(models.Match.id, models.Match.setup, models.Match.status)).all()
+        hands = conn.execute(
+            db.select(models.Hand.match_id, models.Hand.record).order_by(models.Hand.match_id, models.Hand.number)
+        ).all()
     sheets = {}
     for match_id, setup, status in matches:
         records = [record_from_dict(r, setup["rules"]) for m, r in hands if m == match_id]
@@ -157,8 +186,9 @@ def sheets_now_or_refusal(engine: Engine) -> dict[str, Any]:
     """As `sheets_now`, one match by one; "refused" for a match today's engine refuses."""
     with engine.connect() as conn:
         matches = conn.execute(db.select(models.Match.id, models.Match.setup)).all()
-        hands = conn.execute(db.select(models.Hand.match_id, models.Hand.record)
-                             .order_by(models.Hand.match_id, models.Hand.number)).all()
+        hands = conn.execute(
+            db.select(models.Hand.match_id, models.Hand.record).order_by(models.Hand.match_id, models.Hand.number)
+        ).all()
     out: dict[str, Any] = {}
     for match_id, setup in matches:
         records = [record_from_dict(r, setup["rules"]) for m, r in hands if m == match_id]
@@ -168,20 +198,21 @@ def sheets_now_or_refusal(engine: Engine) -> dict[str, Any]:
             out[match_id] = "refused"
     return out
 
+
 def compared(sheet: Any, before: ModuleType, rules: str) -> dict[str, Any]:
     """The sheet as plain data, tyzicha's first bidder left out (corrected in RULES.md §7)."""
     return sheet_data(sheet, before, first_bidder=rules != "tyzicha")
 
 
 def test_stored_matches_of_every_ruleset_keep_their_whole_sheet_through_0006(
-        engine: Engine, before: ModuleType) -> None:
+    engine: Engine, before: ModuleType
+) -> None:
     migrate(engine, "0005")
     then = store(engine, before)
     # The test can fail: read with today's defaults, the corrected rulesets score otherwise.
     unmigrated = sheets_now_or_refusal(engine)
     assert unmigrated["tyzicha"] == "refused"
-    assert compared(unmigrated["classic-3"][0], before, "classic") != compared(
-        then["classic-3"], before, "classic")
+    assert compared(unmigrated["classic-3"][0], before, "classic") != compared(then["classic-3"], before, "classic")
     migrate(engine, "0006")
     now = sheets_now(engine)
     assert set(now) == set(STORED)
@@ -192,6 +223,6 @@ def test_stored_matches_of_every_ruleset_keep_their_whole_sheet_through_0006(
     banked = now["banked"][0]
     assert banked.winner is not None and banked.winner == then["banked"].winner
     migrate(engine, "head")  # and every migration after it keeps them too
-    assert {k: compared(s, before, STORED[k][0]) for k, (s, _) in sheets_now(engine).items()} \
-        == {k: compared(s, before, STORED[k][0]) for k, s in then.items()}
-
+    assert {k: compared(s, before, STORED[k][0]) for k, (s, _) in sheets_now(engine).items()} == {
+        k: compared(s, before, STORED[k][0]) for k, s in then.items()
+    }

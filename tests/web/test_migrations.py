@@ -65,8 +65,8 @@ def test_there_is_one_line_of_revisions() -> None:
 def test_migrations_make_exactly_the_models_schema(engine: Engine) -> None:
     migrate(engine, "head")
     assert differences(engine) == [], (
-        "models.py and migrations/ differ: run `flask --app scoresheet db migrate -m '…'` "
-        "(migrations/README.md)")
+        "models.py and migrations/ differ: run `flask --app scoresheet db migrate -m '…'` (migrations/README.md)"
+    )
     assert current(engine) == set(SCRIPTS.get_heads())
 
 
@@ -99,8 +99,7 @@ def test_a_sqlite_database_behind_is_brought_up_to_date_on_start(tmp_path: Any) 
         db.engine.dispose()
 
 
-def test_a_postgresql_database_with_tables_is_left_to_db_upgrade(engine: Engine,
-                                                                 tmp_path: Any) -> None:
+def test_a_postgresql_database_with_tables_is_left_to_db_upgrade(engine: Engine, tmp_path: Any) -> None:
     if engine.dialect.name == "sqlite":
         pytest.skip("PostgreSQL only")
     migrate(engine, REVISIONS[0])
@@ -113,9 +112,14 @@ def test_a_postgresql_database_with_tables_is_left_to_db_upgrade(engine: Engine,
 def flask_cli(database_url: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `flask --app scoresheet …` in a fresh process on this database."""
     return subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "scoresheet", *args], cwd=ROOT,
+        [sys.executable, "-m", "flask", "--app", "scoresheet", *args],
+        cwd=ROOT,
         env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x", **env},
-        capture_output=True, text=True, timeout=60, check=False)
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_flask_db_upgrade_is_the_deployment_step(engine: Engine, database_url: str) -> None:
@@ -128,14 +132,22 @@ def test_flask_db_upgrade_is_the_deployment_step(engine: Engine, database_url: s
     assert differences(engine) == []
 
 
-def test_workers_starting_together_on_an_empty_database_migrate_it_once(
-        engine: Engine, database_url: str) -> None:
-    start = ("from scoresheet import create_app; from scoresheet.extensions import db\n"
-             "with create_app().app_context(): db.engine.dispose()")
-    workers = [subprocess.Popen(
-        [sys.executable, "-W", "error", "-c", start], cwd=ROOT, text=True,
-        env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+def test_workers_starting_together_on_an_empty_database_migrate_it_once(engine: Engine, database_url: str) -> None:
+    start = (
+        "from scoresheet import create_app; from scoresheet.extensions import db\n"
+        "with create_app().app_context(): db.engine.dispose()"
+    )
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-W", "error", "-c", start],
+            cwd=ROOT,
+            text=True,
+            env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
     outputs = [worker.communicate(timeout=60) for worker in workers]
     for worker, (out, err) in zip(workers, outputs, strict=True):
         assert worker.returncode == 0, err
@@ -151,13 +163,28 @@ def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine)
     records = [hand_from_dict(b) for b in bodies]
     with engine.begin() as conn:
         for match_id, hands in (("won", records), ("new", [])):
-            conn.execute(models.Match.__table__.insert().values(
-                id=match_id, setup=setup, status="open", revision=0, join_code=match_id,
-                created_at=models.utcnow(), updated_at=models.utcnow()))
+            conn.execute(
+                models.Match.__table__.insert().values(
+                    id=match_id,
+                    setup=setup,
+                    status="open",
+                    revision=0,
+                    join_code=match_id,
+                    created_at=models.utcnow(),
+                    updated_at=models.utcnow(),
+                )
+            )
             for number, record in enumerate(hands, start=1):
-                conn.execute(models.Hand.__table__.insert().values(
-                    match_id=match_id, number=number, record=hand_to_dict(record), version=1,
-                    created_at=models.utcnow(), updated_at=models.utcnow()))
+                conn.execute(
+                    models.Hand.__table__.insert().values(
+                        match_id=match_id,
+                        number=number,
+                        record=hand_to_dict(record),
+                        version=1,
+                        created_at=models.utcnow(),
+                        updated_at=models.utcnow(),
+                    )
+                )
     migrate(engine, "head")
     with engine.connect() as conn:
         stored = dict(conn.execute(db.select(models.Match.id, models.Match.summary)).all())
@@ -171,25 +198,38 @@ OLD_OPTIONS = {"gold_set": False, "blind_bids": False, "sitter_bonus": False, "s
 STORED = {
     # Seat 0 mounts the barrel (800 + 100), misses 150 on it (the old classic rule: 880 − 150,
     # off), then defends with 10.
-    "classic": ([800, 0, 0], [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]),
-                              played(1, 100, [10, None, 10])],
-                [[880, -100, 0], [730, -80, 20], [740, 20, 30]]),
+    "classic": (
+        [800, 0, 0],
+        [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]), played(1, 100, [10, None, 10])],
+        [[880, -100, 0], [730, -80, 20], [740, 20, 30]],
+    ),
     # The old tyzicha rule: any declarer forced, at 100 or more (seat 0 is the dealer's own seat
     # in hand 1; hand 2 is forced at 120).
-    "tyzicha": ([0, 0, 0], [played(0, 100, [None, 30, 30], forced=True),
-                            played(2, 120, [30, 30, None], forced=True),
-                            played(2, 110, [40, 40, None])],
-                [[-100, 30, 30], [-70, 60, -90], [-30, 100, -200]]),
-    "squarescores": ([800, 0, 0], [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]),
-                                   played(1, 100, [0, None, 0])],
-                     [[880, -100, 0], [730, -80, 20], [730, 20, 20]]),
-    "polish": ([850, 0, 0], [played(1, 100, [60, None, 0]), played(0, 150, [None, 20, 20])],
-               [[910, -100, 0], [760, -80, 20]]),
-    "ggtables": ([0, 0, 0], [played(1, 100, [40, None, 20]), {"kind": "forfeit", "declarer": 1,
-                                                              "bid": 100}],
-                 [[40, -100, 20], [40, -100, 20]]),
-    "tichu": ([0, 0], [{"calls": ["tichu", None, None, None], "first_out": 0,
-                        "card_points": [35, 65]}], [[135, 65]]),
+    "tyzicha": (
+        [0, 0, 0],
+        [
+            played(0, 100, [None, 30, 30], forced=True),
+            played(2, 120, [30, 30, None], forced=True),
+            played(2, 110, [40, 40, None]),
+        ],
+        [[-100, 30, 30], [-70, 60, -90], [-30, 100, -200]],
+    ),
+    "squarescores": (
+        [800, 0, 0],
+        [played(1, 100, [100, None, 0]), played(0, 150, [None, 20, 20]), played(1, 100, [0, None, 0])],
+        [[880, -100, 0], [730, -80, 20], [730, 20, 20]],
+    ),
+    "polish": (
+        [850, 0, 0],
+        [played(1, 100, [60, None, 0]), played(0, 150, [None, 20, 20])],
+        [[910, -100, 0], [760, -80, 20]],
+    ),
+    "ggtables": (
+        [0, 0, 0],
+        [played(1, 100, [40, None, 20]), {"kind": "forfeit", "declarer": 1, "bid": 100}],
+        [[40, -100, 20], [40, -100, 20]],
+    ),
+    "tichu": ([0, 0], [{"calls": ["tichu", None, None, None], "first_out": 0, "card_points": [35, 65]}], [[135, 65]]),
 }
 """Per ruleset: start scores, stored hands, and every hand's scores as the engine of the time
 computed them (before RULES.md §7's corrections)."""
@@ -198,12 +238,20 @@ computed them (before RULES.md §7's corrections)."""
 def stored_setup(rules: str, start: list[int]) -> dict[str, Any]:
     """A set-up as a match created before issue 14 stored it."""
     if rules == "tichu":
-        return {"players": ["A", "B", "C", "D"], "rules": rules, "first_dealer": 0,
-                "options": {"target": 1000, "great_grand_tichu": False, "sheet": "signed"},
-                "start_scores": start}
-    return {"players": ["A", "B", "C"], "rules": rules, "first_dealer": 0,
-            "options": {"target": 1001 if rules == "tyzicha" else 1000, **OLD_OPTIONS},
-            "start_scores": start}
+        return {
+            "players": ["A", "B", "C", "D"],
+            "rules": rules,
+            "first_dealer": 0,
+            "options": {"target": 1000, "great_grand_tichu": False, "sheet": "signed"},
+            "start_scores": start,
+        }
+    return {
+        "players": ["A", "B", "C"],
+        "rules": rules,
+        "first_dealer": 0,
+        "options": {"target": 1001 if rules == "tyzicha" else 1000, **OLD_OPTIONS},
+        "start_scores": start,
+    }
 
 
 def sheet_scores(setup: dict[str, Any], bodies: list[dict[str, Any]]) -> list[list[int]]:
@@ -213,18 +261,32 @@ def sheet_scores(setup: dict[str, Any], bodies: list[dict[str, Any]]) -> list[li
     return [[r.score for r in h.results] for h in sheet.hands]
 
 
-def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections(
-        engine: Engine) -> None:
+def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections(engine: Engine) -> None:
     migrate(engine, "0005")
     with engine.begin() as conn:
         for rules, (start, bodies, _) in STORED.items():
-            conn.execute(models.Match.__table__.insert().values(
-                id=rules, setup=stored_setup(rules, start), status="open", revision=0,
-                join_code=rules, created_at=models.utcnow(), updated_at=models.utcnow()))
+            conn.execute(
+                models.Match.__table__.insert().values(
+                    id=rules,
+                    setup=stored_setup(rules, start),
+                    status="open",
+                    revision=0,
+                    join_code=rules,
+                    created_at=models.utcnow(),
+                    updated_at=models.utcnow(),
+                )
+            )
             for number, body in enumerate(bodies, start=1):
-                conn.execute(models.Hand.__table__.insert().values(
-                    match_id=rules, number=number, record=body, version=1,
-                    created_at=models.utcnow(), updated_at=models.utcnow()))
+                conn.execute(
+                    models.Hand.__table__.insert().values(
+                        match_id=rules,
+                        number=number,
+                        record=body,
+                        version=1,
+                        created_at=models.utcnow(),
+                        updated_at=models.utcnow(),
+                    )
+                )
     # Read with today's defaults, the two corrected rulesets would score differently.
     assert sheet_scores(stored_setup("classic", [800, 0, 0]), STORED["classic"][1])[1][0] == 880
     with pytest.raises(Refused) as err:
@@ -255,22 +317,40 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
     banked_at = models.utcnow().replace(microsecond=0)
     with engine.begin() as conn:
         for match_id, status in (("banked", "banked"), ("open", "open")):
-            conn.execute(models.Match.__table__.insert().values(
-                id=match_id, setup=setup, status=status, revision=0, join_code=match_id,
-                created_at=models.utcnow(), updated_at=models.utcnow()))
+            conn.execute(
+                models.Match.__table__.insert().values(
+                    id=match_id,
+                    setup=setup,
+                    status=status,
+                    revision=0,
+                    join_code=match_id,
+                    created_at=models.utcnow(),
+                    updated_at=models.utcnow(),
+                )
+            )
             for number, record in enumerate(records, start=1):
-                conn.execute(models.Hand.__table__.insert().values(
-                    match_id=match_id, number=number, record=hand_to_dict(record), version=1,
-                    created_at=models.utcnow(), updated_at=models.utcnow()))
-        conn.execute(models.AuditEntry.__table__.insert().values(
-            match_id="banked", username="anna", action="match_banked", at=banked_at))
+                conn.execute(
+                    models.Hand.__table__.insert().values(
+                        match_id=match_id,
+                        number=number,
+                        record=hand_to_dict(record),
+                        version=1,
+                        created_at=models.utcnow(),
+                        updated_at=models.utcnow(),
+                    )
+                )
+        conn.execute(
+            models.AuditEntry.__table__.insert().values(
+                match_id="banked", username="anna", action="match_banked", at=banked_at
+            )
+        )
     migrate(engine, "head")
     with engine.connect() as conn:
         rows = conn.execute(db.select(models.SeatFigure).order_by(models.SeatFigure.seat)).all()
     expected = seat_figures(replay(setup_from_dict(setup), records))
-    assert [(r.match_id, r.seat, r.place, r.won, r.declared, r.made, r.bid_made_max, r.zeros)
-            for r in rows] == [("banked", f.seat, f.place, f.won, f.declared, f.made,
-                                f.bid_made_max, f.zeros) for f in expected]
+    assert [(r.match_id, r.seat, r.place, r.won, r.declared, r.made, r.bid_made_max, r.zeros) for r in rows] == [
+        ("banked", f.seat, f.place, f.won, f.declared, f.made, f.bid_made_max, f.zeros) for f in expected
+    ]
     assert [r.name for r in rows] == ["A", "B", "C"]  # named by migration 0008
     stored = rows[0].banked_at
     assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at
@@ -282,21 +362,44 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
     watch = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_watch_links_and_rematches.py"))
     migrate(engine, str(watch.down_revision))
     with engine.begin() as conn:
-        conn.execute(models.User.__table__.insert().values(
-            id=1, username="anna", username_folded="anna", password_hash="x", session_version=0,
-            created_at=models.utcnow()))
-        conn.execute(models.Match.__table__.insert().values(
-            id="m1", setup={"players": ["A", "B", "C"]}, status="open", revision=1,
-            join_code="m1", created_at=models.utcnow(), updated_at=models.utcnow()))
-        conn.execute(models.Member.__table__.insert().values(match_id="m1", user_id=1,
-                                                             joined_at=models.utcnow()))
-        conn.execute(models.Hand.__table__.insert().values(
-            match_id="m1", number=1, record=played(1, 100, [20, None, 20]), version=1,
-            created_at=models.utcnow(), updated_at=models.utcnow()))
+        conn.execute(
+            models.User.__table__.insert().values(
+                id=1,
+                username="anna",
+                username_folded="anna",
+                password_hash="x",
+                session_version=0,
+                created_at=models.utcnow(),
+            )
+        )
+        conn.execute(
+            models.Match.__table__.insert().values(
+                id="m1",
+                setup={"players": ["A", "B", "C"]},
+                status="open",
+                revision=1,
+                join_code="m1",
+                created_at=models.utcnow(),
+                updated_at=models.utcnow(),
+            )
+        )
+        conn.execute(models.Member.__table__.insert().values(match_id="m1", user_id=1, joined_at=models.utcnow()))
+        conn.execute(
+            models.Hand.__table__.insert().values(
+                match_id="m1",
+                number=1,
+                record=played(1, 100, [20, None, 20]),
+                version=1,
+                created_at=models.utcnow(),
+                updated_at=models.utcnow(),
+            )
+        )
     migrate(engine, "head")
     with engine.connect() as conn:
-        counts = [conn.execute(db.select(db.func.count()).select_from(t)).scalar_one()
-                  for t in (models.Match.__table__, models.Member.__table__, models.Hand.__table__)]
+        counts = [
+            conn.execute(db.select(db.func.count()).select_from(t)).scalar_one()
+            for t in (models.Match.__table__, models.Member.__table__, models.Hand.__table__)
+        ]
         match = conn.execute(db.select(models.Match.watch_token, models.Match.rematch_id)).one()
     assert counts == [1, 1, 1] and tuple(match) == (None, None)
 
@@ -323,14 +426,12 @@ OLD_ROWS = [
 """Accounts, a token, a match with members, a hand and its history, as revision 0004 kept
 them: every row that refers to `users`, which migration 0005 rebuilds on SQLite."""
 KEPT = {
-    "SELECT id, username, username_folded FROM users ORDER BY id":
-        [(1, "anna", "anna"), (2, "boris", "boris")],
+    "SELECT id, username, username_folded FROM users ORDER BY id": [(1, "anna", "anna"), (2, "boris", "boris")],
     "SELECT id, user_id FROM api_tokens": [(1, 1)],
     "SELECT id, created_by_id FROM matches": [("m1", 1)],
     "SELECT match_id, user_id FROM members ORDER BY user_id": [("m1", 1), ("m1", 2)],
     "SELECT number, created_by_id, updated_by_id FROM hands": [(1, 1, 2)],
-    "SELECT id, user_id, restores_id FROM audit_entries ORDER BY id":
-        [(1, 1, None), (2, 2, None), (3, 2, 1)],
+    "SELECT id, user_id, restores_id FROM audit_entries ORDER BY id": [(1, 1, None), (2, 2, None), (3, 2, 1)],
 }
 UPGRADE_AS_DEPLOYED = (
     "from flask_migrate import upgrade\n"
@@ -339,14 +440,16 @@ UPGRADE_AS_DEPLOYED = (
     "app = create_app({'DATABASE_AUTO_UPGRADE': False})\n"
     "with app.app_context():\n"
     "    upgrade()\n"
-    "    db.engine.dispose()\n")
+    "    db.engine.dispose()\n"
+)
 """`flask --app scoresheet db upgrade` (Flask-Migrate's own upgrade on the app's engine), on a
 SQLite database too: the app's start is kept from upgrading it first."""
 
 
 @pytest.mark.parametrize("way", ["app start", "flask db upgrade"])
 def test_upgrading_keeps_every_account_and_what_refers_to_it(
-        engine: Engine, database_url: str, tmp_path: Any, way: str) -> None:
+    engine: Engine, database_url: str, tmp_path: Any, way: str
+) -> None:
     # The app's own engine keeps SQLite's foreign keys on: a migration that rebuilds `users`
     # (a batch copy, as 0005 does) would drop the old table and so delete every member and
     # token (ON DELETE CASCADE) and forget every hand's, match's and entry's author (SET NULL).
@@ -357,17 +460,23 @@ def test_upgrading_keeps_every_account_and_what_refers_to_it(
     setup = {"players": ["A", "B", "C"], "start_scores": WINNING_START}
     with engine.begin() as conn:
         for statement in OLD_ROWS:
-            conn.execute(text(statement), {"setup": json.dumps(setup),
-                                           "hand": json.dumps(played(1, 100, [20, None, 20]))})
+            conn.execute(
+                text(statement), {"setup": json.dumps(setup), "hand": json.dumps(played(1, 100, [20, None, 20]))}
+            )
     if way == "app start":
         app = create_app(app_config(database_url, tmp_path))
         with app.app_context():
             db.engine.dispose()
     else:
         done = subprocess.run(
-            [sys.executable, "-W", "error", "-c", UPGRADE_AS_DEPLOYED], cwd=ROOT,
+            [sys.executable, "-W", "error", "-c", UPGRADE_AS_DEPLOYED],
+            cwd=ROOT,
             env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x"},
-            capture_output=True, text=True, timeout=120, check=False)
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr
     assert current(engine) == set(SCRIPTS.get_heads())
     with engine.connect() as conn:
@@ -391,8 +500,7 @@ def test_a_sqlite_migration_that_would_leave_a_broken_reference_stops(tmp_path: 
     with engine.begin() as conn:
         conn.execute(text(OLD_ROWS[0]))
         conn.execute(text(OLD_ROWS[2]), {"setup": json.dumps({"players": ["A", "B", "C"]})})
-        conn.execute(text("INSERT INTO members (match_id, user_id, joined_at) "
-                          "VALUES ('m1', 99, CURRENT_TIMESTAMP)"))
+        conn.execute(text("INSERT INTO members (match_id, user_id, joined_at) VALUES ('m1', 99, CURRENT_TIMESTAMP)"))
     with pytest.raises(RuntimeError, match=r"1 broken references \(members row 1 → users\)"):
         migrate(engine, "head")
     assert current(engine) == {"0004"}

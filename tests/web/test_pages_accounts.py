@@ -41,13 +41,16 @@ def test_registering_logs_in_and_says_welcome(csrf_app: Flask) -> None:
     assert "Welcome, anna." in " ".join(flashes(home.text))
 
 
-@pytest.mark.parametrize("username, password, field, message", [
-    ("a", "correct horse", "username", "A username has 3 to 40 characters"),
-    ("anna smith", "correct horse", "username", "A username has 3 to 40 characters"),
-    ("anna", "short", "password", "A password needs at least 8 characters."),
-    ("", "correct horse", "username", "Choose a username."),
-    ("anna", "", "password", "Choose a password."),
-])
+@pytest.mark.parametrize(
+    "username, password, field, message",
+    [
+        ("a", "correct horse", "username", "A username has 3 to 40 characters"),
+        ("anna smith", "correct horse", "username", "A username has 3 to 40 characters"),
+        ("anna", "short", "password", "A password needs at least 8 characters."),
+        ("", "correct horse", "username", "Choose a username."),
+        ("anna", "", "password", "Choose a password."),
+    ],
+)
 def test_register_refusals_show_next_to_their_field(
     csrf_app: Flask, username: str, password: str, field: str, message: str
 ) -> None:
@@ -70,34 +73,48 @@ def test_log_in_goes_to_the_page_asked_for(make_phone: Any, csrf_app: Flask) -> 
     phone = Phone(csrf_app.test_client())
     response = phone.get("/matches/new")
     assert response.status_code == 302 and response.location.startswith("/login?next=")
-    response = phone.post("/login?next=/matches/new",
-                          {"username": "anna", "password": "correct horse"}, form_url="/login")
+    response = phone.post(
+        "/login?next=/matches/new", {"username": "anna", "password": "correct horse"}, form_url="/login"
+    )
     assert response.status_code == 302 and response.location == "/matches/new"
 
 
-OFF_SITE = ["//evil.example/", "https://evil.example/", "/\\evil", "\\\\evil.example",
-            "/\t/evil.example", "/\n/evil.example", "\t//evil.example", " //evil.example",
-            "/\r\nSet-Cookie: x=1", "javascript:alert(1)", "JavaScript:alert(1)",
-            "http:evil.example", "http:/evil.example", "///evil.example", "/\x00", "",
-            "evil.example", "/\u3000/evil.example", "/\u200b/evil.example"]
+OFF_SITE = [
+    "//evil.example/",
+    "https://evil.example/",
+    "/\\evil",
+    "\\\\evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "\t//evil.example",
+    " //evil.example",
+    "/\r\nSet-Cookie: x=1",
+    "javascript:alert(1)",
+    "JavaScript:alert(1)",
+    "http:evil.example",
+    "http:/evil.example",
+    "///evil.example",
+    "/\x00",
+    "",
+    "evil.example",
+    "/\u3000/evil.example",
+    "/\u200b/evil.example",
+]
 
 
 @pytest.mark.parametrize("target", OFF_SITE)
 def test_log_in_never_redirects_off_the_site(make_phone: Any, csrf_app: Flask, target: str) -> None:
     make_phone("anna")
     phone = Phone(csrf_app.test_client())
-    response = phone.post("/login", {"username": "anna", "password": "correct horse"},
-                          query_string={"next": target})
+    response = phone.post("/login", {"username": "anna", "password": "correct horse"}, query_string={"next": target})
     assert response.status_code == 302 and response.location == "/"
 
 
-@pytest.mark.parametrize("target", ["/matches/new", "/matches/abc?x=1#top", "/import",
-                                    "/%2F%2Fevil.example"])
+@pytest.mark.parametrize("target", ["/matches/new", "/matches/abc?x=1#top", "/import", "/%2F%2Fevil.example"])
 def test_log_in_keeps_a_path_on_this_site(make_phone: Any, csrf_app: Flask, target: str) -> None:
     make_phone("anna")
     phone = Phone(csrf_app.test_client())
-    response = phone.post("/login", {"username": "anna", "password": "correct horse"},
-                          query_string={"next": target})
+    response = phone.post("/login", {"username": "anna", "password": "correct horse"}, query_string={"next": target})
     assert response.status_code == 302 and response.location == target
 
 
@@ -106,8 +123,7 @@ def test_a_wrong_password_is_refused_next_to_it(make_phone: Any, csrf_app: Flask
     phone = Phone(csrf_app.test_client())
     response = phone.post("/login", {"username": "anna", "password": "wrong horse"})
     assert response.status_code == 422
-    assert errors_next_to(response.text, "password") == [
-        "That username and password do not match."]
+    assert errors_next_to(response.text, "password") == ["That username and password do not match."]
     assert phone.get("/").status_code == 302
 
 
@@ -119,9 +135,16 @@ def test_log_out_is_a_post_and_ends_the_session(phone: Phone) -> None:
     assert phone.get("/").status_code == 302
 
 
-PAGES = ["/", "/matches/new", "/matches/{id}", "/matches/{id}/hands/new",
-         "/matches/{id}/hands/1/edit", "/matches/{id}/hands/1/delete",
-         "/matches/{id}/bank", "/matches/{id}/end"]
+PAGES = [
+    "/",
+    "/matches/new",
+    "/matches/{id}",
+    "/matches/{id}/hands/new",
+    "/matches/{id}/hands/1/edit",
+    "/matches/{id}/hands/1/delete",
+    "/matches/{id}/bank",
+    "/matches/{id}/end",
+]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -132,14 +155,17 @@ def test_every_page_needs_a_login(phone: Phone, csrf_app: Flask, page: str) -> N
     assert response.status_code == 302 and response.location.startswith("/login")
 
 
-@pytest.mark.parametrize("url, data", [
-    ("/register", {"username": "boris", "password": "correct horse"}),
-    ("/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C"}),
-    ("/matches/{id}/hands/new", played(1, 100, [40, None, 20])),
-    ("/matches/{id}/end", {"confirm": "y"}),
-    ("/join", {"code": "{code}"}),
-    ("/logout", {}),
-])
+@pytest.mark.parametrize(
+    "url, data",
+    [
+        ("/register", {"username": "boris", "password": "correct horse"}),
+        ("/matches/new", {"players-0": "A", "players-1": "B", "players-2": "C"}),
+        ("/matches/{id}/hands/new", played(1, 100, [40, None, 20])),
+        ("/matches/{id}/end", {"confirm": "y"}),
+        ("/join", {"code": "{code}"}),
+        ("/logout", {}),
+    ],
+)
 def test_a_post_without_the_csrf_token_is_refused(
     phone: Phone, csrf_app: Flask, url: str, data: dict[str, Any]
 ) -> None:

@@ -27,8 +27,7 @@ POINTS_GROUP = "Card points and marriages"
 def records(app: Flask) -> list[dict[str, Any]]:
     """The stored hand records, in order."""
     with app.app_context():
-        return [h.record for h in db.session.execute(
-            db.select(Hand).order_by(Hand.number)).scalars()]
+        return [h.record for h in db.session.execute(db.select(Hand).order_by(Hand.number)).scalars()]
 
 
 def scores(phone: Phone, match_id: str) -> list[int]:
@@ -57,11 +56,10 @@ def test_the_hand_form_is_built_for_a_thumb(phone: Phone) -> None:
 
 
 def test_the_hand_form_shows_only_what_the_table_plays(phone: Phone) -> None:
-    match_id = phone.new_match(["A", "B", "C", "D"], blind_bids="y", sitter_bonus="y",
-                               gold_set="y", first_dealer="1")
+    match_id = phone.new_match(["A", "B", "C", "D"], blind_bids="y", sitter_bonus="y", gold_set="y", first_dealer="1")
     page = phone.get(f"/matches/{match_id}/hands/new").text
     assert 'name="blind"' in page and 'name="sitter_points"' in page
-    assert 'min="120"' in page                          # gold set
+    assert 'min="120"' in page  # gold set
     assert "B sits out this hand." in page
     assert 'name="points_1"' not in page and 'value="1"><span>B<' not in page
     tyzicha = phone.new_match(rules="tyzicha")
@@ -70,24 +68,18 @@ def test_the_hand_form_shows_only_what_the_table_plays(phone: Phone) -> None:
     assert "Concede" in page
 
 
-def test_a_played_hand_is_recorded_with_the_declarers_points_filled_in(
-    phone: Phone, csrf_app: Flask
-) -> None:
-    match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420",
-                                  "start_scores-2": "300"})
-    response = phone.hand(match_id, 1,
-                          **played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
+def test_a_played_hand_is_recorded_with_the_declarers_points_filled_in(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420", "start_scores-2": "300"})
+    response = phone.hand(match_id, 1, **played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
     assert response.status_code == 302 and response.location == f"/matches/{match_id}"
     page = phone.get(f"/matches/{match_id}").text
     assert "Hand 1 recorded." in flashes(page)
     assert "made 215" in page
-    assert scores(phone, match_id) == [690, 580, 325]   # RULES.md §9 worked hand
+    assert scores(phone, match_id) == [690, 580, 325]  # RULES.md §9 worked hand
     assert records(csrf_app)[0]["points"] == [42, None, 23]
 
 
-def test_a_rospisat_and_a_redeal_leave_out_what_was_not_played(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_a_rospisat_and_a_redeal_leave_out_what_was_not_played(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     leftovers = {"points_0": "40", "points_2": "20", "marriages_0": ["hearts"]}
     phone.hand(match_id, 1, kind="forfeit", declarer="1", bid="120", **leftovers)
@@ -97,7 +89,7 @@ def test_a_rospisat_and_a_redeal_leave_out_what_was_not_played(
     page = phone.get(f"/matches/{match_id}").text
     assert "Rospisat'" in page and "redeal" in page
     assert scores(phone, match_id) == [60, 0, 60]
-    assert "Hand 3: Boris deals." in page               # a redeal keeps the dealer
+    assert "Hand 3: Boris deals." in page  # a redeal keeps the dealer
 
 
 def test_a_double_tap_records_the_hand_once(phone: Phone, csrf_app: Flask) -> None:
@@ -112,9 +104,7 @@ def test_a_double_tap_records_the_hand_once(phone: Phone, csrf_app: Flask) -> No
     assert any(f.startswith("Hand 1 was already recorded by anna") for f in flashes(page))
 
 
-def test_two_phones_entering_the_same_hand_record_it_once(
-    phone: Phone, make_phone: Any, csrf_app: Flask
-) -> None:
+def test_two_phones_entering_the_same_hand_record_it_once(phone: Phone, make_phone: Any, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     boris = make_phone("boris")
     with csrf_app.app_context():
@@ -139,11 +129,13 @@ REFUSALS = [
     ({"kind": "bomb"}, "kind-0", "Say what happened: played, called off or redealt."),
     ({"points_1": "70"}, POINTS_GROUP, "Card points add up to 130; the pack holds 120."),
     ({"points_0": ""}, POINTS_GROUP, "Enter the card points Anna took."),
-    ({"points_0": "130", "points_2": "0"}, POINTS_GROUP,
-     "Card points are whole numbers from 0 to 120; Anna has 130."),
+    ({"points_0": "130", "points_2": "0"}, POINTS_GROUP, "Card points are whole numbers from 0 to 120; Anna has 130."),
     ({"points_0": "forty"}, "points_0", "Enter a whole number."),
-    ({"marriages_0": ["hearts"], "marriages_2": ["hearts"]}, POINTS_GROUP,
-     "The hearts marriage is declared twice; each suit can be declared once a hand."),
+    (
+        {"marriages_0": ["hearts"], "marriages_2": ["hearts"]},
+        POINTS_GROUP,
+        "The hearts marriage is declared twice; each suit can be declared once a hand.",
+    ),
     ({"marriages_0": ["joker"]}, "marriages_0-0", "Use hearts, diamonds, clubs or spades."),
 ]
 
@@ -156,20 +148,16 @@ def test_every_hand_refusal_shows_next_to_its_field_and_stores_nothing(
     hand = {**played(1, 100, [40, None, 20]), **fields}
     response = phone.hand(match_id, 1, **hand)
     assert response.status_code == 422
-    errors = group_errors(response.text, where) if where == POINTS_GROUP \
-        else errors_next_to(response.text, where)
+    errors = group_errors(response.text, where) if where == POINTS_GROUP else errors_next_to(response.text, where)
     assert message in errors, all_errors(response.text)
     assert count_hands(csrf_app) == 0
 
 
-def test_rospisat_on_the_barrel_is_refused_next_to_the_kind(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_rospisat_on_the_barrel_is_refused_next_to_the_kind(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match(**{"start_scores-1": "800"})
-    phone.hand(match_id, 1, **played(0, 100, [None, 100, 0]))   # Boris to the barrel
+    phone.hand(match_id, 1, **played(0, 100, [None, 100, 0]))  # Boris to the barrel
     response = phone.hand(match_id, 2, kind="forfeit", declarer="1", bid="100")
-    assert errors_next_to(response.text, "kind-0") == [
-        "Boris is on the barrel: Rospisat' is not allowed there."]
+    assert errors_next_to(response.text, "kind-0") == ["Boris is on the barrel: Rospisat' is not allowed there."]
     assert count_hands(csrf_app) == 1
 
 
@@ -177,14 +165,16 @@ def test_option_refusals_show_next_to_their_field(phone: Phone, csrf_app: Flask)
     four = phone.new_match(["A", "B", "C", "D"], sitter_bonus="y")
     response = phone.hand(four, 1, sitter_points="7", **played(1, 100, [None, None, 40, 20]))
     assert errors_next_to(response.text, "sitter_points") == [
-        "The sitter-out's points are a multiple of 5 from 0 to 400."]
+        "The sitter-out's points are a multiple of 5 from 0 to 400."
+    ]
     tyzicha = phone.new_match(rules="tyzicha")
     response = phone.hand(tyzicha, 1, **played(1, 100, [40, None, 20]))
     assert errors_next_to(response.text, "bid") == ["The lowest bid is 110; 100 is too low."]
     assert count_hands(csrf_app) == 0
     response = phone.hand(tyzicha, 1, forced="y", **played(1, 120, [40, None, 20]))
     assert errors_next_to(response.text, "forced") == [  # the box as the form labels it
-        "A forced contract is exactly 100: for 110 or more, untick “Forced to take it at 100”."]
+        "A forced contract is exactly 100: for 110 or more, untick “Forced to take it at 100”."
+    ]
     response = phone.hand(tyzicha, 1, forced="y", **played(1, 100, [40, None, 20]))
     assert response.status_code == 302 and count_hands(csrf_app) == 1
 
@@ -212,8 +202,7 @@ def test_the_edit_form_shows_the_hand_as_entered(phone: Phone) -> None:
     page = phone.get(f"/matches/{match_id}/hands/1/edit").text
     assert "Correct hand 1" in page
     assert 'checked id="declarer-1"' in page and 'value="160"' in page
-    assert 'id="points_0" inputmode="numeric" max="120" min="0" name="points_0" type="number" ' \
-           'value="42"' in page
+    assert 'id="points_0" inputmode="numeric" max="120" min="0" name="points_0" type="number" value="42"' in page
     assert 'checked data-seat-marriage="1" id="marriages_1-0"' in page
     assert 'name="version" type="hidden" value="1"' in page
     assert f'href="/matches/{match_id}/hands/1/delete"' in page
@@ -224,8 +213,9 @@ def test_correcting_a_hand_recomputes_every_later_hand(phone: Phone, csrf_app: F
     phone.hand(match_id, 1, **played(1, 100, [20, None, 0], {1: ["hearts"]}))
     phone.hand(match_id, 2, **played(2, 100, [40, 20, None], {2: ["diamonds"]}))
     before = scores(phone, match_id)
-    response = phone.post(f"/matches/{match_id}/hands/1/edit",
-                          {**played(1, 120, [20, None, 0], {1: ["hearts"]}), "version": "1"})
+    response = phone.post(
+        f"/matches/{match_id}/hands/1/edit", {**played(1, 120, [20, None, 0], {1: ["hearts"]}), "version": "1"}
+    )
     assert response.status_code == 302
     page = phone.get(f"/matches/{match_id}").text
     assert "Hand 1 corrected; the hands after it are recomputed." in flashes(page)
@@ -234,26 +224,22 @@ def test_correcting_a_hand_recomputes_every_later_hand(phone: Phone, csrf_app: F
     assert records(csrf_app)[0]["bid"] == 120 and count_hands(csrf_app) == 2
 
 
-def test_a_refused_correction_shows_next_to_its_field_and_changes_nothing(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_a_refused_correction_shows_next_to_its_field_and_changes_nothing(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
-    response = phone.post(f"/matches/{match_id}/hands/1/edit",
-                          {**played(1, 103, [40, None, 20]), "version": "1"})
+    response = phone.post(f"/matches/{match_id}/hands/1/edit", {**played(1, 103, [40, None, 20]), "version": "1"})
     assert errors_next_to(response.text, "bid") == ["Bids go in steps of 5; 103 is not one."]
     assert records(csrf_app)[0]["bid"] == 100
 
 
-def test_a_correction_that_breaks_a_later_hand_says_so_at_the_top(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_a_correction_that_breaks_a_later_hand_says_so_at_the_top(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match(**{"start_scores-1": "700"})
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20], {1: ["hearts"]}))  # Boris 800
     phone.hand(match_id, 2, kind="forfeit", declarer="1", bid="100")
     # Hand 1 with Boris taking more puts him on the barrel, where hand 2's Rospisat' is refused.
-    response = phone.post(f"/matches/{match_id}/hands/1/edit",
-                          {**played(1, 180, [20, None, 0], {1: ["hearts"]}), "version": "1"})
+    response = phone.post(
+        f"/matches/{match_id}/hands/1/edit", {**played(1, 180, [20, None, 0], {1: ["hearts"]}), "version": "1"}
+    )
     assert response.status_code == 422
     top = [n for n in parse(response.text).walk() if "form-errors" in n.classes()]
     assert top and "Changing hand 1 would break hand 2" in top[0].text()
@@ -263,19 +249,15 @@ def test_a_correction_that_breaks_a_later_hand_says_so_at_the_top(
 def test_a_stale_correction_is_not_saved_over_a_newer_one(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
-    phone.post(f"/matches/{match_id}/hands/1/edit", {**played(1, 120, [40, None, 20]),
-                                                     "version": "1"})
-    response = phone.post(f"/matches/{match_id}/hands/1/edit",
-                          {**played(1, 150, [40, None, 20]), "version": "1"})
+    phone.post(f"/matches/{match_id}/hands/1/edit", {**played(1, 120, [40, None, 20]), "version": "1"})
+    response = phone.post(f"/matches/{match_id}/hands/1/edit", {**played(1, 150, [40, None, 20]), "version": "1"})
     assert response.status_code == 302
     page = phone.get(f"/matches/{match_id}").text
     assert any("This hand was changed by anna meanwhile" in f for f in flashes(page))
     assert records(csrf_app)[0]["bid"] == 120
 
 
-def test_deleting_a_hand_needs_confirming_and_renumbers_the_rest(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_deleting_a_hand_needs_confirming_and_renumbers_the_rest(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     phone.hand(match_id, 2, **played(2, 120, [40, 20, None]))

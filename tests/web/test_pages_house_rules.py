@@ -25,16 +25,26 @@ def test_the_new_match_page_has_every_house_rule_in_a_closed_section(phone: Phon
     assert "Three zeros in a row cost" not in page and "three zeros in a row cost" in page
 
 
-def test_house_rules_chosen_on_the_page_are_stored_and_shown_as_the_rule_card(
-        phone: Phone, csrf_app: Flask) -> None:
-    match_id = phone.new_match(rules="classic", zeros="consecutive", zero_penalty="100",
-                               dump_555="both", barrel_miss="costs_bid", ace_marriage="y",
-                               forfeit_pays="", barrel_hands="")
+def test_house_rules_chosen_on_the_page_are_stored_and_shown_as_the_rule_card(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match(
+        rules="classic",
+        zeros="consecutive",
+        zero_penalty="100",
+        dump_555="both",
+        barrel_miss="costs_bid",
+        ace_marriage="y",
+        forfeit_pays="",
+        barrel_hands="",
+    )
     with csrf_app.app_context():
         options = db.session.get(Match, match_id).setup["options"]
-    assert (options["zeros"], options["zero_penalty"], options["dump_555"],
-            options["barrel_miss"], options["ace_marriage"]) == (
-        "consecutive", 100, "both", "costs_bid", True)
+    assert (
+        options["zeros"],
+        options["zero_penalty"],
+        options["dump_555"],
+        options["barrel_miss"],
+        options["ace_marriage"],
+    ) == ("consecutive", 100, "both", "costs_bid", True)
     assert options["forfeit_pays"] == "60" and options["barrel_hands"] == 3
     page = phone.get(f"/matches/{match_id}").text
     card = [n.text() for n in parse(page).walk() if "rule-card" in n.attrs.get("class", "")]
@@ -47,14 +57,22 @@ def test_house_rules_chosen_on_the_page_are_stored_and_shown_as_the_rule_card(
     assert 'value="aces"' in form
 
 
-def test_a_house_rule_the_ruleset_does_not_take_is_refused_with_the_options(
-        phone: Phone, csrf_app: Flask) -> None:
-    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "rules": "polish",
-            "target": "", "sheet": "", "first_dealer": "0", "barrel_hands": "4"}
+def test_a_house_rule_the_ruleset_does_not_take_is_refused_with_the_options(phone: Phone, csrf_app: Flask) -> None:
+    data = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "players-2": "Vera",
+        "rules": "polish",
+        "target": "",
+        "sheet": "",
+        "first_dealer": "0",
+        "barrel_hands": "4",
+    }
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
-    assert ("Polish has no barrel: for “Hands on the barrel before the fall”, choose “The usual "
-            "for these rules”.") in group_errors(response.text, "Options")
+    assert (
+        "Polish has no barrel: for “Hands on the barrel before the fall”, choose “The usual for these rules”."
+    ) in group_errors(response.text, "Options")
     details = [n for n in parse(response.text).walk() if n.tag == "details"]
     assert "open" in details[0].attrs  # what was chosen is not hidden
     assert count_matches(csrf_app) == 0
@@ -84,11 +102,16 @@ def house_words_on(html: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("target", [1000, 2000, 3000])
-def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(
-        phone: Phone, target: int) -> None:
+def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(phone: Phone, target: int) -> None:
     barrel, fall = RULESETS["classic"].barrel_at(target), RULESETS["classic"].fall_to(target)
-    data = {"players-0": "Anna", "players-1": "Boris", "rules": "classic",  # refused: 2 players
-            "target": str(target), "sheet": "", "first_dealer": "0"}
+    data = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "rules": "classic",  # refused: 2 players
+        "target": str(target),
+        "sheet": "",
+        "first_dealer": "0",
+    }
     page = phone.post("/matches/new", data)
     assert page.status_code == 422
     words = house_words_on(page.text)
@@ -96,8 +119,7 @@ def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(
     assert words["three_falls_reset"].endswith(f"goes back to 0, not {fall}")
     assert f"stays at {barrel}," in words["barrel_miss"]
     # each target's words for the page's script, the one chosen among them
-    swaps = [json.loads(n.attrs["data-by-target"]) for n in parse(page.text).walk()
-             if "data-by-target" in n.attrs]
+    swaps = [json.loads(n.attrs["data-by-target"]) for n in parse(page.text).walk() if "data-by-target" in n.attrs]
     assert len(swaps) == 3
     for swap in swaps:
         assert set(swap) == {"", "1000", "2000", "3000"}
@@ -106,8 +128,9 @@ def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(
 
 
 def test_the_rule_card_names_the_barrel_of_the_matchs_target(phone: Phone) -> None:
-    match_id = phone.new_match(rules="classic", target="3000", barrel_knock_off="y",
-                               three_falls_reset="y", barrel_miss="stays")
+    match_id = phone.new_match(
+        rules="classic", target="3000", barrel_knock_off="y", three_falls_reset="y", barrel_miss="stays"
+    )
     page = phone.get(f"/matches/{match_id}").text
     card = [n.text() for n in parse(page).walk() if "rule-card" in n.classes()]
     assert "climbing on the barrel drops whoever is on it to 2760" in card[0]
@@ -115,13 +138,11 @@ def test_the_rule_card_names_the_barrel_of_the_matchs_target(phone: Phone) -> No
     assert "760" not in card[0].replace("2760", "")
     # classic's usual is "stays": not on the card; squarescores' is "costs_bid"
     other = phone.new_match(rules="squarescores", target="2000", barrel_miss="stays")
-    card = [n.text() for n in parse(phone.get(f"/matches/{other}").text).walk()
-            if "rule-card" in n.classes()]
+    card = [n.text() for n in parse(phone.get(f"/matches/{other}").text).walk() if "rule-card" in n.classes()]
     assert "A missed bid on the barrel: costs nothing: the player stays at 1880" in card[0]
 
 
-def test_the_new_match_page_does_not_offer_the_old_forced_rule(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_the_new_match_page_does_not_offer_the_old_forced_rule(phone: Phone, csrf_app: Flask) -> None:
     page = phone.get("/matches/new").text
     assert "forced_any_seat" not in page
     match_id = phone.new_match(rules="tyzicha", forced_any_seat="y")  # sent anyway: not taken

@@ -42,8 +42,17 @@ def test_new_match_page_lists_every_ruleset_and_option(phone: Phone) -> None:
     page = phone.get("/matches/new").text
     for rules in ("squarescores", "polish", "classic", "ggtables", "tyzicha"):
         assert f'value="{rules}"' in page
-    for field in ("players-0", "players-3", "target", "gold_set", "blind_bids", "sitter_bonus",
-                  "sheet-0", "first_dealer", "start_scores-0"):
+    for field in (
+        "players-0",
+        "players-3",
+        "target",
+        "gold_set",
+        "blind_bids",
+        "sitter_bonus",
+        "sheet-0",
+        "first_dealer",
+        "start_scores-0",
+    ):
         assert f'id="{field}"' in page
 
 
@@ -57,64 +66,98 @@ def test_starting_a_match_goes_to_its_sheet(phone: Phone) -> None:
 
 
 def test_new_match_with_options_and_start_scores(phone: Phone, csrf_app: Flask) -> None:
-    match_id = phone.new_match(["A", "B", "C", "D"], target="2000", gold_set="y",
-                               blind_bids="y", sitter_bonus="y", sheet="signed",
-                               **{"start_scores-0": "120", "start_scores-2": "-40"})
+    match_id = phone.new_match(
+        ["A", "B", "C", "D"],
+        target="2000",
+        gold_set="y",
+        blind_bids="y",
+        sitter_bonus="y",
+        sheet="signed",
+        **{"start_scores-0": "120", "start_scores-2": "-40"},
+    )
     with csrf_app.app_context():
         setup = db.session.get(Match, match_id).setup
-    assert setup["options"] | {"target": 2000, "gold_set": True, "blind_bids": True,
-                               "sitter_bonus": True, "sheet": "signed"} == setup["options"]
+    assert (
+        setup["options"]
+        | {"target": 2000, "gold_set": True, "blind_bids": True, "sitter_bonus": True, "sheet": "signed"}
+        == setup["options"]
+    )
     assert setup["options"]["zeros"] == "total"  # no house rule chosen: the usual
     assert setup["start_scores"] == [120, 0, -40, 0]
     page = phone.get(f"/matches/{match_id}").text
     assert "Gold set:" in page and "A deals and sits out." in page
 
 
-@pytest.mark.parametrize("fields, legend, message", [
-    ({"players-0": "A", "players-1": "B", "players-2": ""}, "Players, clockwise",
-     "SquareScores is played by 3 or 4 players, not 2."),
-    ({"players-0": "", "players-1": "", "players-2": ""}, "Players, clockwise",
-     "Type the players' names: SquareScores is played by 3 or 4 players."),
-    ({"rules": "tichu", "players-0": "", "players-1": "", "players-2": ""}, "Players, clockwise",
-     "Type the players' names: Tichu is played by 4 players."),
-    ({"players-1": "anna"}, "Players, clockwise", "Two players are called “anna”"),
-    ({"players-1": ""}, "Players, clockwise", "Every player needs a name."),
-    ({"players-1": "x" * 41}, "Players, clockwise", "is too long"),
-    ({"rules": "tyzicha", "players-3": "D"}, "Players, clockwise",
-     "Tyzicha is played by 3 players, not 4."),
-    ({"target": "500"}, "Options", "SquareScores plays to 1000, 2000 or 3000, not 500."),
-    ({"rules": "ggtables", "gold_set": "y"}, "Options", "GGTables has no gold set."),
-    ({"sitter_bonus": "y"}, "Options", "The sitter-out bonus needs four at the table."),
-    ({"start_scores-0": "900"}, "Scores carried over from paper (optional)",
-     "start score 900 is on the barrel"),
-    ({"start_scores-0": "1000"}, "Scores carried over from paper (optional)",
-     "start score must be from"),
-])
+@pytest.mark.parametrize(
+    "fields, legend, message",
+    [
+        (
+            {"players-0": "A", "players-1": "B", "players-2": ""},
+            "Players, clockwise",
+            "SquareScores is played by 3 or 4 players, not 2.",
+        ),
+        (
+            {"players-0": "", "players-1": "", "players-2": ""},
+            "Players, clockwise",
+            "Type the players' names: SquareScores is played by 3 or 4 players.",
+        ),
+        (
+            {"rules": "tichu", "players-0": "", "players-1": "", "players-2": ""},
+            "Players, clockwise",
+            "Type the players' names: Tichu is played by 4 players.",
+        ),
+        ({"players-1": "anna"}, "Players, clockwise", "Two players are called “anna”"),
+        ({"players-1": ""}, "Players, clockwise", "Every player needs a name."),
+        ({"players-1": "x" * 41}, "Players, clockwise", "is too long"),
+        ({"rules": "tyzicha", "players-3": "D"}, "Players, clockwise", "Tyzicha is played by 3 players, not 4."),
+        ({"target": "500"}, "Options", "SquareScores plays to 1000, 2000 or 3000, not 500."),
+        ({"rules": "ggtables", "gold_set": "y"}, "Options", "GGTables has no gold set."),
+        ({"sitter_bonus": "y"}, "Options", "The sitter-out bonus needs four at the table."),
+        ({"start_scores-0": "900"}, "Scores carried over from paper (optional)", "start score 900 is on the barrel"),
+        ({"start_scores-0": "1000"}, "Scores carried over from paper (optional)", "start score must be from"),
+    ],
+)
 def test_new_match_refusals_show_next_to_their_group(
     phone: Phone, csrf_app: Flask, fields: dict[str, str], legend: str, message: str
 ) -> None:
-    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
-            "rules": "squarescores", "target": "", "sheet": "deferred", "first_dealer": "0",
-            **fields}
+    data = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "players-2": "Vera",
+        "rules": "squarescores",
+        "target": "",
+        "sheet": "deferred",
+        "first_dealer": "0",
+        **fields,
+    }
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
-    assert any(message in e for e in group_errors(response.text, legend)), \
-        group_errors(response.text, legend)
+    assert any(message in e for e in group_errors(response.text, legend)), group_errors(response.text, legend)
     assert count_matches(csrf_app) == 0
 
 
-@pytest.mark.parametrize("field, value, element, message", [
-    ("rules", "bridge", "rules", "Choose one of the rulesets."),
-    ("first_dealer", "3", "first_dealer", "The first dealer must be one of the 3 players."),
-    ("first_dealer", "x", "first_dealer", "Pick the first dealer from the players."),
-    ("start_scores-1", "lots", "start_scores-1", "Enter a whole number."),
-])
+@pytest.mark.parametrize(
+    "field, value, element, message",
+    [
+        ("rules", "bridge", "rules", "Choose one of the rulesets."),
+        ("first_dealer", "3", "first_dealer", "The first dealer must be one of the 3 players."),
+        ("first_dealer", "x", "first_dealer", "Pick the first dealer from the players."),
+        ("start_scores-1", "lots", "start_scores-1", "Enter a whole number."),
+    ],
+)
 def test_new_match_field_refusals_show_next_to_the_field(
     phone: Phone, csrf_app: Flask, field: str, value: str, element: str, message: str
 ) -> None:
-    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
-            "rules": "squarescores", "target": "", "sheet": "deferred", "first_dealer": "0",
-            field: value}
+    data = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "players-2": "Vera",
+        "rules": "squarescores",
+        "target": "",
+        "sheet": "deferred",
+        "first_dealer": "0",
+        field: value,
+    }
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
     assert message in errors_next_to(response.text, element)
@@ -137,13 +180,13 @@ def test_home_lists_matches_in_progress_before_banked_and_ended(phone: Phone) ->
 def test_the_match_page_shows_the_sheet_and_what_is_owed(phone: Phone) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
-    phone.hand(match_id, 2, **played(2, 120, [0, 60, None]))   # Vera misses: owes 120
+    phone.hand(match_id, 2, **played(2, 120, [0, 60, None]))  # Vera misses: owes 120
     page = phone.get(f"/matches/{match_id}").text
-    row = [n for n in parse(page).walk() if n.tag == "tr"][1]   # newest hand first
+    row = [n for n in parse(page).walk() if n.tag == "tr"][1]  # newest hand first
     assert "Boris deals" in row.text() and "Vera 120" in row.text()
     assert "missed 60" in row.text()
-    assert "120✗ -95 owes 120" in row.text()        # Vera: bid 120 missed, score −95 (sheet 25)
-    assert "zero" in row.text()                       # Anna's 0 card points
+    assert "120✗ -95 owes 120" in row.text()  # Vera: bid 120 missed, score −95 (sheet 25)
+    assert "zero" in row.text()  # Anna's 0 card points
     standings = [n for n in parse(page).walk() if "standing" in n.classes()]
     assert "sheet 25, owes 120" in standings[2].text()
     assert "zeros 1" in standings[0].text()
@@ -154,12 +197,10 @@ def test_the_match_page_shows_the_sheet_and_what_is_owed(phone: Phone) -> None:
 def test_the_match_page_marks_the_barrel_and_hands_left(phone: Phone) -> None:
     match_id = phone.new_match(**{"start_scores-1": "800"})
     phone.hand(match_id, 1, **played(0, 100, [None, 100, 0]))  # Boris 800 + 100 → 880
-    standings = [n for n in parse(phone.get(f"/matches/{match_id}").text).walk()
-                 if "standing" in n.classes()]
+    standings = [n for n in parse(phone.get(f"/matches/{match_id}").text).walk() if "standing" in n.classes()]
     assert "on the barrel: 3 hands left" in standings[1].text()
     phone.hand(match_id, 2, **played(2, 100, [0, 20, None]))
-    standings = [n for n in parse(phone.get(f"/matches/{match_id}").text).walk()
-                 if "standing" in n.classes()]
+    standings = [n for n in parse(phone.get(f"/matches/{match_id}").text).walk() if "standing" in n.classes()]
     assert "on the barrel: 2 hands left" in standings[1].text()
 
 
@@ -170,9 +211,7 @@ def test_the_match_page_marks_the_polish_lock(phone: Phone) -> None:
     assert "locked: scores only as declarer" in page
 
 
-def test_a_finished_match_shows_the_winner_and_can_be_banked(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_a_finished_match_shows_the_winner_and_can_be_banked(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match(**{"start_scores-0": "870"})
     phone.hand(match_id, 1, **WIN)
     page = phone.get(f"/matches/{match_id}").text
@@ -202,9 +241,7 @@ def test_a_match_in_progress_cannot_be_banked(phone: Phone, csrf_app: Flask) -> 
     assert stored_status(csrf_app, match_id) == "open"
 
 
-def test_ending_needs_the_box_ticked_then_closes_the_match(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_ending_needs_the_box_ticked_then_closes_the_match(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     response = phone.post(f"/matches/{match_id}/end", {})
     assert errors_next_to(response.text, "confirm") == ["Tick the box to confirm."]
@@ -224,17 +261,19 @@ def test_joining_by_code_through_the_page(phone: Phone, make_phone: Any, csrf_ap
     assert code in phone.get(f"/matches/{match_id}").text
     boris = make_phone("boris")
     assert boris.get(f"/matches/{match_id}").status_code == 404
-    response = boris.post("/join", {"code": code.lower()[:5] + " " + code.lower()[5:]},
-                          form_url="/")
+    response = boris.post("/join", {"code": code.lower()[:5] + " " + code.lower()[5:]}, form_url="/")
     assert response.status_code == 302 and response.location == f"/matches/{match_id}"
     assert boris.get(f"/matches/{match_id}").status_code == 200
     assert match_id in boris.get("/").text
 
 
-@pytest.mark.parametrize("code, message", [
-    ("NOSUCHCODE", "No match has that join code: check it with the table."),
-    ("", "Enter the code."),
-])
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("NOSUCHCODE", "No match has that join code: check it with the table."),
+        ("", "Enter the code."),
+    ],
+)
 def test_a_wrong_join_code_is_refused_next_to_it(phone: Phone, code: str, message: str) -> None:
     phone.new_match()
     response = phone.post("/join", {"code": code}, form_url="/")
@@ -243,12 +282,18 @@ def test_a_wrong_join_code_is_refused_next_to_it(phone: Phone, code: str, messag
 
 
 MATCH_ROUTES = [
-    ("GET", "/matches/{id}"), ("GET", "/matches/{id}/hands/new"),
-    ("POST", "/matches/{id}/hands/new"), ("GET", "/matches/{id}/hands/1/edit"),
-    ("POST", "/matches/{id}/hands/1/edit"), ("GET", "/matches/{id}/hands/1/delete"),
-    ("POST", "/matches/{id}/hands/1/delete"), ("GET", "/matches/{id}/bank"),
-    ("POST", "/matches/{id}/bank"), ("GET", "/matches/{id}/end"),
-    ("POST", "/matches/{id}/end"), ("GET", "/matches/{id}/sheet.csv"),
+    ("GET", "/matches/{id}"),
+    ("GET", "/matches/{id}/hands/new"),
+    ("POST", "/matches/{id}/hands/new"),
+    ("GET", "/matches/{id}/hands/1/edit"),
+    ("POST", "/matches/{id}/hands/1/edit"),
+    ("GET", "/matches/{id}/hands/1/delete"),
+    ("POST", "/matches/{id}/hands/1/delete"),
+    ("GET", "/matches/{id}/bank"),
+    ("POST", "/matches/{id}/bank"),
+    ("GET", "/matches/{id}/end"),
+    ("POST", "/matches/{id}/end"),
+    ("GET", "/matches/{id}/sheet.csv"),
 ]
 
 
@@ -263,8 +308,7 @@ def test_a_stranger_gets_404_on_every_match_route(
     if method == "GET":
         response = stranger.get(url)
     else:
-        response = stranger.post(url, {**played(1, 100, [40, None, 20]), "confirm": "y"},
-                                 form_url="/")
+        response = stranger.post(url, {**played(1, 100, [40, None, 20]), "confirm": "y"}, form_url="/")
     assert response.status_code == 404
     missing = stranger.get(route.format(id="nosuchmatch")) if method == "GET" else None
     assert missing is None or missing.status_code == 404
@@ -276,16 +320,25 @@ def test_names_are_escaped_on_every_page(phone: Phone) -> None:
     evil = "<script>alert(1)</script>"
     match_id = phone.new_match([evil, "B", "C"])
     phone.hand(match_id, 1, **played(0, 100, [None, 20, 20]))
-    for url in ("/", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
-                f"/matches/{match_id}/hands/1/edit"):
+    for url in ("/", f"/matches/{match_id}", f"/matches/{match_id}/hands/new", f"/matches/{match_id}/hands/1/edit"):
         page = phone.get(url).text
         assert evil not in page
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
-@pytest.mark.parametrize("url", ["/", "/matches/new", "/matches/{id}", "/matches/{id}/hands/new",
-                                 "/matches/{id}/hands/1/edit", "/matches/{id}/end", "/login",
-                                 "/register"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/matches/new",
+        "/matches/{id}",
+        "/matches/{id}/hands/new",
+        "/matches/{id}/hands/1/edit",
+        "/matches/{id}/end",
+        "/login",
+        "/register",
+    ],
+)
 def test_pages_need_no_inline_script_or_style(phone: Phone, url: str) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))

@@ -41,16 +41,13 @@ def seated_win(make_phone: Any) -> tuple[Any, Any, str]:
 def figure_rows(phone: Any, name: str, language: str = "en") -> dict[str, str]:
     """The rows of a player's page in this language: each figure's label and value."""
     page = parse(phone.get(f"/players/{name}", headers={"Accept-Language": language}).text)
-    return {r.children[0].text(): r.children[1].text()
-            for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
+    return {r.children[0].text(): r.children[1].text() for r in page.walk() if r.tag == "tr" and len(r.children) == 2}
 
 
 def test_seats_are_claimed_and_given_on_the_match_page(make_phone: Any) -> None:
     anna, boris, match_id = seated_win(make_phone)
-    response = boris.post(f"/matches/{match_id}/seats/0/claim", {},
-                          form_url=f"/matches/{match_id}")
-    assert flashes(boris.get(f"/matches/{match_id}").text) == [
-        "anna has claimed this seat already."]
+    response = boris.post(f"/matches/{match_id}/seats/0/claim", {}, form_url=f"/matches/{match_id}")
+    assert flashes(boris.get(f"/matches/{match_id}").text) == ["anna has claimed this seat already."]
     assert response.status_code == 302
 
 
@@ -59,27 +56,32 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     page = boris.get("/players/anna")
     assert page.status_code == 200
     rows = [n for n in parse(page.text).walk() if n.tag == "tr"]
-    figures = {cells[0].text(): cells[1].text()
-               for cells in ([c for c in r.children if isinstance(c, type(r))] for r in rows)}
+    figures = {
+        cells[0].text(): cells[1].text() for cells in ([c for c in r.children if isinstance(c, type(r))] for r in rows)
+    }
     assert figures["Matches played"] == "1" and figures["Won"] == "1"
     assert figures["Win rate"] == "100 %" and figures["Highest bid made"] == "140"
     assert "You and anna: 1 banked match together." in page.text
     line = next(n.text() for n in parse(page.text).walk() if "head-to-head" in n.classes())
     assert line.endswith("You finished ahead 0 times, anna 1 time."), line  # plural forms
-    for language, said in (("ru", "Вы были выше 0 раз, anna — 1 раз."),
-                           ("uk", "Ви були вище 0 разів, anna — 1 раз."),
-                           ("pl", "Byłeś wyżej 0 razy, anna — 1 raz.")):
+    for language, said in (
+        ("ru", "Вы были выше 0 раз, anna — 1 раз."),
+        ("uk", "Ви були вище 0 разів, anna — 1 раз."),
+        ("pl", "Byłeś wyżej 0 razy, anna — 1 raz."),
+    ):
         translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
-        assert next(n.text() for n in parse(translated).walk()
-                    if "head-to-head" in n.classes()).endswith(said), language
+        assert next(n.text() for n in parse(translated).walk() if "head-to-head" in n.classes()).endswith(said), (
+            language
+        )
     assert "<polyline" in page.text
     rating = next(n.text() for n in parse(page.text).walk() if "rating" in n.classes())
     assert re.fullmatch(r"-?\d+\.\d", rating), rating
     assert figures["Average place"] == "1.0"
     for language in ("de", "ru", "uk", "pl"):  # decimals as the language writes them
         translated = parse(boris.get("/players/anna", headers={"Accept-Language": language}).text)
-        assert next(n.text() for n in translated.walk()
-                    if "rating" in n.classes()) == rating.replace(".", ","), language
+        assert next(n.text() for n in translated.walk() if "rating" in n.classes()) == rating.replace(".", ","), (
+            language
+        )
         assert "1,0" in [n.text() for n in translated.walk() if n.tag == "td"], language
     board = anna.get("/leaderboard").text
     assert board.index('href="/players/anna"') < board.index('href="/players/boris"')
@@ -107,8 +109,7 @@ def test_a_kept_player_page_shows_what_changed_since(make_phone: Any) -> None:
     assert "You and anna: 1 banked match together." in seen and "Guests at your table" not in seen
 
 
-def test_a_player_page_is_kept_by_the_rows_it_was_made_from(
-        make_phone: Any, csrf_app: Flask) -> None:
+def test_a_player_page_is_kept_by_the_rows_it_was_made_from(make_phone: Any, csrf_app: Flask) -> None:
     """The kept body's key holds the rows read for it (`players.figure_rows`), not what was
     made of them: a kept total or a rating history changed behind the app's back (no bank,
     no claim) shows at once; were it kept by the name, or without the history, it would not."""
@@ -120,8 +121,10 @@ def test_a_player_page_is_kept_by_the_rows_it_was_made_from(
         return next(n.text() for n in page.walk() if "rating" in n.classes())
 
     assert rating() != "12.5"
-    for change in (update(RatingSummary).values(points=[[1, "elsewhere", 12.5]]),
-                   update(PlayerTotal).values(zeros=PlayerTotal.zeros + 7)):
+    for change in (
+        update(RatingSummary).values(points=[[1, "elsewhere", 12.5]]),
+        update(PlayerTotal).values(zeros=PlayerTotal.zeros + 7),
+    ):
         with csrf_app.app_context():
             db.session.execute(change)
             db.session.commit()
@@ -139,20 +142,29 @@ def test_a_stranger_finds_no_player(make_phone: Any) -> None:
     assert main[0] == main[1] and "There is no such player." in main[0][0]
 
 
-def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(
-        make_phone: Any) -> None:
+def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(make_phone: Any) -> None:
     anna = make_phone("anna")
     match_id = new_tichu(anna, **{"start_scores-0": "900"})
     anna.post(f"/matches/{match_id}/seats/0/claim", {}, form_url=f"/matches/{match_id}")
-    post_round(anna, match_id, first_out="0", calls_0="tichu", calls_1="grand",
-               card_points="35")                              # Anna & Vera 1035: they win
+    post_round(
+        anna, match_id, first_out="0", calls_0="tichu", calls_1="grand", card_points="35"
+    )  # Anna & Vera 1035: they win
     anna.post(f"/matches/{match_id}/bank", {"confirm": "y"})
-    for language, rows in (("en", {"Won": "1", "Tichu: won / called": "1 / 1",
-                                   "Grand Tichu: won / called": "0 / 0",
-                                   "Double victories": "0"}),
-                           ("de", {"Gewonnen": "1", "Tichu: geschafft / angesagt": "1 / 1",
-                                   "Großes Tichu: geschafft / angesagt": "0 / 0",
-                                   "Doppelsiege": "0"})):
+    for language, rows in (
+        (
+            "en",
+            {"Won": "1", "Tichu: won / called": "1 / 1", "Grand Tichu: won / called": "0 / 0", "Double victories": "0"},
+        ),
+        (
+            "de",
+            {
+                "Gewonnen": "1",
+                "Tichu: geschafft / angesagt": "1 / 1",
+                "Großes Tichu: geschafft / angesagt": "0 / 0",
+                "Doppelsiege": "0",
+            },
+        ),
+    ):
         cells = figure_rows(anna, "anna", language)
         assert {k: cells.get(k) for k in rows} == rows, (language, cells)
         assert not [k for k in cells if "Great Grand" in k or "Großes Großes" in k]  # not called
@@ -170,26 +182,29 @@ def test_the_leaderboard_compares_any_two_players_of_my_table(make_phone: Any) -
     for phone in (anna, boris):
         phone.post("/join", {"code": code.group(1)}, form_url="/")
     board = parse(vera.get("/leaderboard").text)
-    offered = {n.attrs["id"]: [o.attrs["value"] for o in n.walk() if o.tag == "option"]
-               for n in board.walk() if n.tag == "select"}
+    offered = {
+        n.attrs["id"]: [o.attrs["value"] for o in n.walk() if o.tag == "option"]
+        for n in board.walk()
+        if n.tag == "select"
+    }
     assert offered == {"one": ["anna", "boris"], "two": ["anna", "boris"]}  # the rated ones
     page = vera.get("/head-to-head?one=boris&two=ANNA")
     assert page.status_code == 200
     line = next(n.text() for n in parse(page.text).walk() if "head-to-head" in n.classes())
-    assert line == ("boris and anna: 1 banked match together. boris finished ahead 0 times. "
-                    "anna finished ahead 1 time.")
+    assert line == (
+        "boris and anna: 1 banked match together. boris finished ahead 0 times. anna finished ahead 1 time."
+    )
     russian = vera.get("/head-to-head?one=boris&two=anna", headers={"Accept-Language": "ru"})
-    assert next(n.text() for n in parse(russian.text).walk()
-                if "head-to-head" in n.classes()) == (
-        "boris и anna: 1 закрытая партия вместе. boris — выше 0 раз. anna — выше 1 раз.")
+    assert next(n.text() for n in parse(russian.text).walk() if "head-to-head" in n.classes()) == (
+        "boris и anna: 1 закрытая партия вместе. boris — выше 0 раз. anna — выше 1 раз."
+    )
     same = vera.get("/head-to-head?one=anna&two=anna")
     assert same.status_code == 422
     assert errors_next_to(same.text, "two") == ["Choose two different players."]
     assert vera.get("/head-to-head").status_code == 200  # the picker alone
     dmitri = make_phone("dmitri")
     dmitri.get("/")  # past the welcome
-    hidden, missing = (dmitri.get(f"/head-to-head?one=anna&two={name}")
-                       for name in ("boris", "nobody"))
+    hidden, missing = (dmitri.get(f"/head-to-head?one=anna&two={name}") for name in ("boris", "nobody"))
     assert hidden.status_code == missing.status_code == 404
     main = [[n.text() for n in parse(r.text).walk() if n.tag == "main"] for r in (hidden, missing)]
     assert main[0] == main[1] and "There is no such player." in main[0][0]

@@ -48,7 +48,7 @@ def test_the_version_counts_hands_and_changes_and_answers_304_while_unchanged(
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     assert version(phone, match_id, headers={"If-None-Match": '"0-0"'}).json == {"version": "1-1"}
     phone.post(f"/matches/{match_id}/hands/1/edit", played(1, 100, [45, None, 20]))
-    assert version(phone, match_id).json == {"version": "1-2"}   # a correction: same count
+    assert version(phone, match_id).json == {"version": "1-2"}  # a correction: same count
 
 
 def test_the_match_page_carries_the_version_it_shows(phone: Phone) -> None:
@@ -63,36 +63,38 @@ def test_a_stranger_gets_no_version_and_no_preview(phone: Phone, make_phone: Any
     match_id = phone.new_match()
     stranger = make_phone("stranger")
     assert version(stranger, match_id).status_code == 404
-    response = stranger.post(f"/matches/{match_id}/hands/preview", played(1, 100, [40, None, 20]),
-                             form_url="/")
+    response = stranger.post(f"/matches/{match_id}/hands/preview", played(1, 100, [40, None, 20]), form_url="/")
     assert response.status_code == 404
-    assert Phone(phone.client.application.test_client()).get(
-        f"/matches/{match_id}/version").status_code == 302      # logged out: to the login page
+    assert (
+        Phone(phone.client.application.test_client()).get(f"/matches/{match_id}/version").status_code == 302
+    )  # logged out: to the login page
 
 
-def test_the_preview_is_the_engines_result_and_stores_nothing(
-    phone: Phone, csrf_app: Flask
-) -> None:
-    match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420",
-                                  "start_scores-2": "300"})
+def test_the_preview_is_the_engines_result_and_stores_nothing(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420", "start_scores-2": "300"})
     answer = preview(phone, match_id, played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
     assert answer.status_code == 200
-    assert answer.json == {"ok": True, "outcome": "made", "summary": "Boris made 160: took 215.",
-                           "seats": ["Anna: +40 → 690", "Boris: +160 → 580",
-                                     "Vera: +25 → 325"]}     # RULES.md §9 worked hand
+    assert answer.json == {
+        "ok": True,
+        "outcome": "made",
+        "summary": "Boris made 160: took 215.",
+        "seats": ["Anna: +40 → 690", "Boris: +160 → 580", "Vera: +25 → 325"],
+    }  # RULES.md §9 worked hand
     missed = preview(phone, match_id, played(1, 200, [42, None, 23]))
     assert missed.json["outcome"] == "missed"
     assert missed.json["seats"][1] == "Boris: -200 → 220 (the sheet writes +0; the rest is owed)"
     assert count_hands(csrf_app) == 0
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"kind": "played", "bid": "100"}, "Say who declared"),
-    ({**played(1, 100, [90, None, 90])}, "120"),
-    ({**played(1, 100, [40, None, 20]), "bid": "abc"}, "Enter a whole number."),
-])
-def test_the_preview_says_what_is_missing_or_wrong(phone: Phone, fields: dict[str, Any],
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"kind": "played", "bid": "100"}, "Say who declared"),
+        ({**played(1, 100, [90, None, 90])}, "120"),
+        ({**played(1, 100, [40, None, 20]), "bid": "abc"}, "Enter a whole number."),
+    ],
+)
+def test_the_preview_says_what_is_missing_or_wrong(phone: Phone, fields: dict[str, Any], message: str) -> None:
     match_id = phone.new_match()
     answer = preview(phone, match_id, fields)
     assert answer.status_code == 200 and answer.json["ok"] is False
@@ -112,8 +114,7 @@ def test_a_correction_is_previewed_in_place(phone: Phone) -> None:
 
 def test_the_preview_needs_the_forms_csrf_token(phone: Phone) -> None:
     match_id = phone.new_match()
-    response = phone.client.post(f"/matches/{match_id}/hands/preview",
-                                 data=played(1, 100, [40, None, 20]))
+    response = phone.client.post(f"/matches/{match_id}/hands/preview", data=played(1, 100, [40, None, 20]))
     assert response.status_code == 400
 
 
@@ -123,10 +124,10 @@ def test_the_service_worker_is_served_from_the_root_and_the_offline_page_is_plai
     sw = fetch(client, "/sw.js")
     assert sw.status_code == 200 and "javascript" in sw.mimetype
     assert "no-cache" in sw.headers["Cache-Control"]
-    assert "searchParams.has(\"v\")" in sw.text           # only versioned static files
+    assert 'searchParams.has("v")' in sw.text  # only versioned static files
     offline = client.get("/offline")
     assert offline.status_code == 200 and "No connection" in offline.text
-    assert "csrf_token" not in offline.text                 # cached: nothing personal in it
+    assert "csrf_token" not in offline.text  # cached: nothing personal in it
 
 
 def test_the_manifest_and_its_icons_make_the_app_installable(client: Any) -> None:
@@ -168,4 +169,4 @@ def test_text_is_sent_gzipped_to_browsers_that_take_it(client: Any) -> None:
     page = client.get("/login", headers={"Accept-Encoding": "gzip"})
     assert b"<h1>Log in</h1>" in gzip.decompress(page.data)
     icon = fetch(client, "/static/icon-192.png", headers={"Accept-Encoding": "gzip"})
-    assert "Content-Encoding" not in icon.headers            # PNGs are compressed already
+    assert "Content-Encoding" not in icon.headers  # PNGs are compressed already

@@ -23,12 +23,15 @@ from scoresheet.rules.house import WORDS
 
 from .page_helpers import Node, Phone, parse, played
 
-NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC",
-         "tysiacha-scoresheet")
+NAMES = ("Anna", "Boris", "Vera", "Dmitri", "anna", "boris", "Tysiacha", "UTC", "tysiacha-scoresheet")
 """Names (players, usernames, the app's, its backup format's) and the time zone's."""
-API_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|[“«„]({})[”»“]".format("|".join(
-    sorted({w for words in WORDS.values() for w in words} | {"true", "false", "forced",
-                                                               "deferred", "signed"}))))
+API_WORDS = re.compile(
+    r"\b[a-z]+_[a-z_]+\b|[“«„]({})[”»“]".format(
+        "|".join(
+            sorted({w for words in WORDS.values() for w in words} | {"true", "false", "forced", "deferred", "signed"})
+        )
+    )
+)
 """The API's names that a page never says, even inside a translated sentence: option names
 (`blind_bids`, `zero_penalty`) and values in quotes (“total”, “declarer”, “forced”)."""
 POINTER = re.compile(r"(?:/[\w~-]+)+")
@@ -41,9 +44,15 @@ SKIPPED = {"script", "style"}
 def app(tmp_path: Path) -> Iterator[Flask]:
     """The app on SQLite, speaking the pseudo-locale, CSRF on as in production."""
     pseudo_catalog(tmp_path / "pseudo")
-    app = create_app(app_config(f"sqlite:///{tmp_path / 'test.sqlite'}", tmp_path,
-                                LANGUAGES=["en", PSEUDO], WTF_CSRF_ENABLED=True,
-                                BABEL_TRANSLATION_DIRECTORIES=f"translations;{tmp_path / 'pseudo'}"))
+    app = create_app(
+        app_config(
+            f"sqlite:///{tmp_path / 'test.sqlite'}",
+            tmp_path,
+            LANGUAGES=["en", PSEUDO],
+            WTF_CSRF_ENABLED=True,
+            BABEL_TRANSLATION_DIRECTORIES=f"translations;{tmp_path / 'pseudo'}",
+        )
+    )
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -65,13 +74,17 @@ class Reader:
         self.seen.append(where)
         page = parse(html)
         if where != "/offline" and not any(  # the page shown offline, where no switch could work
-                n.tag == "button" and n.attrs.get("name") == "lang" for n in page.walk()):
+            n.tag == "button" and n.attrs.get("name") == "lang" for n in page.walk()
+        ):
             self.problems.append(f"{where}: no language switch")
         self._check_node(where, page)
 
     def _check_node(self, where: str, node: Node) -> None:
-        if node.tag in SKIPPED or (node.attrs.get("lang") and node.tag != "html") or \
-                node.attrs.get("translate") == "no":
+        if (
+            node.tag in SKIPPED
+            or (node.attrs.get("lang") and node.tag != "html")
+            or node.attrs.get("translate") == "no"
+        ):
             return  # a language's own name in the switch; a join code
         for name in SEEN_ATTRIBUTES:
             if node.attrs.get(name):
@@ -91,8 +104,7 @@ class Reader:
             self.problems.append(f"{where}: {left!r} in {' '.join(text.split())!r}")
         found = API_WORDS.search(POINTER.sub(" ", text)) if page else None
         if found:
-            self.problems.append(f"{where}: the API's {found.group(0)!r} in "
-                                 f"{' '.join(text.split())!r}")
+            self.problems.append(f"{where}: the API's {found.group(0)!r} in {' '.join(text.split())!r}")
         for value in filled_values(text) if page else ():
             left = unmarked(POINTER.sub(" ", value), tuple(self.allowed))
             if left:
@@ -105,21 +117,18 @@ class Reader:
         self.check_html(url, response.text)
         return response.text
 
-    def post(self, url: str, data: dict[str, Any], status: int = 200,
-             form_url: str | None = None) -> str:
+    def post(self, url: str, data: dict[str, Any], status: int = 200, form_url: str | None = None) -> str:
         """Post a form (following the redirect to the flash), check what comes back."""
         response = self.phone.post(url, data, form_url=form_url, follow_redirects=True)
         assert response.status_code == status, (url, response.status_code)
         self.check_html(f"POST {url}", response.text)
         return response.text
 
-    def api(self, method: str, url: str, status: int, token: str | None = None,
-            **kw: Any) -> Any:
+    def api(self, method: str, url: str, status: int, token: str | None = None, **kw: Any) -> Any:
         """Call the API; an error's sentence must be marked."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         response = self.phone.client.open(url, method=method, headers=headers, **kw)
-        assert response.status_code == status, (method, url, response.status_code,
-                                                response.get_data(as_text=True))
+        assert response.status_code == status, (method, url, response.status_code, response.get_data(as_text=True))
         if status >= 400:
             self.check_text(f"{method} {url}", response.json["error"], page=False)
         return response.json
@@ -157,32 +166,64 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     boris = Reader(app)
     boris.post("/register", {"username": "boris", "password": "correct horse"})
     r.post("/register", {"username": "anna", "password": "correct horse"})
-    r.post("/register", {"username": "boris", "password": "correct horse"}, status=422,
-           form_url="/login")  # logged in already: the page still answers
+    r.post(
+        "/register", {"username": "boris", "password": "correct horse"}, status=422, form_url="/login"
+    )  # logged in already: the page still answers
     r.page("/")
     r.page("/account")
     r.page("/logout")  # the question before logging out
-    token = r.api("POST", "/api/tokens", 201, json={"username": "anna",
-                                                     "password": "correct horse"})["token"]
+    token = r.api("POST", "/api/tokens", 201, json={"username": "anna", "password": "correct horse"})["token"]
 
     # Matches in every state: a deferred sheet with owed points, zeros, Rospisat's and the
     # barrel; a four-seat table with a sitter-out; the Polish lock; banked and ended ones.
     r.page("/matches/new")
-    three = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "target": "",
-             "rules": "squarescores", "sheet": "", "first_dealer": "0"}
-    for house in ({"zeros": "off", "zero_penalty": "100"}, {"blind_doubles": "declarer"},
-                  {"rules": "polish", "barrel_hands": "4"}, {"rules": "polish",
-                                                             "barrel_knock_off": "y"},
-                  {"rules": "tichu", "players-3": "Dmitri", "zeros": "consecutive"},
-                  {"rules": "tichu", "players-3": "Dmitri", "ace_marriage": "y"},
-                  {"great_grand_tichu": "y"}, {"zeros": "weird"}):
+    three = {
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "players-2": "Vera",
+        "target": "",
+        "rules": "squarescores",
+        "sheet": "",
+        "first_dealer": "0",
+    }
+    for house in (
+        {"zeros": "off", "zero_penalty": "100"},
+        {"blind_doubles": "declarer"},
+        {"rules": "polish", "barrel_hands": "4"},
+        {"rules": "polish", "barrel_knock_off": "y"},
+        {"rules": "tichu", "players-3": "Dmitri", "zeros": "consecutive"},
+        {"rules": "tichu", "players-3": "Dmitri", "ace_marriage": "y"},
+        {"great_grand_tichu": "y"},
+        {"zeros": "weird"},
+    ):
         r.post("/matches/new", {**three, **house}, status=422)  # the house rules' refusals
-    r.post("/matches/new", {"players-0": "Anna", "first_dealer": "x", "rules": "nope",
-                            "target": "7", "sheet": "zz", "start_scores-0": "abc"}, status=422)
-    r.post("/matches/new", {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera",
-                            "rules": "squarescores", "target": "", "sheet": "deferred",
-                            "first_dealer": "0", "start_scores-0": "600",
-                            "start_scores-1": "100", "start_scores-2": "0"})
+    r.post(
+        "/matches/new",
+        {
+            "players-0": "Anna",
+            "first_dealer": "x",
+            "rules": "nope",
+            "target": "7",
+            "sheet": "zz",
+            "start_scores-0": "abc",
+        },
+        status=422,
+    )
+    r.post(
+        "/matches/new",
+        {
+            "players-0": "Anna",
+            "players-1": "Boris",
+            "players-2": "Vera",
+            "rules": "squarescores",
+            "target": "",
+            "sheet": "deferred",
+            "first_dealer": "0",
+            "start_scores-0": "600",
+            "start_scores-1": "100",
+            "start_scores-2": "0",
+        },
+    )
     with app.app_context():
         match = db.session.execute(db.select(Match)).scalars().first()
         assert match is not None
@@ -191,56 +232,88 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     boris.allowed.append(code)
     stranger = Reader(app)
     stranger.allowed += [code, "vera"]
-    stranger.page(f"/join/{code}")                    # logged out: to the log-in page
+    stranger.page(f"/join/{code}")  # logged out: to the log-in page
     stranger.post("/register", {"username": "vera", "password": "correct horse"})
-    stranger.page(f"/join/{code}")                    # the question: join this match?
+    stranger.page(f"/join/{code}")  # the question: join this match?
     stranger.page("/join/NOPE", status=404)
     r.problems += stranger.problems
     hands = f"/api/matches/{mid}/hands"
-    for hand in ({"kind": "forfeit", "declarer": 1, "bid": 100},
-                 {"kind": "forfeit", "declarer": 1, "bid": 100},
-                 {"kind": "forfeit", "declarer": 1, "bid": 100},
-                 {"declarer": 0, "bid": 100, "points": [None, 0, 0]},         # on the barrel
-                 {"declarer": 2, "bid": 100, "points": [0, 60, None]},        # zeros, owed
-                 {"kind": "redeal"},
-                 {"declarer": 1, "bid": 100, "points": [0, None, 0], "blind": False}):
+    for hand in (
+        {"kind": "forfeit", "declarer": 1, "bid": 100},
+        {"kind": "forfeit", "declarer": 1, "bid": 100},
+        {"kind": "forfeit", "declarer": 1, "bid": 100},
+        {"declarer": 0, "bid": 100, "points": [None, 0, 0]},  # on the barrel
+        {"declarer": 2, "bid": 100, "points": [0, 60, None]},  # zeros, owed
+        {"kind": "redeal"},
+        {"declarer": 1, "bid": 100, "points": [0, None, 0], "blind": False},
+    ):
         r.api("POST", hands, 201, token, json=hand)
     r.page(f"/matches/{mid}")
     r.page(f"/matches/{mid}/rules")
-    house = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera"], "options": {
-            "zeros": "consecutive", "dump_555": "plus", "barrel_knock_off": True,
-            "barrel_miss": "stays", "barrel_hands": 1, "three_falls_reset": True,
-            "declarer_rounding": True, "forfeit_pays": "half_bid", "blind_bids": True,
-            "blind_doubles": "declarer", "ace_marriage": True, "gold_set": True}})
+    house = r.api(
+        "POST",
+        "/api/matches",
+        201,
+        token,
+        json={
+            "players": ["Anna", "Boris", "Vera"],
+            "options": {
+                "zeros": "consecutive",
+                "dump_555": "plus",
+                "barrel_knock_off": True,
+                "barrel_miss": "stays",
+                "barrel_hands": 1,
+                "three_falls_reset": True,
+                "declarer_rounding": True,
+                "forfeit_pays": "half_bid",
+                "blind_bids": True,
+                "blind_doubles": "declarer",
+                "ace_marriage": True,
+                "gold_set": True,
+            },
+        },
+    )
     r.page(f"/matches/{house['id']}/rules")  # every house rule in the table's own words
     r.post(f"/matches/{house['id']}/usual", {}, form_url=f"/matches/{house['id']}")
     r.page("/")  # with the button that starts the next match with the usual rules
     r.page(f"/matches/{mid}/hands/new")
-    r.post(f"/matches/{mid}/hands/new", {**played(1, 100, [40, None, 20]), "bid": "abc",
-                                         "declarer": "x", "kind": "won",
-                                         "marriages_0": ["stars"]}, status=422,
-           form_url=f"/matches/{mid}")
-    r.post(f"/matches/{mid}/hands/new", {**played(1, 100, [40, None, 20]), "expected_hand": "1"},
-           form_url=f"/matches/{mid}")                                           # a conflict
-    r.post(f"/matches/{mid}/hands/new", played(1, 100, [40, None, 20]),
-           form_url=f"/matches/{mid}")                                           # recorded
+    r.post(
+        f"/matches/{mid}/hands/new",
+        {**played(1, 100, [40, None, 20]), "bid": "abc", "declarer": "x", "kind": "won", "marriages_0": ["stars"]},
+        status=422,
+        form_url=f"/matches/{mid}",
+    )
+    r.post(
+        f"/matches/{mid}/hands/new",
+        {**played(1, 100, [40, None, 20]), "expected_hand": "1"},
+        form_url=f"/matches/{mid}",
+    )  # a conflict
+    r.post(f"/matches/{mid}/hands/new", played(1, 100, [40, None, 20]), form_url=f"/matches/{mid}")  # recorded
     r.page(f"/matches/{mid}/hands/2/edit")
-    r.post(f"/matches/{mid}/hands/2/edit", {"kind": "forfeit", "declarer": "1", "bid": "105",
-                                            "version": "1"}, form_url=f"/matches/{mid}")
-    r.post(f"/matches/{mid}/hands/2/edit", {"kind": "forfeit", "declarer": "1", "bid": "100",
-                                            "version": "1"}, form_url=f"/matches/{mid}")
+    r.post(
+        f"/matches/{mid}/hands/2/edit",
+        {"kind": "forfeit", "declarer": "1", "bid": "105", "version": "1"},
+        form_url=f"/matches/{mid}",
+    )
+    r.post(
+        f"/matches/{mid}/hands/2/edit",
+        {"kind": "forfeit", "declarer": "1", "bid": "100", "version": "1"},
+        form_url=f"/matches/{mid}",
+    )
     r.page(f"/matches/{mid}/hands/8/delete")
     r.post(f"/matches/{mid}/hands/8/delete", {}, status=422)
     r.post(f"/matches/{mid}/hands/8/delete", {"confirm": "y"})
-    preview = r.phone.post(f"/matches/{mid}/hands/preview", played(0, 120, [None, 20, 40],
-                                                                   {0: ["hearts"]}),
-                           form_url=f"/matches/{mid}")
+    preview = r.phone.post(
+        f"/matches/{mid}/hands/preview", played(0, 120, [None, 20, 40], {0: ["hearts"]}), form_url=f"/matches/{mid}"
+    )
     r.check_text("preview", preview.json["summary"])
     for line in preview.json["seats"]:
         r.check_text("preview", line)
-    for draft in ({"kind": "forfeit", "declarer": "1", "bid": "120"}, {"kind": "redeal"},
-                  {**played(1, 100, [40, None, 20]), "bid": "abc"}):
+    for draft in (
+        {"kind": "forfeit", "declarer": "1", "bid": "120"},
+        {"kind": "redeal"},
+        {**played(1, 100, [40, None, 20]), "bid": "abc"},
+    ):
         answer = r.phone.post(f"/matches/{mid}/hands/preview", draft, form_url=f"/matches/{mid}")
         r.check_text("preview", answer.json.get("summary") or answer.json["message"])
     r.page(f"/matches/{mid}/hands/99/edit", status=404)
@@ -249,55 +322,94 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     assert entry, "a deleted hand can be restored"
     r.page(f"/matches/{mid}/history/restore?entry={entry.group(1)}")
     r.post(f"/matches/{mid}/history/restore?entry={entry.group(1)}", {"confirm": "y"})
-    r.post(f"/matches/{mid}/history/restore?entry={entry.group(1)}", {"confirm": "y"},
-           form_url=f"/matches/{mid}")                                    # restored already
+    r.post(
+        f"/matches/{mid}/history/restore?entry={entry.group(1)}", {"confirm": "y"}, form_url=f"/matches/{mid}"
+    )  # restored already
     boris.post("/join", {"code": "NOPE"}, status=422, form_url="/")
     boris.post("/join", {"code": code}, form_url="/")
     r.page(f"/matches/{mid}/history")
     r.page(f"/matches/{mid}/bank")
-    r.post(f"/matches/{mid}/bank", {"confirm": "y"})                      # nobody has won yet
+    r.post(f"/matches/{mid}/bank", {"confirm": "y"})  # nobody has won yet
     r.page(f"/matches/{mid}/end")
     r.post(f"/matches/{mid}/end", {"confirm": "y"})
     r.page(f"/matches/{mid}")
-    r.page(f"/matches/{mid}/hands/new")                                  # the match is over
+    r.page(f"/matches/{mid}/hands/new")  # the match is over
     r.page(f"/matches/{mid}/hands/1/edit")
 
-    four = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera", "Dmitri"], "rules": "squarescores",
-        "options": {"sitter_bonus": True, "blind_bids": True}})
-    r.api("POST", f"/api/matches/{four['id']}/hands", 201, token, json={
-        "declarer": 1, "bid": 100, "points": [None, None, 40, 20], "blind": True,
-        "sitter_points": 10, "marriages": [[], ["hearts"], [], []]})
+    four = r.api(
+        "POST",
+        "/api/matches",
+        201,
+        token,
+        json={
+            "players": ["Anna", "Boris", "Vera", "Dmitri"],
+            "rules": "squarescores",
+            "options": {"sitter_bonus": True, "blind_bids": True},
+        },
+    )
+    r.api(
+        "POST",
+        f"/api/matches/{four['id']}/hands",
+        201,
+        token,
+        json={
+            "declarer": 1,
+            "bid": 100,
+            "points": [None, None, 40, 20],
+            "blind": True,
+            "sitter_points": 10,
+            "marriages": [[], ["hearts"], [], []],
+        },
+    )
     r.page(f"/matches/{four['id']}")
     r.page(f"/matches/{four['id']}/hands/new")
     r.page(f"/matches/{four['id']}/hands/1/edit")
 
-    polish = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera"], "rules": "polish", "start_scores": [890, 0, 0]})
-    r.api("POST", f"/api/matches/{polish['id']}/hands", 201, token, json={
-        "declarer": 0, "bid": 100, "points": [None, 0, 0]})
+    polish = r.api(
+        "POST",
+        "/api/matches",
+        201,
+        token,
+        json={"players": ["Anna", "Boris", "Vera"], "rules": "polish", "start_scores": [890, 0, 0]},
+    )
+    r.api(
+        "POST",
+        f"/api/matches/{polish['id']}/hands",
+        201,
+        token,
+        json={"declarer": 0, "bid": 100, "points": [None, 0, 0]},
+    )
     r.page(f"/matches/{polish['id']}")
 
-    won = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera"], "rules": "tyzicha", "start_scores": [900, 0, 0]})
-    r.api("POST", f"/api/matches/{won['id']}/hands", 201, token, json={
-        "declarer": 0, "bid": 120, "points": [None, 0, 0], "forced": False})
+    won = r.api(
+        "POST",
+        "/api/matches",
+        201,
+        token,
+        json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha", "start_scores": [900, 0, 0]},
+    )
+    r.api(
+        "POST",
+        f"/api/matches/{won['id']}/hands",
+        201,
+        token,
+        json={"declarer": 0, "bid": 120, "points": [None, 0, 0], "forced": False},
+    )
     r.page(f"/matches/{won['id']}")
-    r.post(f"/matches/{won['id']}/hands/new", played(1, 100, [40, None, 20]),
-           form_url=f"/matches/{won['id']}")
+    r.post(f"/matches/{won['id']}/hands/new", played(1, 100, [40, None, 20]), form_url=f"/matches/{won['id']}")
     r.post(f"/matches/{won['id']}/end", {"confirm": "y"}, form_url=f"/matches/{won['id']}")
     r.post(f"/matches/{won['id']}/bank", {"confirm": "y"}, form_url=f"/matches/{won['id']}")
     r.page(f"/matches/{won['id']}")
     r.page(f"/matches/{won['id']}/history")
-    for _ in range(2):                                # the rematch, then "had already started"
+    for _ in range(2):  # the rematch, then "had already started"
         r.post(f"/matches/{won['id']}/rematch", {}, form_url=f"/matches/{won['id']}")
     r.page("/")
 
     # Players: seats on a match page, a player's page, the leaderboard and their refusals.
     at = f"/matches/{mid}"
     r.post(f"{at}/seats/0/claim", {}, form_url=at)
-    boris.post(f"{at}/seats/0/claim", {}, form_url=at)                      # taken
-    r.post(f"{at}/seats/1/assign", {"username": "nobody"}, form_url=at)     # not a member
+    boris.post(f"{at}/seats/0/claim", {}, form_url=at)  # taken
+    r.post(f"{at}/seats/1/assign", {"username": "nobody"}, form_url=at)  # not a member
     r.post(f"{at}/seats/1/assign", {"username": "boris"}, form_url=at)
     boris.post(f"{at}/seats/0/release", {}, status=403, form_url=at)
     r.post(f"{at}/seats/1/release", {}, form_url=at)
@@ -317,53 +429,72 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.api("GET", "/api/leaderboard/chess", 404, token)
     r.api("GET", "/api/players/anna/versus/nobody", 404, token)
 
-    forced = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera"], "rules": "tyzicha"})["id"]
-    r.post(f"/matches/{forced}/hands/new", {**played(1, 120, [40, None, 20]), "forced": "y"},
-           status=422, form_url=f"/matches/{forced}")  # the forced box, as the form names it
+    forced = r.api("POST", "/api/matches", 201, token, json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha"})[
+        "id"
+    ]
+    r.post(
+        f"/matches/{forced}/hands/new",
+        {**played(1, 120, [40, None, 20]), "forced": "y"},
+        status=422,
+        form_url=f"/matches/{forced}",
+    )  # the forced box, as the form names it
 
     # A Tichu table that plays Great Grand: its sheet, its round form and the form's refusals.
-    tichu = r.api("POST", "/api/matches", 201, token, json={
-        "players": ["Anna", "Boris", "Vera", "Dmitri"], "rules": "tichu",
-        "options": {"great_grand_tichu": True}})
+    tichu = r.api(
+        "POST",
+        "/api/matches",
+        201,
+        token,
+        json={"players": ["Anna", "Boris", "Vera", "Dmitri"], "rules": "tichu", "options": {"great_grand_tichu": True}},
+    )
     tid = tichu["id"]
-    for body in ({"calls": ["tichu", None, None, None], "first_out": 0, "card_points": [60, 40]},
-                 {"calls": [None, "great_grand", None, None], "first_out": 2,
-                  "card_points": [-25, 125]},
-                 {"calls": [None, None, None, None], "first_out": 1, "double_victory": True}):
+    for body in (
+        {"calls": ["tichu", None, None, None], "first_out": 0, "card_points": [60, 40]},
+        {"calls": [None, "great_grand", None, None], "first_out": 2, "card_points": [-25, 125]},
+        {"calls": [None, None, None, None], "first_out": 1, "double_victory": True},
+    ):
         r.api("POST", f"/api/matches/{tid}/hands", 201, token, json=body)
     r.page(f"/matches/{tid}")
     r.page(f"/matches/{tid}/hands/new")
     r.page(f"/matches/{tid}/hands/1/edit")
     r.page(f"/matches/{tid}/history")
     rounds = {"calls_0": "", "calls_1": "", "calls_2": "", "calls_3": ""}
-    for bad in ({"calls_0": "grandest", "first_out": "0", "card_points": "50"},
-                {"first_out": "0", "card_points": "52"}, {"first_out": "9", "card_points": "50"},
-                {"calls_1": "tichu", "card_points": "50"}, {"first_out": "0", "card_points": ""}):
-        r.post(f"/matches/{tid}/hands/new", {**rounds, **bad}, status=422,
-               form_url=f"/matches/{tid}")
+    for bad in (
+        {"calls_0": "grandest", "first_out": "0", "card_points": "50"},
+        {"first_out": "0", "card_points": "52"},
+        {"first_out": "9", "card_points": "50"},
+        {"calls_1": "tichu", "card_points": "50"},
+        {"first_out": "0", "card_points": ""},
+    ):
+        r.post(f"/matches/{tid}/hands/new", {**rounds, **bad}, status=422, form_url=f"/matches/{tid}")
     r.api("POST", f"/api/matches/{mid}/seats/9/claim", 404, token)
     r.api("PUT", f"/api/matches/{mid}/seats/1", 422, token, json={"username": "nobody"})
 
     # The history of the changes that are not hands: seats, the watch link, a deleted account.
     boris.post(f"{at}/seats/2/claim", {}, form_url=at)
-    boris.post(f"{at}/seats/2/release", {}, form_url=at)                    # his own seat
+    boris.post(f"{at}/seats/2/release", {}, form_url=at)  # his own seat
     r.post(f"{at}/watch", {}, form_url=at)
-    boris.post(f"{at}/watch", {}, form_url=at)                              # replaced
+    boris.post(f"{at}/watch", {}, form_url=at)  # replaced
     with app.app_context():
         watch_token = db.session.get(Match, mid).watch_token
     watcher = Reader(app)
     watcher.allowed += [code, watch_token]
-    watcher.page(f"/watch/{watch_token}")             # no account needed
-    watcher.page(f"/watch/{watch_token}/board")       # the scoreboard
+    watcher.page(f"/watch/{watch_token}")  # no account needed
+    watcher.page(f"/watch/{watch_token}/board")  # the scoreboard
     r.problems += watcher.problems
     r.post(f"{at}/watch/stop", {}, form_url=at)
     boris.post("/account/delete", {"password": "correct horse"}, form_url="/account")
     r.page(f"{at}/history")
-    actions = [e["action"] for e in r.api("GET", f"/api/matches/{mid}/history", 200,
-                                          token)["history"]]
-    assert {"seat_claimed", "seat_assigned", "seat_released", "watch_link_made",
-            "watch_link_replaced", "watch_link_stopped", "account_deleted"} <= set(actions)
+    actions = [e["action"] for e in r.api("GET", f"/api/matches/{mid}/history", 200, token)["history"]]
+    assert {
+        "seat_claimed",
+        "seat_assigned",
+        "seat_released",
+        "watch_link_made",
+        "watch_link_replaced",
+        "watch_link_stopped",
+        "account_deleted",
+    } <= set(actions)
 
     # Backups: the import page and its refusals, one match and several.
     r.page("/import")
@@ -372,8 +503,9 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post("/import", {"file": (io.BytesIO(b'{"format": "other"}'), "x.json")}, status=422)
     for broken in ({"matches": 5}, {"matches": [{"id": "x"}]}, {"matches": [], "extra": 1}):
         document = {"format": "tysiacha-scoresheet", "version": 1, **broken}
-        r.post("/import", {"file": (io.BytesIO(json.dumps(document).encode()), "x.json")},
-               status=422)                                    # the schema's refusals, in words
+        r.post(
+            "/import", {"file": (io.BytesIO(json.dumps(document).encode()), "x.json")}, status=422
+        )  # the schema's refusals, in words
     backup = r.phone.get("/backup.json").get_data()
     r.post("/import", {"file": (io.BytesIO(backup), "all.json")})
     one = json.dumps({**json.loads(backup), "matches": json.loads(backup)["matches"][:1]})
@@ -403,59 +535,78 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     api("GET", "/api/matches/nosuchmatch", 404, token)
     api("GET", "/api/matches/bad%20id", 404, token)
     api("PUT", f"/api/matches/{four['id']}/hands/9", 404, token, json={"kind": "redeal"})
-    api("POST", f"/api/matches/{four['id']}/hands", 400, token,
-        json={"kind": "redeal", "expected_hand": "x"})
-    api("PUT", f"/api/matches/{four['id']}/hands/1", 400, token,
-        json={"kind": "redeal", "version": 0})
-    api("PUT", f"/api/matches/{four['id']}/hands/1", 409, token,
-        json={"kind": "redeal", "version": 7})
-    api("POST", f"/api/matches/{four['id']}/hands", 409, token,
-        json={"kind": "redeal", "expected_hand": 1})
-    api("POST", f"/api/matches/{four['id']}/hands", 409, token,
-        json={"kind": "redeal", "expected_hand": 5})
+    api("POST", f"/api/matches/{four['id']}/hands", 400, token, json={"kind": "redeal", "expected_hand": "x"})
+    api("PUT", f"/api/matches/{four['id']}/hands/1", 400, token, json={"kind": "redeal", "version": 0})
+    api("PUT", f"/api/matches/{four['id']}/hands/1", 409, token, json={"kind": "redeal", "version": 7})
+    api("POST", f"/api/matches/{four['id']}/hands", 409, token, json={"kind": "redeal", "expected_hand": 1})
+    api("POST", f"/api/matches/{four['id']}/hands", 409, token, json={"kind": "redeal", "expected_hand": 5})
     api("POST", f"/api/matches/{four['id']}/bank", 409, token)
     api("POST", f"/api/matches/{won['id']}/end", 409, token)
     api("POST", f"/api/matches/{won['id']}/hands", 409, token, json={"kind": "redeal"})
     api("POST", f"/api/matches/{mid}/hands", 409, token, json={"kind": "redeal"})
     api("POST", f"/api/matches/{four['id']}/history/99999/restore", 404, token)
     api("POST", "/api/matches/import", 400, token, json={"format": "other"})
-    api("POST", "/api/matches/import", 400, token,
-        json={"format": "tysiacha-scoresheet", "version": 99})
-    api("POST", "/api/matches/import", 400, token,
-        json={"format": "tysiacha-scoresheet", "version": 1, "matches": 5})
+    api("POST", "/api/matches/import", 400, token, json={"format": "tysiacha-scoresheet", "version": 99})
+    api("POST", "/api/matches/import", 400, token, json={"format": "tysiacha-scoresheet", "version": 1, "matches": 5})
     # The engine's refusals (message ids translated by the web layer), on the API and pages.
-    for setup in ({"players": ["Anna", "Boris"]}, {"players": ["Anna", "Anna", "Vera"]},
-                  {"players": ["Anna", "Boris", "Vera"], "options": {"target": 500}},
-                  {"players": ["Anna", "Boris", "Vera"], "options": {"zeros": 1}},
-                  {"players": ["Anna", "Boris", "Vera"], "rules": "ggtables",
-                   "options": {"gold_set": True}},
-                  {"players": ["Anna", "Boris", "Vera"], "start_scores": [900, 0, 0]},
-                  {"players": ["Anna", "Boris", "Vera"], "rules": "bridge"},
-                  {"players": "Anna"}, {"players": ["Anna", "Boris", "Vera"], "first_dealer": 7}):
-        api("POST", "/api/matches", 400 if setup.get("players") == "Anna" or
-            "zeros" in setup.get("options", {}) else 422, token, json=setup)
+    for setup in (
+        {"players": ["Anna", "Boris"]},
+        {"players": ["Anna", "Anna", "Vera"]},
+        {"players": ["Anna", "Boris", "Vera"], "options": {"target": 500}},
+        {"players": ["Anna", "Boris", "Vera"], "options": {"zeros": 1}},
+        {"players": ["Anna", "Boris", "Vera"], "rules": "ggtables", "options": {"gold_set": True}},
+        {"players": ["Anna", "Boris", "Vera"], "start_scores": [900, 0, 0]},
+        {"players": ["Anna", "Boris", "Vera"], "rules": "bridge"},
+        {"players": "Anna"},
+        {"players": ["Anna", "Boris", "Vera"], "first_dealer": 7},
+    ):
+        api(
+            "POST",
+            "/api/matches",
+            400 if setup.get("players") == "Anna" or "zeros" in setup.get("options", {}) else 422,
+            token,
+            json=setup,
+        )
     fresh = api("POST", "/api/matches", 201, token, json={"players": ["Anna", "Boris", "Vera"]})
-    for hand, status in (({"declarer": 1, "bid": 95, "points": [40, None, 20]}, 422),
-                         ({"declarer": 1, "bid": 100, "points": [90, None, 90]}, 422),
-                         ({"declarer": 1, "bid": 105, "points": [40, None, 20],
-                           "marriages": [["hearts"], ["hearts"], []]}, 422),
-                         ({"declarer": 1, "bid": 100, "points": [40, None, 20],
-                           "marriages": [["stars"], [], []]}, 422),
-                         ({"kind": "redeal", "bid": 100}, 422), ({"bid": 100}, 422),
-                         ({"declarer": 1, "bid": 100, "points": [40, None, 20], "made": True},
-                          422),
-                         ({"declarer": 1, "bid": 100, "points": [40, None, 20], "blind": True},
-                          422),
-                         ({"declarer": 1, "bid": "x"}, 400), ({"kind": 5}, 400),
-                         ({"declarer": 1, "bid": 100, "colour": "red"}, 400)):
+    for hand, status in (
+        ({"declarer": 1, "bid": 95, "points": [40, None, 20]}, 422),
+        ({"declarer": 1, "bid": 100, "points": [90, None, 90]}, 422),
+        ({"declarer": 1, "bid": 105, "points": [40, None, 20], "marriages": [["hearts"], ["hearts"], []]}, 422),
+        ({"declarer": 1, "bid": 100, "points": [40, None, 20], "marriages": [["stars"], [], []]}, 422),
+        ({"kind": "redeal", "bid": 100}, 422),
+        ({"bid": 100}, 422),
+        ({"declarer": 1, "bid": 100, "points": [40, None, 20], "made": True}, 422),
+        ({"declarer": 1, "bid": 100, "points": [40, None, 20], "blind": True}, 422),
+        ({"declarer": 1, "bid": "x"}, 400),
+        ({"kind": 5}, 400),
+        ({"declarer": 1, "bid": 100, "colour": "red"}, 400),
+    ):
         api("POST", f"/api/matches/{fresh['id']}/hands", status, token, json=hand)
-    r.post("/matches/new", {"players-0": "Anna", "players-1": "Anna", "players-2": "Vera",
-                            "rules": "squarescores", "target": "", "sheet": "deferred",
-                            "first_dealer": "0"}, status=422)
-    r.post(f"/matches/{fresh['id']}/hands/new", played(1, 95, [40, None, 20]), status=422,
-           form_url=f"/matches/{fresh['id']}")
-    r.post(f"/matches/{fresh['id']}/hands/new", played(1, 100, [90, None, 90]), status=422,
-           form_url=f"/matches/{fresh['id']}")
+    r.post(
+        "/matches/new",
+        {
+            "players-0": "Anna",
+            "players-1": "Anna",
+            "players-2": "Vera",
+            "rules": "squarescores",
+            "target": "",
+            "sheet": "deferred",
+            "first_dealer": "0",
+        },
+        status=422,
+    )
+    r.post(
+        f"/matches/{fresh['id']}/hands/new",
+        played(1, 95, [40, None, 20]),
+        status=422,
+        form_url=f"/matches/{fresh['id']}",
+    )
+    r.post(
+        f"/matches/{fresh['id']}/hands/new",
+        played(1, 100, [90, None, 90]),
+        status=422,
+        form_url=f"/matches/{fresh['id']}",
+    )
     history = r.api("GET", f"/api/matches/{mid}/history", 200, token)["history"]
     for item in history:
         r.check_text("API history words", item["words"])

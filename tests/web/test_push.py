@@ -29,8 +29,7 @@ from .test_shared_limits import CHEAP_HASH, ROOT, redis_url, wait_until_serving
 @pytest.fixture
 def pushing(csrf_app: Flask) -> Flask:
     """The app as gevent workers run it, with short timings: a stream lasts 1.5 s."""
-    csrf_app.config.update(LIVE_PUSH=True, PUSH_EVERY=0.05, PUSH_HEARTBEAT=0.3,
-                           PUSH_STREAM_SECONDS=1.5)
+    csrf_app.config.update(LIVE_PUSH=True, PUSH_EVERY=0.05, PUSH_HEARTBEAT=0.3, PUSH_STREAM_SECONDS=1.5)
     csrf_app.extensions["push"]._every = 0.05
     return csrf_app
 
@@ -55,8 +54,7 @@ def test_without_push_the_pages_poll_and_the_streams_are_not_there(phone: Phone)
     assert "data-events-url" not in page and "data-version-url" in page
 
 
-def test_a_member_hears_the_version_then_each_new_one_and_alive_between(
-        pushing: Flask, phone: Phone) -> None:
+def test_a_member_hears_the_version_then_each_new_one_and_alive_between(pushing: Flask, phone: Phone) -> None:
     match_id = phone.new_match()
     assert f'data-events-url="/matches/{match_id}/events"' in phone.get(f"/matches/{match_id}").text
     other = Phone(pushing.test_client())
@@ -77,7 +75,8 @@ def test_a_member_hears_the_version_then_each_new_one_and_alive_between(
 
 
 def test_no_alive_while_the_versions_cannot_be_read(
-        pushing: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch) -> None:
+    pushing: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A stream whose hub cannot read the database says nothing after the version: its page
     then says it may be out of date, instead of hearing that all is well."""
     match_id = phone.new_match()
@@ -93,8 +92,7 @@ def test_no_alive_while_the_versions_cannot_be_read(
     # followed; then silence, where a hub that could read says alive every 0.3 s.
     assert got.count("event: alive") <= 1, got
     monkeypatch.undo()
-    assert lines(phone.get(f"/matches/{match_id}/events", buffered=False)).count(
-        "event: alive") >= 3
+    assert lines(phone.get(f"/matches/{match_id}/events", buffered=False)).count("event: alive") >= 3
     reader = hub._reader
     assert reader is not None and reader.is_alive()
     hub.stop()  # as the tests' app does before its engine is disposed
@@ -102,7 +100,8 @@ def test_no_alive_while_the_versions_cannot_be_read(
 
 
 def test_strangers_and_logged_out_phones_get_what_the_version_answers(
-        pushing: Flask, phone: Phone, make_phone: Any) -> None:
+    pushing: Flask, phone: Phone, make_phone: Any
+) -> None:
     match_id = phone.new_match()
     stranger = make_phone("boris")
     stranger.get("/")  # the welcome message shown
@@ -110,18 +109,21 @@ def test_strangers_and_logged_out_phones_get_what_the_version_answers(
         events = who.get(f"/matches/{match_id}/events")
         version = who.get(f"/matches/{match_id}/version")
         asked = {"%2Fevents": "%2Fversion"}  # a logged-out phone comes back to what it asked for
-        assert (events.status_code, without_tokens(events.text, asked)) == \
-            (version.status_code, without_tokens(version.text))
-        assert events.headers.get("Location", "").replace("%2Fevents", "%2Fversion") == \
-            version.headers.get("Location", "")
-    assert without_tokens(stranger.get("/matches/NOSUCHMATCH/events").text) == \
-        without_tokens(stranger.get(f"/matches/{match_id}/events").text)  # as a missing match
+        assert (events.status_code, without_tokens(events.text, asked)) == (
+            version.status_code,
+            without_tokens(version.text),
+        )
+        assert events.headers.get("Location", "").replace("%2Fevents", "%2Fversion") == version.headers.get(
+            "Location", ""
+        )
+    assert without_tokens(stranger.get("/matches/NOSUCHMATCH/events").text) == without_tokens(
+        stranger.get(f"/matches/{match_id}/events").text
+    )  # as a missing match
 
 
 def test_a_watch_link_streams_until_it_is_stopped(pushing: Flask, phone: Phone) -> None:
     match_id = phone.new_match()
-    assert phone.post(f"/matches/{match_id}/watch", {}, form_url=f"/matches/{match_id}"
-                      ).status_code == 302
+    assert phone.post(f"/matches/{match_id}/watch", {}, form_url=f"/matches/{match_id}").status_code == 302
     page = phone.get(f"/matches/{match_id}").text
     token = page.split("/watch/", 1)[1].split('"', 1)[0].split("/", 1)[0]
     watcher = pushing.test_client()
@@ -129,8 +131,7 @@ def test_a_watch_link_streams_until_it_is_stopped(pushing: Flask, phone: Phone) 
     response = watcher.get(f"/watch/{token}/events", buffered=False)
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert lines(response)[:2] == ["retry: 2000", "data: 0-0"]
-    assert phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}"
-                      ).status_code == 302
+    assert phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}").status_code == 302
     assert watcher.get(f"/watch/{token}/events").status_code == 404
 
 
@@ -143,19 +144,29 @@ STREAMS = 60
 def gevent_server(tmp_path: Path) -> Iterator[int]:
     """gunicorn with two gevent workers on SQLite, limits counted in Redis."""
     port = free_port()
-    config = {"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "test secret key",
-              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
-              "PASSWORD_HASH_METHOD": CHEAP_HASH, "RATELIMIT_STORAGE_URI": redis_url(),
-              "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "SCORESHEET_WORKERS", "LIVE_PUSH")}
-    env.update(BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", WORKER_CLASS="gevent",
-               LOG_LEVEL="warning")
+    config = {
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "SECRET_KEY": "test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+        "PASSWORD_HASH_METHOD": CHEAP_HASH,
+        "RATELIMIT_STORAGE_URI": redis_url(),
+        "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+    }
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "SCORESHEET_WORKERS", "LIVE_PUSH")
+    }
+    env.update(BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", WORKER_CLASS="gevent", LOG_LEVEL="warning")
     log = tmp_path / "gunicorn.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                                 f"scoresheet:create_app({config!r})"],
-                                cwd=ROOT, env=env, stdout=out, stderr=out)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", f"scoresheet:create_app({config!r})"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+        )
     try:
         wait_until_serving(proc, port, log)
         yield port
@@ -166,8 +177,7 @@ def gevent_server(tmp_path: Path) -> Iterator[int]:
 def open_stream(port: int, path: str) -> socket.socket:
     """A raw HTTP/1.1 GET of an event stream (reading is up to the caller)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                 f"\r\n".encode())
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     return sock
 
 
@@ -186,15 +196,14 @@ def read_until(sock: socket.socket, needle: bytes, deadline: float) -> bytes:
     return got
 
 
-def test_gevent_workers_hold_many_streams_and_each_hears_a_saved_hand_within_3_s(
-        gevent_server: int) -> None:
+def test_gevent_workers_hold_many_streams_and_each_hears_a_saved_hand_within_3_s(gevent_server: int) -> None:
     port = gevent_server
-    status, user = call_json(port, "POST", "/api/users",
-                             {"username": "anna", "password": "correct horse battery"})
+    status, user = call_json(port, "POST", "/api/users", {"username": "anna", "password": "correct horse battery"})
     assert status == 201, user
     token = user["token"]
-    _, match = call_json(port, "POST", "/api/matches",
-                         {"players": ["A", "B", "C"], "rules": "squarescores"}, token=token)
+    _, match = call_json(
+        port, "POST", "/api/matches", {"players": ["A", "B", "C"], "rules": "squarescores"}, token=token
+    )
     _, links = call_json(port, "POST", f"/api/matches/{match['id']}/watch", token=token)
     path = links["watch_url"].split("://", 1)[1].split("/", 1)[1]
     streams = [open_stream(port, f"/{path}/events") for _ in range(STREAMS)]
@@ -203,8 +212,7 @@ def test_gevent_workers_hold_many_streams_and_each_hears_a_saved_hand_within_3_s
             assert b"data: 0-0" in read_until(sock, b"data: 0-0", time.monotonic() + 10)
         assert call_json(port, "GET", "/healthz", timeout=5)[0] == 200  # workers still answer
         saved = time.monotonic()
-        assert call_json(port, "POST", f"/api/matches/{match['id']}/hands",
-                         {"kind": "redeal"}, token=token)[0] == 201
+        assert call_json(port, "POST", f"/api/matches/{match['id']}/hands", {"kind": "redeal"}, token=token)[0] == 201
         heard = [b"data: 1-1" in read_until(sock, b"data: 1-1", saved + 3) for sock in streams]
         assert all(heard), f"{heard.count(False)} of {STREAMS} streams did not hear the hand in 3 s"
     finally:

@@ -19,44 +19,39 @@ def send(phone: Phone, url: str, fields: dict[str, Any], csrf: str | None = None
     return phone.client.post(url, data={**fields, "csrf_token": token}, headers=JSON)
 
 
-def test_a_kept_hand_is_recorded_with_201_and_its_flash_waits_for_the_sheet(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_kept_hand_is_recorded_with_201_and_its_flash_waits_for_the_sheet(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.get(f"/matches/{match_id}")  # "Match started." shown
-    answer = send(phone, f"/matches/{match_id}/hands/new",
-                  {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
+    answer = send(phone, f"/matches/{match_id}/hands/new", {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
     assert answer.status_code == 201 and answer.json == {"ok": True, "number": 1}
     assert count_hands(csrf_app) == 1
     assert flashes(phone.get(f"/matches/{match_id}").text) == ["Hand 1 recorded."]
 
 
 def test_a_kept_hand_whose_number_was_taken_meanwhile_is_a_conflict_naming_the_next_hand(
-        phone: Phone, csrf_app: Flask) -> None:
+    phone: Phone, csrf_app: Flask
+) -> None:
     match_id = phone.new_match()
     phone.get(f"/matches/{match_id}")  # "Match started." shown
     assert phone.hand(match_id, 1, **played(0, 100, [None, 10, 20])).status_code == 302
     phone.get(f"/matches/{match_id}")  # "Hand 1 recorded." shown
-    answer = send(phone, f"/matches/{match_id}/hands/new",
-                  {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
+    answer = send(phone, f"/matches/{match_id}/hands/new", {**played(1, 100, [40, None, 20]), "expected_hand": "1"})
     assert answer.status_code == 409
     assert answer.json["conflict"] is True and answer.json["next"] == 2
     assert answer.json["message"]
     assert count_hands(csrf_app) == 1
-    assert flashes(phone.get(f"/matches/{match_id}").text) == []   # the phone shows it instead
+    assert flashes(phone.get(f"/matches/{match_id}").text) == []  # the phone shows it instead
 
 
-def test_a_kept_hand_the_rules_refuse_is_422_with_the_forms_own_sentence(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_kept_hand_the_rules_refuse_is_422_with_the_forms_own_sentence(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
-    answer = send(phone, f"/matches/{match_id}/hands/new",
-                  {**played(1, 100, [80, None, 60]), "expected_hand": "1"})
+    answer = send(phone, f"/matches/{match_id}/hands/new", {**played(1, 100, [80, None, 60]), "expected_hand": "1"})
     assert answer.status_code == 422 and answer.json["conflict"] is False
     assert "120" in answer.json["message"]
     assert count_hands(csrf_app) == 0
 
 
-def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     url = f"/matches/{match_id}/hands/1/edit"
@@ -65,11 +60,9 @@ def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(
     assert stale.status_code == 409 and stale.json["conflict"] is True
 
 
-def test_a_kept_hand_needs_a_valid_token_and_the_token_needs_a_log_in(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_a_kept_hand_needs_a_valid_token_and_the_token_needs_a_log_in(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
-    refused = send(phone, f"/matches/{match_id}/hands/new", played(1, 100, [40, None, 20]),
-                   csrf="not a token")
+    refused = send(phone, f"/matches/{match_id}/hands/new", played(1, 100, [40, None, 20]), csrf="not a token")
     assert refused.status_code == 400 and count_hands(csrf_app) == 0
     # In JSON, saying it was the token (the phone fetches another; the hand is not "gone").
     assert refused.json["csrf"] is True and refused.json["message"]
@@ -85,8 +78,7 @@ def test_the_offline_page_speaks_the_language_the_worker_asks_for(client: Any) -
     assert 'lang="en"' in client.get("/offline?lang=xx").text
 
 
-def test_every_refusal_of_a_kept_hand_is_json_and_only_a_refused_token_says_csrf(
-        phone: Phone, csrf_app: Flask) -> None:
+def test_every_refusal_of_a_kept_hand_is_json_and_only_a_refused_token_says_csrf(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     fields = {**played(1, 100, [40, None, 20]), "expected_hand": "1"}
     gone = send(phone, "/matches/999999/hands/new", fields)
@@ -96,6 +88,5 @@ def test_every_refusal_of_a_kept_hand_is_json_and_only_a_refused_token_says_csrf
     assert no_hand.status_code == 404 and "hand 7" in no_hand.json["message"]
     assert count_hands(csrf_app) == 0
     # The page answers stay pages.
-    page = phone.client.post(f"/matches/{match_id}/hands/new",
-                             data={**fields, "csrf_token": "not a token"})
+    page = phone.client.post(f"/matches/{match_id}/hands/new", data={**fields, "csrf_token": "not a token"})
     assert page.status_code == 400 and "text/html" in page.content_type

@@ -61,8 +61,9 @@ def same_answer(answer: Any, own: Any) -> None:
     """Status, headers (but the date) and body alike."""
     assert answer.status_code == own.status_code
     assert answer.data == own.data
-    assert sorted((k, v) for k, v in answer.headers.items() if k != "Date") == \
-        sorted((k, v) for k, v in own.headers.items() if k != "Date")
+    assert sorted((k, v) for k, v in answer.headers.items() if k != "Date") == sorted(
+        (k, v) for k, v in own.headers.items() if k != "Date"
+    )
 
 
 @pytest.fixture
@@ -78,7 +79,8 @@ def table(csrf_app: Flask) -> tuple[Phone, str]:
 
 
 def test_an_unchanged_poll_is_answered_quickly_with_the_views_own_304(
-        csrf_app: Flask, table: tuple[Phone, str]) -> None:
+    csrf_app: Flask, table: tuple[Phone, str]
+) -> None:
     phone, match_id = table
     url = f"/matches/{match_id}/version"
     for etag in ('"1-1"', 'W/"1-1"', '"0-0", "1-1"', "*"):
@@ -87,10 +89,12 @@ def test_an_unchanged_poll_is_answered_quickly_with_the_views_own_304(
         same_answer(answer, own)
 
 
-@pytest.mark.parametrize("case", ["changed", "no_etag", "other_agent", "forwarded",
-                                  "broken_cookie", "other_match", "hand_number"])
+@pytest.mark.parametrize(
+    "case", ["changed", "no_etag", "other_agent", "forwarded", "broken_cookie", "other_match", "hand_number"]
+)
 def test_anything_but_an_unchanged_members_poll_reaches_the_app(
-        csrf_app: Flask, table: tuple[Phone, str], make_phone: Any, case: str) -> None:
+    csrf_app: Flask, table: tuple[Phone, str], make_phone: Any, case: str
+) -> None:
     phone, match_id = table
     url, headers = f"/matches/{match_id}/version", {"If-None-Match": '"1-1"'}
     if case == "changed":
@@ -115,7 +119,8 @@ def test_anything_but_an_unchanged_members_poll_reaches_the_app(
 
 
 def test_a_stranger_and_a_phone_logged_out_everywhere_reach_the_app(
-        csrf_app: Flask, table: tuple[Phone, str], make_phone: Any) -> None:
+    csrf_app: Flask, table: tuple[Phone, str], make_phone: Any
+) -> None:
     phone, match_id = table
     url, etag = f"/matches/{match_id}/version", {"If-None-Match": '"1-1"'}
     stranger = make_phone("boris")
@@ -124,19 +129,23 @@ def test_a_stranger_and_a_phone_logged_out_everywhere_reach_the_app(
     same_answer(answer, own)
 
     other = Phone(csrf_app.test_client())  # anna logs out everywhere from another phone
-    assert other.post("/login", {"username": "anna", "password": "correct horse"}
-                      ).status_code == 302
+    assert other.post("/login", {"username": "anna", "password": "correct horse"}).status_code == 302
     assert other.post("/account/logout-everywhere", {}, form_url="/account").status_code == 302
     answer, own, reached = both_answers(csrf_app, phone, url, headers=etag)
     assert reached and answer.status_code == 302 and "/login" in answer.headers["Location"]
     same_answer(answer, own)
 
 
-@pytest.mark.parametrize("headers", [
-    {}, {"User-Agent": USER_AGENT}, {"User-Agent": "Ünïcode агент"},
-    {"X-Forwarded-For": "203.0.113.9, 10.0.0.1"}, {"X-Forwarded-For": " 198.51.100.7 "},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"User-Agent": USER_AGENT},
+        {"User-Agent": "Ünïcode агент"},
+        {"X-Forwarded-For": "203.0.113.9, 10.0.0.1"},
+        {"X-Forwarded-For": " 198.51.100.7 "},
+    ],
+)
 def test_the_session_identifier_is_flask_logins_own(csrf_app: Flask, headers: dict[str, str]) -> None:
-    with csrf_app.test_request_context("/", headers=headers,
-                                       environ_base={"REMOTE_ADDR": "192.0.2.1"}) as ctx:
+    with csrf_app.test_request_context("/", headers=headers, environ_base={"REMOTE_ADDR": "192.0.2.1"}) as ctx:
         assert _identifier(ctx.request.environ) == _create_identifier()

@@ -81,12 +81,10 @@ def test_a_snapshot_read_by_a_get_keeps_its_repeatable_read_transaction(pg_app: 
     assert pg_app.test_client().get("/test/snapshot-status").text == "INTRANS repeatable read"
 
 
-def test_a_write_in_a_reading_request_is_refused_and_nothing_is_stored(pg_app: Flask,
-                                                                        caplog: Any) -> None:
+def test_a_write_in_a_reading_request_is_refused_and_nothing_is_stored(pg_app: Flask, caplog: Any) -> None:
     pg_app.testing = False  # answered as a player would get it, not raised into the test
     response = pg_app.test_client().get("/test/write")
     assert response.status_code == 500
     assert "a reading request wrote: INSERT INTO users" in caplog.text
     with pg_app.app_context():
-        assert db.session.execute(db.select(User).where(
-            User.username == "written-by-a-get")).first() is None
+        assert db.session.execute(db.select(User).where(User.username == "written-by-a-get")).first() is None

@@ -28,9 +28,9 @@ def hand(i: int) -> dict[str, Any]:
 
 def computed(match: dict[str, Any]) -> dict[str, Any]:
     """What a sheet shows, without the match's identity."""
-    return {k: match[k] for k in ("players", "rules", "options", "status", "winner",
-                                  "standings", "next")} | {
-        "hands": [{k: v for k, v in h.items() if k != "version"} for h in match["hands"]]}
+    return {k: match[k] for k in ("players", "rules", "options", "status", "winner", "standings", "next")} | {
+        "hands": [{k: v for k, v in h.items() if k != "version"} for h in match["hands"]]
+    }
 
 
 # --- the audit trail -------------------------------------------------------------------------
@@ -43,8 +43,7 @@ def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: A
     boris.post("/api/matches/join", json={"code": match["join_code"]})
     anna.add_hand(mid, played(1, 120, [20, None, 20]))
     boris.add_hand(mid, played(2, 100, [20, 20, None]))
-    assert boris.put(f"/api/matches/{mid}/hands/1",
-                     json=played(1, 140, [25, None, 20])).status_code == 200
+    assert boris.put(f"/api/matches/{mid}/hands/1", json=played(1, 140, [25, None, 20])).status_code == 200
     assert boris.delete(f"/api/matches/{mid}/hands/2").status_code == 200
     anna.add_hand(mid, WINNING_HAND)
     finished = anna.get(f"/api/matches/{mid}/history").json["history"]
@@ -64,9 +63,15 @@ def test_every_change_is_in_the_history_newest_first_in_plain_words(make_user: A
     edit = history[3]
     assert edit["user"] == "boris" and edit["action"] == "hand_edited" and edit["hand"] == 1
     assert edit["before"]["bid"] == 120 and edit["after"]["bid"] == 140
-    assert history[2]["before"] == {**MISSED, "declarer": 2, "points": [20, 20, None],
-                                    "made": None, "blind": False, "sitter_points": 0,
-                                    "forced": False}
+    assert history[2]["before"] == {
+        **MISSED,
+        "declarer": 2,
+        "points": [20, 20, None],
+        "made": None,
+        "blind": False,
+        "sitter_points": 0,
+        "forced": False,
+    }
     assert not any(e["restorable"] for e in history), "a banked match takes no hand back"
 
 
@@ -76,8 +81,7 @@ def test_times_carry_their_utc_offset_on_every_database(api_user: Any) -> None:
     times = [e["at"] for e in api_user.get(f"/api/matches/{match['id']}/history").json["history"]]
     times += [m["created_at"] for m in api_user.get("/api/matches").json["matches"]]
     backup = api_user.get(f"/api/matches/{match['id']}/backup").json["matches"][0]
-    times += [backup["created_at"], backup["hands"][0]["created_at"],
-              backup["hands"][0]["updated_at"]]
+    times += [backup["created_at"], backup["hands"][0]["created_at"], backup["hands"][0]["updated_at"]]
     assert len(times) == 6 and all(t.endswith("+00:00") for t in times), times
 
 
@@ -102,7 +106,7 @@ def changes(user: Any, mid: str, call: Any, status: int) -> list[dict[str, Any]]
     response = call()
     assert response.status_code == status, response.json
     after = history_of(user, mid)
-    return after[:len(after) - before]
+    return after[: len(after) - before]
 
 
 def test_each_change_of_a_seat_is_one_entry_and_a_refused_one_none(make_user: Any) -> None:
@@ -112,44 +116,83 @@ def test_each_change_of_a_seat_is_one_entry_and_a_refused_one_none(make_user: An
     for u in (boris, vera):
         assert u.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
     steps = [
-        (lambda: boris.post(f"{seats}/1/claim"), 200, "seat_claimed", "boris",
-         None, {"seat": 1, "user": "boris"}, "boris is Boris on the sheet now"),
-        (lambda: anna.put(f"{seats}/1", json={"username": "vera"}), 200, "seat_assigned", "anna",
-         {"seat": 1, "user": "boris"}, {"seat": 1, "user": "vera"},
-         "anna gave Boris's seat to vera"),
-        (lambda: vera.delete(f"{seats}/1"), 200, "seat_released", "vera",
-         {"seat": 1, "user": "vera"}, None, "vera left Boris's seat: Boris is a guest again"),
-        (lambda: anna.put(f"{seats}/2", json={"username": "boris"}), 200, "seat_assigned",
-         "anna", None, {"seat": 2, "user": "boris"}, "anna gave Vera's seat to boris"),
-        (lambda: anna.delete(f"{seats}/2"), 200, "seat_released", "anna",
-         {"seat": 2, "user": "boris"}, None,
-         "anna took Vera's seat from boris: Vera is a guest again"),
+        (
+            lambda: boris.post(f"{seats}/1/claim"),
+            200,
+            "seat_claimed",
+            "boris",
+            None,
+            {"seat": 1, "user": "boris"},
+            "boris is Boris on the sheet now",
+        ),
+        (
+            lambda: anna.put(f"{seats}/1", json={"username": "vera"}),
+            200,
+            "seat_assigned",
+            "anna",
+            {"seat": 1, "user": "boris"},
+            {"seat": 1, "user": "vera"},
+            "anna gave Boris's seat to vera",
+        ),
+        (
+            lambda: vera.delete(f"{seats}/1"),
+            200,
+            "seat_released",
+            "vera",
+            {"seat": 1, "user": "vera"},
+            None,
+            "vera left Boris's seat: Boris is a guest again",
+        ),
+        (
+            lambda: anna.put(f"{seats}/2", json={"username": "boris"}),
+            200,
+            "seat_assigned",
+            "anna",
+            None,
+            {"seat": 2, "user": "boris"},
+            "anna gave Vera's seat to boris",
+        ),
+        (
+            lambda: anna.delete(f"{seats}/2"),
+            200,
+            "seat_released",
+            "anna",
+            {"seat": 2, "user": "boris"},
+            None,
+            "anna took Vera's seat from boris: Vera is a guest again",
+        ),
     ]
     for call, status, action, user, before, after, words in steps:
         (entry,) = changes(anna, mid, call, status)
-        assert (entry["action"], entry["user"], entry["before"], entry["after"],
-                entry["words"]) == (action, user, before, after, words)
+        assert (entry["action"], entry["user"], entry["before"], entry["after"], entry["words"]) == (
+            action,
+            user,
+            before,
+            after,
+            words,
+        )
     boris.post(f"{seats}/0/claim")
-    for call, status in ((lambda: vera.post(f"{seats}/0/claim"), 409),      # boris's seat
-                         (lambda: boris.post(f"{seats}/0/claim"), 200),     # his already
-                         (lambda: vera.delete(f"{seats}/0"), 403),          # not hers
-                         (lambda: vera.put(f"{seats}/1", json={"username": "vera"}), 403),
-                         (lambda: anna.put(f"{seats}/1", json={"username": "x"}), 422),
-                         (lambda: anna.delete(f"{seats}/2"), 200)):         # a guest's already
+    for call, status in (
+        (lambda: vera.post(f"{seats}/0/claim"), 409),  # boris's seat
+        (lambda: boris.post(f"{seats}/0/claim"), 200),  # his already
+        (lambda: vera.delete(f"{seats}/0"), 403),  # not hers
+        (lambda: vera.put(f"{seats}/1", json={"username": "vera"}), 403),
+        (lambda: anna.put(f"{seats}/1", json={"username": "x"}), 422),
+        (lambda: anna.delete(f"{seats}/2"), 200),
+    ):  # a guest's already
         assert changes(anna, mid, call, status) == []
 
 
-def test_making_replacing_and_stopping_the_watch_link_are_entries_without_the_token(
-        make_user: Any) -> None:
+def test_making_replacing_and_stopping_the_watch_link_are_entries_without_the_token(make_user: Any) -> None:
     anna, boris = make_user("anna"), make_user("boris")
     match = anna.new_match()
     mid, watch = match["id"], f"/api/matches/{match['id']}/watch"
     assert boris.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
     for user, call, status, action, words in (
-            (anna, anna.post, 201, "watch_link_made", "anna made a watch link"),
-            (boris, boris.post, 201, "watch_link_replaced",
-             "boris made a new watch link: the old one stopped working"),
-            (anna, anna.delete, 204, "watch_link_stopped", "anna stopped the watch link")):
+        (anna, anna.post, 201, "watch_link_made", "anna made a watch link"),
+        (boris, boris.post, 201, "watch_link_replaced", "boris made a new watch link: the old one stopped working"),
+        (anna, anna.delete, 204, "watch_link_stopped", "anna stopped the watch link"),
+    ):
         (entry,) = changes(anna, mid, lambda: call(watch), status)  # noqa: B023
         assert (entry["action"], entry["user"], entry["words"]) == (action, user.username, words)
         assert entry["before"] is None and entry["after"] is None
@@ -170,7 +213,10 @@ def test_a_deleted_account_leaves_an_entry_in_each_shared_match(make_user: Any) 
     gone = lambda: boris.delete("/api/users/me", json={"password": "correct horse"})  # noqa: E731
     (entry,) = changes(anna, shared["id"], gone, 204)
     assert (entry["action"], entry["user"], entry["words"]) == (
-        "account_deleted", "boris", "boris deleted their account")
+        "account_deleted",
+        "boris",
+        "boris deleted their account",
+    )
     history = history_of(anna, shared["id"])
     assert [e["user"] for e in history] == ["boris", "boris", "boris", "anna"]  # names kept
     assert anna.get(f"/api/matches/{own}/history").status_code == 404  # nobody left: gone
@@ -181,14 +227,16 @@ def test_a_backup_with_every_new_kind_of_entry_imports_with_its_words(make_user:
     match = anna.new_match()
     mid, seats = match["id"], f"/api/matches/{match['id']}/seats"
     assert boris.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
-    for call in (lambda: boris.post(f"{seats}/1/claim"),
-                 lambda: anna.put(f"{seats}/0", json={"username": "anna"}),
-                 lambda: anna.put(f"{seats}/2", json={"username": "boris"}),
-                 lambda: boris.delete(f"{seats}/2"),
-                 lambda: anna.post(f"/api/matches/{mid}/watch"),
-                 lambda: anna.post(f"/api/matches/{mid}/watch"),
-                 lambda: anna.delete(f"/api/matches/{mid}/watch"),
-                 lambda: boris.delete("/api/users/me", json={"password": "correct horse"})):
+    for call in (
+        lambda: boris.post(f"{seats}/1/claim"),
+        lambda: anna.put(f"{seats}/0", json={"username": "anna"}),
+        lambda: anna.put(f"{seats}/2", json={"username": "boris"}),
+        lambda: boris.delete(f"{seats}/2"),
+        lambda: anna.post(f"/api/matches/{mid}/watch"),
+        lambda: anna.post(f"/api/matches/{mid}/watch"),
+        lambda: anna.delete(f"/api/matches/{mid}/watch"),
+        lambda: boris.delete("/api/users/me", json={"password": "correct horse"}),
+    ):
         assert call().status_code < 300
     words = [e["words"] for e in history_of(anna, mid)]
     imported = anna.post("/api/matches/import", json=anna.get(f"/api/matches/{mid}/backup").json)
@@ -210,11 +258,9 @@ def test_the_api_edit_carries_the_hand_version(make_user: Any) -> None:
     boris.post("/api/matches/join", json={"code": match["join_code"]})
     mid = match["id"]
     assert anna.add_hand(mid, MISSED)["hands"][0]["version"] == 1
-    answer = boris.put(f"/api/matches/{mid}/hands/1", json={**played(1, 105, [20, None, 20]),
-                                                             "version": 1})
+    answer = boris.put(f"/api/matches/{mid}/hands/1", json={**played(1, 105, [20, None, 20]), "version": 1})
     assert answer.status_code == 200 and answer.json["hands"][0]["version"] == 2
-    stale = anna.put(f"/api/matches/{mid}/hands/1", json={**played(1, 110, [20, None, 20]),
-                                                          "version": 1})
+    stale = anna.put(f"/api/matches/{mid}/hands/1", json={**played(1, 110, [20, None, 20]), "version": 1})
     assert stale.status_code == 409
     assert stale.json["error"].startswith("This hand was changed by boris meanwhile")
     bad = anna.put(f"/api/matches/{mid}/hands/1", json={**MISSED, "version": "1"})
@@ -227,12 +273,12 @@ def test_the_api_edit_carries_the_hand_version(make_user: Any) -> None:
 
 def deleted_entry(user: Any, mid: str) -> int:
     """The id of the newest hand_deleted entry."""
-    return next(e["id"] for e in user.get(f"/api/matches/{mid}/history").json["history"]
-                if e["action"] == "hand_deleted")
+    return next(
+        e["id"] for e in user.get(f"/api/matches/{mid}/history").json["history"] if e["action"] == "hand_deleted"
+    )
 
 
-def test_a_deleted_hand_comes_back_at_its_old_number_and_later_hands_move_down(
-        api_user: Any) -> None:
+def test_a_deleted_hand_comes_back_at_its_old_number_and_later_hands_move_down(api_user: Any) -> None:
     mid = api_user.new_match()["id"]
     for i in range(4):
         api_user.add_hand(mid, hand(i))
@@ -256,8 +302,9 @@ def test_a_deleted_hand_beyond_the_end_comes_back_as_the_next_hand(api_user: Any
     api_user.delete(f"/api/matches/{mid}/hands/3")
     api_user.delete(f"/api/matches/{mid}/hands/2")
     entry = deleted_entry(api_user, mid)  # hand 2, deleted last; hand 3's entry is older
-    older = [e["id"] for e in api_user.get(f"/api/matches/{mid}/history").json["history"]
-             if e["action"] == "hand_deleted"][1]
+    older = [
+        e["id"] for e in api_user.get(f"/api/matches/{mid}/history").json["history"] if e["action"] == "hand_deleted"
+    ][1]
     answer = api_user.post(f"/api/matches/{mid}/history/{older}/restore")
     assert answer.status_code == 200 and len(answer.json["hands"]) == 2
     assert answer.json["hands"][1]["declarer"] == 2  # hand(2) is back, as hand 2
@@ -281,8 +328,7 @@ def test_a_restore_the_rules_refuse_is_refused_and_stores_nothing(api_user: Any)
 
 
 @pytest.mark.parametrize("close", ["finished", "banked", "ended"])
-def test_the_page_and_the_api_agree_which_deleted_hands_can_come_back(api_user: Any,
-                                                                      close: str) -> None:
+def test_the_page_and_the_api_agree_which_deleted_hands_can_come_back(api_user: Any, close: str) -> None:
     mid = api_user.new_match(start_scores=WINNING_START)["id"]
     api_user.add_hand(mid, MISSED)
     api_user.add_hand(mid, played(2, 100, [20, 20, None]))
@@ -297,11 +343,13 @@ def test_the_page_and_the_api_agree_which_deleted_hands_can_come_back(api_user: 
     history = api_user.get(f"/api/matches/{mid}/history").json["history"]
     deleted = {e["hand"]: e["id"] for e in history if e["action"] == "hand_deleted"}
     by_api = {e["id"] for e in history if e["restorable"]}
-    assert api_user.client.post("/login", data={"username": "anna", "password": "correct horse"}
-                                ).status_code == 302
+    assert api_user.client.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
     page = api_user.client.get(f"/matches/{mid}/history").text
-    by_page = {int(n.attrs["href"].rpartition("entry=")[2]) for n in parse(page).walk()
-               if n.tag == "a" and "restore" in n.attrs.get("href", "")}
+    by_page = {
+        int(n.attrs["href"].rpartition("entry=")[2])
+        for n in parse(page).walk()
+        if n.tag == "a" and "restore" in n.attrs.get("href", "")
+    }
     assert by_api == by_page == ({deleted[1]} if close == "finished" else set())
     before = api_user.get(f"/api/matches/{mid}").json
     for entry in sorted(set(deleted.values()) - by_api):
@@ -312,8 +360,7 @@ def test_the_page_and_the_api_agree_which_deleted_hands_can_come_back(api_user: 
         assert api_user.post(f"/api/matches/{mid}/history/{entry}/restore").status_code == 200
 
 
-def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(
-        phone: Phone) -> None:
+def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(phone: Phone) -> None:
     mid = phone.new_match()
     phone.hand(mid, 1, **{"declarer": "1", "bid": "100", "points_0": "20", "points_2": "20"})
     phone.post(f"/matches/{mid}/hands/1/delete", {"confirm": "y"})
@@ -323,15 +370,13 @@ def test_the_history_page_shows_the_words_and_restores_after_a_confirmation(
     items = [n.text() for n in parse(history).walk() if n.tag == "li"]
     assert any("anna deleted hand 1 (Boris bid 100)" in i for i in items)
     assert any("anna started the match: Anna, Boris, Vera" in i for i in items)
-    link = next(n.attrs["href"] for n in parse(history).walk()
-                if n.tag == "a" and "restore" in n.attrs.get("href", ""))
+    link = next(n.attrs["href"] for n in parse(history).walk() if n.tag == "a" and "restore" in n.attrs.get("href", ""))
     assert phone.get(link).status_code == 200  # the confirmation page
     assert phone.post(link, {}).status_code == 422  # not ticked: asked again, nothing done
     assert "Enter hand 1" in phone.get(f"/matches/{mid}").text
     done = phone.post(link, {"confirm": "y"}, follow_redirects=True)
     assert any("back as hand 1" in f for f in flashes(done.text))
-    again = phone.post(link, {"confirm": "y"}, form_url=f"/matches/{mid}",
-                       follow_redirects=True)
+    again = phone.post(link, {"confirm": "y"}, form_url=f"/matches/{mid}", follow_redirects=True)
     assert any("restored already" in f for f in flashes(again.text))
 
 
@@ -365,7 +410,8 @@ def test_a_match_backup_imports_as_a_new_match_with_an_identical_sheet(make_user
     history = boris.get(f"/api/matches/{imported['id']}/history").json["history"]
     assert history[0]["words"] == "boris imported the match from a backup"
     assert [e["words"] for e in history[1:]] == [
-        e["words"] for e in anna.get(f"/api/matches/{mid}/history").json["history"]]
+        e["words"] for e in anna.get(f"/api/matches/{mid}/history").json["history"]
+    ]
     assert anna.get(f"/api/matches/{imported['id']}").status_code == 404
     everything = boris.get("/api/backup").json
     assert [m["id"] for m in everything["matches"]] == [imported["id"]]
@@ -375,33 +421,35 @@ def test_an_import_may_be_larger_than_64_kib_but_not_4_mib(api_user: Any) -> Non
     mid = api_user.new_match()["id"]
     text = json.dumps(api_user.get(f"/api/matches/{mid}/backup").json)
     for padding, status in [(100_000, 201), (4 * 1024 * 1024, 413)]:
-        answer = api_user.client.post("/api/matches/import", data=text + " " * padding,
-                                      content_type="application/json", headers=api_user.headers)
+        answer = api_user.client.post(
+            "/api/matches/import", data=text + " " * padding, content_type="application/json", headers=api_user.headers
+        )
         assert answer.status_code == status, answer.json
     assert len(api_user.get("/api/matches").json["matches"]) == 2
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda d: d.update(format="other"), "format"),
-    (lambda d: d.update(version=2), "version"),
-    (lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]),
-     "/matches/0/hands/0/record/points"),
-    (lambda d: d["matches"][0].update(status="banked"), "/matches/0/status"),
-    (lambda d: d["matches"][0]["hands"][0]["record"].update(bid="lots"),
-     "/matches/0/hands/0/record/bid"),
-    (lambda d: d["matches"][0].update(audit=[{"action": "rm -rf", "user": "x"}]),
-     "/matches/0/audit/0"),
-])
-def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: Any,
-                                                        field: str) -> None:
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda d: d.update(format="other"), "format"),
+        (lambda d: d.update(version=2), "version"),
+        (
+            lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]),
+            "/matches/0/hands/0/record/points",
+        ),
+        (lambda d: d["matches"][0].update(status="banked"), "/matches/0/status"),
+        (lambda d: d["matches"][0]["hands"][0]["record"].update(bid="lots"), "/matches/0/hands/0/record/bid"),
+        (lambda d: d["matches"][0].update(audit=[{"action": "rm -rf", "user": "x"}]), "/matches/0/audit/0"),
+    ],
+)
+def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: Any, field: str) -> None:
     mid = api_user.new_match()["id"]
     api_user.add_hand(mid, played(1, 100, [20, None, 20]))
     api_user.add_hand(mid, played(2, 100, [20, 21, None]))
     doc = api_user.get(f"/api/matches/{mid}/backup").json
     change(doc)
     answer = api_user.post("/api/matches/import", json=doc)
-    assert answer.status_code in (400, 422) and answer.json["field"].startswith(field), \
-        answer.json
+    assert answer.status_code in (400, 422) and answer.json["field"].startswith(field), answer.json
     assert len(api_user.get("/api/matches").json["matches"]) == 1
 
 
@@ -412,13 +460,18 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
     download = phone.get(f"/matches/{mid}/backup.json")
     assert download.headers["Content-Disposition"].startswith("attachment")
     assert phone.get("/backup.json").json["matches"][0]["id"] == mid
-    upload = phone.post("/import", {"file": (download_file(download.data), "backup.json")},
-                        content_type="multipart/form-data", follow_redirects=True)
+    upload = phone.post(
+        "/import",
+        {"file": (download_file(download.data), "backup.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert any("Imported 1 match" in f for f in flashes(upload.text))
     home = phone.get("/").text
     assert home.count("Anna · Boris · Vera") == 2
-    bad = phone.post("/import", {"file": (download_file(b"not json"), "backup.json")},
-                     content_type="multipart/form-data")
+    bad = phone.post(
+        "/import", {"file": (download_file(b"not json"), "backup.json")}, content_type="multipart/form-data"
+    )
     assert bad.status_code == 422 and "not JSON" in bad.text
 
 
@@ -442,7 +495,8 @@ def fresh_app(app: Flask, database_url: str, tmp_path: Any) -> Flask:
 
 
 def test_cli_backup_and_restore_round_trip_the_whole_database(
-        app: Flask, make_user: Any, database_url: str, tmp_path: Any) -> None:
+    app: Flask, make_user: Any, database_url: str, tmp_path: Any
+) -> None:
     anna, boris = make_user("anna"), make_user("boris")
     match = anna.new_match()
     boris.post("/api/matches/join", json={"code": match["join_code"]})
@@ -451,8 +505,9 @@ def test_cli_backup_and_restore_round_trip_the_whole_database(
     boris.delete(f"/api/matches/{match['id']}/hands/1")
     second = boris.new_match(players=["Я", "<b>", "=1+1"])
     boris.add_hand(second["id"], hand(0))
-    before = {m: anna.get(f"/api/matches/{m}").json for m in (match["id"],)} | \
-        {second["id"]: boris.get(f"/api/matches/{second['id']}").json}
+    before = {m: anna.get(f"/api/matches/{m}").json for m in (match["id"],)} | {
+        second["id"]: boris.get(f"/api/matches/{second['id']}").json
+    }
     history = anna.get(f"/api/matches/{match['id']}/history").json["history"]
 
     file = tmp_path / "everything.json"
@@ -478,11 +533,14 @@ def test_cli_backup_and_restore_round_trip_the_whole_database(
                 assert now.json == was  # same id, join code, members and sheet
             else:
                 assert now.status_code == 404
-    headers = {"Authorization": "Bearer " + client.post(
-        "/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]}
+    headers = {
+        "Authorization": "Bearer "
+        + client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    }
     restored = client.get(f"/api/matches/{match['id']}/history", headers=headers).json["history"]
-    assert [(e["words"], e["at"][:19], e["restorable"]) for e in restored] == \
-        [(e["words"], e["at"][:19], e["restorable"]) for e in history]
+    assert [(e["words"], e["at"][:19], e["restorable"]) for e in restored] == [
+        (e["words"], e["at"][:19], e["restorable"]) for e in history
+    ]
     with fresh.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -26,18 +26,20 @@ def anna(app: Any) -> Iterator[User]:
 def fresh_replay(match: Match) -> Any:
     """The sheet replayed straight from the stored records, bypassing the cache."""
     db.session.expire_all()
-    rows = db.session.execute(db.select(Hand.record).where(Hand.match_id == match.id)
-                              .order_by(Hand.number)).scalars()
+    rows = db.session.execute(db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number)).scalars()
     return replay(setup_from_dict(match.setup), [hand_from_dict(r) for r in rows])
 
 
-def test_the_cached_sheet_is_the_replay_of_the_stored_records_after_every_change(
-        anna: User) -> None:
+def test_the_cached_sheet_is_the_replay_of_the_stored_records_after_every_change(anna: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     for declarer, bid in [(1, 100), (2, 120), (0, 105), (1, 140)]:
-        add_hand(match, anna, played(declarer, bid, [None, 40, 40]
-                                              if declarer == 0 else [40, None, 40]
-                                              if declarer == 1 else [40, 40, None]))
+        add_hand(
+            match,
+            anna,
+            played(
+                declarer, bid, [None, 40, 40] if declarer == 0 else [40, None, 40] if declarer == 1 else [40, 40, None]
+            ),
+        )
         assert queries.sheet_of(match) == fresh_replay(match)
     edit_hand(match, anna, 2, played(2, 100, [30, 30, None]))
     assert queries.sheet_of(match) == fresh_replay(match)
@@ -65,8 +67,7 @@ def test_a_change_made_by_another_worker_is_seen_through_the_revision(anna: User
     # Another worker corrects hand 1: its own transaction, this process's cache untouched.
     hand = db.session.execute(db.select(Hand).where(Hand.match_id == match.id)).scalar_one()
     hand.record = {**hand.record, "bid": 120, "points": [0, None, 0]}
-    db.session.execute(db.update(Match).where(Match.id == match.id)
-                       .values(revision=Match.revision + 1))
+    db.session.execute(db.update(Match).where(Match.id == match.id).values(revision=Match.revision + 1))
     db.session.commit()
     db.session.expire_all()
     sheet = queries.sheet_of(match)
@@ -84,8 +85,7 @@ def test_a_sheet_read_while_the_revision_moved_is_not_kept(anna: User, monkeypat
         # Another worker commits a change right after this request read the revision.
         if not calls:
             calls.append(1)
-            real_execute(db.update(Match).where(Match.id == match.id)
-                         .values(revision=Match.revision + 1))
+            real_execute(db.update(Match).where(Match.id == match.id).values(revision=Match.revision + 1))
         return real_execute(statement, *args, **kw)
 
     monkeypatch.setattr(db.session, "execute", racing_execute)
@@ -100,8 +100,7 @@ def test_the_match_json_from_cached_hands_is_the_match_object(anna: User) -> Non
     add_hand(match, anna, {"kind": "redeal"})
     sheet = queries.sheet_of(match)
     assert replay_cache.encoded_hands(match.id, sheet) is not None
-    encoded = json.loads(shapes.match_json(match, sheet,
-                                           replay_cache.encoded_hands(match.id, sheet)))
+    encoded = json.loads(shapes.match_json(match, sheet, replay_cache.encoded_hands(match.id, sheet)))
     assert encoded == shapes.match_to_dict(match, sheet)
     assert [h["number"] for h in encoded["hands"]] == [1, 2]
 
@@ -113,8 +112,7 @@ def test_the_lock_rereads_the_match_row_another_writer_changed(anna: User) -> No
     revision = match.revision
     # Another worker changes the match after this request loaded it.
     with db.engine.begin() as other:
-        other.execute(db.update(Match).where(Match.id == match.id)
-                      .values(revision=Match.revision + 1))
+        other.execute(db.update(Match).where(Match.id == match.id).values(revision=Match.revision + 1))
     services._lock(match, load=False)
     assert match.revision == revision + 1
     db.session.rollback()

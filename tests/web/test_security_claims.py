@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_an_unknown_username_costs_a_password_check_as_a_known_one_does(
-        client: Any, api_user: Any, monkeypatch: Any) -> None:
+    client: Any, api_user: Any, monkeypatch: Any
+) -> None:
     checked: list[str] = []
     real = accounts.check_password_hash
 
@@ -37,26 +38,32 @@ def test_an_unknown_username_costs_a_password_check_as_a_known_one_does(
     assert checked == ["wrong one", "wrong one"]  # the unknown name is hashed against a dummy
 
 
-def test_join_links_with_codes_that_are_not_there_count_against_the_join_limit(
-        limited_app: Flask) -> None:  # noqa: F811
+def test_join_links_with_codes_that_are_not_there_count_against_the_join_limit(limited_app: Flask) -> None:  # noqa: F811
     client = from_address(limited_app, "198.51.100.9")
-    assert client.post("/register", data={"username": "anna", "password": PASSWORD,
-                                          "confirm": PASSWORD}).status_code in (200, 302)
+    assert client.post(
+        "/register", data={"username": "anna", "password": PASSWORD, "confirm": PASSWORD}
+    ).status_code in (200, 302)
     statuses = [client.get(f"/join/GUESS{i}AAAA").status_code for i in range(2)]
-    token = from_address(limited_app, "198.51.100.9").post(
-        "/api/tokens", json={"username": "anna", "password": PASSWORD}).json["token"]
-    statuses.append(client.post("/api/matches/join", json={"code": "GUESS9AAAA"},
-                                headers={"Authorization": f"Bearer {token}"}).status_code)
+    token = (
+        from_address(limited_app, "198.51.100.9")
+        .post("/api/tokens", json={"username": "anna", "password": PASSWORD})
+        .json["token"]
+    )
+    statuses.append(
+        client.post(
+            "/api/matches/join", json={"code": "GUESS9AAAA"}, headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+    )
     statuses.append(client.get("/join/GUESS3AAAA").status_code)
     assert statuses == [404, 404, 404, 429]  # one counter, JOIN_LIMIT_PER_ADDRESS = 3
 
 
 def test_no_answer_lets_another_site_read_it(client: Any, api_user: Any) -> None:
     other_site = {"Origin": "https://evil.example"}
-    for method, url in [("GET", "/api/matches"), ("OPTIONS", "/api/matches"), ("GET", "/"),
-                        ("POST", "/api/tokens")]:
-        answer = client.open(url, method=method, headers={**api_user.headers, **other_site,
-                                                           "Access-Control-Request-Method": "GET"})
+    for method, url in [("GET", "/api/matches"), ("OPTIONS", "/api/matches"), ("GET", "/"), ("POST", "/api/tokens")]:
+        answer = client.open(
+            url, method=method, headers={**api_user.headers, **other_site, "Access-Control-Request-Method": "GET"}
+        )
         assert not [h for h in answer.headers.keys() if h.lower().startswith("access-control-")]
 
 
@@ -69,15 +76,18 @@ def test_no_template_lets_text_through_unescaped() -> None:
     python = [p for p in (ROOT / "scoresheet").rglob("*.py") if "Markup(" in p.read_text("utf-8")]
     assert sorted(p.name for p in python) == ["i18n.py", "links.py", "player_pages.py"]
     assert "Markup(render_template(template))" in (ROOT / "scoresheet" / "i18n.py").read_text()
-    assert re.findall(r"Markup\((\w+\(\"?[\w.]*)", (ROOT / "scoresheet" / "player_pages.py")
-                      .read_text()) == ['render_template("_player_figures.html']
-    fragments = {name for page in (ROOT / "templates").rglob("*.html")
-                 for name in re.findall(r"per_language\(\"([^\"]+)\"\)", page.read_text("utf-8"))}
+    assert re.findall(r"Markup\((\w+\(\"?[\w.]*)", (ROOT / "scoresheet" / "player_pages.py").read_text()) == [
+        'render_template("_player_figures.html'
+    ]
+    fragments = {
+        name
+        for page in (ROOT / "templates").rglob("*.html")
+        for name in re.findall(r"per_language\(\"([^\"]+)\"\)", page.read_text("utf-8"))
+    }
     assert fragments == {"_offline_words.html", "_language_buttons.html"}  # .html: autoescaped
 
 
-def test_an_unexpected_error_answers_500_telling_nothing_and_keeping_nothing(
-        database_url: str, tmp_path: Any) -> None:
+def test_an_unexpected_error_answers_500_telling_nothing_and_keeping_nothing(database_url: str, tmp_path: Any) -> None:
     app = create_app(app_config(database_url, tmp_path, PROPAGATE_EXCEPTIONS=False))
 
     def half_done() -> str:
@@ -104,21 +114,31 @@ QUERY = "&".join(f"{k}={MARK}" for k in ("next", "number", "entry", "lang", "tar
 KNOWN_ECHOES = re.compile(
     r'<input type="hidden" name="next" value="/[^"]*$'  # the language switch: back to this URL
     r'|<a href="/(login|register)\?next=$'  # log-in and register link each other with `next`
-    r'|target URL: <a href="/login\?next=[^"]*(">/login\?next=[^<]*)?$')  # a redirect
+    r'|target URL: <a href="/login\?next=[^"]*(">/login\?next=[^<]*)?$'
+)  # a redirect
 """Where request text reaches a page's body (docs/security.md, "Compression and BREACH")."""
 
 
-def test_request_text_reaches_a_page_only_where_the_docs_say(csrf_app: Flask,
-                                                             phone: Any) -> None:
+def test_request_text_reaches_a_page_only_where_the_docs_say(csrf_app: Flask, phone: Any) -> None:
     from .page_helpers import played
     from .test_strangers import url_for_rule
 
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
-    headers = {"User-Agent": MARK, "Referer": f"http://localhost/{MARK}",
-               "Accept-Language": MARK, "X-Requested-With": MARK, "X-Forwarded-Host": MARK}
-    rules = sorted({r.rule for r in csrf_app.url_map.iter_rules()
-                    if "GET" in r.methods and not r.rule.startswith(("/api", "/static"))})
+    headers = {
+        "User-Agent": MARK,
+        "Referer": f"http://localhost/{MARK}",
+        "Accept-Language": MARK,
+        "X-Requested-With": MARK,
+        "X-Forwarded-Host": MARK,
+    }
+    rules = sorted(
+        {
+            r.rule
+            for r in csrf_app.url_map.iter_rules()
+            if "GET" in r.methods and not r.rule.startswith(("/api", "/static"))
+        }
+    )
     assert len(rules) >= 20
     unknown, echoes = [], 0
     for rule in rules:
@@ -128,7 +148,7 @@ def test_request_text_reaches_a_page_only_where_the_docs_say(csrf_app: Flask,
             body = answer.get_data()
             answer.close()  # a file sent as it is (an icon) is closed only so
             for found in re.finditer(MARK.encode(), body):
-                before = body[max(0, found.start() - 600):found.start()].decode("utf-8", "replace")
+                before = body[max(0, found.start() - 600) : found.start()].decode("utf-8", "replace")
                 echoes += 1
                 if not KNOWN_ECHOES.search(before):
                     unknown.append((rule, before[-60:]))
@@ -140,9 +160,7 @@ def test_logging_out_ends_every_remember_me_cookie(csrf_app: Flask, phone: Any) 
     from .test_account import remember_cookie
 
     browser = Phone(csrf_app.test_client())
-    cookie = remember_cookie(browser.post("/login", {"username": "anna",
-                                                     "password": "correct horse",
-                                                     "remember": "y"}))
+    cookie = remember_cookie(browser.post("/login", {"username": "anna", "password": "correct horse", "remember": "y"}))
     assert cookie is not None
     value = cookie.split(";")[0].split("=", 1)[1]
     copy = csrf_app.test_client()
@@ -157,10 +175,15 @@ def test_logging_out_ends_every_remember_me_cookie(csrf_app: Flask, phone: Any) 
 def test_cookies_set_for_a_domain_are_not_host_prefixed(tmp_path: Any) -> None:
     names = {}
     for domain in (None, "scores.example.org"):
-        app = create_app(app_config(f"sqlite:///{tmp_path / 'c.sqlite'}", tmp_path,
-                                    SESSION_COOKIE_SECURE=True, SESSION_COOKIE_DOMAIN=domain))
+        app = create_app(
+            app_config(
+                f"sqlite:///{tmp_path / 'c.sqlite'}", tmp_path, SESSION_COOKIE_SECURE=True, SESSION_COOKIE_DOMAIN=domain
+            )
+        )
         names[domain] = (app.config["SESSION_COOKIE_NAME"], app.config["REMEMBER_COOKIE_NAME"])
         with app.app_context():
             db.engine.dispose()
-    assert names == {None: ("__Host-session", "__Host-remember_token"),
-                     "scores.example.org": ("session", "remember_token")}
+    assert names == {
+        None: ("__Host-session", "__Host-remember_token"),
+        "scores.example.org": ("session", "remember_token"),
+    }

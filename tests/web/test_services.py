@@ -41,22 +41,31 @@ def boris(ctx: Any) -> User:
 def hands_in_db(match: Any) -> list[tuple[int, int]]:
     """(number, bid) of every stored hand, in order."""
     db.session.expire_all()
-    return [(h.number, h.record["bid"]) for h in db.session.execute(
-        db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)).scalars()]
+    return [
+        (h.number, h.record["bid"])
+        for h in db.session.execute(db.select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)).scalars()
+    ]
 
 
 def test_hands_are_stored_exactly_as_entered(anna: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     add_hand(match, anna, {**MISSED, "expected_hand": 1})
     hand = queries.get_hand(match, 1)
-    assert hand.record == {"kind": "played", "declarer": 1, "bid": 100, "points": [20, None, 20],
-                           "marriages": [[], [], []], "made": None, "blind": False,
-                           "sitter_points": 0, "forced": False}
+    assert hand.record == {
+        "kind": "played",
+        "declarer": 1,
+        "bid": 100,
+        "points": [20, None, 20],
+        "marriages": [[], [], []],
+        "made": None,
+        "blind": False,
+        "sitter_points": 0,
+        "forced": False,
+    }
     assert hand.version == 1 and hand.created_by_id == anna.id
 
 
-def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: User,
-                                                                        boris: User) -> None:
+def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: User, boris: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     add_hand(match, anna, MISSED)
     edit_hand(match, boris, 1, played(1, 105, [20, None, 20]), version=1)
@@ -68,8 +77,7 @@ def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: Us
     assert queries.get_hand(match, 1).version == 3
 
 
-def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User,
-                                                             monkeypatch: Any) -> None:
+def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User, monkeypatch: Any) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
     before = services.computed(match)
@@ -85,7 +93,8 @@ def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: 
 
 
 def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
-        anna: User, boris: User, monkeypatch: Any) -> None:
+    anna: User, boris: User, monkeypatch: Any
+) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     services.join(boris, match.join_code)
     before = services.computed(match)
@@ -144,21 +153,18 @@ def test_listed_matches_puts_open_ones_first_then_newest(anna: User, boris: User
     old = create_match(anna, {"players": ["A", "B", "C"]})
     ended = create_match(anna, {"players": ["D", "E", "F"]})
     services.end(ended, anna)
-    banked = create_match(anna, {"players": ["G", "H", "I"],
-                                          "start_scores": WINNING_START})
+    banked = create_match(anna, {"players": ["G", "H", "I"], "start_scores": WINNING_START})
     add_hand(banked, anna, WINNING_HAND)
     services.bank(banked, anna)
     new = create_match(anna, {"players": ["J", "K", "L"]})
     create_match(boris, {"players": ["M", "N", "O"]})
     assert [m.id for m in queries.listed_matches(anna)] == [new.id, old.id, banked.id, ended.id]
-    assert [m.id for m in queries.listed_matches(anna, grouped=False)] == \
-        [new.id, banked.id, ended.id, old.id]
+    assert [m.id for m in queries.listed_matches(anna, grouped=False)] == [new.id, banked.id, ended.id, old.id]
     assert queries.user_matches(anna) == [new, banked, ended, old]
 
 
 def test_match_status_combines_stored_and_computed(anna: User) -> None:
-    match = create_match(anna, {"players": ["A", "B", "C"],
-                                         "start_scores": WINNING_START})
+    match = create_match(anna, {"players": ["A", "B", "C"], "start_scores": WINNING_START})
     assert shapes.match_status(match, queries.sheet_of(match).status) == "in_progress"
     sheet = add_hand(match, anna, WINNING_HAND)
     assert shapes.match_status(match, sheet.status) == "finished"

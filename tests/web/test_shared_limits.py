@@ -39,23 +39,43 @@ def redis_url() -> str:
     return url
 
 
-def start_gunicorn(tmp_path: Path, workers: int, **config: Any) -> tuple[subprocess.Popen[bytes],
-                                                                          int, Path]:
+def start_gunicorn(tmp_path: Path, workers: int, **config: Any) -> tuple[subprocess.Popen[bytes], int, Path]:
     """gunicorn with the project's configuration: the process, its port, its access log."""
     port = free_port()
-    config = {"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "test secret key",
-              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
-              "PASSWORD_HASH_METHOD": CHEAP_HASH, **config}
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "SCORESHEET_WORKERS")}
-    env.update(BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY=str(workers), LOG_LEVEL="warning",
-               ACCESS_LOG=str(tmp_path / "access.log"))
+    config = {
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "SECRET_KEY": "test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+        "PASSWORD_HASH_METHOD": CHEAP_HASH,
+        **config,
+    }
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "SCORESHEET_WORKERS")
+    }
+    env.update(
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY=str(workers),
+        LOG_LEVEL="warning",
+        ACCESS_LOG=str(tmp_path / "access.log"),
+    )
     log = tmp_path / "gunicorn.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-             "--access-logformat", "%(p)s %(m)s %(U)s %(s)s", f"scoresheet:create_app({config!r})"],
-            cwd=ROOT, env=env, stdout=out, stderr=out)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                "gunicorn.conf.py",
+                "--access-logformat",
+                "%(p)s %(m)s %(U)s %(s)s",
+                f"scoresheet:create_app({config!r})",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+        )
     return proc, port, log
 
 
@@ -76,8 +96,8 @@ def wait_until_serving(proc: subprocess.Popen[bytes], port: int, log: Path) -> N
 def three_workers_on_redis(tmp_path: Path) -> Iterator[tuple[int, Path]]:
     """gunicorn with three workers counting in Redis (a key prefix of their own)."""
     proc, port, log = start_gunicorn(
-        tmp_path, 3, RATELIMIT_STORAGE_URI=redis_url(),
-        RATELIMIT_KEY_PREFIX=f"test-{uuid.uuid4().hex}")
+        tmp_path, 3, RATELIMIT_STORAGE_URI=redis_url(), RATELIMIT_KEY_PREFIX=f"test-{uuid.uuid4().hex}"
+    )
     try:
         wait_until_serving(proc, port, log)
         yield port, tmp_path / "access.log"
@@ -85,14 +105,12 @@ def three_workers_on_redis(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         stop(proc)
 
 
-def test_the_documented_log_in_limit_holds_across_three_workers(
-        three_workers_on_redis: tuple[int, Path]) -> None:
+def test_the_documented_log_in_limit_holds_across_three_workers(three_workers_on_redis: tuple[int, Path]) -> None:
     port, access_log = three_workers_on_redis
     per_minute = int(DEFAULTS["LOGIN_LIMIT_PER_ADDRESS"].split()[0])  # "10 per minute; …"
 
     def guess(i: int) -> int:
-        return call_json(port, "POST", "/api/tokens",
-                         {"username": f"user{i}", "password": "a wrong guess"})[0]
+        return call_json(port, "POST", "/api/tokens", {"username": f"user{i}", "password": "a wrong guess"})[0]
 
     assert [guess(i) for i in range(per_minute)] == [401] * per_minute
     # The kernel may hand every sequential connection to the same worker: guess in bursts of
@@ -103,8 +121,7 @@ def test_the_documented_log_in_limit_holds_across_three_workers(
         for _ in range(30):
             assert list(pool.map(guess, range(6))) == [429] * 6
             time.sleep(0.2)  # gunicorn writes the access log line after the answer
-            workers = {line.split()[0] for line in access_log.read_text().splitlines()
-                       if " /api/tokens " in line}
+            workers = {line.split()[0] for line in access_log.read_text().splitlines() if " /api/tokens " in line}
             if len(workers) > 1:
                 break
     assert len(workers) > 1, "one worker served every guess"

@@ -20,28 +20,36 @@ ARGUMENT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
 def url_for_rule(rule: str, match_id: str) -> str:
     """The rule's URL for this match: match ids filled in, numbers 1, other texts 'x'."""
+
     def fill(m: re.Match[str]) -> str:
         converter, name = m.group(1), m.group(2)
         if name == "match_id":
             return match_id
         return "1" if converter == "int" else "x"
+
     return ARGUMENT.sub(fill, rule)
 
 
 def match_routes(app: Flask) -> list[tuple[str, str]]:
     """Every (rule, method) that names a match."""
-    return sorted((rule.rule, method) for rule in app.url_map.iter_rules()
-                  if "match_id" in rule.arguments for method in rule.methods & METHODS)
+    return sorted(
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        if "match_id" in rule.arguments
+        for method in rule.methods & METHODS
+    )
 
 
-def test_every_match_route_page_and_api_is_404_for_a_stranger(csrf_app: Flask, phone: Phone,
-                                                               make_phone: Any) -> None:
+def test_every_match_route_page_and_api_is_404_for_a_stranger(csrf_app: Flask, phone: Phone, make_phone: Any) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
     stranger = make_phone("stranger")
     token = stranger.token("/")
-    api_token = csrf_app.test_client().post(
-        "/api/tokens", json={"username": "stranger", "password": "correct horse"}).json["token"]
+    api_token = (
+        csrf_app.test_client()
+        .post("/api/tokens", json={"username": "stranger", "password": "correct horse"})
+        .json["token"]
+    )
     routes = match_routes(csrf_app)
     assert len(routes) >= 20
     before = table_counts(csrf_app)
@@ -49,13 +57,13 @@ def test_every_match_route_page_and_api_is_404_for_a_stranger(csrf_app: Flask, p
     for rule, method in routes:
         url = url_for_rule(rule, match_id)
         if rule.startswith("/api/"):
-            response = stranger.client.open(url, method=method, json={"kind": "redeal"},
-                                            headers={"Authorization": f"Bearer {api_token}"})
+            response = stranger.client.open(
+                url, method=method, json={"kind": "redeal"}, headers={"Authorization": f"Bearer {api_token}"}
+            )
             assert response.status_code == 404, (rule, method, response.status_code)
             assert response.json["error"] == "There is no such match.", rule
         else:
-            response = stranger.client.open(url, method=method, data=body,
-                                            headers={"X-CSRFToken": token})
+            response = stranger.client.open(url, method=method, data=body, headers={"X-CSRFToken": token})
             assert response.status_code == 404, (rule, method, response.status_code)
             assert "There is no such match." in response.text, rule
     assert table_counts(csrf_app) == before

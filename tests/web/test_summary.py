@@ -29,8 +29,9 @@ def assert_summary_is_the_replay(match_id: str) -> dict[str, Any]:
     db.session.expire_all()
     match = db.session.get(Match, match_id)
     assert match is not None
-    records = db.session.execute(db.select(Hand.record).where(Hand.match_id == match_id)
-                                 .order_by(Hand.number)).scalars()
+    records = db.session.execute(
+        db.select(Hand.record).where(Hand.match_id == match_id).order_by(Hand.number)
+    ).scalars()
     sheet = replay(setup_from_dict(match.setup), [hand_from_dict(r) for r in records])
     assert match.summary == replay_cache.summary_of(sheet)
     return match.summary
@@ -39,7 +40,11 @@ def assert_summary_is_the_replay(match_id: str) -> dict[str, Any]:
 def test_the_summary_is_the_replay_after_every_kind_of_change(anna: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"], "start_scores": WINNING_START})
     assert assert_summary_is_the_replay(match.id) == {
-        "status": "in_progress", "winner": None, "hands": 0, "scores": WINNING_START}
+        "status": "in_progress",
+        "winner": None,
+        "hands": 0,
+        "scores": WINNING_START,
+    }
     add_hand(match, anna, MISSED)
     add_hand(match, anna, played(2, 100, [20, 20, None]))
     assert assert_summary_is_the_replay(match.id)["hands"] == 2
@@ -74,8 +79,7 @@ def test_the_summary_is_the_replay_after_every_kind_of_change(anna: User) -> Non
         assert_summary_is_the_replay(match_id)
 
 
-def test_lists_read_the_summaries_and_replay_nothing(app: Any, make_user: Any,
-                                                    monkeypatch: Any) -> None:
+def test_lists_read_the_summaries_and_replay_nothing(app: Any, make_user: Any, monkeypatch: Any) -> None:
     anna = make_user("anna")
     won = anna.new_match(players=["Аня", "B", "C"], start_scores=WINNING_START)["id"]
     anna.add_hand(won, MISSED)
@@ -83,8 +87,7 @@ def test_lists_read_the_summaries_and_replay_nothing(app: Any, make_user: Any,
     assert anna.post(f"/api/matches/{won}/bank").status_code == 200
     going = anna.new_match(players=["D", "E", "F"])["id"]
     anna.add_hand(going, MISSED)
-    assert anna.client.post("/login", data={"username": "anna", "password": "correct horse"}
-                            ).status_code == 302
+    assert anna.client.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
     replay_cache._cache.clear()  # a cold process
 
     def no_replay(*_args: Any, **_kw: Any) -> Any:
@@ -94,7 +97,9 @@ def test_lists_read_the_summaries_and_replay_nothing(app: Any, make_user: Any,
     monkeypatch.setattr(Replay, "add", no_replay)
     listed = anna.get("/api/matches").json["matches"]
     assert [(m["id"], m["status"], m["winner"], m["hands"]) for m in listed] == [
-        (going, "in_progress", None, 1), (won, "banked", 0, 2)]
+        (going, "in_progress", None, 1),
+        (won, "banked", 0, 2),
+    ]
     home = anna.client.get("/")
     assert home.status_code == 200
     assert "banked: Аня won" in home.text and "2 hands" in home.text and "1 hand " in home.text

@@ -31,9 +31,7 @@ def age_history(app: Flask, seconds: int) -> None:
         db.session.commit()
 
 
-def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(
-    make_phone: Any, csrf_app: Flask
-) -> None:
+def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(make_phone: Any, csrf_app: Flask) -> None:
     anna, boris = make_phone("anna"), make_phone("boris")
     match_id = anna.new_match()
     with csrf_app.app_context():
@@ -42,42 +40,40 @@ def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(
     anna.hand(match_id, 1, **HAND)
     page = anna.get(f"/matches/{match_id}").text
     assert toast(page) == "Undo hand 1"
-    assert toast(boris.get(f"/matches/{match_id}").text) == ""   # only for who saved it
+    assert toast(boris.get(f"/matches/{match_id}").text) == ""  # only for who saved it
 
     # One tap: the form of the button, as it is on the page.
     undo = [n for n in parse(page).walk() if "toast" in n.classes()][0]
-    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}",
-                         follow_redirects=True)
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
     assert "Hand 1 deleted; the hands after it are recomputed." in flashes(response.text)
     assert toast(response.text) == "Take it back: restore hand 1"
     boris.post(f"/matches/{match_id}/seats/1/claim", {}, form_url=f"/matches/{match_id}")
-    news = [n for n in parse(boris.get(f"/matches/{match_id}").text).walk()
-            if "news" in n.classes()]
+    news = [n for n in parse(boris.get(f"/matches/{match_id}").text).walk() if "news" in n.classes()]
     assert news and news[0].text() == "anna deleted hand 1"  # a seat claimed since: still news
 
     response = anna.get(f"/matches/{match_id}")
     assert toast(response.text) == "Take it back: restore hand 1"  # boris's claim aside
     take_back = [n for n in parse(response.text).walk() if "toast" in n.classes()][0]
-    response = anna.post(take_back.attrs["action"], {"confirm": "y"},
-                         form_url=f"/matches/{match_id}", follow_redirects=True)
+    response = anna.post(
+        take_back.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True
+    )
     assert "The deleted hand is back as hand 1" in " ".join(flashes(response.text))
-    assert toast(response.text) == ""                    # a restore is not undone in one tap
+    assert toast(response.text) == ""  # a restore is not undone in one tap
     assert "anna restored hand 1" in boris.get(f"/matches/{match_id}").text
 
 
-def test_the_undo_is_offered_only_for_a_few_seconds_and_only_for_the_last_hand(
-    phone: Phone, csrf_app: Flask
-) -> None:
+def test_the_undo_is_offered_only_for_a_few_seconds_and_only_for_the_last_hand(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     phone.hand(match_id, 1, **HAND)
     phone.hand(match_id, 2, **played(2, 100, [20, 20, None]))
     assert toast(phone.get(f"/matches/{match_id}").text) == "Undo hand 2"
     age_history(csrf_app, UNDO_SECONDS)
     assert toast(phone.get(f"/matches/{match_id}").text) == ""
-    phone.post(f"/matches/{match_id}/hands/1/edit", {**HAND, "bid": "125"},
-               form_url=f"/matches/{match_id}/hands/1/edit")
+    phone.post(
+        f"/matches/{match_id}/hands/1/edit", {**HAND, "bid": "125"}, form_url=f"/matches/{match_id}/hands/1/edit"
+    )
     page = phone.get(f"/matches/{match_id}").text
-    assert toast(page) == ""                             # a correction: use ✎ again
+    assert toast(page) == ""  # a correction: use ✎ again
     assert "anna corrected hand 1" in page
 
 
@@ -90,8 +86,7 @@ def test_a_tichu_round_is_undone_and_named_as_a_round(make_phone: Any) -> None:
     page = anna.get(f"/matches/{match_id}").text
     assert toast(page) == "Undo round 1"
     undo = [n for n in parse(page).walk() if "toast" in n.classes()][0]
-    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}",
-                         follow_redirects=True)
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
     assert "Round 1 deleted; the rounds after it are recomputed." in flashes(response.text)
     assert toast(response.text) == "Take it back: restore round 1"
     assert "anna deleted round 1" in response.text

@@ -24,8 +24,7 @@ def register_at_once(app: Flask, names: list[str]) -> list[int]:
     def register(name: str) -> None:
         client = app.test_client()
         start.wait()
-        codes.append(client.post("/api/users", json={"username": name,
-                                                     "password": PASSWORD}).status_code)
+        codes.append(client.post("/api/users", json={"username": name, "password": PASSWORD}).status_code)
 
     threads = [threading.Thread(target=register, args=(n,)) for n in names]
     for t in threads:
@@ -36,11 +35,11 @@ def register_at_once(app: Flask, names: list[str]) -> list[int]:
 
 
 def test_the_database_refuses_a_second_spelling_when_both_checks_passed(
-        app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two phones checked "is dupabc free?" at the same moment and both heard yes: the
     database's unique index on the folded name still lets only one in, the other gets 409."""
-    assert client.post("/api/users", json={"username": "dupabc",
-                                           "password": PASSWORD}).status_code == 201
+    assert client.post("/api/users", json={"username": "dupabc", "password": PASSWORD}).status_code == 201
     monkeypatch.setattr(accounts, "find_user", lambda _name: None)  # the check saw nobody
     response = client.post("/api/users", json={"username": "DUPABC", "password": PASSWORD})
     assert response.status_code == 409
@@ -48,8 +47,7 @@ def test_the_database_refuses_a_second_spelling_when_both_checks_passed(
     assert "taken" in response.json["error"]
 
 
-def test_simultaneous_registrations_of_one_name_in_two_cases_make_one_account(
-        app: Flask) -> None:
+def test_simultaneous_registrations_of_one_name_in_two_cases_make_one_account(app: Flask) -> None:
     for round_ in range(4):
         names = [f"dup{round_}abc", f"DUP{round_}ABC", f"Dup{round_}Abc"]
         assert register_at_once(app, names) == [201, 409, 409]
@@ -74,12 +72,16 @@ def add_users(engine: Engine, *names: str) -> None:
     """Insert users as an old version of the app could (no folded name yet)."""
     with engine.begin() as conn:
         for name in names:
-            conn.execute(text("INSERT INTO users (username, password_hash, session_version, "
-                              "created_at) VALUES (:n, 'x', 0, CURRENT_TIMESTAMP)"), {"n": name})
+            conn.execute(
+                text(
+                    "INSERT INTO users (username, password_hash, session_version, "
+                    "created_at) VALUES (:n, 'x', 0, CURRENT_TIMESTAMP)"
+                ),
+                {"n": name},
+            )
 
 
-def test_the_migration_stops_and_names_the_users_whose_names_collide(
-        engine_before_folding: Engine) -> None:
+def test_the_migration_stops_and_names_the_users_whose_names_collide(engine_before_folding: Engine) -> None:
     add_users(engine_before_folding, "anna", "ANNA", "Anna", "boris", "Vera", "vera", "gleb")
     with pytest.raises(RuntimeError) as caught, engine_before_folding.begin() as conn:
         upgrade(conn, "0005")
@@ -96,6 +98,5 @@ def test_the_migration_folds_existing_usernames(engine_before_folding: Engine) -
     with engine_before_folding.begin() as conn:
         upgrade(conn, "0005")
     with engine_before_folding.connect() as conn:
-        rows = conn.execute(text("SELECT username, username_folded FROM users "
-                                 "ORDER BY username")).all()
+        rows = conn.execute(text("SELECT username, username_folded FROM users ORDER BY username")).all()
     assert [tuple(r) for r in rows] == [("Anna", "anna"), ("boris", "boris")]

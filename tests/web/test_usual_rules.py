@@ -12,16 +12,20 @@ from scoresheet.models import Match
 
 from .page_helpers import Phone, count_matches, flashes
 
-HOUSE = {"zeros": "consecutive", "zero_penalty": 100, "dump_555": "plus",
-         "barrel_knock_off": True, "barrel_hands": 2, "forfeit_pays": "half_bid"}
+HOUSE = {
+    "zeros": "consecutive",
+    "zero_penalty": 100,
+    "dump_555": "plus",
+    "barrel_knock_off": True,
+    "barrel_hands": 2,
+    "forfeit_pays": "half_bid",
+}
 
 
 def api_match(phone: Phone, **body: Any) -> str:
     """A match of anna's made through the API; its id."""
-    token = phone.client.post("/api/tokens", json={"username": "anna",
-                                                   "password": "correct horse"}).json["token"]
-    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"},
-                                json=body)
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    created = phone.client.post("/api/matches", headers={"Authorization": f"Bearer {token}"}, json=body)
     assert created.status_code == 201, created.json
     return str(created.json["id"])
 
@@ -32,14 +36,17 @@ def setup_of(app: Flask, match_id: str) -> dict[str, Any]:
         return dict(db.session.get(Match, match_id).setup)
 
 
-def test_a_tables_usual_rules_start_the_next_match_in_one_tap(phone: Phone,
-                                                              csrf_app: Flask) -> None:
-    first = api_match(phone, players=["Anna", "Boris", "Vera", "Gleb"], rules="classic",
-                      first_dealer=2, start_scores=[100, 200, 300, 0],
-                      options={"target": 2000, "gold_set": True, **HOUSE})
+def test_a_tables_usual_rules_start_the_next_match_in_one_tap(phone: Phone, csrf_app: Flask) -> None:
+    first = api_match(
+        phone,
+        players=["Anna", "Boris", "Vera", "Gleb"],
+        rules="classic",
+        first_dealer=2,
+        start_scores=[100, 200, 300, 0],
+        options={"target": 2000, "gold_set": True, **HOUSE},
+    )
     assert "Start with our usual rules" not in phone.get("/").text
-    saved = phone.post(f"/matches/{first}/usual", {}, form_url=f"/matches/{first}",
-                       follow_redirects=True)
+    saved = phone.post(f"/matches/{first}/usual", {}, form_url=f"/matches/{first}", follow_redirects=True)
     assert any("usual rules" in f for f in flashes(saved.text))
     home = phone.get("/").text
     assert "Start with our usual rules" in home and "Anna · Boris · Vera · Gleb · Classic" in home
@@ -62,13 +69,11 @@ def test_usual_rules_are_saved_only_from_ones_own_match(phone: Phone, make_phone
     assert nothing.status_code == 404 and "save them from a match" in nothing.text
 
 
-def test_tyzichas_old_forced_rule_is_not_carried_into_a_new_match(phone: Phone,
-                                                                  csrf_app: Flask) -> None:
+def test_tyzichas_old_forced_rule_is_not_carried_into_a_new_match(phone: Phone, csrf_app: Flask) -> None:
     old = api_match(phone, players=["Anna", "Boris", "Vera"], rules="tyzicha")
     with csrf_app.app_context():  # as migration 0006 keeps old matches (new ones refuse it)
         match = db.session.get(Match, old)
-        match.setup = {**match.setup, "options": {**match.setup["options"],
-                                                  "forced_any_seat": True}}
+        match.setup = {**match.setup, "options": {**match.setup["options"], "forced_any_seat": True}}
         db.session.commit()
     phone.post(f"/matches/{old}/usual", {}, form_url=f"/matches/{old}")
     started = phone.post("/matches/usual", {}, form_url="/")

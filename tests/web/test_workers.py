@@ -32,8 +32,7 @@ def phone_on(app: Flask, user: ApiUser) -> ApiUser:
     return ApiUser(app.test_client(), user.username, user.token)
 
 
-def test_a_hand_added_on_one_worker_is_seen_on_the_other(app: Flask, second_app: Flask,
-                                                         make_user: Any) -> None:
+def test_a_hand_added_on_one_worker_is_seen_on_the_other(app: Flask, second_app: Flask, make_user: Any) -> None:
     anna = make_user("anna")
     boris = phone_on(second_app, make_user("boris"))
     match = anna.new_match()
@@ -48,8 +47,7 @@ def test_a_hand_added_on_one_worker_is_seen_on_the_other(app: Flask, second_app:
     assert len(anna.get(f"/api/matches/{match['id']}").json["hands"]) == 2
 
 
-def test_two_phones_on_two_workers_record_one_hand(app: Flask, second_app: Flask,
-                                                   make_user: Any) -> None:
+def test_two_phones_on_two_workers_record_one_hand(app: Flask, second_app: Flask, make_user: Any) -> None:
     anna = make_user("anna")
     match = anna.new_match()
     phones = [anna, phone_on(second_app, anna)]
@@ -70,8 +68,7 @@ def test_two_phones_on_two_workers_record_one_hand(app: Flask, second_app: Flask
     assert len(phones[1].get(f"/api/matches/{match['id']}").json["hands"]) == 1
 
 
-def test_the_live_update_version_moves_on_every_worker(app: Flask, second_app: Flask,
-                                                       make_user: Any) -> None:
+def test_the_live_update_version_moves_on_every_worker(app: Flask, second_app: Flask, make_user: Any) -> None:
     anna = make_user("anna")
     match = anna.new_match()
 

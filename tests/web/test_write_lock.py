@@ -36,8 +36,7 @@ def impatient_app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
 def register(app: Flask, username: str) -> ApiUser:
     """A user registered through the API."""
     client = app.test_client()
-    response = client.post("/api/users", json={"username": username,
-                                               "password": "correct horse"})
+    response = client.post("/api/users", json={"username": username, "password": "correct horse"})
     assert response.status_code == 201, response.json
     return ApiUser(client, username, response.json["token"])
 
@@ -64,8 +63,7 @@ class HeldHash:
             assert self.inside.acquire(timeout=20), "a log-in never reached its hash"
 
 
-def test_hands_are_saved_while_wrong_log_ins_are_hashing(impatient_app: Flask,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hands_are_saved_while_wrong_log_ins_are_hashing(impatient_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     anna = register(impatient_app, "anna")
     match = anna.new_match()
     held = HeldHash(monkeypatch, expected=4)
@@ -76,18 +74,21 @@ def test_hands_are_saved_while_wrong_log_ins_are_hashing(impatient_app: Flask,
         response = client.post(url, json=body) if as_json else client.post(url, data=body)
         answers.append(response.status_code)
 
-    guesses = [("/api/tokens", {"username": "anna", "password": "wrong guess"}, True),
-               ("/api/tokens", {"username": "nobody", "password": "wrong guess"}, True),
-               ("/login", {"username": "anna", "password": "wrong guess"}, False),
-               ("/api/tokens", {"username": "anna", "password": "correct horse"}, True)]
+    guesses = [
+        ("/api/tokens", {"username": "anna", "password": "wrong guess"}, True),
+        ("/api/tokens", {"username": "nobody", "password": "wrong guess"}, True),
+        ("/login", {"username": "anna", "password": "wrong guess"}, False),
+        ("/api/tokens", {"username": "anna", "password": "correct horse"}, True),
+    ]
     threads = [threading.Thread(target=wrong_log_in, args=g) for g in guesses]
     for t in threads:
         t.start()
     held.wait_until_all_inside()  # four log-ins are in the middle of their password hash
     for number in range(1, 6):
-        response = anna.post(f"/api/matches/{match['id']}/hands",
-                             json=played(number % 3, 100, [20 if s != number % 3 else None
-                                                           for s in range(3)]))
+        response = anna.post(
+            f"/api/matches/{match['id']}/hands",
+            json=played(number % 3, 100, [20 if s != number % 3 else None for s in range(3)]),
+        )
         assert response.status_code == 201, response.json
     held.release.set()
     for t in threads:
@@ -96,7 +97,8 @@ def test_hands_are_saved_while_wrong_log_ins_are_hashing(impatient_app: Flask,
 
 
 def test_writers_proceed_while_the_whole_database_is_backed_up(
-        impatient_app: Flask, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    impatient_app: Flask, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     anna = register(impatient_app, "anna")
     match = anna.new_match()
     anna.add_hand(match["id"], played(0, 100, [None, 20, 20]))
@@ -105,8 +107,11 @@ def test_writers_proceed_while_the_whole_database_is_backed_up(
 
     def document_while_a_hand_is_saved(*args: Any, **kw: Any) -> Any:
         """Half-way through the backup, another phone saves a hand (and must not wait)."""
-        writer = threading.Thread(target=lambda: saved.append(anna.post(
-            f"/api/matches/{match['id']}/hands", json={"kind": "redeal"}).status_code))
+        writer = threading.Thread(
+            target=lambda: saved.append(
+                anna.post(f"/api/matches/{match['id']}/hands", json={"kind": "redeal"}).status_code
+            )
+        )
         writer.start()
         writer.join(60)
         return real_document(*args, **kw)
@@ -141,27 +146,26 @@ def write_lock_held(app: Flask, database_url: str) -> Iterator[None]:
             if database_url.startswith("sqlite"):
                 other.exec_driver_sql("COMMIT")  # the event's BEGIN IMMEDIATE is the lock itself
                 other.exec_driver_sql("BEGIN IMMEDIATE")
-            other.exec_driver_sql("SELECT id FROM matches FOR UPDATE" if not
-                                  database_url.startswith("sqlite") else "SELECT 1")
+            other.exec_driver_sql(
+                "SELECT id FROM matches FOR UPDATE" if not database_url.startswith("sqlite") else "SELECT 1"
+            )
             try:
                 yield
             finally:
                 other.rollback()
 
 
-def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask,
-                                                   database_url: str) -> None:
+def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask, database_url: str) -> None:
     anna = register(impatient_app, "anna")
     match = anna.new_match()
     page = impatient_app.test_client()
-    assert page.post("/login", data={"username": "anna", "password": "correct horse"}
-                     ).status_code == 302
+    assert page.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
     with write_lock_held(impatient_app, database_url):
-        api = anna.post(f"/api/matches/{match['id']}/hands/preview",
-                        json=played(0, 100, [None, 20, 20]))
-        form = page.post(f"/matches/{match['id']}/hands/preview",
-                         data={"kind": "played", "declarer": "0", "bid": "100",
-                               "points_1": "20", "points_2": "20"})
+        api = anna.post(f"/api/matches/{match['id']}/hands/preview", json=played(0, 100, [None, 20, 20]))
+        form = page.post(
+            f"/matches/{match['id']}/hands/preview",
+            data={"kind": "played", "declarer": "0", "bid": "100", "points_1": "20", "points_2": "20"},
+        )
         if database_url.startswith("sqlite"):  # (PostgreSQL's writer would wait for ever)
             adding = anna.post(f"/api/matches/{match['id']}/hands", json={"kind": "redeal"})
             # A real write waits for the lock, gives up after the busy timeout and says so.
@@ -184,8 +188,10 @@ def test_an_older_sqlite_file_others_could_read_is_narrowed_to_its_owner(tmp_pat
     app = create_app(app_config(f"sqlite:///{path}", tmp_path))
     try:
         assert path.stat().st_mode & 0o777 == 0o600
-        assert app.test_client().post("/api/tokens", json={
-            "username": "anna", "password": "correct horse"}).status_code == 201
+        assert (
+            app.test_client().post("/api/tokens", json={"username": "anna", "password": "correct horse"}).status_code
+            == 201
+        )
     finally:
         with app.app_context():
             db.engine.dispose()
