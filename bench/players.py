@@ -5,7 +5,7 @@ Run:  .venv/bin/python bench/players.py    (--matches N, --hands N, --rounds N; 
 
 Builds `--matches` banked matches of `--hands` hands for one player, who claimed seat 0 in
 each (the engine benchmark's never-ending hands, then made 120s by the leader until someone
-wins: the same records for every match), each banked through `services.bank` so that its seat
+wins: the same records for every match), each banked through `commands.bank` so that its seat
 figures, the player's totals and the ratings are kept as in the app. Then times:
 
 - warm, interleaved round by round in this process: `GET /healthz`, the player's page
@@ -37,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
 from bench.timing import Samples, bench_app, getter, interleaved, options, page_client, report  # noqa: E402
-from scoresheet import services  # noqa: E402
-from scoresheet.extensions import db  # noqa: E402
-from scoresheet.models import Hand, Seat, User  # noqa: E402
 from scoresheet.rules import HandRecord, Record, Setup, hand_to_dict, replay  # noqa: E402
+from scoresheet.services.matches import commands  # noqa: E402
+from scoresheet.storage.extensions import db  # noqa: E402
+from scoresheet.storage.models import Hand, Seat, User  # noqa: E402
 
 LOGIN = {"username": "bench", "password": "bench password"}
 COLD = {"GET /players/<name>, cold": "/players/bench", "GET /api/players/<name>, cold": "/api/players/bench"}
@@ -138,14 +138,14 @@ def main() -> None:
         with app.app_context():
             user = db.session.execute(db.select(User)).scalar_one()
             for _ in range(args.matches):
-                match = services.create_match(user, setup)
+                match = commands.create_match(user, setup)
                 db.session.add_all(
                     Hand(match_id=match.id, number=n, record=r, created_by_id=user.id, updated_by_id=user.id)
                     for n, r in enumerate(stored, start=1)
                 )
                 db.session.add(Seat(match_id=match.id, seat=0, user_id=user.id))
                 db.session.commit()
-                services.bank(match, user)
+                commands.bank(match, user)
         assert client.post("/login", data=LOGIN).status_code == 302
         auth = {"Authorization": f"Bearer {token}"}
         empty = page_client(app, "nobody")  # a player with no match: the price of the page

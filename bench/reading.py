@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
 from bench.timing import api_matches, bench_app, getter, interleaved, options, report  # noqa: E402
-from scoresheet import database  # noqa: E402
+from scoresheet.storage import database  # noqa: E402
 
 
 def in_a_transaction(call: Callable[[], None]) -> Callable[[], None]:

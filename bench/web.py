@@ -26,8 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
 from bench.timing import interleaved, report  # noqa: E402
-from scoresheet import create_app, replay_cache  # noqa: E402
+from scoresheet import create_app  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
+from scoresheet.services.matches import replay_cache
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Alembic environment: the app's metadata, its engine, or a connection handed over in code.
 
 `flask --app scoresheet db …` runs this with the app's engine; the app's start-up
-(`scoresheet.database.upgrade`) and the tests hand over an open connection in
+(`scoresheet.storage.database.upgrade`) and the tests hand over an open connection in
 `config.attributes["connection"]` so that the migration runs inside their transaction.
-On SQLite that connection's foreign keys must be off (`scoresheet.database.foreign_keys_off`,
+On SQLite that connection's foreign keys must be off (`scoresheet.storage.database.foreign_keys_off`,
 which the app's engine gets here too): a batch migration rebuilds a table there, and dropping
 the old one with foreign keys on deletes or empties every row that refers to it. Before
 committing, `PRAGMA foreign_key_check` must find every reference whole.
@@ -19,9 +19,9 @@ from alembic import context
 from flask import current_app
 from sqlalchemy import Connection
 
-from scoresheet import models  # noqa: F401  (registers the tables)
-from scoresheet.database import foreign_keys_off
-from scoresheet.extensions import db
+from scoresheet.storage import models  # noqa: F401  (registers the tables)
+from scoresheet.storage.database import foreign_keys_off
+from scoresheet.storage.extensions import db
 
 config = context.config
 if config.config_file_name is not None:
@@ -52,7 +52,7 @@ def refuse_foreign_keys_on(connection: Connection) -> None:
     if connection.dialect.name == "sqlite" and connection.exec_driver_sql("PRAGMA foreign_keys").scalar():
         raise RuntimeError(
             "SQLite foreign keys are on for this migration: rebuilding a table would delete "
-            "the rows that refer to it. Run it inside scoresheet.database.foreign_keys_off."
+            "the rows that refer to it. Run it inside scoresheet.storage.database.foreign_keys_off."
         )
 
 

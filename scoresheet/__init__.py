@@ -9,8 +9,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .folders import folder
-from .limits import DEFAULTS as RATE_LIMITS
+from .storage.folders import folder
+from .web.limits import DEFAULTS as RATE_LIMITS
 
 DEFAULT_PASSWORD_HASH = "scrypt:32768:8:3"
 """OWASP-strength scrypt (werkzeug's own default parameters are weaker)."""
@@ -57,53 +57,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
 
-    from . import (
-        account_pages,
-        accounts,
-        api,
-        assets,
-        common,
-        database,
-        errors,
-        guide,
-        i18n,
-        invite,
-        language,
-        limits,
-        phone,
-        player_pages,
-        push,
-        quick_poll,
-        recovery,
-        security,
-        views,
-    )
-    from .extensions import csrf, limiter, login_manager
+    from . import storage, web
 
-    database.init_app(app)
-    security.init_app(app)  # first: its body guard runs before the CSRF check and the limiter
-    login_manager.init_app(app)
-    csrf.init_app(app)
-    limits.check_shared_storage(app)
-    limiter.init_app(app)
-    i18n.init_app(app)
-    errors.init_app(app)
-    common.init_app(app)
-    accounts.init_app(app)
-    app.register_blueprint(api.bp, url_prefix="/api")
-    app.register_blueprint(views.bp)
-    app.register_blueprint(account_pages.bp)
-    app.register_blueprint(recovery.bp)
-    app.register_blueprint(phone.bp)
-    app.register_blueprint(guide.bp)
-    app.register_blueprint(player_pages.bp)
-    player_pages.init_app(app)
-    app.register_blueprint(invite.bp)
-    app.register_blueprint(push.bp)
-    push.init_app(app)
-    app.register_blueprint(language.bp)
-    assets.init_app(app)
-    quick_poll.init_app(app)  # before ProxyFix wraps the app: the proxy's addresses come first
+    storage.init_app(app)
+    web.init_app(app)
 
     if app.config["TRUSTED_PROXIES"]:
         hops = int(app.config["TRUSTED_PROXIES"])

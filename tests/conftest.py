@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 from scoresheet import create_app, psycopg_url
-from scoresheet.extensions import db
+from scoresheet.storage.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
 """Tests hash passwords cheaply; production uses scrypt (see test_app.py)."""

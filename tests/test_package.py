@@ -24,8 +24,9 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
-from scoresheet import create_app, folders
-from scoresheet.database import MIGRATIONS
+from scoresheet import create_app
+from scoresheet.storage import folders
+from scoresheet.storage.database import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 MAPPED = ("templates", "static", "migrations")

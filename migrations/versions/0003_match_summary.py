@@ -32,8 +32,8 @@ def downgrade() -> None:
 
 def fill_summaries(conn: sa.Connection) -> None:
     """Replay every match once and store its summary."""
-    from scoresheet.replay_cache import summary_of
     from scoresheet.rules import hand_from_dict, replay, setup_from_dict
+    from scoresheet.services.matches.replay_cache import summary_of
 
     matches = sa.table(
         "matches", sa.column("id", sa.String), sa.column("setup", sa.JSON), sa.column("summary", sa.JSON)

@@ -166,6 +166,6 @@ def serving(tmp: Path, **config: Any) -> Iterator[str]:
     httpd.server_close()
     thread.join()
     with app.app_context():
-        from scoresheet.extensions import db
+        from scoresheet.storage.extensions import db
 
         db.engine.dispose()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scoresheet.i18n import LANGUAGES
+from scoresheet.web.i18n import LANGUAGES
 
 from .helpers import Phone, api_match, api_tichu_match, api_user, unique
 

@@ -42,24 +42,26 @@ WINNING_HAND = played(0, 140, [None, 20, 20], marriages=[["hearts"], [], []])
 
 
 def create_match(user: Any, body: dict[str, Any]) -> Any:
-    """`services.create_match` from an API body, read as the API reads it."""
-    from scoresheet import services
+    """`commands.create_match` from an API body, read as the API reads it."""
     from scoresheet.rules import setup_from_dict
+    from scoresheet.services.matches import commands
 
-    return services.create_match(user, setup_from_dict(body))
+    return commands.create_match(user, setup_from_dict(body))
 
 
 def add_hand(match: Any, user: Any, body: dict[str, Any]) -> Any:
-    """`services.add_hand` from an API body (with its optional `expected_hand`)."""
-    from scoresheet import bodies, services
+    """`commands.add_hand` from an API body (with its optional `expected_hand`)."""
+    from scoresheet.services.matches import commands
+    from scoresheet.web import request_bodies
 
-    record, expected, _ = bodies.hand_body(body, match.setup["rules"])
-    return services.add_hand(match, user, record, expected)
+    record, expected, _ = request_bodies.hand_body(body, match.setup["rules"])
+    return commands.add_hand(match, user, record, expected)
 
 
 def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any], version: int | None = None) -> Any:
-    """`services.edit_hand` from an API body (`version` here, or in the body)."""
-    from scoresheet import bodies, services
+    """`commands.edit_hand` from an API body (`version` here, or in the body)."""
+    from scoresheet.services.matches import commands
+    from scoresheet.web import request_bodies
 
-    record, _, in_body = bodies.hand_body(body, match.setup["rules"], correction=True)
-    return services.edit_hand(match, user, number, record, version or in_body)
+    record, _, in_body = request_bodies.hand_body(body, match.setup["rules"], correction=True)
+    return commands.edit_hand(match, user, number, record, version or in_body)

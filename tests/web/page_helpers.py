@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func
 
-from scoresheet.extensions import db
-from scoresheet.models import Hand, Match
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand, Match
 
 VOID = {"input", "meta", "link", "br", "img", "hr"}
 TOKEN = re.compile(

@@ -13,8 +13,8 @@ from conftest import ApiUser, app_config, empty_database
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.extensions import db
-from scoresheet.models import Match, Member, User
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match, Member, User
 
 from .page_helpers import Phone, errors_next_to, flashes
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from scoresheet.extensions import db
-from scoresheet.models import ApiToken, User
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import ApiToken, User
 
 
 def test_register_answers_username_and_a_working_token(client: Any) -> None:

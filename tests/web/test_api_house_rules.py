@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from scoresheet.extensions import db
-from scoresheet.models import Match
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 
 
 def test_house_rules_are_kept_and_reported_with_the_match(api_user: Any) -> None:

@@ -11,7 +11,7 @@ from sqlalchemy import inspect, text
 from werkzeug.security import generate_password_hash
 
 from scoresheet import DEFAULT_PASSWORD_HASH, create_app, psycopg_url
-from scoresheet.extensions import db, kept
+from scoresheet.storage.extensions import db, kept
 
 
 def dispose(app: Any) -> None:

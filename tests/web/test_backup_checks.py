@@ -17,8 +17,8 @@ from conftest import ApiUser
 from flask import Flask
 from jsonschema import Draft202012Validator
 
-from scoresheet import backup
-from scoresheet.extensions import db
+from scoresheet.services.matches import backup
+from scoresheet.storage.extensions import db
 
 from .helpers import WINNING_HAND, WINNING_START, played
 from .test_hostile_input import HOSTILE_VALUES, mutate
@@ -36,7 +36,7 @@ TICHU_ROUND = {
 
 def test_the_published_schema_is_the_one_the_code_checks() -> None:
     published = ROOT / "docs" / "backup.schema.json"
-    assert published.read_bytes() == (ROOT / "scoresheet" / "backup.schema.json").read_bytes()
+    assert published.read_bytes() == (ROOT / "scoresheet" / "services" / "matches" / "backup.schema.json").read_bytes()
     Draft202012Validator.check_schema(backup.SCHEMA)
     assert json.loads(published.read_text("utf-8")) == backup.SCHEMA
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from scoresheet.chart import HEIGHT, LEFT, TOP, WIDTH, race
 from scoresheet.rules import HandRecord, Setup, hand_from_dict, replay, setup_from_dict
+from scoresheet.services.matches.chart import HEIGHT, LEFT, TOP, WIDTH, race
 
 from .page_helpers import Phone
 from .page_helpers import played as played_form

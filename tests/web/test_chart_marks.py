@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from scoresheet.chart import race, shape
 from scoresheet.rules import hand_from_dict, replay, setup_from_dict
+from scoresheet.services.matches.chart import race, shape
 
 from .page_helpers import Phone
 

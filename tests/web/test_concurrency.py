@@ -15,7 +15,7 @@ from flask import Flask
 from sqlalchemy import event
 from werkzeug.serving import make_server
 
-from scoresheet.extensions import db
+from scoresheet.storage.extensions import db
 
 from .helpers import call_json
 

@@ -6,9 +6,9 @@ import csv
 import io
 from typing import Any
 
-from scoresheet.export import safe_cell
-from scoresheet.extensions import db
-from scoresheet.models import User
+from scoresheet.services.matches.export import safe_cell
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 from .helpers import played
 

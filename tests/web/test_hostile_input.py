@@ -14,8 +14,8 @@ import pytest
 from conftest import ApiUser
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import AuditEntry
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import AuditEntry
 
 from .helpers import played
 from .page_helpers import TOKEN, Phone, all_errors, flashes

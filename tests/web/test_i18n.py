@@ -17,8 +17,8 @@ from flask import Flask
 from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
 
 from scoresheet import create_app
-from scoresheet.extensions import db
-from scoresheet.models import User
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 from .page_helpers import Phone, parse
 

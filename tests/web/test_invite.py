@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import Match, Member
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match, Member
 
 from .page_helpers import Phone, played
 from .test_security import table_counts

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet.localize import number
+from scoresheet.words.values import number
 
 from .helpers import WINNING_HAND, WINNING_START
 from .page_helpers import parse

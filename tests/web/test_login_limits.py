@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scoresheet import create_app
-from scoresheet.extensions import db
+from scoresheet.storage.extensions import db
 
 from .page_helpers import count_hands, count_matches
 

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from scoresheet import models
-from scoresheet.database import foreign_keys_off, upgrade
-from scoresheet.extensions import db
 from scoresheet.rules import RULESETS, Malformed, Refused, record_from_dict, replay, setup_from_dict
+from scoresheet.storage import models
+from scoresheet.storage.database import foreign_keys_off, upgrade
+from scoresheet.storage.extensions import db
 from tests.rules.baseline import engine_before_house_rules, sheet_data
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")

@@ -16,18 +16,12 @@ from alembic.script import ScriptDirectory
 from conftest import app_config
 from sqlalchemy import Engine, create_engine, event, inspect, text
 
-from scoresheet import create_app, models
-from scoresheet.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
-from scoresheet.extensions import db
-from scoresheet.replay_cache import summary_of
-from scoresheet.rules import (
-    Refused,
-    hand_from_dict,
-    hand_to_dict,
-    record_from_dict,
-    replay,
-    setup_from_dict,
-)
+from scoresheet import create_app
+from scoresheet.rules import Refused, hand_from_dict, hand_to_dict, record_from_dict, replay, setup_from_dict
+from scoresheet.services.matches.replay_cache import summary_of
+from scoresheet.storage import models
+from scoresheet.storage.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
+from scoresheet.storage.extensions import db
 
 from .helpers import WINNING_HAND, WINNING_START, played
 
@@ -134,7 +128,7 @@ def test_flask_db_upgrade_is_the_deployment_step(engine: Engine, database_url: s
 
 def test_workers_starting_together_on_an_empty_database_migrate_it_once(engine: Engine, database_url: str) -> None:
     start = (
-        "from scoresheet import create_app; from scoresheet.extensions import db\n"
+        "from scoresheet import create_app; from scoresheet.storage.extensions import db\n"
         "with create_app().app_context(): db.engine.dispose()"
     )
     workers = [
@@ -436,7 +430,7 @@ KEPT = {
 UPGRADE_AS_DEPLOYED = (
     "from flask_migrate import upgrade\n"
     "from scoresheet import create_app\n"
-    "from scoresheet.extensions import db\n"
+    "from scoresheet.storage.extensions import db\n"
     "app = create_app({'DATABASE_AUTO_UPGRADE': False})\n"
     "with app.app_context():\n"
     "    upgrade()\n"

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import User
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 from .page_helpers import (
     Phone,

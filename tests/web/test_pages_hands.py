@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import Hand, Match
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand, Match
 
 from .page_helpers import (
     Phone,

@@ -8,10 +8,10 @@ import json
 import pytest
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import Match
 from scoresheet.rules import RULESETS
 from scoresheet.rules.house import HOUSE_RULES
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 
 from .page_helpers import Phone, count_matches, group_errors, parse, played
 

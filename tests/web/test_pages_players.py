@@ -9,8 +9,8 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import update
 
-from scoresheet.extensions import db
-from scoresheet.models import PlayerTotal, RatingSummary
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import PlayerTotal, RatingSummary
 
 from .page_helpers import errors_next_to, flashes, parse, played
 from .test_pages_tichu import new_tichu, post_round

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import Hand
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand
 
 from .page_helpers import Phone, all_errors, errors_next_to, group_errors, parse
 

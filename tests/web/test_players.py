@@ -269,10 +269,10 @@ def test_a_deleted_account_leaves_every_leaderboard(make_user: Any) -> None:
 
 
 def test_a_long_rating_history_is_thinned_but_ends_where_it_ends(make_user: Any) -> None:
-    from scoresheet import ratings
-    from scoresheet.extensions import db
-    from scoresheet.models import Rating, User, utcnow
-    from scoresheet.players import GameRating, profile
+    from scoresheet.services.players import ratings
+    from scoresheet.services.players.profiles import GameRating, profile
+    from scoresheet.storage.extensions import db
+    from scoresheet.storage.models import Rating, User, utcnow
 
     match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
     with anna.client.application.app_context():
@@ -318,10 +318,10 @@ def test_matches_banked_at_once_rate_as_if_banked_one_after_another(app: Any, ma
     from concurrent.futures import ThreadPoolExecutor
     from datetime import datetime
 
-    from scoresheet import ratings
-    from scoresheet.extensions import db
-    from scoresheet.models import Rating, User
-    from scoresheet.players import profile
+    from scoresheet.services.players import ratings
+    from scoresheet.services.players.profiles import profile
+    from scoresheet.storage.extensions import db
+    from scoresheet.storage.models import Rating, User
 
     from .test_concurrency import Server
 
@@ -379,10 +379,10 @@ def test_guests_are_counted_by_name_inside_my_own_matches_only(make_user: Any, s
 def kept_and_summed(app: Any) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]:
     """The kept `player_totals` and rating summaries beside what they must equal: the sums
     over the claimed seats' figures and the full rating histories thinned, computed here."""
-    from scoresheet import ratings
-    from scoresheet.extensions import db
-    from scoresheet.models import PlayerTotal, Rating, RatingSummary, Seat, SeatFigure
     from scoresheet.rules.figures import COUNTS
+    from scoresheet.services.players import ratings
+    from scoresheet.storage.extensions import db
+    from scoresheet.storage.models import PlayerTotal, Rating, RatingSummary, Seat, SeatFigure
 
     with app.app_context():
         kept = {
@@ -417,8 +417,8 @@ def kept_and_summed(app: Any) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any,
 
 def seats_know_whether_banked(app: Any) -> list[bool]:
     """Every claimed seat's kept `banked` (in id order), checked against its match's status."""
-    from scoresheet.extensions import db
-    from scoresheet.models import Match, Seat
+    from scoresheet.storage.extensions import db
+    from scoresheet.storage.models import Match, Seat
 
     with app.app_context():
         rows = db.session.execute(db.select(Seat.banked, Match.status).join(Match).order_by(Seat.id)).all()
@@ -485,7 +485,7 @@ def test_a_claim_made_while_its_match_is_being_banked_knows_it_is_banked(app: An
     """PostgreSQL: a bank holds the match's row; a claim that loaded the match before waits
     for the bank, then reads the status afresh (`database.read_locked`), so its seat counts as
     banked. (SQLite's writers take the whole database: a claim cannot overlap a bank.)"""
-    from scoresheet.extensions import db
+    from scoresheet.storage.extensions import db
 
     match, anna, boris, _vera = together(make_user, start_scores=WINNING_START)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
@@ -515,8 +515,8 @@ def test_a_claim_made_while_its_match_is_being_banked_knows_it_is_banked(app: An
 
 
 def test_migration_0012_marks_the_seats_of_banked_matches(app: Any, make_user: Any) -> None:
-    from scoresheet.database import downgrade, foreign_keys_off, upgrade
-    from scoresheet.extensions import db
+    from scoresheet.storage.database import downgrade, foreign_keys_off, upgrade
+    from scoresheet.storage.extensions import db
 
     match, anna, boris, _vera = together(make_user, start_scores=WINNING_START)
     claim(anna, match, 0)
@@ -536,8 +536,8 @@ def test_migration_0012_marks_the_seats_of_banked_matches(app: Any, make_user: A
 
 
 def test_migration_0011_fills_the_totals_and_summaries_and_counts_old_knock_offs(app: Any, make_user: Any) -> None:
-    from scoresheet.database import downgrade, foreign_keys_off, upgrade
-    from scoresheet.extensions import db
+    from scoresheet.storage.database import downgrade, foreign_keys_off, upgrade
+    from scoresheet.storage.extensions import db
 
     match, anna, boris, vera = together(make_user, start_scores=[850, 800, 0], options={"barrel_knock_off": True})
     claim(anna, match, 0)

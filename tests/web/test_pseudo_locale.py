@@ -17,9 +17,9 @@ from flask import Flask
 from i18n_helpers import PSEUDO, filled_values, pseudo_catalog, unmarked
 
 from scoresheet import create_app
-from scoresheet.extensions import db
-from scoresheet.models import Match
 from scoresheet.rules.house import WORDS
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 
 from .page_helpers import Node, Phone, parse, played
 

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask_login.utils import _create_identifier
 
-from scoresheet.quick_poll import QuickPoll, _identifier
+from scoresheet.web.live.quick_poll import QuickPoll, _identifier
 
 from .page_helpers import Phone, played
 

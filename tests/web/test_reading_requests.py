@@ -11,9 +11,9 @@ import pytest
 from flask import Flask
 from psycopg.pq import TransactionStatus
 
-from scoresheet import database
-from scoresheet.extensions import db
-from scoresheet.models import User
+from scoresheet.storage import database
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 
 def _status() -> str:

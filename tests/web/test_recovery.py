@@ -11,7 +11,7 @@ from conftest import app_config, empty_database
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.extensions import db
+from scoresheet.storage.extensions import db
 
 from .helpers import WINNING_HAND, WINNING_START, played
 from .page_helpers import Phone, flashes, parse

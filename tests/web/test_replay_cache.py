@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from scoresheet import accounts, queries, replay_cache, services, shapes
-from scoresheet.extensions import db
-from scoresheet.models import Hand, Match, User
 from scoresheet.rules import Refused, hand_from_dict, replay, setup_from_dict
+from scoresheet.services import accounts
+from scoresheet.services.matches import commands, queries, replay_cache
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand, Match, User
+from scoresheet.web.api import shapes
 
 from .helpers import add_hand, create_match, edit_hand, played
 
@@ -43,7 +45,7 @@ def test_the_cached_sheet_is_the_replay_of_the_stored_records_after_every_change
         assert queries.sheet_of(match) == fresh_replay(match)
     edit_hand(match, anna, 2, played(2, 100, [30, 30, None]))
     assert queries.sheet_of(match) == fresh_replay(match)
-    services.delete_hand(match, anna, 1)
+    commands.delete_hand(match, anna, 1)
     assert queries.sheet_of(match) == fresh_replay(match)
     assert [h.record.bid for h in queries.sheet_of(match).hands] == [100, 105, 140]
 
@@ -113,6 +115,6 @@ def test_the_lock_rereads_the_match_row_another_writer_changed(anna: User) -> No
     # Another worker changes the match after this request loaded it.
     with db.engine.begin() as other:
         other.execute(db.update(Match).where(Match.id == match.id).values(revision=Match.revision + 1))
-    services._lock(match, load=False)
+    commands._lock(match, load=False)
     assert match.revision == revision + 1
     db.session.rollback()

@@ -11,8 +11,8 @@ from conftest import ApiUser
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.extensions import csrf, db
-from scoresheet.security import CONTENT_SECURITY_POLICY
+from scoresheet.storage.extensions import csrf, db
+from scoresheet.web.security import CONTENT_SECURITY_POLICY
 
 from .page_helpers import Phone, played
 

@@ -11,9 +11,10 @@ from typing import Any
 from conftest import app_config
 from flask import Flask
 
-from scoresheet import accounts, create_app
-from scoresheet.extensions import db
-from scoresheet.models import User
+from scoresheet import create_app
+from scoresheet.services import accounts
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 from .test_login_limits import PASSWORD, from_address, limited_app  # noqa: F401  (a fixture)
 from .test_security import table_counts

@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from werkzeug.exceptions import NotFound
 
-from scoresheet import accounts, queries, services, shapes
-from scoresheet.errors import Conflict
-from scoresheet.extensions import db
-from scoresheet.models import Hand, User
 from scoresheet.rules import Malformed, Refused
+from scoresheet.services import accounts
+from scoresheet.services.matches import commands, queries
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand, User
+from scoresheet.web.api import shapes
+from scoresheet.web.errors import Conflict
 
 from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 
@@ -79,11 +81,11 @@ def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: Us
 
 def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User, monkeypatch: Any) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
-    services.join(boris, match.join_code)
-    before = services.computed(match)
+    commands.join(boris, match.join_code)
+    before = commands.computed(match)
     add_hand(match, anna, MISSED)
     # boris's request read the match before anna's hand was committed
-    monkeypatch.setattr(services, "computed", lambda m: before)
+    monkeypatch.setattr(commands, "computed", lambda m: before)
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
         add_hand(match, boris, {**MISSED, "expected_hand": 1})
     with pytest.raises(Conflict, match="Hand 1 was already recorded by anna."):
@@ -96,17 +98,17 @@ def test_without_expected_hand_a_lost_race_is_retried_as_the_next_hand(
     anna: User, boris: User, monkeypatch: Any
 ) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
-    services.join(boris, match.join_code)
-    before = services.computed(match)
+    commands.join(boris, match.join_code)
+    before = commands.computed(match)
     add_hand(match, anna, MISSED)
-    real = services.computed
+    real = commands.computed
     calls: list[int] = []
 
     def stale_once(m: Any) -> Any:
         calls.append(1)
         return before if len(calls) == 1 else real(m)
 
-    monkeypatch.setattr(services, "computed", stale_once)
+    monkeypatch.setattr(commands, "computed", stale_once)
     sheet = add_hand(match, boris, played(2, 120, [20, 20, None]))
     assert [h.number for h in sheet.hands] == [1, 2] and len(calls) == 2
     assert hands_in_db(match) == [(1, 100), (2, 120)]
@@ -134,7 +136,7 @@ def test_a_stranger_is_told_404(anna: User, boris: User) -> None:
     with pytest.raises(NotFound):
         queries.get_match("nosuchmatch", anna)
     with pytest.raises(NotFound):
-        services.join(boris, "NOSUCHCODE")
+        commands.join(boris, "NOSUCHCODE")
     assert queries.get_match(match.id, anna) is match
 
 
@@ -142,9 +144,9 @@ def test_delete_renumbers_the_stored_hands(anna: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
     for bid in (100, 105, 110, 115):
         add_hand(match, anna, played(1, bid, [20, None, 20]))
-    services.delete_hand(match, anna, 2)
+    commands.delete_hand(match, anna, 2)
     assert hands_in_db(match) == [(1, 100), (2, 110), (3, 115)]
-    sheet = services.delete_hand(match, anna, 3)
+    sheet = commands.delete_hand(match, anna, 3)
     assert hands_in_db(match) == [(1, 100), (2, 110)]
     assert [h.number for h in sheet.hands] == [1, 2]
 
@@ -152,10 +154,10 @@ def test_delete_renumbers_the_stored_hands(anna: User) -> None:
 def test_listed_matches_puts_open_ones_first_then_newest(anna: User, boris: User) -> None:
     old = create_match(anna, {"players": ["A", "B", "C"]})
     ended = create_match(anna, {"players": ["D", "E", "F"]})
-    services.end(ended, anna)
+    commands.end(ended, anna)
     banked = create_match(anna, {"players": ["G", "H", "I"], "start_scores": WINNING_START})
     add_hand(banked, anna, WINNING_HAND)
-    services.bank(banked, anna)
+    commands.bank(banked, anna)
     new = create_match(anna, {"players": ["J", "K", "L"]})
     create_match(boris, {"players": ["M", "N", "O"]})
     assert [m.id for m in queries.listed_matches(anna)] == [new.id, old.id, banked.id, ended.id]
@@ -168,14 +170,14 @@ def test_match_status_combines_stored_and_computed(anna: User) -> None:
     assert shapes.match_status(match, queries.sheet_of(match).status) == "in_progress"
     sheet = add_hand(match, anna, WINNING_HAND)
     assert shapes.match_status(match, sheet.status) == "finished"
-    services.bank(match, anna)
+    commands.bank(match, anna)
     assert match.status == "banked"
     assert shapes.match_status(match, queries.sheet_of(match).status) == "banked"
 
 
 def test_match_to_dict_members_are_usernames_in_joining_order(anna: User, boris: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
-    services.join(boris, match.join_code.lower())
+    commands.join(boris, match.join_code.lower())
     data = shapes.match_to_dict(match, queries.sheet_of(match))
     assert data["members"] == ["anna", "boris"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.models import JOIN_ALPHABET, JOIN_CODE_LENGTH, new_join_code
+from scoresheet.storage.models import JOIN_ALPHABET, JOIN_CODE_LENGTH, new_join_code
 
 from .page_helpers import Phone, played
 from .test_security import table_counts

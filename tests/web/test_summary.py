@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from scoresheet import accounts, audit, backup, queries, replay_cache, services
-from scoresheet.extensions import db
-from scoresheet.models import Hand, Match, User
 from scoresheet.rules import Replay, hand_from_dict, replay, setup_from_dict
+from scoresheet.services import accounts
+from scoresheet.services.matches import audit, backup, commands, queries, replay_cache
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Hand, Match, User
 
 from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 
@@ -50,20 +51,20 @@ def test_the_summary_is_the_replay_after_every_kind_of_change(anna: User) -> Non
     assert assert_summary_is_the_replay(match.id)["hands"] == 2
     edit_hand(match, anna, 1, played(1, 120, [20, None, 20]))
     assert assert_summary_is_the_replay(match.id)["scores"][1] == -120 + 20
-    services.delete_hand(match, anna, 1)
+    commands.delete_hand(match, anna, 1)
     assert assert_summary_is_the_replay(match.id)["hands"] == 1
-    entry = next(e for e in services.restorable_ids(match, audit.entries(match)))
-    services.restore_hand(match, anna, entry)
+    entry = next(e for e in commands.restorable_ids(match, audit.entries(match)))
+    commands.restore_hand(match, anna, entry)
     assert assert_summary_is_the_replay(match.id)["hands"] == 2
     add_hand(match, anna, WINNING_HAND)
     assert assert_summary_is_the_replay(match.id)["status"] == "finished"
-    services.bank(match, anna)
+    commands.bank(match, anna)
     summary = assert_summary_is_the_replay(match.id)
     assert summary["winner"] == 0 and summary["hands"] == 3
 
     ended = create_match(anna, {"players": ["D", "E", "F"]})
     add_hand(ended, anna, MISSED)
-    services.end(ended, anna)
+    commands.end(ended, anna)
     assert assert_summary_is_the_replay(ended.id)["scores"] == [20, -100, 20]
 
     doc = backup.document([db.session.get(Match, match.id), db.session.get(Match, ended.id)])

@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import AuditEntry, Match
-from scoresheet.table_news import UNDO_SECONDS
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import AuditEntry, Match
+from scoresheet.web.pages.news import UNDO_SECONDS
 
 from .page_helpers import Phone, flashes, parse, played
 

@@ -10,8 +10,9 @@ from conftest import empty_database
 from flask import Flask
 from sqlalchemy import Engine, create_engine, text
 
-from scoresheet import accounts, psycopg_url
-from scoresheet.database import upgrade
+from scoresheet import psycopg_url
+from scoresheet.services import accounts
+from scoresheet.storage.database import upgrade
 
 PASSWORD = "correct horse"
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.extensions import db
-from scoresheet.models import Match
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 
 from .page_helpers import Phone, count_matches, flashes
 

@@ -11,8 +11,10 @@ from conftest import ApiUser, app_config
 from flask import Flask
 from werkzeug.exceptions import NotFound
 
-from scoresheet import accounts, create_app, queries
-from scoresheet.extensions import db
+from scoresheet import create_app
+from scoresheet.services import accounts
+from scoresheet.services.matches import queries
+from scoresheet.storage.extensions import db
 
 from .helpers import played
 

@@ -12,8 +12,10 @@ import pytest
 from conftest import ApiUser, app_config, empty_database
 from flask import Flask
 
-from scoresheet import accounts, backup, create_app
-from scoresheet.extensions import db
+from scoresheet import create_app
+from scoresheet.services import accounts
+from scoresheet.services.matches import backup
+from scoresheet.storage.extensions import db
 
 from .helpers import played
 

@@ -1,0 +1,215 @@
+"""Accounts: registering, checking passwords, API tokens, and the Flask-Login session loader."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from functools import cache
+from typing import Any
+
+from flask import Flask, current_app
+from flask_babel import gettext as _
+from sqlalchemy import bindparam
+from sqlalchemy.exc import IntegrityError
+from werkzeug.security import check_password_hash, generate_password_hash
+from zxcvbn import zxcvbn
+
+from ..rules import Malformed, Refused
+from ..storage import database
+from ..storage.extensions import db, login_manager
+from ..storage.models import ApiToken, Match, Member, User, fold
+from ..web.errors import Conflict, WrongPassword
+from .matches import audit
+
+USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+JUDGED_LENGTH = 72
+"""zxcvbn judges the first 72 characters (beyond that any password is strong enough)."""
+DUMMY_HASH: dict[str, str] = {}
+"""A hash per method to check against when the user does not exist (same time either way)."""
+
+
+def init_app(app: Flask) -> None:
+    """Nothing to bind yet; the session loader is registered on import."""
+
+
+@login_manager.user_loader
+def load_user(session_id: str) -> User | None:
+    """The user of a session, unless the user has logged out everywhere since."""
+    user_id, _sep, version = session_id.partition(":")
+    if not user_id.isdigit() or not version.isdigit():
+        return None
+    user = db.session.execute(_user_by_id(), {"user_id": int(user_id)}).scalar_one_or_none()
+    if user is None or user.session_version != int(version):
+        return None
+    return user
+
+
+@cache
+def _user_by_id() -> Any:
+    """The query of `load_user`, built once: `session.get` builds its look-up anew for every
+    request, about 0.1 ms of CPU on every logged-in page (docs/performance.md)."""
+    return db.select(User).where(User.id == bindparam("user_id"))
+
+
+def register(username: object, password: object) -> User:
+    """Create an account; raises Malformed/Refused naming the field, Conflict if taken."""
+    if not isinstance(username, str):
+        raise Malformed("username", _("The username must be text."))
+    if not isinstance(password, str):
+        raise Malformed("password", _("The password must be text."))
+    if not USERNAME.fullmatch(username):
+        raise Refused("username", _("A username has 3 to 40 characters: letters, digits, “.”, “_” or “-”."))
+    password_hash = _hash_password(_check_new_password(password, username, "password"))
+    if find_user(username) is not None:
+        raise Conflict(taken(username), "username")
+    user = User(username=username, password_hash=password_hash)
+    db.session.add(user)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(taken(username), "username") from None
+    return user
+
+
+def taken(username: str) -> str:
+    """The refusal of a username someone else has."""
+    return _("The username “%(name)s” is taken: choose another.", name=username)
+
+
+def _check_new_password(password: str, username: str, field: str) -> str:
+    """The password, if it may be chosen: 8–1024 characters of text and not easy to guess
+    (zxcvbn's score, which knows the commonly used passwords, at least PASSWORD_MIN_STRENGTH;
+    no network call). Raises Refused/Malformed naming `field`."""
+    if len(password) < MIN_PASSWORD:
+        raise Refused(field, _("A password needs at least %(num)d characters.", num=MIN_PASSWORD))
+    if len(password) > MAX_PASSWORD:
+        raise Refused(field, _("A password has at most %(num)d characters.", num=MAX_PASSWORD))
+    if not _encodable(password):
+        raise Malformed(field, _("The password holds characters that are not text."))
+    strength = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])["score"]
+    if strength < current_app.config["PASSWORD_MIN_STRENGTH"]:
+        raise Refused(
+            field,
+            _(
+                "This password is too easy to guess: it is a commonly used one "
+                "or close to one. Add another word or two — four ordinary words "
+                "make a good password."
+            ),
+        )
+    return password
+
+
+def find_user(username: str) -> User | None:
+    """The user with this username, ignoring case."""
+    return db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
+
+
+def _hash_password(password: str) -> str:
+    """Hash a password with the configured method (scrypt at OWASP strength by default)."""
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
+def authenticate(username: object, password: object) -> User | None:
+    """The user if the username and password match, else None."""
+    if not isinstance(username, str) or not isinstance(password, str) or not _encodable(password):
+        return None
+    with database.read_only():  # no write lock, and no transaction open during the hash
+        user = find_user(username) if USERNAME.fullmatch(username) else None
+    if user is None:
+        method = current_app.config["PASSWORD_HASH_METHOD"]
+        if method not in DUMMY_HASH:
+            DUMMY_HASH[method] = generate_password_hash(secrets.token_hex(8), method=method)
+        check_password_hash(DUMMY_HASH[method], password)
+        return None
+    return user if check_password_hash(user.password_hash, password) else None
+
+
+def _encodable(text: str) -> bool:
+    """The text can be hashed: no lone surrogates (JSON's "\\ud800" decodes to one)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token: its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(user: User) -> str:
+    """A new API token for the user; only its hash is kept."""
+    token = secrets.token_urlsafe(32)
+    db.session.add(ApiToken(user_id=user.id, token_hash=token_hash(token)))
+    db.session.commit()
+    return token
+
+
+def user_for_token(token: str) -> User | None:
+    """The user an API token belongs to, or None."""
+    return db.session.execute(  # one query: every API call starts here
+        db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(ApiToken.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+
+
+def revoke_token(token: str) -> None:
+    """Make an API token stop working."""
+    db.session.execute(db.delete(ApiToken).where(ApiToken.token_hash == token_hash(token)))
+    db.session.commit()
+
+
+def end_sessions(user: User) -> None:
+    """Log the user out of every browser: each session's (and remember-me cookie's) version
+    is now out of date. API tokens are separate and keep working."""
+    user.session_version = User.session_version + 1  # in SQL: no update lost; re-read on use
+    db.session.commit()
+
+
+def logout_everywhere(user: User, keep_token: str | None = None) -> None:
+    """End every session, remember-me cookie and API token of the user (but `keep_token`)."""
+    tokens = db.delete(ApiToken).where(ApiToken.user_id == user.id)
+    if keep_token is not None:
+        tokens = tokens.where(ApiToken.token_hash != token_hash(keep_token))
+    db.session.execute(tokens)
+    end_sessions(user)
+
+
+def _verify_password(user: User, password: object, field: str, message: str) -> None:
+    """Raise WrongPassword (naming `field`) unless this is the user's password. No
+    transaction, so no SQLite write lock, is held during the hash."""
+    db.session.commit()
+    if (
+        not isinstance(password, str)
+        or not _encodable(password)
+        or not check_password_hash(user.password_hash, password)
+    ):
+        raise WrongPassword(message, field)
+
+
+def change_password(user: User, current: object, new: str, keep_token: str | None = None) -> None:
+    """Change the password after checking the current one; every session, remember-me cookie
+    and API token ends but `keep_token` (the caller logs its own browser in again)."""
+    _verify_password(user, current, "current_password", _("That is not your current password."))
+    user.password_hash = _hash_password(_check_new_password(new, user.username, "new_password"))
+    logout_everywhere(user, keep_token)
+
+
+def delete_account(user: User, password: object) -> None:
+    """Delete the account after checking its password: its tokens and sessions end, the
+    matches it played stay as they were for their other members (each with a history entry
+    saying so), and a match nobody is left in is deleted (with its hands and history)."""
+    _verify_password(user, password, "password", _("That is not your password."))
+    played = list(db.session.execute(db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
+    db.session.execute(db.delete(Member).where(Member.user_id == user.id))
+    others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
+    for shared in db.session.execute(db.select(Match).where(Match.id.in_(played), others_left)).scalars():
+        audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
+    db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
+    db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
+    db.session.execute(db.delete(User).where(User.id == user.id))
+    db.session.commit()

@@ -1,0 +1,234 @@
+"""The audit trail: every change to a match, written with the change, told in plain words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from ...storage.extensions import db
+from ...storage.models import AuditEntry, Match, User
+from ...web.pages.forms import CALL_NAMES
+
+ACTIONS = (
+    "match_created",
+    "member_joined",
+    "hand_added",
+    "hand_edited",
+    "hand_deleted",
+    "hand_restored",
+    "match_banked",
+    "match_ended",
+    "match_imported",
+    "seat_claimed",
+    "seat_assigned",
+    "seat_released",
+    "watch_link_made",
+    "watch_link_replaced",
+    "watch_link_stopped",
+    "account_deleted",
+)
+BESIDE_THE_SHEET = (
+    "seat_claimed",
+    "seat_assigned",
+    "seat_released",
+    "watch_link_made",
+    "watch_link_replaced",
+    "watch_link_stopped",
+    "account_deleted",
+)
+"""Entries that change no hand: the match page's undo and news look past them."""
+FIELDS = (
+    ("kind", _l("kind %(old)s → %(new)s")),
+    ("declarer", _l("declarer %(old)s → %(new)s")),
+    ("bid", _l("bid %(old)s → %(new)s")),
+    ("made", _l("made %(old)s → %(new)s")),
+    ("blind", _l("blind %(old)s → %(new)s")),
+    ("forced", _l("forced %(old)s → %(new)s")),
+    ("sitter_points", _l("sitter's points %(old)s → %(new)s")),
+    ("first_out", _l("out first %(old)s → %(new)s")),
+    ("double_victory", _l("double victory %(old)s → %(new)s")),
+    ("card_points", _l("card points %(old)s → %(new)s")),
+)
+SEAT_FIELDS = (
+    ("points", _l("%(name)s's points %(old)s → %(new)s")),
+    ("marriages", _l("%(name)s's marriages %(old)s → %(new)s")),
+    ("calls", _l("%(name)s's call %(old)s → %(new)s")),
+)
+WHO_DID = {
+    "match_imported": _l("%(name)s imported the match from a backup"),
+    "member_joined": _l("%(name)s joined the match"),
+    "match_banked": _l("%(name)s banked the match"),
+    "match_ended": _l("%(name)s ended the match"),
+    "watch_link_made": _l("%(name)s made a watch link"),
+    "watch_link_replaced": _l("%(name)s made a new watch link: the old one stopped working"),
+    "watch_link_stopped": _l("%(name)s stopped the watch link"),
+    "account_deleted": _l("%(name)s deleted their account"),
+}
+"""The entries told by who did them alone (never a watch link's token)."""
+# TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
+KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
+SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
+
+
+def log(
+    match: Match,
+    user: User | None,
+    action: str,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+    restores_id: int | None = None,
+) -> AuditEntry:
+    """Add an entry to the session: it is committed (or rolled back) with the change itself."""
+    assert action in ACTIONS, action
+    entry = AuditEntry(
+        match_id=match.id,
+        user_id=user.id if user else None,
+        username=user.username if user else "someone",
+        action=action,
+        hand_number=hand_number,
+        before=before,
+        after=after,
+        restores_id=restores_id,
+    )
+    db.session.add(entry)
+    return entry
+
+
+def entries(match: Match) -> list[AuditEntry]:
+    """The match's history, newest first."""
+    return list(
+        db.session.execute(
+            db.select(AuditEntry).where(AuditEntry.match_id == match.id).order_by(AuditEntry.id.desc())
+        ).scalars()
+    )
+
+
+def describe(entry: AuditEntry, players: list[str]) -> str:
+    """The entry in plain words: "anna corrected hand 3: bid 120 → 140"."""
+    who, n = entry.username, entry.hand_number or 0
+    match entry.action:
+        case "match_created":
+            return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
+        case action if action in WHO_DID:
+            return str(WHO_DID[action]) % {"name": who}
+        case "seat_claimed" | "seat_assigned" | "seat_released":
+            return _seat_words(entry, players)
+        case "hand_added":
+            return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n, hand=hand_words(entry.after, players))
+        case "hand_deleted":
+            return _(
+                "%(name)s deleted hand %(num)d (%(hand)s)", name=who, num=n, hand=hand_words(entry.before, players)
+            )
+        case "hand_restored":
+            return _(
+                "%(name)s restored a deleted hand as hand %(num)d: %(hand)s",
+                name=who,
+                num=n,
+                hand=hand_words(entry.after, players),
+            )
+        case "hand_edited":
+            changes = _changed(entry.before or {}, entry.after or {}, players)
+            return _(
+                "%(name)s corrected hand %(num)d: %(changes)s",
+                name=who,
+                num=n,
+                changes="; ".join(changes) or _("no change"),
+            )
+    return f"{who}: {entry.action}"
+
+
+def _seat_words(entry: AuditEntry, players: list[str]) -> str:
+    """A change of seats: who claimed, gave or gave up which seat (`{"seat", "user"}`)."""
+    claim = (entry.after if entry.action != "seat_released" else entry.before) or {}
+    player, member = _seat_name(claim.get("seat"), players), claim.get("user") or "?"
+    if entry.action == "seat_claimed":
+        return _("%(name)s is %(player)s on the sheet now", name=entry.username, player=player)
+    if entry.action == "seat_assigned":
+        return _("%(name)s gave %(player)s's seat to %(member)s", name=entry.username, player=player, member=member)
+    if member == entry.username:
+        return _("%(name)s left %(player)s's seat: %(player)s is a guest again", name=entry.username, player=player)
+    return _(
+        "%(name)s took %(player)s's seat from %(member)s: %(player)s is a guest again",
+        name=entry.username,
+        player=player,
+        member=member,
+    )
+
+
+def hand_words(record: dict[str, Any] | None, players: list[str]) -> str:
+    """A hand record in brief: "Boris bid 120", "a redeal"."""
+    if not record:
+        return "?"
+    if "calls" in record:
+        return _round_words(record, players)
+    kind, bid = record.get("kind"), record.get("bid")
+    name = _seat_name(record.get("declarer"), players)
+    if kind == "redeal":
+        return _("a redeal")
+    if kind == "forfeit":
+        return _("%(name)s gave up at %(bid)s", name=name, bid=bid)
+    made = record.get("made")
+    if made is None:
+        return _("%(name)s bid %(bid)s", name=name, bid=bid)
+    if made:
+        return _("%(name)s bid %(bid)s, made", name=name, bid=bid)
+    return _("%(name)s bid %(bid)s, missed", name=name, bid=bid)
+
+
+def _round_words(record: dict[str, Any], players: list[str]) -> str:
+    """A Tichu round in brief: "Anna out first, Anna: Tichu, cards 35 : 65"."""
+    first = record.get("first_out")
+    parts = [] if first is None else [_("%(name)s out first", name=_seat_name(first, players))]
+    parts += [f"{_seat_name(i, players)}: {CALL_NAMES.get(c, c)}" for i, c in enumerate(record.get("calls") or []) if c]
+    points = record.get("card_points")
+    if record.get("double_victory"):
+        parts.append(_("double victory"))
+    elif isinstance(points, list) and len(points) == 2:
+        parts.append(_("cards %(team0)d : %(team1)d", team0=points[0], team1=points[1]))
+    return ", ".join(parts)
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) -> list[str]:
+    """What differs between two hand records, one phrase per change."""
+    out = []
+    for key, phrase in FIELDS:
+        old, new = before.get(key), after.get(key)
+        if old != new:
+            if key in ("declarer", "first_out"):
+                old, new = _seat_name(old, players), _seat_name(new, players)
+            out.append(str(phrase) % {"old": _value_words(old), "new": _value_words(new)})
+    for key, phrase in SEAT_FIELDS:
+        olds, news = before.get(key) or [], after.get(key) or []
+        for seat in range(max(len(olds), len(news))):
+            old = olds[seat] if seat < len(olds) else None
+            new = news[seat] if seat < len(news) else None
+            if old != new:
+                if key == "calls":
+                    old, new = CALL_NAMES.get(old, old), CALL_NAMES.get(new, new)
+                out.append(
+                    str(phrase)
+                    % {"name": _seat_name(seat, players), "old": _value_words(old), "new": _value_words(new)}
+                )
+    return out
+
+
+def _seat_name(seat: Any, players: list[str]) -> str:
+    """A player's name for a seat number."""
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else _("nobody")
+
+
+def _value_words(value: Any) -> str:
+    """A stored value as a player reads it."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        # TRANSLATORS: a yes/no value changed in the history: "blind no → yes"
+        return _("yes") if value else _("no")
+    if isinstance(value, list):
+        return ", ".join(str(SUITS.get(v, v)) for v in value) or _("none")
+    if isinstance(value, str) and value in KINDS:
+        return str(KINDS[value])
+    return str(value)

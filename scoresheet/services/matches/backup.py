@@ -1,0 +1,440 @@
+"""Backups: matches as a versioned JSON document, imported back as new matches, and the whole
+database (users with their password hashes, matches, members, hands, audit) for the CLI.
+
+The document is described by `backup.schema.json` (published as docs/backup.schema.json). An
+import checks it against that schema, then what a schema cannot say (`check_document`), and
+replays the hands through the engine before anything is stored: a backup that any of these
+refuses stores nothing, and nothing an import stores can break a later read or backup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+from babel.lists import format_list
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from sqlalchemy import func
+
+from ...rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
+from ...rules import setup_to_dict as setup_dict
+from ...rules.house import as_created
+from ...storage.extensions import db
+from ...storage.models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
+from ...web.api.shapes import entry_to_dict, member_names
+from ..players import statistics
+from . import audit
+from .queries import stored_hands
+from .replay_cache import store_summary
+
+FORMAT = "tysiacha-scoresheet"
+VERSION = 1
+HAND_ACTIONS = frozenset({"hand_added", "hand_edited", "hand_deleted", "hand_restored"})
+SCHEMA = json.loads(resources.files(__package__).joinpath("backup.schema.json").read_text("utf-8"))
+VALIDATOR = Draft202012Validator(SCHEMA)
+MAX_DEPTH = 10
+"""No backup of this app nests deeper (document, matches, match, audit, entry, after, setup,
+options…); a deeper one is refused before the schema is checked (no recursion runs out)."""
+LARGEST = 2**31 - 1
+"""Every number in a backup fits PostgreSQL's integer column."""
+MAX_VERSION = 10**6
+"""The highest hand version a restore keeps: over two thousand million changes below
+`LARGEST` (a hand's version grows by one per change)."""
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo=UTC)
+"""Times in a backup are from 2000 to 2100 (UTC): PostgreSQL cannot store year 10000."""
+
+
+def document(matches: list[Match], users: list[User] | None = None) -> dict[str, Any]:
+    """The backup document of these matches (and, for the whole database, these users)."""
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": utcnow().isoformat(),
+        "matches": [_match_document(m) for m in matches],
+    }
+    if users is not None:
+        doc["users"] = [
+            {"username": u.username, "password_hash": u.password_hash, "created_at": isoformat(u.created_at)}
+            for u in users
+        ]
+    return doc
+
+
+def _match_document(match: Match) -> dict[str, Any]:
+    """One match: set-up, status, members, hands exactly as recorded, and its audit trail."""
+    players = list(match.setup["players"])
+    return {
+        "id": match.id,
+        "join_code": match.join_code,
+        "setup": match.setup,
+        "status": match.status,
+        "created_at": isoformat(match.created_at),
+        "created_by": _username(match.created_by_id),
+        "members": member_names(match),
+        "hands": [
+            {
+                "number": h.number,
+                "record": h.record,
+                "version": h.version,
+                "created_by": h.created_by.username if h.created_by else None,
+                "updated_by": h.updated_by.username if h.updated_by else None,
+                "created_at": isoformat(h.created_at),
+                "updated_at": isoformat(h.updated_at),
+            }
+            for h in stored_hands(match)
+        ],
+        "audit": [entry_to_dict(e, players) for e in reversed(audit.entries(match))],
+    }
+
+
+def _username(user_id: int | None) -> str | None:
+    """The name of an account, if there is one."""
+    user = db.session.get(User, user_id) if user_id is not None else None
+    return user.username if user else None
+
+
+def import_matches(user: User, doc: Any) -> list[Match]:
+    """Import every match of a backup as a NEW match (new id and join code) whose only member
+    is `user`; all or nothing."""
+    matches = [_load_match_at(i, m, importer=user) for i, m in enumerate(check_document(doc))]
+    db.session.commit()
+    return matches
+
+
+def restore_database(doc: Any) -> tuple[int, int]:
+    """Load a whole-database backup into this (empty) database: (users, matches) restored."""
+    items = check_document(doc)
+    users = doc.get("users")
+    if users is None:
+        raise Malformed("/users", _("A database backup lists its users."))
+    _unique(users, "/users", "username", str.casefold)
+    _unique(items, "/matches", "id", str)
+    _unique(items, "/matches", "join_code", str)
+    for u in users:
+        db.session.add(
+            User(username=u["username"], password_hash=u["password_hash"], created_at=_when(u.get("created_at")))
+        )
+    db.session.flush()
+    for i, m in enumerate(items):
+        _load_match_at(i, m, importer=None)
+    db.session.commit()
+    return len(users), len(items)
+
+
+def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
+    """Refuse a second item whose `key` is the `same` (a row the database would refuse)."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if same(item[key]) in seen:
+            raise Malformed(
+                f"{path}/{i}/{key}",
+                _("This backup holds “%(value)s” twice: a backup holds each once.", value=item[key]),
+            )
+        seen.add(same(item[key]))
+
+
+def _load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -> Match:
+    """`_load_match` for match `index` of a backup; a refusal names its place in the document
+    ("/matches/0/hands/2/record/points", "/matches/0/setup/players", "/matches/0/status")."""
+    try:
+        return _load_match(data, importer)
+    except RuleError as err:
+        field = err.field or ""
+        if not field.startswith("/"):
+            field = (f"/hands/{err.hand - 1}/record" if err.hand else "/setup") + (f"/{field}" if field else "")
+        err.field = f"/matches/{index}{field}"
+        raise
+
+
+def is_empty() -> bool:
+    """No users and no matches stored."""
+    return not any(db.session.execute(db.select(func.count()).select_from(t)).scalar_one() for t in (User, Match))
+
+
+def check_document(doc: Any) -> list[dict[str, Any]]:
+    """The document's matches, after checking its format and version, every value (depth,
+    text, numbers), the schema, and what the schema cannot say (times, the audit trail)."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise Malformed("format", _("This is not a scoresheet backup (format “%(format)s”).", format=FORMAT))
+    if doc.get("version") != VERSION:
+        raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.", version=VERSION))
+    _check_values(doc)
+    error = best_match(VALIDATOR.iter_errors(doc))
+    if error is not None:
+        raise Malformed(
+            _pointer(error.absolute_path),
+            _(
+                "This backup does not have the form of a scoresheet backup (docs/backup.schema.json): %(reason)s.",
+                reason=_schema_problem(error),
+            ),
+        )
+    for path, value in _times(doc):
+        _when(value, path)
+    for i, match in enumerate(doc["matches"]):
+        _check_audit(match["audit"], f"/matches/{i}/audit")
+    matches: list[dict[str, Any]] = doc["matches"]
+    return matches
+
+
+_TYPES = {
+    "object": _l("an object"),
+    "array": _l("a list"),
+    "string": _l("text"),
+    "integer": _l("a whole number"),
+    "number": _l("a number"),
+    "boolean": _l("true or false"),
+    "null": _l("null"),
+}
+"""The schema's types as the sentence of a refusal names them."""
+_TOO = {
+    "maxLength": _l("the text at %(place)s is too long"),
+    "minLength": _l("the text at %(place)s is too short"),
+    "maxItems": _l("the list at %(place)s has too many entries"),
+    "minItems": _l("the list at %(place)s has too few entries"),
+    "maxProperties": _l("%(place)s has too many entries"),
+    "maximum": _l("the number at %(place)s is too large"),
+    "minimum": _l("the number at %(place)s is too small"),
+    "pattern": _l("the text at %(place)s is not written as a backup writes it"),
+    "format": _l("the text at %(place)s is not written as a backup writes it"),
+    "propertyNames": _l("a name at %(place)s is not one a backup uses"),
+}
+"""What a schema check found, by the check's keyword, for one place in the document."""
+
+
+def _schema_problem(error: Any) -> str:
+    """What the schema found wrong, in the reader's words: the place in the document (a JSON
+    pointer) and whether something is missing, of the wrong type or not allowed there; never
+    jsonschema's own English."""
+    path, keyword = list(error.absolute_path), error.validator
+    instance = error.instance
+    if keyword == "required" and isinstance(instance, dict):
+        missing = next((k for k in error.validator_value if k not in instance), "")
+        return _("%(place)s is missing", place=_pointer([*path, missing]))
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties", {})
+        extra = next((k for k in instance if k not in known), "")
+        return _("%(place)s is not allowed in a backup", place=_pointer([*path, extra]))
+    place = _pointer(path)
+    if keyword == "type":
+        wanted = error.validator_value
+        kinds = [str(_TYPES.get(t, t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
+        return _(
+            "%(place)s should be %(kind)s",
+            place=place,
+            kind=format_list(kinds, style="or", locale=get_locale() or "en"),
+        )
+    if keyword in _TOO:
+        return str(_TOO[keyword]) % {"place": place}
+    return _("the value at %(place)s is not one a backup can hold", place=place)
+
+
+def _check_values(doc: Any) -> None:
+    """Refuse what no backup holds and a database cannot store: nesting deeper than
+    `MAX_DEPTH`, text with NUL or lone surrogates, fractions, numbers beyond `LARGEST`."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise Malformed(_pointer(path), _("This backup is nested deeper than any backup."))
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+            texts = list(value)
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+            texts = []
+        else:
+            texts = [value] if isinstance(value, str) else []
+        for text in texts:
+            if "\x00" in text or not _is_utf8(text):
+                raise Malformed(
+                    _pointer(path),
+                    _("This backup holds text with a character that is not text (NUL or a lone surrogate)."),
+                )
+        if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
+            raise Malformed(
+                _pointer(path), _("Numbers in a backup are whole numbers up to %(largest)s.", largest=LARGEST)
+            )
+
+
+def _is_utf8(text: str) -> bool:
+    """The text can be written as UTF-8 (no lone surrogate such as "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every time in a (schema-checked) document with its place."""
+    found = [("/exported_at", doc.get("exported_at"))]
+    found += [(f"/users/{i}/created_at", u.get("created_at")) for i, u in enumerate(doc.get("users") or [])]
+    for i, m in enumerate(doc["matches"]):
+        found.append((f"/matches/{i}/created_at", m.get("created_at")))
+        found += [
+            (f"/matches/{i}/hands/{j}/{key}", h.get(key))
+            for j, h in enumerate(m["hands"])
+            for key in ("created_at", "updated_at")
+        ]
+        found += [(f"/matches/{i}/audit/{j}/at", e["at"]) for j, e in enumerate(m["audit"])]
+    return [(path, value) for path, value in found if value is not None]
+
+
+def _check_audit(entries: list[dict[str, Any]], path: str) -> None:
+    """An audit trail that makes sense: ids once each, and a `hand_restored` restores an
+    earlier `hand_deleted` of the same match, once. (The schema says what each action holds.)"""
+    ids: dict[int, str] = {}
+    restored: set[int] = set()
+    for j, e in enumerate(entries):
+        if e["id"] in ids:
+            raise Malformed(f"{path}/{j}/id", _("Two history entries have the id %(id)s.", id=e["id"]))
+        ids[e["id"]] = e["action"]
+        if e["action"] == "hand_restored":
+            target = e["restores"]
+            if ids.get(target) != "hand_deleted" or target in restored:
+                raise Malformed(
+                    f"{path}/{j}/restores",
+                    _("A restored hand names an earlier deletion in the same history, and is restored once."),
+                )
+            restored.add(target)
+
+
+def _pointer(path: Any) -> str:
+    """A place in the document as a JSON pointer (RFC 6901): "/matches/0/hands/2"."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path) or "/"
+
+
+def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
+    """Add one match of a backup to the session, checked by a replay. With an `importer` it is
+    a new match of theirs; without, it keeps its id, join code, members and authors."""
+    setup = setup_from_dict(as_created(data["setup"]))  # a backup from before keeps its rules
+    check_setup(setup)
+    hands = data["hands"]
+    records = []
+    for number, h in enumerate(hands, start=1):
+        try:
+            records.append(record_from_dict(h["record"], setup.rules))
+        except RuleError as err:
+            err.hand = number
+            raise
+    sheet = replay(setup, records)  # Refused propagates: nothing is stored
+    status = data["status"]
+    if (status == "banked") != (sheet.winner is not None and status != "open"):
+        raise Malformed("/status", _("The match's status does not fit its sheet."))
+    users = {} if importer else {u.username: u for u in db.session.execute(db.select(User)).scalars()}
+
+    def named(name: Any) -> User | None:
+        return users.get(name) if isinstance(name, str) else None
+
+    def who(name: Any) -> User | None:
+        return importer or named(name)
+
+    match = Match(setup=setup_dict(setup), status=status, created_by_id=None)
+    store_summary(match, sheet)
+    if importer is None:
+        match.id, match.join_code = str(data["id"]), str(data["join_code"])
+        match.created_at = _when(data.get("created_at"))
+        for name in dict.fromkeys(data.get("members") or []):
+            if name in users:
+                match.members.append(Member(user_id=users[name].id))
+        creator = who(data.get("created_by"))
+    else:
+        match.members.append(Member(user_id=importer.id))
+        creator = importer
+    match.created_by_id = creator.id if creator else None
+    db.session.add(match)
+    db.session.flush()
+    for number, (h, record) in enumerate(zip(hands, records, strict=True), start=1):
+        made, edited = who(h.get("created_by")), who(h.get("updated_by"))
+        db.session.add(
+            Hand(
+                match_id=match.id,
+                number=number,
+                record=record_to_dict(record),
+                version=1 if importer else _kept_version(h.get("version")),
+                created_by_id=made.id if made else None,
+                updated_by_id=edited.id if edited else None,
+                created_at=_when(h.get("created_at")),
+                updated_at=_when(h.get("updated_at")),
+            )
+        )
+    _load_audit(match, data["audit"], named)
+    if importer is not None:
+        audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
+    if status == "banked":  # an imported banked match counts in the statistics
+        statistics.keep_figures(match, sheet, _banked_time(data["audit"]))
+    db.session.flush()
+    return match
+
+
+def _kept_version(version: Any) -> int:
+    """A restored hand's version: as it was, up to `MAX_VERSION`. (An imported match is new,
+    so its hands start at version 1: no phone holds a version of it.) Versions grow by one
+    per change, so a hand kept so can never be changed past PostgreSQL's integer, and every
+    backup the app writes (versions up to `LARGEST`) imports and restores again."""
+    return min(version, MAX_VERSION) if isinstance(version, int) and version > 0 else 1
+
+
+def _banked_time(entries: list[dict[str, Any]]) -> datetime:
+    """When a banked match of a (checked) backup was banked: its `match_banked` entry's
+    time, else now."""
+    banked = [e for e in entries if e["action"] == "match_banked"]
+    return _when(banked[-1].get("at")) if banked else utcnow()
+
+
+def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
+    """Copy a (checked) backup's audit trail, oldest first, keeping who (by name; `named` finds
+    the account of that name, if it is the same database) and when; hand records are stored
+    as the engine writes them."""
+    new_ids: dict[int, int] = {}
+    for e in entries:
+        before, after = e.get("before"), e.get("after")
+        if e["action"] in HAND_ACTIONS:
+            before, after = (
+                None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
+                for r in (before, after)
+            )
+        user = named(e["user"])
+        entry = AuditEntry(
+            match_id=match.id,
+            user_id=user.id if user else None,
+            username=e["user"],
+            action=e["action"],
+            hand_number=e.get("hand"),
+            before=before,
+            after=after,
+            restores_id=new_ids.get(e.get("restores") or 0),
+            at=_when(e["at"]),
+        )
+        db.session.add(entry)
+        db.session.flush()
+        new_ids[e["id"]] = entry.id
+
+
+def _when(value: Any, field: str = "at") -> datetime:
+    """A stored time from its ISO text (now, if there is none), in UTC (SQLite keeps no offset:
+    stored as given, 10:00+05:00 would read back as 10:00 UTC)."""
+    if value is None:
+        return utcnow()
+    moment: datetime | None
+    try:
+        parsed = datetime.fromisoformat(value)
+        moment = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except (TypeError, ValueError, OverflowError):  # 9999-12-31T23:59:59-14:00 is year 10000
+        moment = None
+    if moment is None or not EARLIEST <= moment < LATEST:
+        raise Malformed(
+            field,
+            _(
+                "A time in a backup is from the years 2000 to 2100, written like %(example)s.",
+                example="2026-11-30T04:42:08+00:00",
+            ),
+        )
+    return moment

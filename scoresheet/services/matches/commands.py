@@ -1,0 +1,441 @@
+"""The service layer's commands: every change to a match, each one transaction.
+
+create_match, rematch, join, add_hand, edit_hand, delete_hand, restore_hand, bank, end — and
+preview_hand, which checks a draft hand the same way and stores nothing. Reading lives in
+`queries`. Every change is checked by replaying all the hand records with it, inside the
+transaction; a refused change stores nothing. Refusals propagate as the engine's `Malformed` /
+`Refused` (with `.field` and `.message`); a change that clashes with the match's current state
+raises `errors.Conflict`. Every change stores the match's new summary with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from flask import abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.exc import IntegrityError
+
+from ...rules import (
+    HandResult,
+    MatchState,
+    Record,
+    Refused,
+    Replay,
+    Setup,
+    check_setup,
+    record_from_dict,
+    record_to_dict,
+    replay,
+    setup_from_dict,
+    setup_to_dict,
+)
+from ...rules.figures import game_of
+from ...rules.house import LEGACY, check_new_match
+from ...storage.database import read_locked
+from ...storage.extensions import db
+from ...storage.models import AuditEntry, Hand, Match, Member, User, utcnow
+from ...web.errors import Conflict
+from ..players import ratings, statistics
+from . import audit
+from .links import by_join_code
+from .queries import get_hand, rematch_of, stored_hands
+from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
+
+_RETRIES = 5
+
+
+def create_match(user: User, setup: Setup) -> Match:
+    """Start a match (the set-up is checked here, and refused an old rule only a stored match
+    keeps, RULES.md §7); the creator is its first member."""
+    check_setup(setup)
+    check_new_match(setup)
+    match = _new_match(user, setup, [user.id])
+    db.session.commit()
+    return match
+
+
+def _new_match(user: User, setup: Setup, member_ids: list[int]) -> Match:
+    """A new match of `user`'s with these members (not committed)."""
+    check_setup(setup)
+    match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
+    match.members.extend(Member(user_id=i) for i in member_ids)
+    store_summary(match, replay(setup, []))
+    db.session.add(match)
+    db.session.flush()
+    audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
+    return match
+
+
+def rematch(match: Match, user: User) -> tuple[Match, bool]:
+    """The table's next match: the same players, rules and options, the first deal one seat
+    on (to the left of this match's first dealer), no start scores; every member of this
+    match is a member of it. One per match: a second tap, on any phone, gets the one already
+    started. The match, and whether it was started now."""
+    read_locked(match)
+    started = rematch_of(match, user)
+    if started is not None:
+        return started, False
+    if rematch_of(match) is not None:  # started before this member joined: not theirs to see
+        abort(404, _("There is no such match."))
+    old = computed(match).sheet.setup
+    if match.status == "open" and computed(match).sheet.winner is None:
+        raise Conflict(_("This match is still being played: a rematch starts once it is won or ended."))
+    setup = dataclasses.replace(
+        old,
+        first_dealer=(old.first_dealer + 1) % len(old.players),
+        start_scores=tuple(0 for _ in old.start_scores),
+        options=dataclasses.replace(old.options, forced_any_seat=False),
+    )
+    # RULES.md §7: tyzicha's old forced rule stays with the stored match, not its rematch
+    members = [m.user_id for m in match.members]
+    new = _new_match(user, setup, [user.id, *(i for i in members if i != user.id)])
+    match.rematch_id = new.id
+    match.revision += 1  # the other phones' sheets show the way to the new match
+    db.session.commit()
+    return new, True
+
+
+def save_usual_rules(user: User, match: Match) -> None:
+    """Keep this match's players, ruleset and options as the user's usual rules (RULES.md §6,
+    §11), for `start_usual`."""
+    setup = match.setup
+    options = {k: v for k, v in setup.get("options", {}).items() if k != LEGACY}  # §7: old only
+    user.usual_rules = {"players": list(setup["players"]), "rules": setup["rules"], "options": options}
+    db.session.commit()
+
+
+def start_usual(user: User) -> Match:
+    """Start a match with the user's usual rules: the first seat deals, no start scores."""
+    if user.usual_rules is None:
+        abort(404, _("No usual rules are saved: save them from a match's page first."))
+    return create_match(user, setup_from_dict(user.usual_rules))
+
+
+def join(user: User, code: str) -> Match:
+    """Make the user a member of the match with this join code (404 if there is none)."""
+    match = by_join_code(code)
+    if match is None:
+        abort(404, _("No match has that join code: check it with the table."))
+    if not any(m.user_id == user.id for m in match.members):
+        match.members.append(Member(user_id=user.id))
+        audit.log(match, user, "member_joined")
+        try:
+            db.session.commit()
+        except IntegrityError:  # joined twice at the same moment: once is enough
+            db.session.rollback()
+    return match
+
+
+def preview_hand(
+    match: Match, record: Record, number: int | None = None, expected_hand: int | None = None
+) -> HandResult:
+    """The engine's result for a draft hand (the next one, refused as adding it would be, or a
+    correction of hand `number`), replayed with the stored hands; nothing is stored."""
+    if number is None:
+        _refuse_closed(match)
+        return _try_next(match, computed(match), record, expected_hand)[1]
+    records = stored_records(match)
+    records[number - 1] = record
+    return _checked_replay(match, records, number, _CHANGING, deleted=False).hands[number - 1]
+
+
+def add_hand(match: Match, user: User, record: Record, expected_hand: int | None = None) -> MatchState:
+    """Record the next hand (if `expected_hand` is given, it must be that number); the new
+    sheet."""
+    for attempt in range(_RETRIES):
+        try:
+            return _record_next_hand(match, user, record, expected_hand)
+        except _NumberTaken as taken:
+            # Without expected_hand the caller meant "the next hand, whatever its number":
+            # check it again against the hand that got in first.
+            if expected_hand is not None or attempt == _RETRIES - 1:
+                raise Conflict(
+                    _(
+                        "Hand %(num)d was already recorded by %(name)s.",
+                        num=taken.number,
+                        name=_author(get_hand(match, taken.number)),
+                    )
+                ) from None
+    raise AssertionError("unreachable")
+
+
+def edit_hand(match: Match, user: User, number: int, record: Record, version: int | None = None) -> MatchState:
+    """Correct hand `number` (if `version` is given, it must still be current); the new
+    sheet."""
+    hands = _lock(match)
+    hand = _numbered(hands, number)
+    if version is not None and hand.version != version:
+        raise Conflict(
+            _(
+                "This hand was changed by %(name)s meanwhile: check it and enter your correction again.",
+                name=_author(hand, edited=True),
+            )
+        )
+    records = _records(match, hands)
+    records[number - 1] = record
+    sheet = _checked_replay(match, records, number, _CHANGING, deleted=False)
+    audit.log(match, user, "hand_edited", number, before=hand.record, after=record_to_dict(record))
+    hand.record = record_to_dict(record)
+    hand.version += 1
+    hand.updated_by_id = user.id
+    hand.updated_at = _touch(match, sheet)
+    db.session.commit()
+    return sheet
+
+
+def delete_hand(match: Match, user: User, number: int) -> MatchState:
+    """Delete hand `number`; later hands move up one number. The new sheet."""
+    hands = _lock(match)
+    hand = _numbered(hands, number)
+    records = _records(match, [h for h in hands if h is not hand])
+    sheet = _checked_replay(match, records, number, _DELETING, deleted=True)
+    audit.log(match, user, "hand_deleted", number, before=hand.record)
+    db.session.delete(hand)
+    db.session.flush()
+    _renumber(match, number + 1, -1)
+    _touch(match, sheet)
+    db.session.commit()
+    db.session.expire(match, ["hands"])
+    return sheet
+
+
+def restorable_ids(match: Match, history: list[AuditEntry]) -> set[int]:
+    """Ids of the `hand_deleted` entries of `history` whose hand `restore_hand` would bring
+    back now: not restored yet, the match still open, and not finished unless the hand goes
+    back inside the sheet (a finished match takes no next hand). The page and the API ask this;
+    `restore_hand` refuses the others."""
+    if match.status != "open":
+        return set()
+    restored = {e.restores_id for e in history if e.restores_id is not None}
+    deleted = [e for e in history if e.action == "hand_deleted" and e.id not in restored]
+    if not deleted:
+        return set()
+    sheet = computed(match).sheet
+    return {e.id for e in deleted if sheet.winner is None or _restored_number(e, len(sheet.hands)) <= len(sheet.hands)}
+
+
+def deleted_entry(match: Match, entry_id: int | None) -> AuditEntry:
+    """The match's `hand_deleted` history entry with this id, else 404: the same answer for
+    an id that is not there and for another match's entry, so ids tell nothing."""
+    entry = db.session.get(AuditEntry, entry_id) if entry_id is not None else None
+    if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
+        abort(404, _("There is no such deleted hand in this match."))
+    return entry
+
+
+def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchState]:
+    """Bring back the hand a `hand_deleted` entry removed, at its old number if the sheet is
+    that long (later hands move down one), else as the next hand. Its number and the sheet."""
+    hands = _lock(match)
+    entry = deleted_entry(match, entry_id)
+    if db.session.execute(db.select(AuditEntry.id).where(AuditEntry.restores_id == entry.id)).first() is not None:
+        raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
+    if entry.id not in restorable_ids(match, [entry]):
+        before = computed(match).sheet  # under the lock: the sheet as it stands
+        raise Conflict(_finished_message(before.setup, before))
+    record = record_from_dict(entry.before, match.setup["rules"])
+    number = _restored_number(entry, len(hands))
+    records = _records(match, hands)
+    records.insert(number - 1, record)
+    try:
+        sheet = _checked_replay(match, records, number, _RESTORING, deleted=False)
+    except Refused as err:
+        if err.hand == number:
+            err.message = _(
+                "The deleted hand cannot come back as hand %(num)d: %(reason)s", num=number, reason=err.message
+            )
+        raise
+    _renumber(match, number, 1)
+    db.session.add(
+        Hand(
+            match_id=match.id,
+            number=number,
+            record=record_to_dict(record),
+            created_by_id=user.id,
+            updated_by_id=user.id,
+        )
+    )
+    audit.log(match, user, "hand_restored", number, after=record_to_dict(record), restores_id=entry.id)
+    _touch(match, sheet)
+    db.session.commit()
+    db.session.expire(match, ["hands"])
+    return number, sheet
+
+
+def bank(match: Match, user: User) -> MatchState:
+    """Bank a finished match: read-only, with its winner; its seats' figures are kept and the
+    ratings of its game move on."""
+    sheet = _sheet_of_locked(match)
+    if sheet.winner is None:
+        raise Conflict(_("Only a finished match can be banked: nobody has won yet."))
+    audit.log(match, user, "match_banked", before={"status": "open"}, after={"status": "banked"})
+    match.status = "banked"
+    banked_at = _touch(match, sheet)
+    statistics.keep_figures(match, sheet, banked_at)
+    ratings.rate_from(game_of(sheet.setup.rules), banked_at)
+    db.session.commit()
+    return sheet
+
+
+def end(match: Match, user: User) -> MatchState:
+    """End an unfinished match: read-only, without a winner."""
+    sheet = _sheet_of_locked(match)
+    if sheet.winner is not None:
+        raise Conflict(_("%(name)s has won this match: bank it instead.", name=sheet.standings[sheet.winner].name))
+    audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
+    match.status = "ended"
+    _touch(match, sheet)
+    db.session.commit()
+    return sheet
+
+
+class _NumberTaken(Exception):
+    """Another request stored a hand with this number first (the unique constraint said so)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _record_next_hand(match: Match, user: User, record: Record, expected: int | None) -> MatchState:
+    """Check `record` as the next hand by replaying the match with it, then store it."""
+    _lock(match, load=False)
+    current = computed(match)
+    number = len(current.sheet.hands) + 1
+    trial = _try_next(match, current, record, expected)[0]
+    sheet = trial.state()
+    db.session.add(
+        Hand(
+            match_id=match.id,
+            number=number,
+            record=record_to_dict(record),
+            created_by_id=user.id,
+            updated_by_id=user.id,
+        )
+    )
+    audit.log(match, user, "hand_added", number, after=record_to_dict(record))
+    _touch(match, sheet)
+    revision = match.revision
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise _NumberTaken(number) from None
+    return publish(match.id, revision, trial, sheet, current.hands_text).sheet
+
+
+def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:
+    """`record` tried as the next hand of `match` after `current` (on a copy of its replay),
+    with its result; a wrong `expected` hand number or a finished match is a Conflict."""
+    number = len(current.sheet.hands) + 1
+    if expected is not None and expected < number:
+        raise Conflict(
+            _("Hand %(num)d was already recorded by %(name)s.", num=expected, name=_author(get_hand(match, expected)))
+        )
+    if expected is not None and expected > number:
+        raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number, expected=expected))
+    trial = current.run.copy()
+    try:
+        result = trial.add(record)
+    except Refused as err:
+        if err.hand == number and current.sheet.winner is not None:
+            raise Conflict(_finished_message(current.sheet.setup, current.sheet)) from None
+        raise
+    return trial, result
+
+
+def _lock(match: Match, load: bool = True) -> list[Hand]:
+    """Lock the match row (PostgreSQL: writers to one match queue), refuse a closed match,
+    and return its hands as they are now (unless `load` is false)."""
+    read_locked(match)
+    _refuse_closed(match)
+    return stored_hands(match) if load else []
+
+
+def _refuse_closed(match: Match) -> None:
+    """Conflict if the match is banked or ended: its sheet can no longer change."""
+    if match.status == "banked":
+        raise Conflict(_("This match is banked: its sheet can no longer change."))
+    if match.status == "ended":
+        raise Conflict(_("This match has ended: its sheet can no longer change."))
+
+
+def _sheet_of_locked(match: Match) -> MatchState:
+    """The sheet of an open match, under the match's lock."""
+    _lock(match, load=False)
+    return computed(match).sheet
+
+
+def _numbered(hands: Sequence[Hand], number: int) -> Hand:
+    """The hand with this number, else 404."""
+    if not 1 <= number <= len(hands):
+        abort(404, _("This match has no hand %(num)d.", num=number))
+    return hands[number - 1]
+
+
+def _restored_number(entry: AuditEntry, hands: int) -> int:
+    """The number a deleted hand comes back as: its old one if the sheet of `hands` hands is
+    that long, else the next."""
+    return min(entry.hand_number or hands + 1, hands + 1)
+
+
+_CHANGING = _l("Changing hand %(num)d would break hand %(later)d: %(reason)s")
+_DELETING = _l("Deleting hand %(num)d would break hand %(later)d: %(reason)s")
+_RESTORING = _l("Restoring hand %(num)d would break hand %(later)d: %(reason)s")
+
+
+def _checked_replay(match: Match, records: list[Record], number: int, breaks: Any, deleted: bool) -> MatchState:
+    """Replay after changing or deleting hand `number`; a refusal of a later hand says so."""
+    try:
+        return replay(setup_of(match), records)
+    except Refused as err:
+        if err.hand is not None and (deleted or err.hand != number):
+            later = err.hand + 1 if deleted and err.hand >= number else err.hand
+            err.message = str(breaks) % {"num": number, "later": later, "reason": err.message}
+        raise
+
+
+def _renumber(match: Match, first: int, by: int) -> None:
+    """Add `by` to the number of hand `first` and every later hand (-1 after a delete, +1
+    before a restore), each a new version."""
+    # Two steps through negative numbers so the unique (match, number) pair never collides.
+    later = (Hand.match_id == match.id) & (Hand.number >= first)
+    # A moved hand is a new version: a correction aimed at the number it left (a phone's old
+    # form, a queued correction) gets a 409 instead of landing on the hand that moved in.
+    db.session.execute(db.update(Hand).where(later).values(number=-(Hand.number + by), version=Hand.version + 1))
+    db.session.execute(db.update(Hand).where(Hand.match_id == match.id, Hand.number < 0).values(number=-Hand.number))
+
+
+def _touch(match: Match, sheet: MatchState) -> datetime:
+    """Mark a change of the match's hands or status: a new revision (and when it happened),
+    and the summary of its new sheet."""
+    match.revision += 1
+    match.updated_at = now = utcnow()
+    store_summary(match, sheet)
+    return now
+
+
+def _author(hand: Hand, edited: bool = False) -> str:
+    """Who recorded (or last changed) a hand, for a conflict message."""
+    user = hand.updated_by if edited else hand.created_by
+    return user.username if user is not None else _("someone")
+
+
+def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
+    """The engine's records of these stored hands."""
+    rules = match.setup["rules"]
+    return [record_from_dict(h.record, rules) for h in hands]
+
+
+def _finished_message(setup: Setup, sheet: MatchState) -> str:
+    """Why no hand can be added to a finished match."""
+    assert sheet.winner is not None
+    return _(
+        "The match is over: %(name)s has won. Bank it, or correct an earlier hand first.",
+        name=sheet.standings[sheet.winner].name,
+    )

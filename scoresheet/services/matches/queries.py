@@ -1,0 +1,125 @@
+"""Reading matches: a member's match or 404, their list, the computed sheet, the live version.
+
+The read side of the service layer (`services` holds the commands that change a match).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort
+from flask_babel import gettext as _
+from sqlalchemy import Row, func
+
+from ...rules import MatchState
+from ...storage.extensions import db
+from ...storage.models import Hand, Match, Member, User
+from .replay_cache import computed
+
+
+def get_match(match_id: str, user: User) -> Match:
+    """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
+    match = db.session.execute(
+        db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
+    ).scalar_one_or_none()
+    if match is None:
+        abort(404, _("There is no such match."))
+    return match
+
+
+def get_hand(match: Match, number: int) -> Hand:
+    """The stored hand with this number (for an edit form: its record and version), else 404."""
+    hand = db.session.execute(
+        db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+    ).scalar_one_or_none()
+    if hand is None:
+        abort(404, _("This match has no hand %(num)d.", num=number))
+    return hand
+
+
+def user_matches(user: User) -> list[Match]:
+    """The user's matches, newest first (for backups: whole rows)."""
+    return list(
+        db.session.execute(
+            db.select(Match).join(Member).where(Member.user_id == user.id).order_by(Match.created_at.desc(), Match.id)
+        ).scalars()
+    )
+
+
+def listed_matches(user: User, grouped: bool = True) -> list[Row[Any]]:
+    """What lists show of the user's matches, newest first, in one query of the columns they
+    need (their stored summaries: nothing is replayed, no ORM object is built); `grouped`:
+    open ones before banked and ended ones."""
+    rows = list(
+        db.session.execute(
+            db.select(Match.id, Match.setup, Match.status, Match.summary, Match.created_at)
+            .join(Member)
+            .where(Member.user_id == user.id)
+            .order_by(Match.created_at.desc(), Match.id)
+        ).all()
+    )
+    if grouped:
+        rows.sort(key=lambda m: m.status != "open")  # stable: newest first within each
+    return rows
+
+
+def sheet_of(match: Match) -> MatchState:
+    """The computed sheet: a replay of the stored hand records."""
+    return computed(match).sheet
+
+
+def version_of(match: Match, hands: int | None = None) -> str:
+    """The match's version for live updates, `<hands>-<revision>`, read from the database
+    (`hands`: the count when the caller has just replayed them)."""
+    if hands is None:
+        hands = db.session.execute(db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
+    return f"{hands}-{match.revision}"
+
+
+def poll_version(match_id: str, user: User) -> str:
+    """`version_of` one of the user's matches in a single query, without loading the match
+    (404 like `get_match`): every phone at every table asks for it every few seconds."""
+    hands = db.select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
+    row = db.session.execute(
+        db.select(Match.revision, hands).join(Member).where(Match.id == match_id, Member.user_id == user.id)
+    ).one_or_none()
+    if row is None:
+        abort(404, _("There is no such match."))
+    return f"{row[1]}-{row[0]}"
+
+
+def stored_hands(match: Match) -> list[Hand]:
+    """The match's hand rows in order, fresh from the database."""
+    return list(
+        db.session.execute(
+            db.select(Hand)
+            .where(Hand.match_id == match.id)
+            .order_by(Hand.number)
+            .execution_options(populate_existing=True)
+        ).scalars()
+    )
+
+
+def known_names(user: User, most: int = 60) -> list[str]:
+    """Player names of the user's matches, most recent first, each once (ignoring case): the
+    start form offers them, so nobody types the table's names afresh."""
+    names: dict[str, str] = {}
+    for (setup,) in db.session.execute(
+        db.select(Match.setup)
+        .join(Member)
+        .where(Member.user_id == user.id)
+        .order_by(Match.created_at.desc(), Match.id)
+        .limit(200)
+    ):
+        for name in setup.get("players", []):
+            names.setdefault(name.casefold(), name)
+    return list(names.values())[:most]
+
+
+def rematch_of(match: Match, user: User | None = None) -> Match | None:
+    """The table's next match, if someone started it and it is still there (`user`: and they
+    are a member of it; a member of this match who joined after it started is not)."""
+    new = db.session.get(Match, match.rematch_id) if match.rematch_id else None
+    if new is None or user is None or any(m.user_id == user.id for m in new.members):
+        return new
+    return None

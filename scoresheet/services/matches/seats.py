@@ -1,0 +1,141 @@
+"""Seats and people: a member claims their seat ("I am Anna"), the match's creator assigns
+seats to members, and a seat nobody claimed stays a guest name. Each change is written to the
+match's history (`audit`) in its own transaction.
+
+A player's history is their claimed seats; a claim that changes on a banked match
+recomputes the ratings from that match on (`ratings.rerate_match`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+
+from ...rules import Refused
+from ...storage.database import read_locked
+from ...storage.extensions import db
+from ...storage.models import Match, Member, Seat, User, fold
+from ...web.errors import Conflict
+from ..players import ratings
+from . import audit
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat of a match as the pages and the API show it."""
+
+    seat: int
+    name: str
+    """The name on the sheet."""
+    username: str | None
+    """The account that claimed it, or None: a guest."""
+
+
+def seats_of(match: Match) -> list[SeatView]:
+    """Every seat of the match in order, with the account that claimed it (one query)."""
+    claimed = dict(
+        db.session.execute(
+            db.select(Seat.seat, User.username).join(User, User.id == Seat.user_id).where(Seat.match_id == match.id)
+        ).all()
+    )
+    return [SeatView(i, name, claimed.get(i)) for i, name in enumerate(match.setup["players"])]
+
+
+def claim(match: Match, user: User, seat: int) -> None:
+    """The user (a member) takes this seat as theirs, leaving any other seat of the match."""
+    _place(match, user, user, _checked(match, seat))
+
+
+def assign(match: Match, by: User, seat: int, username: object) -> None:
+    """The match's creator gives this seat to a member (named by username)."""
+    _creator_only(match, by)
+    _checked(match, seat)
+    member = db.session.execute(
+        db.select(User)
+        .join(Member, Member.user_id == User.id)
+        .where(Member.match_id == match.id, User.username_folded == fold(username if isinstance(username, str) else ""))
+    ).scalar_one_or_none()
+    if member is None:
+        raise Refused("username", _("Only a member of the match can have a seat: they join with its code first."))
+    _place(match, by, member, seat)
+
+
+def release(match: Match, by: User, seat: int) -> None:
+    """Make a seat a guest again: its own player, or the creator, may."""
+    _checked(match, seat)
+    read_locked(match, share=True)  # a bank under way is waited for (the ratings follow it)
+    row = _claim_of(match, seat)
+    if row is None:
+        return
+    if row.user_id != by.id:
+        _creator_only(match, by)
+    audit.log(match, by, "seat_released", before=_claim_words(row))
+    db.session.delete(row)
+    _changed(match)
+
+
+def _checked(match: Match, seat: int) -> int:
+    """The seat number if the match has that seat, else 404."""
+    if not 0 <= seat < len(match.setup["players"]):
+        abort(404, _("This match has no such seat."))
+    return seat
+
+
+def _creator_only(match: Match, user: User) -> None:
+    """403 unless the user started the match."""
+    if match.created_by_id != user.id:
+        abort(403, _("Only the player who started the match can give seats to others."))
+
+
+def _claim_of(match: Match, seat: int) -> Seat | None:
+    """The claim on this seat, locked (PostgreSQL) until the change commits."""
+    return db.session.execute(
+        db.select(Seat).where(Seat.match_id == match.id, Seat.seat == seat).with_for_update()
+    ).scalar_one_or_none()
+
+
+def _place(match: Match, by: User, user: User, seat: int) -> None:
+    """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
+    claimed is a Conflict unless the creator (`by`) is giving it."""
+    read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
+    row = _claim_of(match, seat)
+    if row is not None and row.user_id == user.id:
+        return
+    before = None
+    if row is not None:
+        before = _claim_words(row)
+        if match.created_by_id != by.id:
+            raise Conflict(_("%(name)s has claimed this seat already.", name=before["user"]))
+        db.session.delete(row)
+    db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
+    db.session.flush()
+    db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))
+    audit.log(
+        match,
+        by,
+        "seat_claimed" if by.id == user.id else "seat_assigned",
+        before=before,
+        after={"seat": seat, "user": user.username},
+    )
+    try:
+        _changed(match)
+    except IntegrityError:  # two phones claimed the seat at the same moment
+        db.session.rollback()
+        raise Conflict(_("Someone claimed this seat at the same moment: look again.")) from None
+
+
+def _claim_words(row: Seat) -> dict[str, object]:
+    """A claim as the history keeps it: the seat and the claimant's name (not their id)."""
+    user = db.session.get(User, row.user_id)
+    return {"seat": row.seat, "user": user.username if user else "?"}
+
+
+def _changed(match: Match) -> None:
+    """Commit a change of the match's seats; a banked match's ratings follow it."""
+    db.session.flush()
+    if match.status == "banked":
+        ratings.rerate_match(match.setup["rules"], match.id)
+    db.session.commit()

@@ -1,0 +1,145 @@
+"""Pages for bringing people to a match: the join link, and the watch link with its read-only
+live sheet (no account needed), made, replaced or stopped by any member.
+
+A GET never changes anything: the join link asks first, with one "Join" button (a POST, with
+its CSRF token as every form). The watch pages answer only their own match's sheet, its
+scoreboard, its version and its CSV; nothing on them can change anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from ...rules.tichu import team_of
+from ...services.matches import commands, export, links, queries
+from ...storage.models import Match
+from .. import limits
+from ..match_view import back_to, match_context
+from ..pages.forms import ButtonForm
+
+bp = Blueprint("invite", __name__)
+bp.add_app_template_global(links.join_url)
+bp.add_app_template_global(links.watch_url)
+bp.add_app_template_global(links.qr_code)
+bp.add_app_template_global(queries.rematch_of)
+
+
+@bp.route("/join/<code>", methods=["GET", "POST"])
+@limits.join_limits
+@limits.join_link_limits
+def join_link(code: str) -> Any:
+    """The join link: log in or register first if need be, then join with one tap."""
+    if not current_user.is_authenticated:
+        flash(_("Log in, or make an account, to join the match."))
+        return redirect(url_for("pages.login", next=request.path))
+    match = links.by_join_code(code)
+    if match is None:
+        return render_template("join.html", match=None, form=None), 404
+    if any(m.user_id == current_user.id for m in match.members):
+        return back_to(match)  # already at the table: straight to the sheet
+    form = ButtonForm()
+    if form.validate_on_submit():
+        commands.join(current_user, code)
+        flash(_("You joined the match: its sheet is on your phone too."))
+        return back_to(match)
+    sheet = queries.sheet_of(match)
+    return render_template("join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
+
+
+@bp.get("/watch/<token>")
+def watch(token: str) -> Response:
+    """The watch link: the match's sheet, read-only, updated live; no account needed."""
+    match = links.by_watch_token(token)
+    sheet = queries.sheet_of(match)
+    return _private(
+        render_template(
+            "watch.html", match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet)
+        )
+    )
+
+
+@bp.get("/watch/<token>/board")
+def board(token: str) -> Response:
+    """The scoreboard for a tablet or TV in the middle of the table: each side's name and score
+    in very large type, who deals, the barrel, the last hand's change; read-only and live."""
+    match = links.by_watch_token(token)
+    sheet = queries.sheet_of(match)
+    context = match_context(match, sheet)
+    dealer = sheet.next.dealer if sheet.next else None
+    dealing = team_of(dealer) if context["tichu"] and dealer is not None else dealer
+    return _private(render_template("board.html", match=match, sheet=sheet, token=token, dealing=dealing, **context))
+
+
+@bp.get("/watch/<token>/version")
+def watch_version(token: str) -> Response:
+    """The watched match's version (as `GET /matches/<id>/version`); 304 while unchanged."""
+    match = links.by_watch_token(token)
+    v = queries.version_of(match)
+    response = _private({"version": v})
+    response.set_etag(v)
+    response.cache_control.no_cache = True
+    return response.make_conditional(request)
+
+
+@bp.get("/watch/<token>/sheet.csv")
+def watch_csv(token: str) -> Response:
+    """The watched match's sheet as CSV (the same file members download)."""
+    return _private(export.csv_response(links.by_watch_token(token)))
+
+
+def _private(body: Any) -> Response:
+    """A watch answer: never cached, never indexed, and the token never sent on as a referrer."""
+    response = make_response(body)
+    response.cache_control.no_store = True
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@bp.post("/matches/<match_id>/watch")
+@login_required
+def make_watch(match_id: str) -> Response:
+    """Make the match's watch link, or replace it (the old one stops working)."""
+    match = queries.get_match(match_id, current_user)
+    return _changed(
+        match,
+        lambda: links.make_watch_link(match, current_user),
+        _("Watch link ready: anyone who has it sees the sheet, and can change nothing."),
+    )
+
+
+@bp.post("/matches/<match_id>/watch/stop")
+@login_required
+def stop_watch(match_id: str) -> Response:
+    """Stop the match's watch link."""
+    match = queries.get_match(match_id, current_user)
+    return _changed(
+        match,
+        lambda: links.stop_watch_link(match, current_user),
+        _("The watch link is stopped: it shows nothing any more."),
+    )
+
+
+@bp.post("/matches/<match_id>/board")
+@login_required
+def open_board(match_id: str) -> Response:
+    """A member's one tap to the scoreboard: through the match's watch link, made first if the
+    match has none (an existing one is kept, so boards already open stay open)."""
+    match = queries.get_match(match_id, current_user)
+    if not ButtonForm().validate_on_submit():
+        return redirect(url_for("pages.match", match_id=match.id, _anchor="invite"))
+    token = match.watch_token or links.make_watch_link(match, current_user)
+    return redirect(url_for("invite.board", token=token))
+
+
+def _changed(match: Match, command: Any, done: str) -> Response:
+    """Run a one-button command (its CSRF token checked), then back to the match's links."""
+    if ButtonForm().validate_on_submit():
+        command()
+        flash(done)
+    return redirect(url_for("pages.match", match_id=match.id, _anchor="invite"))

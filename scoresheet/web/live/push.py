@@ -1,0 +1,194 @@
+"""Live updates pushed to the phones as Server-Sent Events (issue 17), where the server can hold
+connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development server).
+
+A phone following a match keeps one `GET /matches/<id>/events` (a watch link:
+`/watch/<token>/events`) open instead of asking for the version every 3 s: a table that is
+thinking costs an idle connection and a short `alive` event every `PUSH_HEARTBEAT` seconds, and
+a saved hand reaches the other phones within `PUSH_EVERY` seconds (one thread per process reads
+the versions of every match its streams follow, in one query, that often). Each stream says the
+match's version first, then each new one; it ends after `PUSH_STREAM_SECONDS`, and the browser's
+EventSource comes back at once, logged in afresh (a session logged out since gets the app's own
+answer). Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+from flask import Blueprint, Flask, abort, current_app
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from sqlalchemy import Engine
+from werkzeug.wrappers import Response
+
+from ...services.matches import links, queries
+from ...storage.database import read_rows
+from ...storage.extensions import db
+
+bp = Blueprint("push", __name__)
+GONE = ""
+"""The version of a match that is no longer there: its streams end."""
+_CHUNK = 500
+_VERSIONS = (
+    "SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id), m.revision FROM matches m WHERE m.id IN ({})"
+)
+
+
+class Hub:
+    """One per process: the matches its streams follow and their versions, read from the
+    database by one thread for all of them; a change wakes only that match's streams."""
+
+    def __init__(self, engine: Engine, every: float) -> None:
+        self._engine, self._every = engine, every
+        self._lock = threading.Lock()
+        self._changed: dict[str, threading.Condition] = {}
+        """Per followed match, what its streams wait on (all on `_lock`)."""
+        self._following: Counter[str] = Counter()
+        self._versions: dict[str, str] = {}
+        self._reader: threading.Thread | None = None
+        self._stopped = threading.Event()
+        self._read_at = time.monotonic()
+        """When the versions were last read (or there were none to read)."""
+
+    def current(self, within: float) -> bool:
+        """Whether the versions were read in the last `within` seconds (and the two reads a slow
+        round may take): while the database does not answer, the streams say nothing, and the
+        pages say they may be out of date."""
+        return time.monotonic() - self._read_at <= within + 2 * self._every
+
+    def wait(self, match_id: str, known: str, timeout: float) -> str:
+        """The match's version once it is not `known` any more, else `known` after `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            self._following[match_id] += 1
+            changed = self._changed.setdefault(match_id, threading.Condition(self._lock))
+            if self._reader is None:
+                self._reader = threading.Thread(target=self._read, name="push-hub", daemon=True)
+                self._reader.start()
+            try:
+                while not _newer(self._versions.get(match_id, known), known):
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not changed.wait(left):
+                        break
+                fresh = self._versions.get(match_id, known)
+                return fresh if _newer(fresh, known) else known
+            finally:
+                self._following[match_id] -= 1
+                if not self._following[match_id]:
+                    del self._following[match_id]
+
+    def _read(self) -> None:
+        """Every `every` seconds, the versions of the matches followed; wake their streams.
+        A match nobody followed over a whole round is forgotten."""
+        while not self._stopped.wait(self._every):
+            with self._lock:
+                followed = list(self._following)
+                for gone in [m for m in self._changed if m not in self._following]:
+                    del self._changed[gone]
+                    self._versions.pop(gone, None)
+            if not followed:
+                self._read_at = time.monotonic()
+                continue
+            try:
+                fresh = self._versions_of(followed)
+            except Exception:  # noqa: BLE001 — the database is away: the streams wait, we try again
+                continue
+            self._read_at = time.monotonic()
+            with self._lock:
+                for match_id in followed:
+                    version = fresh.get(match_id, GONE)
+                    if self._versions.get(match_id) != version and match_id in self._changed:
+                        self._versions[match_id] = version
+                        self._changed[match_id].notify_all()
+
+    def stop(self) -> None:
+        """End the reading thread and wait for it (an app that is done with its database: its
+        last read must not outlive the engine)."""
+        self._stopped.set()
+        if self._reader is not None:
+            self._reader.join()
+
+    def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
+        """`<hands>-<revision>` of each of these matches that is still there (read outside any
+        transaction: on SQLite no write lock, which would stall every stream of the worker)."""
+        versions = {}
+        for start in range(0, len(match_ids), _CHUNK):
+            chunk = match_ids[start : start + _CHUNK]
+            rows = read_rows(self._engine, _VERSIONS.format(", ".join("?" * len(chunk))), chunk)
+            if rows is None:
+                raise ConnectionError("the database did not answer")
+            versions.update({m: f"{n}-{r}" for m, n, r in rows})
+        return versions
+
+
+def _newer(version: str, known: str) -> bool:
+    """Whether `version` comes after `known` (the revision counts every change; a version the
+    hub read before the stream read its own is not news) or the match is gone."""
+    if version == GONE:
+        return True
+    return int(version.rpartition("-")[2]) > int(known.rpartition("-")[2])
+
+
+def enabled() -> bool:
+    """Whether this server pushes live updates (the pages then listen instead of polling)."""
+    return bool(current_app.config.get("LIVE_PUSH"))
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its hub (it starts reading when the first stream waits)."""
+    app.config.setdefault("PUSH_EVERY", 0.5)
+    app.config.setdefault("PUSH_HEARTBEAT", 5.0)
+    app.config.setdefault("PUSH_STREAM_SECONDS", 300.0)
+    with app.app_context():
+        app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
+    app.add_template_global(enabled, "live_push")
+
+
+@bp.get("/matches/<match_id>/events")
+@login_required
+def events(match_id: str) -> Response:
+    """A member's stream of the match's versions (404 like `…/version` for anyone else)."""
+    version = queries.poll_version(match_id, current_user)  # a stranger: as a missing match
+    if not enabled():
+        abort(404, _("There is nothing here."))
+    return _stream(match_id, version)
+
+
+@bp.get("/watch/<token>/events")
+def watch_events(token: str) -> Response:
+    """The watched match's stream (as `/watch/<token>/version`); no account needed."""
+    match = links.by_watch_token(token)  # a stopped or wrong token: as on the watch page
+    if not enabled():
+        abort(404, _("There is nothing here."))
+    response = _stream(match.id, queries.version_of(match))
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _stream(match_id: str, version: str) -> Response:
+    """The event stream: the version now, each new one, `alive` while nothing changes."""
+    hub: Hub = current_app.extensions["push"]
+    beat = float(current_app.config["PUSH_HEARTBEAT"])
+    lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
+
+    def events() -> Iterator[str]:
+        yield f"retry: 2000\ndata: {version}\n\n"
+        known, end = version, time.monotonic() + lifetime
+        while (left := end - time.monotonic()) > 0:
+            fresh = hub.wait(match_id, known, min(beat, left))
+            if fresh == GONE:
+                return
+            if fresh == known:
+                if hub.current(beat):  # else silence: the page says it may be out of date
+                    yield "event: alive\ndata: \n\n"
+            else:
+                known = fresh
+                yield f"data: {known}\n\n"
+
+    response = Response(events(), mimetype="text/event-stream")
+    response.cache_control.no_store = True
+    response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response

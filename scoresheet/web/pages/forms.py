@@ -1,0 +1,600 @@
+"""Forms for people: each turns what was typed into the plain data the services take.
+
+The rules are judged once, by the engine (the same path as the JSON API); a form only reads
+its fields and puts the engine's refusal next to the field it names (`refuse`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    Field,
+    Form,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import DataRequired, InputRequired, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ...rules import RULESETS, SUITS, MatchState, RuleError
+from ...rules.house import AMOUNTS, HOUSE_RULES
+from ...rules.records import ACES
+from ...rules.rulesets import GOLD_MIN_BID
+from ...rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
+from ...words import house_rules
+from ...words.house_rules import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL
+from ..security import MAX_HAND_NUMBER, ascii_number
+
+NUMBER = _l("Enter a whole number.")
+MAX_SEATS = 4
+RULESET_LABELS = {
+    "squarescores": _l("SquareScores: barrel, zeros, Rospisat'"),
+    "polish": _l("Polish: lock at 900"),
+    "classic": _l("Classic: barrel won by a bid of 120"),
+    "ggtables": _l("GGTables: 2–4 players, bombs"),
+    "tyzicha": _l("Tyzicha: 3 players, to 1001"),
+    "tichu": _l("Tichu: 4 players in two teams"),
+}
+RULESET_NAMES = {
+    "squarescores": _l("SquareScores"),
+    "polish": _l("Polish"),
+    "classic": _l("Classic"),
+    "ggtables": _l("GGTables"),
+    "tyzicha": _l("Tyzicha"),
+    "tichu": _l("Tichu"),
+}
+"""A ruleset's short name, for lists and the rules select (RULESET_LABELS beside it say more:
+a whole label does not fit a 360 px select)."""
+# TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
+FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"), "tyzicha": _l("Concede")}
+CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"), "great_grand": _l("Great Grand Tichu")}
+"""A Tichu call as players name it (docs/glossary.md)."""
+CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Great Grand")}
+"""A Tichu call as the round form's toggle says it."""
+MARRIAGE_LABELS = {
+    "hearts": _l("%(name)s: hearts marriage"),
+    "diamonds": _l("%(name)s: diamonds marriage"),
+    "clubs": _l("%(name)s: clubs marriage"),
+    "spades": _l("%(name)s: spades marriage"),
+    "aces": _l("%(name)s: ace marriage (all four aces)"),
+}
+"""A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
+
+
+def _choices(pairs: Any) -> list[SelectChoice]:
+    """Choices for a radio, select or checkbox group from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def _as_json(data: Any) -> str:
+    """Data for the page's script in an attribute (its words as they are, not escaped)."""
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _strip(value: Any) -> Any:
+    """Trim spaces a phone keyboard adds around a word."""
+    return value.strip() if isinstance(value, str) else value
+
+
+def _seat_number(value: Any) -> int | None:
+    """A seat number as sent (None if empty); anything else is -1, which no choice has, so the
+    field says its own plain message (not WTForms' "could not coerce")."""
+    if value is None or value == "" or isinstance(value, int):
+        return value if value != "" else None
+    try:
+        return int(value)
+    except ValueError:
+        return -1
+
+
+class NumberField(IntegerField):
+    """A whole number typed on the numeric keypad, refused in words a player understands."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the number; anything else is refused with a plain message."""
+        try:
+            super().process_formdata(valuelist)
+        except ValueError as err:
+            raise ValueError(str(NUMBER)) from err
+
+
+def _number_field(label: Any, **kw: Any) -> NumberField:
+    """An optional whole number typed on the numeric keypad."""
+    kw.setdefault("validators", [Optional()])
+    render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
+    return NumberField(label, render_kw=render_kw, **kw)
+
+
+class RefusableForm(FlaskForm):
+    """A form that shows the engine's refusals next to the field (or group) they name."""
+
+    GROUPS: tuple[str, ...] = ()
+    """Field names judged as a group: their errors show at the top of the group."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
+        self.top_errors: list[str] = []
+
+    def refuse(self, field: str | None, message: str) -> None:
+        """Attach a refusal to its field, its group, or the top of the form."""
+        target = getattr(self, field, None) if field else None
+        if field in self.GROUPS:
+            self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
+        elif isinstance(target, Field) and not isinstance(target, HiddenField):
+            target.errors = [*target.errors, message]
+        else:
+            self.top_errors.append(message)
+
+    def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
+        """Attach an engine refusal (`.field`, `.message`); one about another hand than
+        `hand` (a later hand a correction would break) goes to the top of the form."""
+        if err.hand is not None and hand is not None and err.hand != hand:
+            self.top_errors.append(err.message)
+        else:
+            self.refuse(err.field, err.message)
+
+
+def _username_field(missing: Any) -> StringField:
+    """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
+    return StringField(
+        _l("Username"),
+        filters=[_strip],
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+
+def _password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
+    """A password box the phone's password manager understands; `missing` if empty."""
+    return PasswordField(
+        label,
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "new-password" if new else "current-password"},
+    )
+
+
+def _remember_field() -> BooleanField:
+    """ "Stay logged in", ticked unless the player unticks it."""
+    return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
+
+
+class RegisterForm(RefusableForm):
+    """A new account."""
+
+    username = _username_field(_l("Choose a username."))
+    password = _password_field(_l("Password"), _l("Choose a password."), new=True)
+    remember = _remember_field()
+
+
+class LoginForm(RefusableForm):
+    """Log in with a username and password."""
+
+    username = _username_field(_l("Enter your username."))
+    password = _password_field(_l("Password"), _l("Enter your password."))
+    remember = _remember_field()
+
+
+class ChangePasswordForm(RefusableForm):
+    """A new password, after the current one."""
+
+    current_password = _password_field(_l("Current password"), _l("Enter your current password."))
+    new_password = _password_field(_l("New password"), _l("Choose a new password."), new=True)
+
+
+class LogOutEverywhereForm(RefusableForm):
+    """End every session and token (a button: the CSRF token is the whole form)."""
+
+
+class DeleteAccountForm(RefusableForm):
+    """Delete the account: the password typed again."""
+
+    password = _password_field(_l("Your password"), _l("Enter your password to confirm."))
+
+
+class JoinForm(RefusableForm):
+    """Join a match with the code its table shares."""
+
+    code = StringField(
+        _l("Join code"),
+        filters=[_strip],
+        validators=[InputRequired(_l("Enter the code."))],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
+
+
+class ButtonForm(RefusableForm):
+    """A form that is one button (join, rematch, make or stop a watch link): its CSRF token is
+    the whole form."""
+
+
+class ConfirmForm(RefusableForm):
+    """A final step (bank, end, delete) that needs a ticked box."""
+
+    confirm = BooleanField(_l("Yes, I am sure"), validators=[DataRequired(_l("Tick the box to confirm."))])
+
+
+class HeadToHeadForm(Form):
+    """Two players of one's table to compare: a GET form (it stores nothing, so no CSRF
+    token); the view gives both lists the table's names and judges the pair itself."""
+
+    one = SelectField(_l("Player"), validate_choice=False)
+    two = SelectField(_l("Against"), validate_choice=False)
+
+
+class MatchForm(RefusableForm):
+    """Start a match (API.md POST /api/matches)."""
+
+    GROUPS = ("players", "options", "start_scores")
+    rules = SelectField(
+        _l("Rules"),
+        choices=_choices(RULESET_NAMES.items()),
+        default="squarescores",
+        invalid_choice_message=_l("Choose one of the rulesets."),
+    )
+    target = SelectField(
+        _l("Target"),
+        default="",
+        invalid_choice_message=_l("Choose one of the targets."),
+        choices=_choices([("", THE_USUAL)] + [(t, t) for t in ("500", "1000", "1001", "1500", "2000", "3000")]),
+    )
+    gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
+    blind_bids = BooleanField(BLIND_BIDS)
+    sitter_bonus = BooleanField(_l("Sitter-out bonus (four players)"))
+    great_grand_tichu = BooleanField(_l("Tichu: Great Grand Tichu (±400) may be called"))
+    sheet = RadioField(
+        _l("Sheet"),
+        default="",
+        invalid_choice_message=_l("Choose how the sheet shows losses."),
+        choices=_choices(
+            [
+                ("", _l("The usual: Tysiacha paper style, Tichu signed")),
+                ("deferred", _l("Paper style: losses owed")),
+                ("signed", _l("Signed: plus and minus")),
+            ]
+        ),
+    )
+    first_dealer = SelectField(
+        _l("First dealer"),
+        coerce=_seat_number,
+        default=0,
+        choices=_choices((i, _l("Player %(num)d", num=i + 1)) for i in range(4)),
+        invalid_choice_message=_l("Pick the first dealer from the players."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._house_words_for_target()
+
+    def _house_words_for_target(self) -> None:
+        """The house rules' words with the barrel's figures of the target chosen (RULES.md §4:
+        880 and 760 at 1000), and each target's words for the page's script to swap in when
+        the target changes (`data-by-target`)."""
+        words = house_rules.target_words
+        barrels = {t for r in RULESETS.values() if r.has_barrel for t in r.targets}
+        rs = RULESETS.get(self.rules.data or "")
+        usual = rs.targets[0] if rs and rs.has_barrel else house_rules.USUAL_TARGET
+        at = {"": usual} | {str(t): t for t in sorted(barrels)}  # no barrel plays to others
+        chosen = at.get(self.target.data or "", usual)
+        for key in house_rules.TARGET_WORDS:
+            f = self[key]
+            if key in SWITCHES:
+                f.label.text = str(words(key, chosen))
+                f.render_kw = {"data-by-target": _as_json({t: str(words(key, n)) for t, n in at.items()})}
+                continue
+            each = {t: dict(words(key, n)) for t, n in at.items()}
+            f.choices = [f.choices[0]]
+            for value, label in words(key, chosen):
+                by_target = {t: str(c[value]) for t, c in each.items()}
+                moves = len(set(by_target.values())) > 1
+                f.choices.append(
+                    SelectChoice(value, str(label), render_kw={"data-by-target": _as_json(by_target)} if moves else {})
+                )
+
+    def name_dealers(self) -> None:
+        """Name the first dealer's choices as the players typed above it ("Player n" for a
+        seat with no name yet; the page's script keeps them in step while typing)."""
+        self.first_dealer.choices = _choices(
+            (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1)) for i, p in enumerate(self.players())
+        )
+
+    def players(self) -> list[Any]:
+        """The four name fields."""
+        return [self[f"players-{i}"] for i in range(MAX_SEATS)]
+
+    def start_scores(self) -> list[Any]:
+        """The four start-score fields."""
+        return [self[f"start_scores-{i}"] for i in range(MAX_SEATS)]
+
+    def house_fields(self) -> list[Any]:
+        """The house rules' fields (RULES.md §11), in the order of the rules."""
+        return [self[key] for key in HOUSE_RULES]
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules set away from the usual: a switch ticked, a choice made."""
+        chosen: dict[str, Any] = {}
+        for key in HOUSE_RULES:
+            value = self[key].data
+            if key in SWITCHES:
+                if value:
+                    chosen[key] = True
+            elif value != USUAL and value is not None:
+                chosen[key] = int(value) if key in AMOUNTS else value
+        return chosen
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body: players up to the last one named, options as ticked."""
+        names = [p.data or "" for p in self.players()]
+        while names and not names[-1]:
+            names.pop()
+        tichu = self.rules.data == TICHU
+        flags = {name: self[name].data for name in ("gold_set", "blind_bids", "sitter_bonus", "great_grand_tichu")}
+        ours = ("great_grand_tichu",) if tichu else ("gold_set", "blind_bids", "sitter_bonus")
+        # The other game's options go only when ticked: the engine then says they do not apply.
+        options: dict[str, Any] = {k: v for k, v in flags.items() if v or k in ours}
+        if self.sheet.data:
+            options["sheet"] = self.sheet.data
+        if self.target.data:
+            options["target"] = int(self.target.data)
+        options |= self.house_rules()
+        data: dict[str, Any] = {
+            "players": names,
+            "rules": self.rules.data,
+            "options": options,
+            "first_dealer": self.first_dealer.data,
+        }
+        # Tichu keeps one score per team: the first two boxes (RULES.md §10).
+        starts = [s.data for s in self.start_scores()][: 2 if tichu else len(names)]
+        if any(s is not None for s in starts):
+            data["start_scores"] = [s or 0 for s in starts]
+        return data
+
+
+# The house rules (RULES.md §11): "the usual" leaves an option to the ruleset.
+for _key in HOUSE_RULES:
+    setattr(
+        MatchForm,
+        _key,
+        BooleanField(LABELS[_key])
+        if _key in SWITCHES
+        else SelectField(
+            LABELS[_key],
+            default=USUAL,
+            choices=_choices([(USUAL, THE_USUAL), *CHOICES[_key]]),
+            invalid_choice_message=_l("Choose one of the choices offered."),
+        ),
+    )
+
+# One named field per seat, not a FieldList: a FieldList shifts values onto the wrong seats
+# when some of them are not sent.
+for _i in range(MAX_SEATS):
+    setattr(
+        MatchForm,
+        f"players-{_i}",
+        StringField(
+            _l("Player %(num)d (if four play)", num=_i + 1)
+            if _i == MAX_SEATS - 1
+            else _l("Player %(num)d", num=_i + 1),
+            filters=[_strip],
+        ),
+    )
+    setattr(MatchForm, f"start_scores-{_i}", _number_field(_l("Player %(num)d", num=_i + 1)))
+
+
+class HandForm(RefusableForm):
+    """One hand, new or corrected (API.md hand body); seats are added by `_hand_form`."""
+
+    GROUPS = ("points", "marriages")
+    kind = RadioField(
+        _l("What happened"),
+        default="played",
+        choices=_choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")), ("redeal", _l("Redeal"))]),
+        invalid_choice_message=_l("Say what happened: played, called off or redealt."),
+    )
+    declarer = RadioField(
+        _l("Declarer"),
+        coerce=_seat_number,
+        validators=[Optional()],
+        invalid_choice_message=_l("Pick the declarer from the players."),
+    )
+    bid = _number_field(_l("Bid"))
+    blind = BooleanField(_l("Blind bid (doubled)"))
+    sitter_points = _number_field(_l("Sitter-out's talon points"))
+    forced = BooleanField(FORCED)
+    expected_hand = HiddenField()
+    version = HiddenField()
+
+    seats = 0
+    """How many seats the table has (set by `_hand_form`)."""
+
+    def points(self) -> list[Any]:
+        """The card-point fields, one per seat."""
+        return [self[f"points_{i}"] for i in range(self.seats)]
+
+    def marriages(self) -> list[Any]:
+        """The marriage toggles, one group per seat."""
+        return [self[f"marriages_{i}"] for i in range(self.seats)]
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body; a redeal or a forfeit leaves out what was not played."""
+        data: dict[str, Any] = {"kind": self.kind.data}
+        if self.kind.data != "redeal":
+            data.update(declarer=self.declarer.data, bid=self.bid.data)
+            for name in ("blind", "forced"):
+                if name in self:
+                    data[name] = self[name].data
+        if self.kind.data == "played":
+            data["points"] = [p.data for p in self.points()]
+            data["marriages"] = [list(m.data or []) for m in self.marriages()]
+            if "sitter_points" in self:
+                data["sitter_points"] = self.sitter_points.data or 0
+        return _with_expected_hand(data, self.expected_hand.data)
+
+
+def _with_expected_hand(data: dict[str, Any], expected: str | None) -> dict[str, Any]:
+    """The body with the form's hidden `expected_hand`: a hand number in ASCII digits, else the
+    text as sent, which the service refuses (never dropped, never a 4,300-digit int())."""
+    if expected:
+        data["expected_hand"] = ascii_number(expected, MAX_HAND_NUMBER) or expected
+    return data
+
+
+def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
+    """The hand form for this table: one row per seat, only the options it plays."""
+    setup = sheet.setup
+    n = len(setup.players)
+    rs = RULESETS[setup.rules]
+
+    class TableHandForm(HandForm):
+        seats = n
+
+    marriages = (*SUITS, ACES) if setup.options.ace_marriage else tuple(SUITS)
+    # One named field per seat (a seat that sits out sends nothing).
+    for i, name in enumerate(setup.players):
+        setattr(
+            TableHandForm,
+            f"points_{i}",
+            _number_field(
+                _("%(name)s: card points", name=name), render_kw={"min": 0, "max": 120, "data-seat-points": i}
+            ),
+        )
+        setattr(
+            TableHandForm,
+            f"marriages_{i}",
+            SelectMultipleField(
+                _("%(name)s: marriages", name=name),
+                choices=_choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
+                option_widget=CheckboxInput(),
+                widget=ListWidget(prefix_label=False),
+                invalid_choice_message=_("Use hearts, diamonds, clubs or spades."),
+            ),
+        )
+    # A field set to None is left out of the form (WTForms): only what this table plays.
+    if not setup.options.blind_bids:
+        TableHandForm.blind = None  # type: ignore[assignment]
+    if not (setup.options.sitter_bonus and n == 4):
+        TableHandForm.sitter_points = None  # type: ignore[assignment]
+    if rs.forced_min_bid is None:
+        TableHandForm.forced = None  # type: ignore[assignment]
+    form = TableHandForm(**kwargs)
+    form.kind.choices = _choices(
+        [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
+    )
+    form.declarer.choices = _choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
+    return form
+
+
+class RoundForm(RefusableForm):
+    """One Tichu round, new or corrected (API.md "Tichu"); calls are added by `_round_form`."""
+
+    GROUPS = ("calls",)
+    first_out = RadioField(
+        _l("Out first"),
+        coerce=_seat_number,
+        validators=[Optional()],
+        invalid_choice_message=_l("Pick who went out first from the players."),
+    )
+    double_victory = BooleanField(_l("Double victory: 1st and 2nd out, +200"))
+    card_points = _number_field(
+        _l("Card points"),
+        default=50,
+        render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
+    )
+    expected_hand = HiddenField()
+    version = HiddenField()
+
+    def calls(self) -> list[Any]:
+        """The call toggles, one per player."""
+        return [self[f"calls_{i}"] for i in range(4)]
+
+    def to_data(self) -> dict[str, Any]:
+        """The API body: team 1's card points are 100 minus team 0's (RULES.md §10)."""
+        team0 = self.card_points.data
+        data: dict[str, Any] = {
+            "calls": [c.data or None for c in self.calls()],
+            "first_out": self.first_out.data,
+            "double_victory": self.double_victory.data,
+            "card_points": None if self.double_victory.data or team0 is None else [team0, 100 - team0],
+        }
+        return _with_expected_hand(data, self.expected_hand.data)
+
+
+def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
+    """The round form for this Tichu table: a call toggle per player, names to tap."""
+    setup = sheet.setup
+    words = [c for c in CALL_WORDS if c != "great_grand" or setup.options.great_grand_tichu]
+
+    class TableRoundForm(RoundForm):
+        pass
+
+    for i, name in enumerate(setup.players):
+        setattr(
+            TableRoundForm,
+            f"calls_{i}",
+            RadioField(
+                _("%(name)s called", name=name),
+                default="",
+                choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
+                invalid_choice_message=_("Pick a call: none, Tichu, Grand or Great Grand.")
+                if "great_grand" in words
+                else _("Pick a call: none, Tichu or Grand."),
+            ),
+        )
+    form = TableRoundForm(**kwargs)
+    form.first_out.choices = _choices(enumerate(setup.players))
+    form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)
+    return form
+
+
+def entry_form(sheet: MatchState, sitting_out: int | None, data: dict[str, Any] | None = None) -> RoundForm | HandForm:
+    """The form for one hand of this table: Tichu's round form or Tysiacha's hand form."""
+    if sheet.setup.rules == TICHU:
+        return _round_form(sheet, data=data)
+    return _hand_form(sheet, sitting_out, data=data)
+
+
+def round_to_form_data(record: dict[str, Any]) -> dict[str, Any]:
+    """A stored Tichu round as the edit form's initial data."""
+    points = record.get("card_points")
+    data = {
+        "first_out": record.get("first_out"),
+        "double_victory": record.get("double_victory"),
+        "card_points": None if points is None else points[0],
+    }
+    for i, call in enumerate(record.get("calls") or [None] * 4):
+        data[f"calls_{i}"] = call or ""
+    return data
+
+
+def lowest_bid(sheet: MatchState, gold: bool) -> int:
+    """The lowest bid a hand can have (for the input's `min`; the engine decides)."""
+    rs = RULESETS[sheet.setup.rules]
+    return GOLD_MIN_BID if gold else (rs.forced_min_bid or rs.min_bid)
+
+
+def bid_step(sheet: MatchState) -> int:
+    """The ruleset's bid step."""
+    return RULESETS[sheet.setup.rules].bid_step
+
+
+def record_to_form_data(record: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A stored hand record as the edit form's initial data."""
+    data = {k: record.get(k) for k in ("kind", "declarer", "bid", "blind", "forced", "sitter_points")}
+    points = record.get("points") or [None] * seats
+    marriages = record.get("marriages") or [[]] * seats
+    for i in range(seats):
+        data[f"points_{i}"] = points[i]
+        data[f"marriages_{i}"] = list(marriages[i])
+    return data

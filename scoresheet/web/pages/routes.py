@@ -1,0 +1,385 @@
+"""Pages for people: thin views that read a form, call a service, and render or redirect.
+
+Every successful form ends in a redirect with a flash (post/redirect/get); every refusal is
+shown next to the field it names and stores nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required, login_user, logout_user
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
+
+from ...rules import MatchState, RuleError, setup_from_dict
+from ...rules.tichu import TICHU
+from ...services import accounts
+from ...services.matches import commands, export, queries
+from ...storage.models import Match, User
+from .. import i18n, limits, request_bodies, security
+from ..api import shapes
+from ..errors import Conflict
+from ..match_view import back_to, match_context, refused_form
+from ..offline import queued
+from ..security import ascii_number
+from . import news
+from .forms import (
+    RULESET_LABELS,
+    ButtonForm,
+    ConfirmForm,
+    JoinForm,
+    LoginForm,
+    MatchForm,
+    RegisterForm,
+    bid_step,
+    entry_form,
+    lowest_bid,
+    record_to_form_data,
+    round_to_form_data,
+)
+
+bp = Blueprint("pages", __name__)
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
+
+
+@bp.route("/register", methods=["GET", "POST"])
+@limits.register_limits
+def register() -> Any:
+    """Make an account and log in."""
+    form = RegisterForm()
+    if form.validate_on_submit():
+        try:
+            user = accounts.register(form.username.data, form.password.data)
+        except (RuleError, Conflict) as err:
+            form.refuse(err.field, err.message)
+        else:
+            return _logged_in(
+                user,
+                form.remember.data,
+                _("Welcome, %(name)s. Start a match or join your table's.", name=user.username),
+            )
+    return render_template("register.html", form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@limits.login_limits
+def login() -> Any:
+    """Log in with a username and password."""
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = accounts.authenticate(form.username.data, form.password.data)
+        if user is None:
+            form.refuse("password", _("That username and password do not match."))
+        else:
+            return _logged_in(user, form.remember.data, _("Logged in as %(name)s.", name=user.username))
+    return render_template("login.html", form=form)
+
+
+def _logged_in(user: User, remember: bool, welcome: str) -> Response:
+    """Log the user in (the language chosen before becomes the account's), say `welcome`, and
+    go on to the page asked for (`next`) or home; this phone is remembered as the user's."""
+    login_user(user, remember=remember)
+    i18n.adopt_choice(user)
+    flash(welcome)
+    response = redirect(security.local_path(request.args.get("next"), url_for("pages.index")))
+    limits.remember_device(response, user.username)
+    return response
+
+
+@bp.route("/logout", methods=["GET", "POST"])
+def logout() -> Any:
+    """Log out after a confirmation (a POST, so no link or image can do it) on every browser
+    of this user: the session version moves on, so a copied session or remember-me cookie
+    stops working (API tokens stay)."""
+    if request.method == "GET":  # the question; CSRFProtect guards the POST
+        return render_template("logout.html")
+    if current_user.is_authenticated:
+        accounts.end_sessions(current_user)
+    logout_user()
+    session.clear()
+    flash(_("Logged out."))
+    return redirect(url_for("pages.login"))
+
+
+@bp.get("/")
+@login_required
+def index() -> str:
+    """Home: your matches, start one, join one."""
+    return _home(JoinForm(formdata=None))
+
+
+def _home(join_form: JoinForm) -> str:
+    """The home page: matches in progress first, then banked and ended ones (one query, from
+    their stored summaries: nothing is replayed)."""
+    matches = [shapes.match_brief(m) for m in queries.listed_matches(current_user)]
+    # One url_for for every row (match ids are URL-safe): a list of 100 costs 100 fewer.
+    match_url = url_for("pages.match", match_id="-").removesuffix("-")
+    return render_template("index.html", matches=matches, match_url=match_url, join_form=join_form)
+
+
+@bp.post("/join")
+@login_required
+@limits.join_limits
+def join() -> Any:
+    """Join a match with its code."""
+    form = JoinForm()
+    if form.validate_on_submit():
+        try:
+            m = commands.join(current_user, form.code.data)
+        except NotFound as err:
+            form.refuse("code", str(err.description))
+        else:
+            flash(_("You joined the match: its sheet is on your phone too."))
+            return back_to(m)
+    return _home(form)
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+@login_required
+def new_match() -> Any:
+    """Start a match."""
+    form = MatchForm()
+    if form.validate_on_submit():
+        try:
+            match = commands.create_match(current_user, setup_from_dict(form.to_data()))
+        except RuleError as err:
+            form.refuse_rule(err)
+        else:
+            flash(_("Match started. Invite the table: share the link or let them scan the code."))
+            return back_to(match)
+    form.name_dealers()
+    return render_template(
+        "match_new.html", form=form, rulesets=RULESET_LABELS.values(), known_names=queries.known_names(current_user)
+    )
+
+
+@bp.post("/matches/<match_id>/rematch")
+@login_required
+def rematch(match_id: str) -> Response:
+    """Start the table's next match (same players and rules) with one tap; a second tap, on
+    any phone, opens the one already started."""
+    m = queries.get_match(match_id, current_user)
+    if ButtonForm().validate_on_submit():
+        try:
+            new, started = commands.rematch(m, current_user)
+        except Conflict as err:
+            flash(err.message, "warning")
+            return back_to(m)
+        flash(
+            _("Rematch started: the same players and rules, the deal one seat on.")
+            if started
+            else _("The rematch had already started: here it is.")
+        )
+        return back_to(new)
+    return back_to(m)
+
+
+@bp.post("/matches/<match_id>/usual")
+@login_required
+def save_usual(match_id: str) -> Response:
+    """Keep this match's players, ruleset and options as the player's usual rules."""
+    m = queries.get_match(match_id, current_user)
+    if ButtonForm().validate_on_submit():
+        commands.save_usual_rules(current_user, m)
+        flash(_("Saved as your table's usual rules: your home page starts the next match with them in one tap."))
+    return back_to(m)
+
+
+@bp.post("/matches/usual")
+@login_required
+def start_usual() -> Response:
+    """Start a match with the player's usual rules, in one tap."""
+    if not ButtonForm().validate_on_submit():
+        return redirect(url_for("pages.index"))
+    m = commands.start_usual(current_user)
+    flash(_("Match started with your usual rules. Invite the table: share the link or let them scan the code."))
+    return back_to(m)
+
+
+@bp.get("/matches/<match_id>")
+@login_required
+def match(match_id: str) -> str:
+    """The running sheet of a match."""
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
+    change = news.latest_change(m)
+    context = match_context(m, sheet)
+    return render_template(
+        "match.html",
+        match=m,
+        sheet=sheet,
+        change=change,
+        offer=news.offer(m, current_user, sheet, change),
+        news=news.news(change, context["tichu"]),
+        **context,
+    )
+
+
+@bp.get("/matches/<match_id>/sheet.csv")
+@login_required
+def sheet_download(match_id: str) -> Response:
+    """Download the sheet of one of your matches."""
+    return export.csv_response(queries.get_match(match_id, current_user))
+
+
+@bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
+@login_required
+def new_hand(match_id: str) -> Any:
+    """Enter the next hand (Tichu: the next round)."""
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
+    nxt = sheet.next
+    if m.status != "open" or nxt is None:
+        closed = _("No more hands can be entered in this match.")
+        if queued.wanted():
+            return queued.conflict(closed, None)
+        flash(closed, "warning")
+        return back_to(m)
+    tichu = sheet.setup.rules == TICHU
+    form = entry_form(sheet, nxt.sitting_out, {"expected_hand": str(nxt.hand)})
+    if form.validate_on_submit():
+        try:
+            record, expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules)
+            commands.add_hand(m, current_user, record, expected)
+        except Conflict as err:
+            if queued.wanted():
+                return queued.conflict(err.message, nxt.hand)
+            flash(err.message, "warning")
+            return back_to(m)
+        except RuleError as err:
+            form.refuse_rule(err, nxt.hand)
+        else:
+            flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu else _("Hand %(num)d recorded.", num=nxt.hand))
+            return queued.recorded(nxt.hand) if queued.wanted() else back_to(m)
+    return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
+
+
+@bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@login_required
+def edit_hand(match_id: str, number: int) -> Any:
+    """Correct a hand (Tichu: a round); every later one is recomputed."""
+    m = queries.get_match(match_id, current_user)
+    hand = queries.get_hand(m, number)
+    if m.status != "open":
+        closed = _("This match is closed: its hands can no longer change.")
+        if queued.wanted():
+            return queued.conflict(closed, None)
+        flash(closed, "warning")
+        return back_to(m)
+    sheet = queries.sheet_of(m)
+    deal = sheet.hands[number - 1]
+    tichu = sheet.setup.rules == TICHU
+    data = round_to_form_data(hand.record) if tichu else record_to_form_data(hand.record, len(sheet.setup.players))
+    form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version)})
+    if form.validate_on_submit():
+        version = form.version.data
+        try:
+            record, _expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
+            commands.edit_hand(m, current_user, number, record, (ascii_number(version) or -1) if version else None)
+        except Conflict as err:
+            if queued.wanted():
+                return queued.conflict(err.message, None)
+            flash(err.message, "warning")
+            return back_to(m)
+        except RuleError as err:
+            form.refuse_rule(err, number)
+        else:
+            flash(
+                _("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
+                if tichu
+                else _("Hand %(num)d corrected; the hands after it are recomputed.", num=number)
+            )
+            return queued.recorded(number) if queued.wanted() else back_to(m)
+    return _entry_page(form, m, sheet, deal, number, editing=True)
+
+
+def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> Any:
+    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON)."""
+    if queued.wanted():
+        return queued.refused(form)
+    if sheet.setup.rules == TICHU:
+        return render_template(
+            "round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+        )
+    min_bid = lowest_bid(sheet, deal.gold)
+    if not editing and not form.is_submitted():
+        form.bid.data = min_bid  # a new hand's bid starts at the lowest (issue 12)
+    return render_template(
+        "hand_form.html",
+        form=form,
+        match=m,
+        sheet=sheet,
+        deal=deal,
+        number=number,
+        editing=editing,
+        step=bid_step(sheet),
+        min_bid=min_bid,
+    )
+
+
+@bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@login_required
+def delete_hand(match_id: str, number: int) -> Any:
+    """Delete a hand after a confirmation; later hands move up and are recomputed."""
+    m = queries.get_match(match_id, current_user)
+    queries.get_hand(m, number)
+    if m.setup["rules"] == TICHU:
+        return _confirmed(
+            m,
+            _("Delete round %(num)d", num=number),
+            _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
+            lambda m, user: commands.delete_hand(m, user, number),
+            _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
+        )
+    return _confirmed(
+        m,
+        _("Delete hand %(num)d", num=number),
+        _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
+        lambda m, user: commands.delete_hand(m, user, number),
+        _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
+    )
+
+
+_CLOSINGS = {
+    "bank": (
+        _l("Bank the match"),
+        _l("The sheet becomes final with its winner: nobody can change it again."),
+        commands.bank,
+        _l("Match banked."),
+    ),
+    "end": (
+        _l("End the match"),
+        _l("The match stops here without a winner and its sheet becomes final."),
+        commands.end,
+        _l("Match ended."),
+    ),
+}
+
+
+@bp.route("/matches/<match_id>/bank", methods=["GET", "POST"], endpoint="bank", defaults={"step": "bank"})
+@bp.route("/matches/<match_id>/end", methods=["GET", "POST"], endpoint="end", defaults={"step": "end"})
+@login_required
+def close(match_id: str, step: str) -> Any:
+    """Bank a finished match, or end an unfinished one, after a confirmation."""
+    title, question, command, done = _CLOSINGS[step]
+    return _confirmed(queries.get_match(match_id, current_user), title, question, command, done)
+
+
+def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object], done: Any) -> Any:
+    """A final step: a page with a box to tick; the command runs (on the match, by this user)
+    only when it is ticked."""
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        try:
+            command(m, current_user)
+        except (Conflict, RuleError) as err:
+            flash(err.message, "warning")
+        else:
+            flash(str(done))
+        return back_to(m)
+    return render_template("confirm.html", form=form, match=m, title=title, question=question)

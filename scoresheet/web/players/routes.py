@@ -1,0 +1,130 @@
+"""Pages of players: claiming and giving seats on a match, a player's page, the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+from markupsafe import Markup
+
+from ...rules import RuleError
+from ...rules.figures import GAMES
+from ...services.matches import queries, seats
+from ...services.players import profiles, ratings, statistics
+from ...storage.extensions import kept
+from ..errors import Conflict
+from ..i18n import html_lang
+from ..match_view import back_to
+from ..pages.forms import CALL_NAMES, HeadToHeadForm
+
+bp = Blueprint("players", __name__)
+
+
+GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
+
+
+def init_app(app: Any) -> None:
+    """Give the templates the seats of a match and the names of the games."""
+    app.add_template_global(seats.seats_of)
+    app.add_template_global(GAME_WORDS, "game_words")
+    app.add_template_global((profiles.CHART_WIDTH, profiles.CHART_HEIGHT), "chart_size")
+
+
+@bp.post("/matches/<match_id>/seats/<int:seat>/claim", defaults={"step": "claim"})
+@bp.post("/matches/<match_id>/seats/<int:seat>/assign", defaults={"step": "assign"})
+@bp.post("/matches/<match_id>/seats/<int:seat>/release", defaults={"step": "release"})
+@login_required
+def seat(match_id: str, seat: int, step: str) -> Any:
+    """Claim a seat as mine, give it to a member (the creator), or make it a guest again."""
+    m = queries.get_match(match_id, current_user)
+    name = m.setup["players"][seat] if 0 <= seat < len(m.setup["players"]) else ""
+    try:
+        if step == "claim":
+            seats.claim(m, current_user, seat)
+        elif step == "assign":
+            seats.assign(m, current_user, seat, request.form.get("username", ""))
+        else:
+            seats.release(m, current_user, seat)
+    except (Conflict, RuleError) as err:
+        flash(err.message, "warning")
+    else:
+        flash(
+            _("%(name)s's seat is a guest's again.", name=name)
+            if step == "release"
+            else _("%(name)s's seat is claimed: the match counts in that player's statistics.", name=name)
+        )
+    return back_to(m)
+
+
+@bp.get("/players/<username>")
+@login_required
+def player(username: str) -> str:
+    """A player's statistics and ratings (theirs, or a tablemate's)."""
+    user = profiles.visible_player(current_user, username)
+    body = _figures(user.username, profiles.figure_rows(user), profiles.versus(current_user, user))
+    return render_template("player.html", username=user.username, figures=body)
+
+
+FIGURES_KEPT = 128
+"""At most this many rendered bodies are kept per app: each with its key, the rows it was
+rendered from (a rating history of 120 points among them), a few tens of kilobytes."""
+
+
+def _figures(username: str, rows: profiles.Rows, versus: statistics.HeadToHead | None) -> Markup:
+    """The body of a player's page: made from the rows read for it, the name and the head to
+    head alone (`profiles.profile_of`), so it is rendered once per app, language, path prefix
+    (its links) and those three, and kept; a page read again while nothing of it changed
+    renders only its frame, and builds no profile (docs/performance.md)."""
+
+    def render() -> Markup:
+        profile = profiles.profile_of(username, rows, versus)
+        return Markup(render_template("_player_figures.html", profile=profile, call_words=CALL_NAMES))
+
+    return kept("player_figures", (html_lang(), request.script_root, username, rows, versus), render, most=FIGURES_KEPT)
+
+
+@bp.get("/leaderboard")
+@login_required
+def leaderboard() -> str:
+    """My table (everyone I played with) by rating, per game, and a head-to-head picker."""
+    boards = {g: ratings.leaderboard(current_user, g) for g in GAMES}
+    return render_template("leaderboard.html", boards=boards, form=_picker(HeadToHeadForm(), boards))
+
+
+@bp.get("/head-to-head")
+@login_required
+def head_to_head() -> Any:
+    """How two players of my table did against each other (`?one=anna&two=boris`; without
+    them, only the picker). A name the viewer cannot see answers as a missing player."""
+    form = _picker(HeadToHeadForm(request.args), {g: ratings.leaderboard(current_user, g) for g in GAMES})
+    if not request.args:
+        return render_template("head_to_head.html", form=form, pair=None)
+    one = profiles.visible_player(current_user, form.one.data or "")
+    two = profiles.visible_player(current_user, form.two.data or "")
+    if one.id == two.id:
+        form.two.errors = [_("Choose two different players.")]
+        return render_template("head_to_head.html", form=form, pair=None), 422
+    return render_template("head_to_head.html", form=form, pair=(one, two), result=statistics.head_to_head(one, two))
+
+
+def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> HeadToHeadForm:
+    """The picker offering everyone rated at the viewer's table (only banked matches with
+    claimed seats count, and only they give a rating); by default the viewer against the first
+    other name."""
+    names = sorted({e.username for board in boards.values() for e in board}, key=str.lower)
+    form.one.choices, form.two.choices = list(names), list(names)
+    if form.one.data is None:
+        form.one.data = current_user.username
+    if form.two.data is None:
+        form.two.data = next((n for n in names if n != form.one.data), None)
+    return form
+
+
+@bp.get("/guests")
+@login_required
+def guests() -> str:
+    """The guests of my banked matches (seats nobody claimed), by name."""
+    return render_template("guests.html", guests=statistics.guests_of(current_user))

@@ -1,0 +1,184 @@
+"""Pages and commands for recovery: a match's history (and restoring a deleted hand), backups
+of one match or all of mine, importing a backup as a new match, and the whole-database CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import click
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+
+from ...rules import RuleError
+from ...services.matches import audit, backup, commands, queries
+from ...storage import database
+from ...storage.extensions import db
+from ...storage.models import Match, User
+from .. import security
+from ..errors import Conflict
+from ..match_view import back_to, refused_form
+from ..pages.forms import ConfirmForm
+
+bp = Blueprint("recovery", __name__, cli_group=None)
+bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page
+
+
+class ImportForm(FlaskForm):
+    """Upload a backup file."""
+
+    file = FileField(_l("Backup file (.json)"), validators=[FileRequired(_l("Choose the backup file."))])
+
+
+@bp.get("/matches/<match_id>/history")
+@login_required
+def history(match_id: str) -> str:
+    """Every change to the match in plain words, newest first; deleted hands can come back."""
+    m = queries.get_match(match_id, current_user)
+    entries = audit.entries(m)
+    players = list(m.setup["players"])
+    restorable = commands.restorable_ids(m, entries)
+    rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
+    return render_template("history.html", match=m, rows=rows, players=players)
+
+
+@bp.route("/matches/<match_id>/history/restore", methods=["GET", "POST"])
+@login_required
+def restore(match_id: str) -> Any:
+    """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation."""
+    m = queries.get_match(match_id, current_user)
+    entry = commands.deleted_entry(m, security.ascii_number(request.args.get("entry")))
+    words = audit.hand_words(entry.before, list(m.setup["players"]))
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        try:
+            number, _sheet = commands.restore_hand(m, current_user, entry.id)
+        except (Conflict, RuleError) as err:
+            flash(err.message, "warning")
+            return redirect(url_for("recovery.history", match_id=m.id))
+        flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
+        return back_to(m)
+    return render_template(
+        "confirm.html",
+        form=form,
+        match=m,
+        title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
+        question=_(
+            "The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
+            "is that long (later hands move down one), otherwise as the next hand; every "
+            "hand after it is recomputed.",
+            name=entry.username,
+            hand=words,
+            num=entry.hand_number or 0,
+        ),
+    )
+
+
+@bp.get("/matches/<match_id>/backup.json")
+@login_required
+def match_backup(match_id: str) -> Response:
+    """Download one match as a backup file."""
+    m = queries.get_match(match_id, current_user)
+    return _download(backup.document([m]), f"tysiacha-{m.id}.json")
+
+
+@bp.get("/backup.json")
+@login_required
+def my_backup() -> Response:
+    """Download every match of mine as one backup file."""
+    return _download(backup.document(queries.user_matches(current_user)), "tysiacha-matches.json")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_match() -> Any:
+    """Upload a backup: each match in it becomes a new match of mine."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            doc = json.loads(form.file.data.read().decode("utf-8-sig"))
+            matches = backup.import_matches(current_user, doc)
+        except (ValueError, RecursionError) as err:
+            db.session.rollback()
+            message = (
+                err.message
+                if isinstance(err, RuleError)
+                else _("This file is not a backup of this app (it is not JSON).")
+            )
+            form.file.errors = [message]
+        else:
+            flash(
+                ngettext(
+                    "Imported %(num)d match from the backup, with a new join code.",
+                    "Imported %(num)d matches from the backup, each with a new join code.",
+                    len(matches),
+                )
+            )
+            return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
+    return render_template("import.html", form=form)
+
+
+def _download(doc: dict[str, Any], filename: str) -> Response:
+    """A JSON document as a file to keep (<, > and & escaped: no browser ever reads markup)."""
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Response(
+        text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+@bp.cli.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def backup_command(file: str) -> None:
+    """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
+    with database.snapshot():  # one consistent state of every table, writers never held up
+        users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
+        matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
+        doc = backup.document(matches, users)
+    tmp = f"{file}.{os.getpid()}.tmp"
+    # It holds every password hash: readable by its owner only (0600), whatever the umask.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, file)
+    click.echo(f"Backed up {len(users)} users and {len(matches)} matches to {file}.")
+
+
+@bp.cli.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def restore_command(file: str) -> None:
+    """Load a backup written by `backup` into this database, which must be empty."""
+    try:
+        with open(file, encoding="utf-8-sig") as f:
+            doc = json.load(f)
+    except (ValueError, RecursionError):
+        raise click.ClickException(f"{file} is not a backup of this app (it is not JSON).") from None
+    if not backup.is_empty():
+        raise click.ClickException(
+            "This database is not empty: restore only into a new, empty database "
+            f"({current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})."
+        )
+    try:
+        users, matches = backup.restore_database(doc)
+    except RuleError as err:
+        db.session.rollback()
+        raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
+    click.echo(f"Restored {users} users and {matches} matches from {file}.")

@@ -1,0 +1,52 @@
+"""Reading the bodies of API requests (the pages' forms send the very same body, so a person and
+a script are refused with the same words): a hand with its optional counters, a join code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from flask_babel import gettext as _
+
+from ..rules import Malformed, Record, record_from_dict
+
+_HAND_EXTRA = frozenset({"expected_hand"})
+_CORRECTION_EXTRA = frozenset({"expected_hand", "version"})
+
+
+class HandBody(NamedTuple):
+    """A hand's body, read: the record and the optional counters that came with it."""
+
+    record: Record
+    expected_hand: int | None
+    """The number the caller means this hand to get (a new hand only)."""
+    version: int | None
+    """The hand's version the caller saw (a correction only)."""
+
+
+def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> HandBody:
+    """A new hand's body (API.md) for a match of these `rules` (a Tichu round or a Tysiacha
+    hand), or with `correction` a corrected hand's (which may also say the `version` it
+    corrects); Malformed names the key at fault."""
+    version = (
+        _counter(data, "version", _("The version is the hand's version number: 1, 2, 3 …")) if correction else None
+    )
+    expected = _counter(data, "expected_hand", _("The expected hand is a hand number: 1, 2, 3 …"))
+    record = record_from_dict(data, rules, _CORRECTION_EXTRA if correction else _HAND_EXTRA)
+    return HandBody(record, expected, version)
+
+
+def join_code(data: Mapping[str, Any]) -> str:
+    """The `code` of a join request."""
+    code = data.get("code")
+    if not isinstance(code, str):
+        raise Malformed("code", _("The join code must be text."))
+    return code
+
+
+def _counter(data: Mapping[str, Any], key: str, message: str) -> int | None:
+    """An optional positive whole number of a body (not a bool); else Malformed(key, message)."""
+    value = data.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise Malformed(key, message)
+    return value

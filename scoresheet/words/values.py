@@ -1,0 +1,79 @@
+"""Values inside sentences, in the reader's language (issue 11): numbers written the way the
+language writes them, and the engine's word parameters (suits, calls, ruleset names, "3 or 4")
+looked up in the catalog. The sheet's cells, the CSV and the JSON keep plain digits: there a
+player compares them with the paper."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal, get_minus_sign_symbol
+from flask import has_request_context
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from ..rules.messages import Coded, OneOf
+from ..rules.tichu import CALL_WORDS
+from ..services.matches.audit import SUITS
+from ..web.pages.forms import CALL_NAMES, RULESET_NAMES
+
+_MINIMUM_GROUPING = {"pl": 2}
+"""CLDR's minimumGroupingDigits where it is not 1 (Babel 2.19 does not apply it): Polish writes
+1000 and 10 000, as the phone's own number format does."""
+
+_WORDS: dict[str, Mapping[str, Any]] = {
+    "suit": SUITS,
+    "game": {**RULESET_NAMES, "Tichu": RULESET_NAMES["tichu"]},
+    "call": {CALL_WORDS[code]: word for code, word in CALL_NAMES.items()},
+}
+"""The engine's parameters that are words, by parameter name, to the catalog's words (never by
+value alone: a player may well be called "Classic")."""
+
+
+def _locale() -> Locale:
+    return (get_locale() if has_request_context() else None) or Locale("en")
+
+
+def number(value: int) -> str:
+    """A whole number as the request's language writes it in a sentence: 1,020 / 1 020 /
+    1.020 (Polish: 1020), negative with the language's minus sign."""
+    locale = _locale()
+    grouped_from = 10 ** (2 + _MINIMUM_GROUPING.get(locale.language, 1))
+    digits = str(abs(value))
+    if abs(value) >= grouped_from:
+        digits = format_decimal(abs(value), locale=locale)
+    return f"{get_minus_sign_symbol(locale)}{digits}" if value < 0 else digits
+
+
+_DECIMAL_POINT = {"en": "."}
+"""CLDR's decimal sign where it is not a comma (ru, uk, pl and de write 2,4); written here, as
+loading Babel's number data costs a fresh process ~17 ms on the page that first needs it."""
+
+
+def decimal(value: float) -> str:
+    """A figure below 1000 with one decimal (a rating, an average place, an average bid) as the
+    request's language writes it: 2.4 / 2,4."""
+    return f"{value:.1f}".replace(".", _DECIMAL_POINT.get(_locale().language, ","))
+
+
+def refusal_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine refusal's parameters for a translated sentence: numbers in the language's
+    way, known words through the catalog, "one of" lists joined with the language's "or"."""
+    return {name: _value(name, value) for name, value in params.items()}
+
+
+def _value(name: str, value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, OneOf):
+        return format_list([str(_value(name, item)) for item in value.items], style="or", locale=_locale())
+    if isinstance(value, Coded):
+        word = next((str(words[value.word]) for words in _WORDS.values() if value.word in words), value.word)
+        return _("“%(code)s” (%(word)s)", code=value.code, word=word)
+    words = _WORDS.get(name, {})
+    return words.get(value, value) if isinstance(value, str) else value
