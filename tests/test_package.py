@@ -61,7 +61,11 @@ def test_the_wheel_holds_the_package_its_data_and_the_mapped_folders(wheel: Path
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = _shipped_files() - names
     assert not missing, f"the wheel lacks {sorted(missing)}"
-    assert {"scoresheet/templates/login.html", "scoresheet/static/app.css", "scoresheet/migrations/env.py"} <= names
+    assert {
+        "scoresheet/templates/pages/login.html",
+        "scoresheet/static/app.css",
+        "scoresheet/migrations/env.py",
+    } <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 

@@ -19,7 +19,7 @@ from ..rules import Malformed, Refused
 from ..storage import database
 from ..storage.extensions import db, login_manager
 from ..storage.models import ApiToken, Match, Member, User, fold
-from ..web.errors import Conflict, WrongPassword
+from .errors import Conflict, WrongPassword
 from .matches import audit
 
 USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")

@@ -7,13 +7,14 @@ from flask import Flask
 
 from ..services import accounts
 from ..storage.extensions import csrf, limiter, login_manager
-from . import assets, errors, i18n, limits, match_view, security
+from . import assets, errors, i18n, limits, security, template_globals
 from .account import routes as account
 from .api import routes as api
 from .guide import routes as guide
 from .invite import routes as invite
 from .language import routes as language
 from .live import push, quick_poll
+from .live import routes as live
 from .offline import routes as offline
 from .pages import routes as pages
 from .players import routes as players
@@ -29,7 +30,7 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
-    match_view.init_app(app)
+    template_globals.init_app(app)
     accounts.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(pages.bp)
@@ -38,9 +39,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(offline.bp)
     app.register_blueprint(guide.bp)
     app.register_blueprint(players.bp)
-    players.init_app(app)
     app.register_blueprint(invite.bp)
-    app.register_blueprint(push.bp)
+    app.register_blueprint(live.bp)
     push.init_app(app)
     app.register_blueprint(language.bp)
     assets.init_app(app)

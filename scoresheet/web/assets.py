@@ -78,6 +78,5 @@ def compress(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Add `static_url` to the templates and the caching and compression hooks."""
-    app.add_template_global(static_url)
     app.after_request(_cache_versioned)
     app.after_request(compress)

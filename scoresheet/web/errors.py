@@ -1,8 +1,9 @@
 """Errors and their answers, in one place: a page a player can act on, JSON under /api.
 
 One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
-an engine refusal (`Malformed` → 400, `Refused` → 422), a `Conflict` (409), a
-`WrongPassword` (403) and SQLite's write lock held too long (503). Views that put a refusal
+an engine refusal (`Malformed` → 400, `Refused` → 422), the service layer's refusals
+(services/errors.py: `NotFound` → 404, `Forbidden` → 403, `Conflict` → 409, `WrongPassword`
+→ 403) and SQLite's write lock held too long (503). Views that put a refusal
 next to its form field catch it themselves; whatever they do not catch ends here.
 """
 
@@ -17,6 +18,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..rules import Malformed, RuleError
+from ..services.errors import Conflict, Forbidden, NotFound, WrongPassword
 from ..storage.extensions import db
 from .offline import queued
 
@@ -62,26 +64,14 @@ _FALLBACK = (
 )
 
 
-class Conflict(Exception):
-    """The change clashes with the match's current state (HTTP 409); nothing was stored."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-class WrongPassword(Conflict):
-    """A password asked for again (to change it, to delete the account) is not the user's:
-    answered 403, not 409; nothing changed."""
-
-
 def init_app(app: Flask) -> None:
     """Answer every error in kind: HTTP errors, engine refusals and conflicts."""
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(RuleError, _rule_error)
     app.register_error_handler(Conflict, conflict)
     app.register_error_handler(WrongPassword, _wrong_password)
+    app.register_error_handler(NotFound, _not_found)
+    app.register_error_handler(Forbidden, _forbidden)
     app.register_error_handler(OperationalError, _database_busy)
 
 
@@ -135,6 +125,24 @@ def conflict(e: Conflict) -> Any:
     """A clash with the current state → 409."""
     db.session.rollback()
     return error_response(409, e.message, e.field) if _is_api() else _page(409, e.message)
+
+
+def _not_found(e: NotFound) -> Any:
+    """What is not there, or not the user's to see → 404, in the service's words."""
+    return _refusal(404, e)
+
+
+def _forbidden(e: Forbidden) -> Any:
+    """Not the user's to do → 403."""
+    return _refusal(403, e)
+
+
+def _refusal(code: int, e: NotFound | Forbidden) -> Any:
+    """A service's refusal that stored nothing: JSON under /api and for the phone's queue, else
+    the error page."""
+    if _is_api():
+        return error_response(code, e.message, e.field)
+    return queued.failed(code, e.message, False) if queued.wanted() else _page(code, e.message)
 
 
 def _wrong_password(e: WrongPassword) -> Any:
@@ -196,7 +204,10 @@ def _page(code: int, message: Any, fallback: bool = False) -> Any:
     """The error page; if it cannot be rendered while answering a crash, a plain one."""
     try:
         html = render_template(
-            "error.html", title=_TITLES.get(code, _DID_NOT_WORK), message=message or _("That did not work."), code=code
+            "shared/error.html",
+            title=_TITLES.get(code, _DID_NOT_WORK),
+            message=message or _("That did not work."),
+            code=code,
         )
     except Exception:  # noqa: BLE001  (the page itself failed: say so plainly, never a trace)
         if not fallback:

@@ -24,9 +24,8 @@ from markupsafe import Markup
 from ..rules import errors as rule_errors
 from ..rules.messages import MESSAGES
 from ..storage.extensions import db, kept
-from ..storage.models import isoformat
 from ..words.house_rules import page_refusal
-from ..words.values import decimal, number, refusal_params
+from ..words.values import refusal_params
 
 LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
 """Each language in its own words (the switch shows them so; they are never translated)."""
@@ -40,12 +39,6 @@ def init_app(app: Flask) -> None:
     babel = _Babel(app, locale_selector=_select_locale)  # one per app: its catalogs its own
     babel.install_template_words(app)
     rule_errors.translator = _translate_refusal
-    app.context_processor(_language_context)
-    app.add_template_global(per_language)
-    app.add_template_filter(isoformat, "iso")
-    app.add_template_filter(utc_time, "utc_time")
-    app.add_template_filter(number, "number")
-    app.add_template_filter(decimal, "decimal")
 
 
 class _Domain(Domain):
@@ -154,5 +147,5 @@ def per_language(context: Context, template: str) -> Markup:
     return kept("per_language", (template, context["html_lang"]), lambda: Markup(render_template(template)))
 
 
-def _language_context() -> dict[str, Any]:
+def language_context() -> dict[str, Any]:
     return {"html_lang": html_lang(), "language_names": {code: LANGUAGES.get(code, code) for code in languages()}}

@@ -6,72 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, request, url_for
+from flask import redirect, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from ..rules import RULESETS, MatchState, TichuRound
-from ..rules.tichu import TICHU, CallStatistics, call_statistics, team_names
+from ..rules.tichu import TICHU, CallStatistics, call_statistics
+from ..services.matches.serialize import match_status
 from ..storage.extensions import kept
 from ..storage.models import Match
-from ..words.house_rules import rule_card
-from .api import shapes
-from .pages.forms import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
-
-WORDS = {
-    # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
-    "status": {
-        "in_progress": _l("in progress"),
-        "finished": _l("finished: bank it"),
-        "banked": _l("banked"),
-        "ended": _l("ended"),
-    },
-    "events": {
-        "zero": _l("zero"),
-        "zero_penalty": _l("zero penalty"),
-        "dump": _l("555: back to 0"),
-        "knocked_off": _l("knocked off the barrel"),
-        "barrel_reset": _l("third fall: back to 0"),
-        "forfeit_penalty": _l("−120"),
-        "barrel_on": _l("on the barrel"),
-        "barrel_ignored": _l("barrel: not counted"),
-        "barrel_fall": _l("fell off the barrel"),
-        "barrel_off": _l("off the barrel"),
-        "locked": _l("locked"),
-        "unlocked": _l("unlocked"),
-        "capped": _l("capped"),
-        "win": _l("wins"),
-        "tichu_made": _l("Tichu made"),
-        "tichu_failed": _l("Tichu failed"),
-        "grand_made": _l("Grand made"),
-        "grand_failed": _l("Grand failed"),
-        "great_grand_made": _l("Great Grand made"),
-        "great_grand_failed": _l("Great Grand failed"),
-        "double_victory": _l("double victory"),
-    },
-    "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
-    # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
-    "marks": {
-        "dump": _l("555 → 0"),
-        "knocked_off": _l("knocked off the barrel"),
-        "barrel_fall": _l("fell off the barrel"),
-        "barrel_reset": _l("third fall → 0"),
-    },
-}
+from ..words.vocabulary import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES, WORDS
 
 
-def init_app(app: Flask) -> None:
-    """Give every template the words for the engine's codes, and Tichu's team names and call
-    statistics."""
-    app.context_processor(_words_in_language)
-    app.add_template_global(team_names)
-    app.add_template_global(rule_card)
-    app.add_template_global(_call_statistics_of, "call_statistics")
-
-
-def _words_in_language() -> dict[str, Any]:
+def words_in_language() -> dict[str, Any]:
     """The words above and the rulesets' names as text in the request's language, looked up
     once per app and language (as lazy strings a list of 100 matches asked the catalog for
     them twice a row)."""
@@ -88,7 +36,7 @@ def _words_as_text() -> dict[str, Any]:
     }
 
 
-def _call_statistics_of(sheet: MatchState) -> CallStatistics:
+def call_statistics_of(sheet: MatchState) -> CallStatistics:
     """The call statistics of a Tichu match's sheet (per player; double victories per team)."""
     rounds = [h.record for h in sheet.hands if isinstance(h.record, TichuRound)]
     return call_statistics(sheet.setup, rounds)
@@ -112,7 +60,7 @@ def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
     watch page)."""
     rules = sheet.setup.rules
     return {
-        "status": shapes.match_status(m, sheet.status),
+        "status": match_status(m, sheet.status),
         "ruleset": RULESETS.get(rules),
         "rules_label": RULESET_LABELS.get(rules, rules),
         "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),

@@ -17,15 +17,14 @@ from flask_babel import gettext as _
 
 from ..rules.messages import Coded, OneOf
 from ..rules.tichu import CALL_WORDS
-from ..services.matches.audit import SUITS
-from ..web.pages.forms import CALL_NAMES, RULESET_NAMES
+from .vocabulary import CALL_NAMES, RULESET_NAMES, SUIT_WORDS
 
 _MINIMUM_GROUPING = {"pl": 2}
 """CLDR's minimumGroupingDigits where it is not 1 (Babel 2.19 does not apply it): Polish writes
 1000 and 10 000, as the phone's own number format does."""
 
 _WORDS: dict[str, Mapping[str, Any]] = {
-    "suit": SUITS,
+    "suit": SUIT_WORDS,
     "game": {**RULESET_NAMES, "Tichu": RULESET_NAMES["tichu"]},
     "call": {CALL_WORDS[code]: word for code, word in CALL_NAMES.items()},
 }
@@ -59,6 +58,11 @@ def decimal(value: float) -> str:
     return f"{value:.1f}".replace(".", _DECIMAL_POINT.get(_locale().language, ","))
 
 
+def one_of(words: list[str]) -> str:
+    """Words of which one is meant, joined with the reader's "or": "a, b or c"."""
+    return format_list(words, style="or", locale=_locale())
+
+
 def refusal_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """An engine refusal's parameters for a translated sentence: numbers in the language's
     way, known words through the catalog, "one of" lists joined with the language's "or"."""
@@ -71,7 +75,7 @@ def _value(name: str, value: Any) -> Any:
     if isinstance(value, int):
         return number(value)
     if isinstance(value, OneOf):
-        return format_list([str(_value(name, item)) for item in value.items], style="or", locale=_locale())
+        return one_of([str(_value(name, item)) for item in value.items])
     if isinstance(value, Coded):
         word = next((str(words[value.word]) for words in _WORDS.values() if value.word in words), value.word)
         return _("“%(code)s” (%(word)s)", code=value.code, word=word)

@@ -34,14 +34,14 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 
 NOT_PAGES = {
     "healthz",
-    "phone.csrf_token",
-    "phone.version",
+    "offline.csrf_token",
+    "live.version",
     "invite.watch_version",
-    "phone.service_worker",
-    "phone.manifest",
-    "phone.favicon",
-    "push.events",
-    "push.watch_events",
+    "offline.service_worker",
+    "offline.manifest",
+    "offline.favicon",
+    "live.events",
+    "live.watch_events",
 }
 """GET routes that answer JSON, a file or an event stream, not a page (besides the API, static
 files and the routes whose last part names a file: sheet.csv, backup.json)."""

@@ -74,18 +74,19 @@ def test_no_template_lets_text_through_unescaped() -> None:
         assert not re.search(r"\|\s*safe\b|autoescape\s+false|\{%-?\s*autoescape", text), template
     # The Markups: the invite's QR code, an SVG drawn by segno from the join link; and
     # fragments these autoescaping templates rendered, kept once per language (and figures).
+    web = ROOT / "scoresheet" / "web"
     python = [p for p in (ROOT / "scoresheet").rglob("*.py") if "Markup(" in p.read_text("utf-8")]
-    assert sorted(p.name for p in python) == ["i18n.py", "links.py", "player_pages.py"]
-    assert "Markup(render_template(template))" in (ROOT / "scoresheet" / "i18n.py").read_text()
-    assert re.findall(r"Markup\((\w+\(\"?[\w.]*)", (ROOT / "scoresheet" / "player_pages.py").read_text()) == [
-        'render_template("_player_figures.html'
+    assert sorted(p.relative_to(web).as_posix() for p in python) == ["i18n.py", "links.py", "players/routes.py"]
+    assert "Markup(render_template(template))" in (web / "i18n.py").read_text()
+    assert re.findall(r"Markup\((\w+\(\"?[\w./]*)", (web / "players" / "routes.py").read_text()) == [
+        'render_template("players/_player_figures.html'
     ]
     fragments = {
         name
         for page in (ROOT / "templates").rglob("*.html")
         for name in re.findall(r"per_language\(\"([^\"]+)\"\)", page.read_text("utf-8"))
     }
-    assert fragments == {"_offline_words.html", "_language_buttons.html"}  # .html: autoescaped
+    assert fragments == {"offline/_offline_words.html", "shared/_language_buttons.html"}  # .html: autoescaped
 
 
 def test_an_unexpected_error_answers_500_telling_nothing_and_keeping_nothing(database_url: str, tmp_path: Any) -> None:

@@ -6,15 +6,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from werkzeug.exceptions import NotFound
 
 from scoresheet.rules import Malformed, Refused
 from scoresheet.services import accounts
+from scoresheet.services.errors import Conflict, NotFound
 from scoresheet.services.matches import commands, queries
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand, User
 from scoresheet.web.api import shapes
-from scoresheet.web.errors import Conflict
 
 from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 

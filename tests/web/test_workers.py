@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from conftest import ApiUser, app_config
 from flask import Flask
-from werkzeug.exceptions import NotFound
 
 from scoresheet import create_app
 from scoresheet.services import accounts
+from scoresheet.services.errors import NotFound
 from scoresheet.services.matches import queries
 from scoresheet.storage.extensions import db
 

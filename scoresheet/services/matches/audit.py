@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Match, User
-from ...web.pages.forms import CALL_NAMES
+from ...words import _, _l
+from ...words.vocabulary import CALL_NAMES, KIND_WORDS, SUIT_WORDS
 
 ACTIONS = (
     "match_created",
@@ -67,9 +65,6 @@ WHO_DID = {
     "account_deleted": _l("%(name)s deleted their account"),
 }
 """The entries told by who did them alone (never a watch link's token)."""
-# TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
-KINDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
-SUITS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
 
 
 def log(
@@ -228,7 +223,7 @@ def _value_words(value: Any) -> str:
         # TRANSLATORS: a yes/no value changed in the history: "blind no → yes"
         return _("yes") if value else _("no")
     if isinstance(value, list):
-        return ", ".join(str(SUITS.get(v, v)) for v in value) or _("none")
-    if isinstance(value, str) and value in KINDS:
-        return str(KINDS[value])
+        return ", ".join(str(SUIT_WORDS.get(v, v)) for v in value) or _("none")
+    if isinstance(value, str) and value in KIND_WORDS:
+        return str(KIND_WORDS[value])
     return str(value)

@@ -15,10 +15,6 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from babel.lists import format_list
-from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
@@ -28,11 +24,13 @@ from ...rules import setup_to_dict as setup_dict
 from ...rules.house import as_created
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
-from ...web.api.shapes import entry_to_dict, member_names
+from ...words import _, _l
+from ...words.values import one_of
 from ..players import statistics
-from . import audit
+from . import audit, queries
 from .queries import stored_hands
 from .replay_cache import store_summary
+from .serialize import entry_to_dict
 
 FORMAT = "tysiacha-scoresheet"
 VERSION = 1
@@ -77,7 +75,7 @@ def _match_document(match: Match) -> dict[str, Any]:
         "status": match.status,
         "created_at": isoformat(match.created_at),
         "created_by": _username(match.created_by_id),
-        "members": member_names(match),
+        "members": queries.member_names(match),
         "hands": [
             {
                 "number": h.number,
@@ -228,7 +226,7 @@ def _schema_problem(error: Any) -> str:
         return _(
             "%(place)s should be %(kind)s",
             place=place,
-            kind=format_list(kinds, style="or", locale=get_locale() or "en"),
+            kind=one_of(kinds),
         )
     if keyword in _TOO:
         return str(_TOO[keyword]) % {"place": place}

@@ -15,9 +15,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from flask import abort
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
 from ...rules import (
@@ -39,7 +36,8 @@ from ...rules.house import LEGACY, check_new_match
 from ...storage.database import read_locked
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Hand, Match, Member, User, utcnow
-from ...web.errors import Conflict
+from ...words import _, _l
+from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
@@ -81,7 +79,7 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
     if started is not None:
         return started, False
     if rematch_of(match) is not None:  # started before this member joined: not theirs to see
-        abort(404, _("There is no such match."))
+        raise NotFound(_("There is no such match."))
     old = computed(match).sheet.setup
     if match.status == "open" and computed(match).sheet.winner is None:
         raise Conflict(_("This match is still being played: a rematch starts once it is won or ended."))
@@ -112,7 +110,7 @@ def save_usual_rules(user: User, match: Match) -> None:
 def start_usual(user: User) -> Match:
     """Start a match with the user's usual rules: the first seat deals, no start scores."""
     if user.usual_rules is None:
-        abort(404, _("No usual rules are saved: save them from a match's page first."))
+        raise NotFound(_("No usual rules are saved: save them from a match's page first."))
     return create_match(user, setup_from_dict(user.usual_rules))
 
 
@@ -120,7 +118,7 @@ def join(user: User, code: str) -> Match:
     """Make the user a member of the match with this join code (404 if there is none)."""
     match = by_join_code(code)
     if match is None:
-        abort(404, _("No match has that join code: check it with the table."))
+        raise NotFound(_("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):
         match.members.append(Member(user_id=user.id))
         audit.log(match, user, "member_joined")
@@ -224,7 +222,7 @@ def deleted_entry(match: Match, entry_id: int | None) -> AuditEntry:
     an id that is not there and for another match's entry, so ids tell nothing."""
     entry = db.session.get(AuditEntry, entry_id) if entry_id is not None else None
     if entry is None or entry.match_id != match.id or entry.action != "hand_deleted":
-        abort(404, _("There is no such deleted hand in this match."))
+        raise NotFound(_("There is no such deleted hand in this match."))
     return entry
 
 
@@ -374,7 +372,7 @@ def _sheet_of_locked(match: Match) -> MatchState:
 def _numbered(hands: Sequence[Hand], number: int) -> Hand:
     """The hand with this number, else 404."""
     if not 1 <= number <= len(hands):
-        abort(404, _("This match has no hand %(num)d.", num=number))
+        raise NotFound(_("This match has no hand %(num)d.", num=number))
     return hands[number - 1]
 
 

@@ -1,5 +1,5 @@
-"""Links that bring people to a match: the join link (the join code as a URL, with its QR code)
-and the watch link (a long random token that shows the sheet, read-only, without an account).
+"""What brings people to a match: its join code, and its watch link (a long random token that
+shows the sheet, read-only, without an account; the links as URLs and QR codes: web/links.py).
 
 Finding a match by either, and making or stopping a watch link, are decided here only: the
 pages, the API and `services.join` all call these. The history says who made, replaced or
@@ -8,16 +8,12 @@ stopped a watch link, never its token.
 
 from __future__ import annotations
 
-import functools
 import re
-
-import segno
-from flask import abort, url_for
-from flask_babel import gettext as _
-from markupsafe import Markup
 
 from ...storage.extensions import db
 from ...storage.models import Match, User, new_watch_token
+from ...words import _
+from ..errors import NotFound
 from . import audit
 
 _WATCH_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
@@ -45,7 +41,7 @@ def by_watch_token(token: str) -> Match:
         else None
     )
     if match is None:
-        abort(404, _("This watch link does not work (any more): ask the table for a new one."))
+        raise NotFound(_("This watch link does not work (any more): ask the table for a new one."))
     return match
 
 
@@ -64,30 +60,3 @@ def stop_watch_link(match: Match, user: User) -> None:
         audit.log(match, user, "watch_link_stopped")
     match.watch_token = None
     db.session.commit()
-
-
-def join_url(match: Match) -> str:
-    """The join link: opened, it asks to join the match (after logging in, if need be)."""
-    return url_for("invite.join_link", code=match.join_code, _external=True)
-
-
-def watch_url(match: Match) -> str | None:
-    """The watch link, if the match has one."""
-    if match.watch_token is None:
-        return None
-    return url_for("invite.watch", token=match.watch_token, _external=True)
-
-
-def qr_code(text: str) -> Markup:
-    """`text` as a QR code in inline SVG, drawn here (no request leaves the page)."""
-    return Markup(_qr_svg(text))
-
-
-@functools.lru_cache(maxsize=256)
-def _qr_svg(text: str) -> str:
-    """The SVG of a QR code: black on white with its quiet zone (also in dark mode), hidden
-    from screen readers (the link is written beside it)."""
-    svg = segno.make(text, error="m").svg_inline(
-        scale=5, border=4, dark="#000", light="#fff", svgclass="qr", lineclass=None
-    )
-    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)

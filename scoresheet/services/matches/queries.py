@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort
-from flask_babel import gettext as _
-from sqlalchemy import Row, func
+from sqlalchemy import Row
 
 from ...rules import MatchState
 from ...storage.extensions import db
 from ...storage.models import Hand, Match, Member, User
+from ...words import _
+from ..errors import NotFound
 from .replay_cache import computed
 
 
@@ -23,7 +23,7 @@ def get_match(match_id: str, user: User) -> Match:
         db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
     ).scalar_one_or_none()
     if match is None:
-        abort(404, _("There is no such match."))
+        raise NotFound(_("There is no such match."))
     return match
 
 
@@ -33,7 +33,7 @@ def get_hand(match: Match, number: int) -> Hand:
         db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
     ).scalar_one_or_none()
     if hand is None:
-        abort(404, _("This match has no hand %(num)d.", num=number))
+        raise NotFound(_("This match has no hand %(num)d.", num=number))
     return hand
 
 
@@ -66,26 +66,6 @@ def listed_matches(user: User, grouped: bool = True) -> list[Row[Any]]:
 def sheet_of(match: Match) -> MatchState:
     """The computed sheet: a replay of the stored hand records."""
     return computed(match).sheet
-
-
-def version_of(match: Match, hands: int | None = None) -> str:
-    """The match's version for live updates, `<hands>-<revision>`, read from the database
-    (`hands`: the count when the caller has just replayed them)."""
-    if hands is None:
-        hands = db.session.execute(db.select(func.count(Hand.id)).where(Hand.match_id == match.id)).scalar_one()
-    return f"{hands}-{match.revision}"
-
-
-def poll_version(match_id: str, user: User) -> str:
-    """`version_of` one of the user's matches in a single query, without loading the match
-    (404 like `get_match`): every phone at every table asks for it every few seconds."""
-    hands = db.select(func.count(Hand.id)).where(Hand.match_id == Match.id).scalar_subquery()
-    row = db.session.execute(
-        db.select(Match.revision, hands).join(Member).where(Match.id == match_id, Member.user_id == user.id)
-    ).one_or_none()
-    if row is None:
-        abort(404, _("There is no such match."))
-    return f"{row[1]}-{row[0]}"
 
 
 def stored_hands(match: Match) -> list[Hand]:
@@ -123,3 +103,20 @@ def rematch_of(match: Match, user: User | None = None) -> Match | None:
     if new is None or user is None or any(m.user_id == user.id for m in new.members):
         return new
     return None
+
+
+def member_names(match: Match) -> list[str]:
+    """The members' usernames in the order they joined (one query, not one per member)."""
+    return list(
+        db.session.execute(
+            db.select(User.username)
+            .join(Member, Member.user_id == User.id)
+            .where(Member.match_id == match.id)
+            .order_by(Member.id)
+        ).scalars()
+    )
+
+
+def hand_versions(match: Match) -> dict[int, int]:
+    """Each stored hand's version by its number (one query)."""
+    return dict(db.session.execute(db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())

@@ -20,7 +20,7 @@ from typing import Any
 from ...rules import MatchState, Record, Replay, Setup, record_from_dict, setup_from_dict
 from ...storage.extensions import db
 from ...storage.models import Hand, Match
-from ...web.api.shapes import encode, hand_json
+from .serialize import encode, hand_json
 
 _CACHE_SIZE = 256
 """Matches kept per process (a few hundred kB for 200-hand matches)."""

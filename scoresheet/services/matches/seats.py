@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from ...rules import Refused
 from ...storage.database import read_locked
 from ...storage.extensions import db
 from ...storage.models import Match, Member, Seat, User, fold
-from ...web.errors import Conflict
+from ...words import _
+from ..errors import Conflict, Forbidden, NotFound
 from ..players import ratings
 from . import audit
 
@@ -80,14 +79,14 @@ def release(match: Match, by: User, seat: int) -> None:
 def _checked(match: Match, seat: int) -> int:
     """The seat number if the match has that seat, else 404."""
     if not 0 <= seat < len(match.setup["players"]):
-        abort(404, _("This match has no such seat."))
+        raise NotFound(_("This match has no such seat."))
     return seat
 
 
 def _creator_only(match: Match, user: User) -> None:
     """403 unless the user started the match."""
     if match.created_by_id != user.id:
-        abort(403, _("Only the player who started the match can give seats to others."))
+        raise Forbidden(_("Only the player who started the match can give seats to others."))
 
 
 def _claim_of(match: Match, seat: int) -> Seat | None:

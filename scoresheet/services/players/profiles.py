@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from flask import abort
-from flask_babel import gettext as _
 from sqlalchemy import Integer, Row, String, column
 
 from ...rules.figures import GAMES
 from ...storage.extensions import db
 from ...storage.models import User, fold
+from ...words import _
+from ..errors import NotFound
 from . import ratings, statistics
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
@@ -44,7 +44,7 @@ def visible_player(viewer: User, username: str) -> User:
     found = None if folded is None else db.session.execute(_visible(), {"viewer": viewer.id, "folded": folded}).scalar()
     user = None if found is None else db.session.get(User, found)
     if user is None:
-        abort(404, _("There is no such player."))
+        raise NotFound(_("There is no such player."))
     return user
 
 

@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response
 
 from ...rules import RuleError
 from ...services import accounts
+from ...services.errors import WrongPassword
 from .. import limits
-from ..errors import WrongPassword
 from ..match_view import refused_form
-from ..pages.forms import ChangePasswordForm, DeleteAccountForm, LogOutEverywhereForm
+from .forms import ChangePasswordForm, DeleteAccountForm, LogOutEverywhereForm
 
 bp = Blueprint("account", __name__)
 bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
@@ -23,7 +23,7 @@ bp.after_request(refused_form)  # a refused form comes back with its errors, as 
 def _account_page(password_form: ChangePasswordForm | None = None, delete_form: DeleteAccountForm | None = None) -> str:
     """The account page with its three forms (the refused one with its errors)."""
     return render_template(
-        "account.html",
+        "account/account.html",
         password_form=password_form or ChangePasswordForm(formdata=None),
         everywhere_form=LogOutEverywhereForm(formdata=None),
         delete_form=delete_form or DeleteAccountForm(formdata=None),

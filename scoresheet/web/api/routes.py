@@ -20,6 +20,7 @@ from ...storage.database import reads_only
 from ...storage.extensions import csrf
 from .. import limits, request_bodies
 from ..errors import error_response
+from ..links import join_url, watch_url
 from . import shapes
 
 bp = Blueprint("api", __name__)
@@ -192,7 +193,7 @@ def stop_watch_link(match_id: str) -> Any:
 
 def _links(match: Any) -> dict[str, Any]:
     """The match's links object."""
-    return shapes.links_json(links.join_url(match), links.watch_url(match))
+    return shapes.links_json(join_url(match), watch_url(match))
 
 
 @bp.post("/matches/<match_id>/rematch")

@@ -1,109 +1,22 @@
-"""The JSON shapes of the API (API.md), in one place: the match object, a hand, the standings,
-a match in brief for lists, a history entry, the seats, the links, a player's profile, the
-leaderboard, head to head and the guests. Each takes what it shows and reads nothing else
-(but the match object, which asks for its members and its hands' versions)."""
+"""The JSON shapes of the API (API.md): the match object with its standings, a history entry,
+the seats, the links, a player's profile, the leaderboard, head to head and the guests. A hand,
+a history entry's data and a match in brief are the service layer's (services/matches/
+serialize.py: backups and the replay cache share them). Each takes what it shows and reads
+nothing else (but the match object, which asks for its members and its hands' versions)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from sqlalchemy import Row
-
-from ...rules import HandResult, MatchState, Setup, TichuRound, setup_to_dict
+from ...rules import MatchState, setup_to_dict
 from ...rules.tichu import TICHU
-from ...services.matches.audit import describe
+from ...services.matches import queries
 from ...services.matches.seats import SeatView
+from ...services.matches.serialize import encode, entry_to_dict, hand_json, match_status
 from ...services.players.profiles import Profile
 from ...services.players.ratings import Entry
 from ...services.players.statistics import GuestFigures, HeadToHead
-from ...storage.extensions import db
-from ...storage.models import AuditEntry, Hand, Match, Member, User, isoformat
-
-
-def encode(value: Any) -> str:
-    """Compact JSON, as the API sends it."""
-    return json.dumps(value, separators=(",", ":"))
-
-
-def match_status(match: Match | Row[Any], sheet_status: str) -> str:
-    """`in_progress`, `finished` (computed by the replay), `banked` or `ended` (stored)."""
-    return match.status if match.status in ("banked", "ended") else sheet_status
-
-
-def member_names(match: Match) -> list[str]:
-    """The members' usernames in the order they joined (one query, not one per member)."""
-    return list(
-        db.session.execute(
-            db.select(User.username)
-            .join(Member, Member.user_id == User.id)
-            .where(Member.match_id == match.id)
-            .order_by(Member.id)
-        ).scalars()
-    )
-
-
-def hand_json(h: HandResult, setup: Setup, version: int) -> dict[str, Any]:
-    """One computed hand as API.md shows it, with its stored `version` (for edits)."""
-    r = h.record
-    if isinstance(r, TichuRound):
-        return _round_json(h, r, version)
-    played = r.kind == "played"
-    marriages = r.marriages or ((),) * len(setup.players)
-    return {
-        "number": h.number,
-        "kind": r.kind,
-        "dealer": h.dealer,
-        "sitting_out": h.sitting_out,
-        "declarer": r.declarer,
-        "bid": r.bid,
-        "blind": r.blind,
-        "gold": h.gold,
-        "forced": r.forced,
-        "points": list(h.points) if played and h.points is not None else None,
-        "marriages": [list(m) for m in marriages] if played else None,
-        "made": h.made if played else None,
-        "took": list(h.took) if played and h.took is not None else None,
-        "sitter_points": r.sitter_points,
-        "results": [
-            {
-                "delta": s.delta,
-                "entry": s.entry,
-                "owed": s.owed,
-                "score": s.score,
-                "sheet": s.total,
-                "barrel": s.barrel,
-                "events": list(s.events),
-            }
-            for s in h.results
-        ],
-        "version": version,
-    }
-
-
-def _round_json(h: HandResult, r: TichuRound, version: int) -> dict[str, Any]:
-    """One computed Tichu round (API.md "Tichu"): its record, then one result per team."""
-    return {
-        "number": h.number,
-        "dealer": h.dealer,
-        "calls": list(r.calls),
-        "first_out": r.first_out,
-        "double_victory": r.double_victory,
-        "card_points": None if r.card_points is None else list(r.card_points),
-        "results": [
-            {
-                "team": t,
-                "delta": s.delta,
-                "entry": s.entry,
-                "owed": s.owed,
-                "score": s.score,
-                "sheet": s.total,
-                "events": list(s.events),
-            }
-            for t, s in enumerate(h.results)
-        ],
-        "version": version,
-    }
+from ...storage.models import AuditEntry, Match
 
 
 def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
@@ -118,7 +31,7 @@ def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
         "status": match_status(match, sheet.status),
         "winner": sheet.winner,
         "join_code": match.join_code,
-        "members": member_names(match),
+        "members": queries.member_names(match),
     }
     if sheet.setup.rules == TICHU:  # API.md "Tichu": teams, and standings per team
         return head | {
@@ -162,7 +75,7 @@ def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
 
 def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md, every field."""
-    versions = dict(db.session.execute(db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+    versions = queries.hand_versions(match)
     return _match_head(match, sheet) | {
         "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]
     }
@@ -174,37 +87,6 @@ def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | No
     if hands_text is None:
         return encode(match_to_dict(match, sheet))
     return encode(_match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
-
-
-def match_brief(match: Row[Any]) -> dict[str, Any]:
-    """A match in brief, for lists, from a row of `queries.listed_matches`: its stored
-    summary, nothing replayed."""
-    summary = match.summary
-    assert summary is not None, "every change stores it; migration 0003 filled older matches"
-    return {
-        "id": match.id,
-        "players": list(match.setup["players"]),
-        "rules": match.setup["rules"],
-        "status": match_status(match, summary["status"]),
-        "winner": summary["winner"],
-        "hands": summary["hands"],
-        "created_at": isoformat(match.created_at),
-    }
-
-
-def entry_to_dict(entry: AuditEntry, players: list[str]) -> dict[str, Any]:
-    """One history entry as the API shows it (and as a backup keeps it)."""
-    return {
-        "id": entry.id,
-        "at": isoformat(entry.at),
-        "user": entry.username,
-        "action": entry.action,
-        "hand": entry.hand_number,
-        "before": entry.before,
-        "after": entry.after,
-        "restores": entry.restores_id,
-        "words": describe(entry, players),
-    }
 
 
 def history_entry(entry: AuditEntry, players: list[str], restorable: bool) -> dict[str, Any]:

@@ -21,14 +21,13 @@ from ...rules.rulesets import COUNT_PENALTY, FALL_BELOW, GOLD_MIN_BID, MAX_BID
 from ...rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from ...services.matches import queries
 from ...services.matches.replay_cache import setup_of
-from ..pages.forms import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
+from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES, SUIT_WORDS
 from ..security import ascii_number
 
 bp = Blueprint("guide", __name__)
 
 EXAMPLE_PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 """Who plays the examples when no table is given (names are never translated)."""
-_SUIT_WORDS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class Topic:
 @bp.get("/rules")
 def rulesets() -> str:
     """Every ruleset the app keeps, each with a link to its page."""
-    return render_template("rules_index.html", labels=RULESET_LABELS)
+    return render_template("guide/rules_index.html", labels=RULESET_LABELS)
 
 
 @bp.get("/rules/<name>")
@@ -52,7 +51,7 @@ def ruleset(name: str) -> str:
         abort(404)
     setup = _example_setup(name, request.args.get("target"))
     return render_template(
-        "rules.html", topics=_explain(setup), setup=setup, match=None, name=RULESET_NAMES.get(name, _("Tichu"))
+        "guide/rules.html", topics=_explain(setup), setup=setup, match=None, name=RULESET_NAMES.get(name, _("Tichu"))
     )
 
 
@@ -63,7 +62,11 @@ def table_rules(match_id: str) -> str:
     match = queries.get_match(match_id, current_user)
     setup = setup_of(match)
     return render_template(
-        "rules.html", topics=_explain(setup), setup=setup, match=match, name=RULESET_NAMES.get(setup.rules, _("Tichu"))
+        "guide/rules.html",
+        topics=_explain(setup),
+        setup=setup,
+        match=match,
+        name=RULESET_NAMES.get(setup.rules, _("Tichu")),
     )
 
 
@@ -175,7 +178,7 @@ def _hand(setup: Setup, rs: Ruleset) -> Topic:
     lines.append(
         _(
             "Marriages (king and queen of a suit, declared): %(list)s.",
-            list=", ".join(f"{_SUIT_WORDS[suit]} {points}" for suit, points in SUITS.items()),
+            list=", ".join(f"{SUIT_WORDS[suit]} {points}" for suit, points in SUITS.items()),
         )
     )
     made = [

@@ -16,17 +16,13 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ...rules.tichu import team_of
-from ...services.matches import commands, export, links, queries
+from ...services.matches import commands, export, links, queries, versions
 from ...storage.models import Match
 from .. import limits
+from ..forms import ButtonForm
 from ..match_view import back_to, match_context
-from ..pages.forms import ButtonForm
 
 bp = Blueprint("invite", __name__)
-bp.add_app_template_global(links.join_url)
-bp.add_app_template_global(links.watch_url)
-bp.add_app_template_global(links.qr_code)
-bp.add_app_template_global(queries.rematch_of)
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
@@ -39,7 +35,7 @@ def join_link(code: str) -> Any:
         return redirect(url_for("pages.login", next=request.path))
     match = links.by_join_code(code)
     if match is None:
-        return render_template("join.html", match=None, form=None), 404
+        return render_template("invite/join.html", match=None, form=None), 404
     if any(m.user_id == current_user.id for m in match.members):
         return back_to(match)  # already at the table: straight to the sheet
     form = ButtonForm()
@@ -48,7 +44,7 @@ def join_link(code: str) -> Any:
         flash(_("You joined the match: its sheet is on your phone too."))
         return back_to(match)
     sheet = queries.sheet_of(match)
-    return render_template("join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
+    return render_template("invite/join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
 
 
 @bp.get("/watch/<token>")
@@ -58,7 +54,7 @@ def watch(token: str) -> Response:
     sheet = queries.sheet_of(match)
     return _private(
         render_template(
-            "watch.html", match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet)
+            "invite/watch.html", match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet)
         )
     )
 
@@ -72,14 +68,16 @@ def board(token: str) -> Response:
     context = match_context(match, sheet)
     dealer = sheet.next.dealer if sheet.next else None
     dealing = team_of(dealer) if context["tichu"] and dealer is not None else dealer
-    return _private(render_template("board.html", match=match, sheet=sheet, token=token, dealing=dealing, **context))
+    return _private(
+        render_template("invite/board.html", match=match, sheet=sheet, token=token, dealing=dealing, **context)
+    )
 
 
 @bp.get("/watch/<token>/version")
 def watch_version(token: str) -> Response:
     """The watched match's version (as `GET /matches/<id>/version`); 304 while unchanged."""
     match = links.by_watch_token(token)
-    v = queries.version_of(match)
+    v = versions.version_of(match)
     response = _private({"version": v})
     response.set_etag(v)
     response.cache_control.no_cache = True

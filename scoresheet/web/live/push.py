@@ -18,23 +18,18 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, abort, current_app
-from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask import Flask, current_app
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
-from ...services.matches import links, queries
+from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
 from ...storage.database import read_rows
 from ...storage.extensions import db
 
-bp = Blueprint("push", __name__)
 GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
-_VERSIONS = (
-    "SELECT m.id, (SELECT count(*) FROM hands h WHERE h.match_id = m.id), m.revision FROM matches m WHERE m.id IN ({})"
-)
+_VERSIONS = f"SELECT m.id, {HANDS_AND_REVISION_SQL} FROM matches m WHERE m.id IN ({{}})"
 
 
 class Hub:
@@ -120,16 +115,14 @@ class Hub:
             rows = read_rows(self._engine, _VERSIONS.format(", ".join("?" * len(chunk))), chunk)
             if rows is None:
                 raise ConnectionError("the database did not answer")
-            versions.update({m: f"{n}-{r}" for m, n, r in rows})
+            versions.update({m: version(n, r) for m, n, r in rows})
         return versions
 
 
 def _newer(version: str, known: str) -> bool:
     """Whether `version` comes after `known` (the revision counts every change; a version the
     hub read before the stream read its own is not news) or the match is gone."""
-    if version == GONE:
-        return True
-    return int(version.rpartition("-")[2]) > int(known.rpartition("-")[2])
+    return version == GONE or newer(version, known)
 
 
 def enabled() -> bool:
@@ -144,31 +137,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_STREAM_SECONDS", 300.0)
     with app.app_context():
         app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
-    app.add_template_global(enabled, "live_push")
 
 
-@bp.get("/matches/<match_id>/events")
-@login_required
-def events(match_id: str) -> Response:
-    """A member's stream of the match's versions (404 like `…/version` for anyone else)."""
-    version = queries.poll_version(match_id, current_user)  # a stranger: as a missing match
-    if not enabled():
-        abort(404, _("There is nothing here."))
-    return _stream(match_id, version)
-
-
-@bp.get("/watch/<token>/events")
-def watch_events(token: str) -> Response:
-    """The watched match's stream (as `/watch/<token>/version`); no account needed."""
-    match = links.by_watch_token(token)  # a stopped or wrong token: as on the watch page
-    if not enabled():
-        abort(404, _("There is nothing here."))
-    response = _stream(match.id, queries.version_of(match))
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
-
-
-def _stream(match_id: str, version: str) -> Response:
+def stream(match_id: str, version: str) -> Response:
     """The event stream: the version now, each new one, `alive` while nothing changes."""
     hub: Hub = current_app.extensions["push"]
     beat = float(current_app.config["PUSH_HEARTBEAT"])

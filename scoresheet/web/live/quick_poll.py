@@ -23,20 +23,22 @@ from flask import Flask
 from itsdangerous import BadSignature
 from werkzeug.http import http_date, parse_cookie, parse_etags
 
+from ...services.matches import versions
+from ...services.matches.versions import HANDS_AND_REVISION_SQL
 from ...storage.database import read_rows
 from ...storage.extensions import db, login_manager
 from ..security import HEADERS, MATCH_ID
 
 _PATH = re.compile(r"/matches/([^/]+)/version")
 _VERSION = (
-    "SELECT m.revision, (SELECT count(*) FROM hands h WHERE h.match_id = m.id) FROM matches m"
+    f"SELECT {HANDS_AND_REVISION_SQL} FROM matches m"
     " JOIN members mb ON mb.match_id = m.id JOIN users u ON u.id = mb.user_id"
     " WHERE m.id = ? AND u.id = ? AND u.session_version = ?"
 )
 """The match's revision and hand count, if the session's user (still logged in at that session
-version) is a member: `queries.poll_version` and `accounts.load_user` in one query."""
+version) is a member: `versions.poll_version` and `accounts.load_user` in one query."""
 _HEADERS = [("Cache-Control", "no-cache, private, no-store"), *HEADERS.items(), ("Vary", "Cookie")]
-"""What the version view's 304 carries besides its ETag and Date (`phone.version`, then
+"""What the version view's 304 carries besides its ETag and Date (`live.version`, then
 `security.security_headers` and `_private_no_store`)."""
 
 _OTHER_CONDITIONS = (
@@ -92,7 +94,7 @@ class QuickPoll:
         rows = read_rows(self._engine, _VERSION, [path[1], int(user), int(session_version)])
         if not rows:
             return None  # not a member, logged out since, or the database failed: the app answers
-        version = f"{rows[0][1]}-{rows[0][0]}"
+        version = versions.version(rows[0][0], rows[0][1])
         return version if parse_etags(asked).contains_weak(version) else None
 
     def _session(self, environ: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""Forms for people: each turns what was typed into the plain data the services take.
+"""The pages' forms: each turns what was typed into the plain data the services take.
 
 The rules are judged once, by the engine (the same path as the JSON API); a form only reads
 its fields and puts the engine's refusal next to the field it names (`refuse`).
@@ -6,86 +6,43 @@ its fields and puts the engine's refusal next to the field it names (`refuse`).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
-    Field,
-    Form,
     HiddenField,
-    IntegerField,
-    PasswordField,
     RadioField,
     SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
 )
-from wtforms.validators import DataRequired, InputRequired, Optional
+from wtforms.validators import InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ...rules import RULESETS, SUITS, MatchState, RuleError
+from ...rules import RULESETS, SUITS, MatchState
 from ...rules.house import AMOUNTS, HOUSE_RULES
 from ...rules.records import ACES
 from ...rules.rulesets import GOLD_MIN_BID
 from ...rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
 from ...words import house_rules
 from ...words.house_rules import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL
+from ...words.vocabulary import CALL_LABELS, FORFEIT_WORDS, MARRIAGE_LABELS, RULESET_NAMES
+from ..forms import (
+    RefusableForm,
+    as_json,
+    choices,
+    number_field,
+    password_field,
+    remember_field,
+    strip,
+    username_field,
+)
 from ..security import MAX_HAND_NUMBER, ascii_number
 
-NUMBER = _l("Enter a whole number.")
 MAX_SEATS = 4
-RULESET_LABELS = {
-    "squarescores": _l("SquareScores: barrel, zeros, Rospisat'"),
-    "polish": _l("Polish: lock at 900"),
-    "classic": _l("Classic: barrel won by a bid of 120"),
-    "ggtables": _l("GGTables: 2–4 players, bombs"),
-    "tyzicha": _l("Tyzicha: 3 players, to 1001"),
-    "tichu": _l("Tichu: 4 players in two teams"),
-}
-RULESET_NAMES = {
-    "squarescores": _l("SquareScores"),
-    "polish": _l("Polish"),
-    "classic": _l("Classic"),
-    "ggtables": _l("GGTables"),
-    "tyzicha": _l("Tyzicha"),
-    "tichu": _l("Tichu"),
-}
-"""A ruleset's short name, for lists and the rules select (RULESET_LABELS beside it say more:
-a whole label does not fit a 360 px select)."""
-# TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
-FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"), "tyzicha": _l("Concede")}
-CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"), "great_grand": _l("Great Grand Tichu")}
-"""A Tichu call as players name it (docs/glossary.md)."""
-CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Great Grand")}
-"""A Tichu call as the round form's toggle says it."""
-MARRIAGE_LABELS = {
-    "hearts": _l("%(name)s: hearts marriage"),
-    "diamonds": _l("%(name)s: diamonds marriage"),
-    "clubs": _l("%(name)s: clubs marriage"),
-    "spades": _l("%(name)s: spades marriage"),
-    "aces": _l("%(name)s: ace marriage (all four aces)"),
-}
-"""A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
-
-
-def _choices(pairs: Any) -> list[SelectChoice]:
-    """Choices for a radio, select or checkbox group from (value, label) pairs."""
-    return [SelectChoice(value, label) for value, label in pairs]
-
-
-def _as_json(data: Any) -> str:
-    """Data for the page's script in an attribute (its words as they are, not escaped)."""
-    return json.dumps(data, ensure_ascii=False)
-
-
-def _strip(value: Any) -> Any:
-    """Trim spaces a phone keyboard adds around a word."""
-    return value.strip() if isinstance(value, str) else value
 
 
 def _seat_number(value: Any) -> int | None:
@@ -99,109 +56,20 @@ def _seat_number(value: Any) -> int | None:
         return -1
 
 
-class NumberField(IntegerField):
-    """A whole number typed on the numeric keypad, refused in words a player understands."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        """Read the number; anything else is refused with a plain message."""
-        try:
-            super().process_formdata(valuelist)
-        except ValueError as err:
-            raise ValueError(str(NUMBER)) from err
-
-
-def _number_field(label: Any, **kw: Any) -> NumberField:
-    """An optional whole number typed on the numeric keypad."""
-    kw.setdefault("validators", [Optional()])
-    render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
-    return NumberField(label, render_kw=render_kw, **kw)
-
-
-class RefusableForm(FlaskForm):
-    """A form that shows the engine's refusals next to the field (or group) they name."""
-
-    GROUPS: tuple[str, ...] = ()
-    """Field names judged as a group: their errors show at the top of the group."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.group_errors: dict[str, list[str]] = {}
-        self.top_errors: list[str] = []
-
-    def refuse(self, field: str | None, message: str) -> None:
-        """Attach a refusal to its field, its group, or the top of the form."""
-        target = getattr(self, field, None) if field else None
-        if field in self.GROUPS:
-            self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
-        elif isinstance(target, Field) and not isinstance(target, HiddenField):
-            target.errors = [*target.errors, message]
-        else:
-            self.top_errors.append(message)
-
-    def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
-        """Attach an engine refusal (`.field`, `.message`); one about another hand than
-        `hand` (a later hand a correction would break) goes to the top of the form."""
-        if err.hand is not None and hand is not None and err.hand != hand:
-            self.top_errors.append(err.message)
-        else:
-            self.refuse(err.field, err.message)
-
-
-def _username_field(missing: Any) -> StringField:
-    """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
-    return StringField(
-        _l("Username"),
-        filters=[_strip],
-        validators=[InputRequired(missing)],
-        render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
-    )
-
-
-def _password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
-    """A password box the phone's password manager understands; `missing` if empty."""
-    return PasswordField(
-        label,
-        validators=[InputRequired(missing)],
-        render_kw={"autocomplete": "new-password" if new else "current-password"},
-    )
-
-
-def _remember_field() -> BooleanField:
-    """ "Stay logged in", ticked unless the player unticks it."""
-    return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
-
-
 class RegisterForm(RefusableForm):
     """A new account."""
 
-    username = _username_field(_l("Choose a username."))
-    password = _password_field(_l("Password"), _l("Choose a password."), new=True)
-    remember = _remember_field()
+    username = username_field(_l("Choose a username."))
+    password = password_field(_l("Password"), _l("Choose a password."), new=True)
+    remember = remember_field()
 
 
 class LoginForm(RefusableForm):
     """Log in with a username and password."""
 
-    username = _username_field(_l("Enter your username."))
-    password = _password_field(_l("Password"), _l("Enter your password."))
-    remember = _remember_field()
-
-
-class ChangePasswordForm(RefusableForm):
-    """A new password, after the current one."""
-
-    current_password = _password_field(_l("Current password"), _l("Enter your current password."))
-    new_password = _password_field(_l("New password"), _l("Choose a new password."), new=True)
-
-
-class LogOutEverywhereForm(RefusableForm):
-    """End every session and token (a button: the CSRF token is the whole form)."""
-
-
-class DeleteAccountForm(RefusableForm):
-    """Delete the account: the password typed again."""
-
-    password = _password_field(_l("Your password"), _l("Enter your password to confirm."))
+    username = username_field(_l("Enter your username."))
+    password = password_field(_l("Password"), _l("Enter your password."))
+    remember = remember_field()
 
 
 class JoinForm(RefusableForm):
@@ -209,29 +77,10 @@ class JoinForm(RefusableForm):
 
     code = StringField(
         _l("Join code"),
-        filters=[_strip],
+        filters=[strip],
         validators=[InputRequired(_l("Enter the code."))],
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
     )
-
-
-class ButtonForm(RefusableForm):
-    """A form that is one button (join, rematch, make or stop a watch link): its CSRF token is
-    the whole form."""
-
-
-class ConfirmForm(RefusableForm):
-    """A final step (bank, end, delete) that needs a ticked box."""
-
-    confirm = BooleanField(_l("Yes, I am sure"), validators=[DataRequired(_l("Tick the box to confirm."))])
-
-
-class HeadToHeadForm(Form):
-    """Two players of one's table to compare: a GET form (it stores nothing, so no CSRF
-    token); the view gives both lists the table's names and judges the pair itself."""
-
-    one = SelectField(_l("Player"), validate_choice=False)
-    two = SelectField(_l("Against"), validate_choice=False)
 
 
 class MatchForm(RefusableForm):
@@ -240,7 +89,7 @@ class MatchForm(RefusableForm):
     GROUPS = ("players", "options", "start_scores")
     rules = SelectField(
         _l("Rules"),
-        choices=_choices(RULESET_NAMES.items()),
+        choices=choices(RULESET_NAMES.items()),
         default="squarescores",
         invalid_choice_message=_l("Choose one of the rulesets."),
     )
@@ -248,7 +97,7 @@ class MatchForm(RefusableForm):
         _l("Target"),
         default="",
         invalid_choice_message=_l("Choose one of the targets."),
-        choices=_choices([("", THE_USUAL)] + [(t, t) for t in ("500", "1000", "1001", "1500", "2000", "3000")]),
+        choices=choices([("", THE_USUAL)] + [(t, t) for t in ("500", "1000", "1001", "1500", "2000", "3000")]),
     )
     gold_set = BooleanField(_l("Gold set: the first deal round doubled, minimum bid 120"))
     blind_bids = BooleanField(BLIND_BIDS)
@@ -258,7 +107,7 @@ class MatchForm(RefusableForm):
         _l("Sheet"),
         default="",
         invalid_choice_message=_l("Choose how the sheet shows losses."),
-        choices=_choices(
+        choices=choices(
             [
                 ("", _l("The usual: Tysiacha paper style, Tichu signed")),
                 ("deferred", _l("Paper style: losses owed")),
@@ -270,7 +119,7 @@ class MatchForm(RefusableForm):
         _l("First dealer"),
         coerce=_seat_number,
         default=0,
-        choices=_choices((i, _l("Player %(num)d", num=i + 1)) for i in range(4)),
+        choices=choices((i, _l("Player %(num)d", num=i + 1)) for i in range(4)),
         invalid_choice_message=_l("Pick the first dealer from the players."),
     )
 
@@ -292,7 +141,7 @@ class MatchForm(RefusableForm):
             f = self[key]
             if key in SWITCHES:
                 f.label.text = str(words(key, chosen))
-                f.render_kw = {"data-by-target": _as_json({t: str(words(key, n)) for t, n in at.items()})}
+                f.render_kw = {"data-by-target": as_json({t: str(words(key, n)) for t, n in at.items()})}
                 continue
             each = {t: dict(words(key, n)) for t, n in at.items()}
             f.choices = [f.choices[0]]
@@ -300,13 +149,13 @@ class MatchForm(RefusableForm):
                 by_target = {t: str(c[value]) for t, c in each.items()}
                 moves = len(set(by_target.values())) > 1
                 f.choices.append(
-                    SelectChoice(value, str(label), render_kw={"data-by-target": _as_json(by_target)} if moves else {})
+                    SelectChoice(value, str(label), render_kw={"data-by-target": as_json(by_target)} if moves else {})
                 )
 
     def name_dealers(self) -> None:
         """Name the first dealer's choices as the players typed above it ("Player n" for a
         seat with no name yet; the page's script keeps them in step while typing)."""
-        self.first_dealer.choices = _choices(
+        self.first_dealer.choices = choices(
             (i, (p.data or "").strip() or _("Player %(num)d", num=i + 1)) for i, p in enumerate(self.players())
         )
 
@@ -372,7 +221,7 @@ for _key in HOUSE_RULES:
         else SelectField(
             LABELS[_key],
             default=USUAL,
-            choices=_choices([(USUAL, THE_USUAL), *CHOICES[_key]]),
+            choices=choices([(USUAL, THE_USUAL), *CHOICES[_key]]),
             invalid_choice_message=_l("Choose one of the choices offered."),
         ),
     )
@@ -387,10 +236,10 @@ for _i in range(MAX_SEATS):
             _l("Player %(num)d (if four play)", num=_i + 1)
             if _i == MAX_SEATS - 1
             else _l("Player %(num)d", num=_i + 1),
-            filters=[_strip],
+            filters=[strip],
         ),
     )
-    setattr(MatchForm, f"start_scores-{_i}", _number_field(_l("Player %(num)d", num=_i + 1)))
+    setattr(MatchForm, f"start_scores-{_i}", number_field(_l("Player %(num)d", num=_i + 1)))
 
 
 class HandForm(RefusableForm):
@@ -400,7 +249,7 @@ class HandForm(RefusableForm):
     kind = RadioField(
         _l("What happened"),
         default="played",
-        choices=_choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")), ("redeal", _l("Redeal"))]),
+        choices=choices([("played", _l("Played")), ("forfeit", _l("Rospisat'")), ("redeal", _l("Redeal"))]),
         invalid_choice_message=_l("Say what happened: played, called off or redealt."),
     )
     declarer = RadioField(
@@ -409,9 +258,9 @@ class HandForm(RefusableForm):
         validators=[Optional()],
         invalid_choice_message=_l("Pick the declarer from the players."),
     )
-    bid = _number_field(_l("Bid"))
+    bid = number_field(_l("Bid"))
     blind = BooleanField(_l("Blind bid (doubled)"))
-    sitter_points = _number_field(_l("Sitter-out's talon points"))
+    sitter_points = number_field(_l("Sitter-out's talon points"))
     forced = BooleanField(FORCED)
     expected_hand = HiddenField()
     version = HiddenField()
@@ -466,7 +315,7 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
         setattr(
             TableHandForm,
             f"points_{i}",
-            _number_field(
+            number_field(
                 _("%(name)s: card points", name=name), render_kw={"min": 0, "max": 120, "data-seat-points": i}
             ),
         )
@@ -475,7 +324,7 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
             f"marriages_{i}",
             SelectMultipleField(
                 _("%(name)s: marriages", name=name),
-                choices=_choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
+                choices=choices((s, str(MARRIAGE_LABELS[s]) % {"name": name}) for s in marriages),
                 option_widget=CheckboxInput(),
                 widget=ListWidget(prefix_label=False),
                 invalid_choice_message=_("Use hearts, diamonds, clubs or spades."),
@@ -489,10 +338,10 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
     if rs.forced_min_bid is None:
         TableHandForm.forced = None  # type: ignore[assignment]
     form = TableHandForm(**kwargs)
-    form.kind.choices = _choices(
+    form.kind.choices = choices(
         [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
     )
-    form.declarer.choices = _choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
+    form.declarer.choices = choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
     return form
 
 
@@ -507,7 +356,7 @@ class RoundForm(RefusableForm):
         invalid_choice_message=_l("Pick who went out first from the players."),
     )
     double_victory = BooleanField(_l("Double victory: 1st and 2nd out, +200"))
-    card_points = _number_field(
+    card_points = number_field(
         _l("Card points"),
         default=50,
         render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
@@ -546,14 +395,14 @@ def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
             RadioField(
                 _("%(name)s called", name=name),
                 default="",
-                choices=_choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
+                choices=choices([("", _("No call"))] + [(c, CALL_LABELS[c]) for c in words]),
                 invalid_choice_message=_("Pick a call: none, Tichu, Grand or Great Grand.")
                 if "great_grand" in words
                 else _("Pick a call: none, Tichu or Grand."),
             ),
         )
     form = TableRoundForm(**kwargs)
-    form.first_out.choices = _choices(enumerate(setup.players))
+    form.first_out.choices = choices(enumerate(setup.players))
     form.card_points.label.text = _("Card points %(team)s", team=sheet.standings[0].name)
     return form
 

@@ -13,25 +13,23 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
-from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from ...rules import MatchState, RuleError, setup_from_dict
+from ...rules import HandResult, MatchState, RuleError, TichuRound, setup_from_dict
 from ...rules.tichu import TICHU
 from ...services import accounts
-from ...services.matches import commands, export, queries
+from ...services.errors import Conflict, NotFound
+from ...services.matches import commands, export, queries, seats, serialize
+from ...storage.database import reads_only
 from ...storage.models import Match, User
+from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
 from .. import i18n, limits, request_bodies, security
-from ..api import shapes
-from ..errors import Conflict
+from ..forms import ButtonForm, ConfirmForm
 from ..match_view import back_to, match_context, refused_form
 from ..offline import queued
 from ..security import ascii_number
 from . import news
 from .forms import (
-    RULESET_LABELS,
-    ButtonForm,
-    ConfirmForm,
     JoinForm,
     LoginForm,
     MatchForm,
@@ -63,7 +61,7 @@ def register() -> Any:
                 form.remember.data,
                 _("Welcome, %(name)s. Start a match or join your table's.", name=user.username),
             )
-    return render_template("register.html", form=form)
+    return render_template("pages/register.html", form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -77,7 +75,7 @@ def login() -> Any:
             form.refuse("password", _("That username and password do not match."))
         else:
             return _logged_in(user, form.remember.data, _("Logged in as %(name)s.", name=user.username))
-    return render_template("login.html", form=form)
+    return render_template("pages/login.html", form=form)
 
 
 def _logged_in(user: User, remember: bool, welcome: str) -> Response:
@@ -97,7 +95,7 @@ def logout() -> Any:
     of this user: the session version moves on, so a copied session or remember-me cookie
     stops working (API tokens stay)."""
     if request.method == "GET":  # the question; CSRFProtect guards the POST
-        return render_template("logout.html")
+        return render_template("pages/logout.html")
     if current_user.is_authenticated:
         accounts.end_sessions(current_user)
     logout_user()
@@ -116,10 +114,10 @@ def index() -> str:
 def _home(join_form: JoinForm) -> str:
     """The home page: matches in progress first, then banked and ended ones (one query, from
     their stored summaries: nothing is replayed)."""
-    matches = [shapes.match_brief(m) for m in queries.listed_matches(current_user)]
+    matches = [serialize.match_brief(m) for m in queries.listed_matches(current_user)]
     # One url_for for every row (match ids are URL-safe): a list of 100 costs 100 fewer.
     match_url = url_for("pages.match", match_id="-").removesuffix("-")
-    return render_template("index.html", matches=matches, match_url=match_url, join_form=join_form)
+    return render_template("pages/index.html", matches=matches, match_url=match_url, join_form=join_form)
 
 
 @bp.post("/join")
@@ -132,7 +130,7 @@ def join() -> Any:
         try:
             m = commands.join(current_user, form.code.data)
         except NotFound as err:
-            form.refuse("code", str(err.description))
+            form.refuse("code", err.message)
         else:
             flash(_("You joined the match: its sheet is on your phone too."))
             return back_to(m)
@@ -154,7 +152,10 @@ def new_match() -> Any:
             return back_to(match)
     form.name_dealers()
     return render_template(
-        "match_new.html", form=form, rulesets=RULESET_LABELS.values(), known_names=queries.known_names(current_user)
+        "pages/match_new.html",
+        form=form,
+        rulesets=RULESET_LABELS.values(),
+        known_names=queries.known_names(current_user),
     )
 
 
@@ -209,13 +210,17 @@ def match(match_id: str) -> str:
     sheet = queries.sheet_of(m)
     change = news.latest_change(m)
     context = match_context(m, sheet)
+    next_match = queries.rematch_of(m, current_user)
     return render_template(
-        "match.html",
+        "pages/match.html",
         match=m,
         sheet=sheet,
         change=change,
         offer=news.offer(m, current_user, sheet, change),
         news=news.news(change, context["tichu"]),
+        seat_list=seats.seats_of(m),
+        next_match=next_match,
+        rematch_started=next_match is not None or queries.rematch_of(m) is not None,
         **context,
     )
 
@@ -304,13 +309,13 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
         return queued.refused(form)
     if sheet.setup.rules == TICHU:
         return render_template(
-            "round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+            "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
         )
     min_bid = lowest_bid(sheet, deal.gold)
     if not editing and not form.is_submitted():
         form.bid.data = min_bid  # a new hand's bid starts at the lowest (issue 12)
     return render_template(
-        "hand_form.html",
+        "pages/hand_form.html",
         form=form,
         match=m,
         sheet=sheet,
@@ -382,4 +387,68 @@ def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, Us
         else:
             flash(str(done))
         return back_to(m)
-    return render_template("confirm.html", form=form, match=m, title=title, question=question)
+    return render_template("shared/confirm.html", form=form, match=m, title=title, question=question)
+
+
+@bp.post("/matches/<match_id>/hands/preview")
+@reads_only
+@login_required
+def preview(match_id: str) -> Any:
+    """The engine's result for the hand form as typed so far (`?number=n`: a correction)."""
+    m = queries.get_match(match_id, current_user)
+    sheet = queries.sheet_of(m)
+    asked = request.args.get("number")
+    number = None if asked is None else ascii_number(asked, len(sheet.hands))
+    if asked is not None and number is None:
+        return {"ok": False, "message": _("There is nothing here.")}, 404
+    deal = sheet.next if number is None else sheet.hands[number - 1]
+    if m.status != "open" or deal is None:
+        return {"ok": False, "message": _("No more hands can be entered in this match.")}
+    form = entry_form(sheet, deal.sitting_out)
+    if not form.validate():
+        message = next(iter(e for errs in form.errors.values() for e in errs), _("Check the form."))
+        return {"ok": False, "message": str(message)}
+    try:
+        record = request_bodies.hand_body(form.to_data(), sheet.setup.rules).record
+        result = commands.preview_hand(m, record, number)
+    except RuleError as err:
+        return {"ok": False, "field": err.field, "message": err.message}
+    return {"ok": True, **_preview_words(sheet, result)}
+
+
+def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
+    """The preview in words: the outcome, then each seat's (Tichu: team's) points this hand."""
+    names = [s.name for s in sheet.standings]
+    r = h.record
+    declarer = names[r.declarer or 0] if not isinstance(r, TichuRound) else ""
+    if isinstance(r, TichuRound):
+        summary, outcome = _("This round:"), "round"
+    elif r.kind == "redeal":
+        summary, outcome = _("Redeal: nobody scores; the same dealer deals again."), "redeal"
+    elif r.kind == "forfeit":
+        summary = _(
+            "%(word)s: %(name)s calls %(bid)s off.",
+            name=declarer,
+            bid=r.bid,
+            word=FORFEIT_WORDS.get(sheet.setup.rules, _("Forfeit")),
+        )
+        outcome = "missed"
+    else:
+        took = h.took[r.declarer or 0] if h.took else 0
+        outcome = "made" if h.made else "missed"
+        summary = (
+            _("%(name)s made %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
+            if h.made
+            else _("%(name)s missed %(bid)s: took %(took)s.", name=declarer, bid=r.bid, took=took)
+        )
+    seats = []
+    for i, s in enumerate(h.results):
+        name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
+        # What the hand does to the score; the paper sheet's own entry only when it differs
+        # (a loss it owes): "Boris: -200 → 220 (the sheet writes +0; the rest is owed)".
+        text = f"{name}: {s.delta:+d} → {s.score}"
+        if s.delta != s.entry:
+            text += " " + _("(the sheet writes %(entry)s; the rest is owed)", entry=f"{s.entry:+d}")
+        events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
+        seats.append(text + (f", {', '.join(events)}" if events else ""))
+    return {"outcome": outcome, "summary": summary, "seats": seats}

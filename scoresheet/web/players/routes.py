@@ -6,31 +6,21 @@ from typing import Any
 
 from flask import Blueprint, flash, render_template, request
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...rules import RuleError
 from ...rules.figures import GAMES
+from ...services.errors import Conflict
 from ...services.matches import queries, seats
 from ...services.players import profiles, ratings, statistics
 from ...storage.extensions import kept
-from ..errors import Conflict
+from ...words.vocabulary import CALL_NAMES
 from ..i18n import html_lang
 from ..match_view import back_to
-from ..pages.forms import CALL_NAMES, HeadToHeadForm
+from .forms import HeadToHeadForm
 
 bp = Blueprint("players", __name__)
-
-
-GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
-
-
-def init_app(app: Any) -> None:
-    """Give the templates the seats of a match and the names of the games."""
-    app.add_template_global(seats.seats_of)
-    app.add_template_global(GAME_WORDS, "game_words")
-    app.add_template_global((profiles.CHART_WIDTH, profiles.CHART_HEIGHT), "chart_size")
 
 
 @bp.post("/matches/<match_id>/seats/<int:seat>/claim", defaults={"step": "claim"})
@@ -65,7 +55,7 @@ def player(username: str) -> str:
     """A player's statistics and ratings (theirs, or a tablemate's)."""
     user = profiles.visible_player(current_user, username)
     body = _figures(user.username, profiles.figure_rows(user), profiles.versus(current_user, user))
-    return render_template("player.html", username=user.username, figures=body)
+    return render_template("players/player.html", username=user.username, figures=body)
 
 
 FIGURES_KEPT = 128
@@ -81,7 +71,7 @@ def _figures(username: str, rows: profiles.Rows, versus: statistics.HeadToHead |
 
     def render() -> Markup:
         profile = profiles.profile_of(username, rows, versus)
-        return Markup(render_template("_player_figures.html", profile=profile, call_words=CALL_NAMES))
+        return Markup(render_template("players/_player_figures.html", profile=profile, call_words=CALL_NAMES))
 
     return kept("player_figures", (html_lang(), request.script_root, username, rows, versus), render, most=FIGURES_KEPT)
 
@@ -91,7 +81,7 @@ def _figures(username: str, rows: profiles.Rows, versus: statistics.HeadToHead |
 def leaderboard() -> str:
     """My table (everyone I played with) by rating, per game, and a head-to-head picker."""
     boards = {g: ratings.leaderboard(current_user, g) for g in GAMES}
-    return render_template("leaderboard.html", boards=boards, form=_picker(HeadToHeadForm(), boards))
+    return render_template("players/leaderboard.html", boards=boards, form=_picker(HeadToHeadForm(), boards))
 
 
 @bp.get("/head-to-head")
@@ -101,13 +91,15 @@ def head_to_head() -> Any:
     them, only the picker). A name the viewer cannot see answers as a missing player."""
     form = _picker(HeadToHeadForm(request.args), {g: ratings.leaderboard(current_user, g) for g in GAMES})
     if not request.args:
-        return render_template("head_to_head.html", form=form, pair=None)
+        return render_template("players/head_to_head.html", form=form, pair=None)
     one = profiles.visible_player(current_user, form.one.data or "")
     two = profiles.visible_player(current_user, form.two.data or "")
     if one.id == two.id:
         form.two.errors = [_("Choose two different players.")]
-        return render_template("head_to_head.html", form=form, pair=None), 422
-    return render_template("head_to_head.html", form=form, pair=(one, two), result=statistics.head_to_head(one, two))
+        return render_template("players/head_to_head.html", form=form, pair=None), 422
+    return render_template(
+        "players/head_to_head.html", form=form, pair=(one, two), result=statistics.head_to_head(one, two)
+    )
 
 
 def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> HeadToHeadForm:
@@ -127,4 +119,4 @@ def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> Hea
 @login_required
 def guests() -> str:
     """The guests of my banked matches (seats nobody claimed), by name."""
-    return render_template("guests.html", guests=statistics.guests_of(current_user))
+    return render_template("players/guests.html", guests=statistics.guests_of(current_user))

@@ -26,14 +26,14 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from ...rules import RuleError
+from ...services.errors import Conflict
 from ...services.matches import audit, backup, commands, queries
 from ...storage import database
 from ...storage.extensions import db
 from ...storage.models import Match, User
 from .. import security
-from ..errors import Conflict
+from ..forms import ConfirmForm
 from ..match_view import back_to, refused_form
-from ..pages.forms import ConfirmForm
 
 bp = Blueprint("recovery", __name__, cli_group=None)
 bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page
@@ -54,7 +54,7 @@ def history(match_id: str) -> str:
     players = list(m.setup["players"])
     restorable = commands.restorable_ids(m, entries)
     rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
-    return render_template("history.html", match=m, rows=rows, players=players)
+    return render_template("recovery/history.html", match=m, rows=rows, players=players)
 
 
 @bp.route("/matches/<match_id>/history/restore", methods=["GET", "POST"])
@@ -74,7 +74,7 @@ def restore(match_id: str) -> Any:
         flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
         return back_to(m)
     return render_template(
-        "confirm.html",
+        "shared/confirm.html",
         form=form,
         match=m,
         title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
@@ -130,7 +130,7 @@ def import_match() -> Any:
                 )
             )
             return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
-    return render_template("import.html", form=form)
+    return render_template("recovery/import.html", form=form)
 
 
 def _download(doc: dict[str, Any], filename: str) -> Response:

@@ -1,0 +1,118 @@
+"""What the forms of every blueprint share: a form that puts the engine's refusals next to the
+field they name, the number, username and password boxes, and the one-button and confirm forms.
+
+The rules are judged once, by the engine (the same path as the JSON API); a form only reads its
+fields and puts the engine's refusal next to the field it names (`refuse`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, HiddenField, IntegerField, PasswordField, SelectChoice, StringField
+from wtforms.validators import DataRequired, InputRequired, Optional
+
+from ..rules import RuleError
+
+NUMBER = _l("Enter a whole number.")
+
+
+def choices(pairs: Any) -> list[SelectChoice]:
+    """Choices for a radio, select or checkbox group from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def as_json(data: Any) -> str:
+    """Data for the page's script in an attribute (its words as they are, not escaped)."""
+    return json.dumps(data, ensure_ascii=False)
+
+
+def strip(value: Any) -> Any:
+    """Trim spaces a phone keyboard adds around a word."""
+    return value.strip() if isinstance(value, str) else value
+
+
+class NumberField(IntegerField):
+    """A whole number typed on the numeric keypad, refused in words a player understands."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the number; anything else is refused with a plain message."""
+        try:
+            super().process_formdata(valuelist)
+        except ValueError as err:
+            raise ValueError(str(NUMBER)) from err
+
+
+def number_field(label: Any, **kw: Any) -> NumberField:
+    """An optional whole number typed on the numeric keypad."""
+    kw.setdefault("validators", [Optional()])
+    render_kw = {"inputmode": "numeric", **kw.pop("render_kw", {})}
+    return NumberField(label, render_kw=render_kw, **kw)
+
+
+class RefusableForm(FlaskForm):
+    """A form that shows the engine's refusals next to the field (or group) they name."""
+
+    GROUPS: tuple[str, ...] = ()
+    """Field names judged as a group: their errors show at the top of the group."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
+        self.top_errors: list[str] = []
+
+    def refuse(self, field: str | None, message: str) -> None:
+        """Attach a refusal to its field, its group, or the top of the form."""
+        target = getattr(self, field, None) if field else None
+        if field in self.GROUPS:
+            self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
+        elif isinstance(target, Field) and not isinstance(target, HiddenField):
+            target.errors = [*target.errors, message]
+        else:
+            self.top_errors.append(message)
+
+    def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
+        """Attach an engine refusal (`.field`, `.message`); one about another hand than
+        `hand` (a later hand a correction would break) goes to the top of the form."""
+        if err.hand is not None and hand is not None and err.hand != hand:
+            self.top_errors.append(err.message)
+        else:
+            self.refuse(err.field, err.message)
+
+
+def username_field(missing: Any) -> StringField:
+    """A username box: trimmed, never auto-capitalised or spell-checked; `missing` if empty."""
+    return StringField(
+        _l("Username"),
+        filters=[strip],
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+
+def password_field(label: Any, missing: Any, new: bool = False) -> PasswordField:
+    """A password box the phone's password manager understands; `missing` if empty."""
+    return PasswordField(
+        label,
+        validators=[InputRequired(missing)],
+        render_kw={"autocomplete": "new-password" if new else "current-password"},
+    )
+
+
+def remember_field() -> BooleanField:
+    """ "Stay logged in", ticked unless the player unticks it."""
+    return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
+
+
+class ButtonForm(RefusableForm):
+    """A form that is one button (join, rematch, make or stop a watch link): its CSRF token is
+    the whole form."""
+
+
+class ConfirmForm(RefusableForm):
+    """A final step (bank, end, delete) that needs a ticked box."""
+
+    confirm = BooleanField(_l("Yes, I am sure"), validators=[DataRequired(_l("Tick the box to confirm."))])

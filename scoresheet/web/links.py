@@ -1,0 +1,39 @@
+"""A match's join link and watch link as URLs, and a link as a QR code drawn on the server
+(services/matches/links.py finds a match by either and makes or stops a watch link)."""
+
+from __future__ import annotations
+
+import functools
+
+import segno
+from flask import url_for
+from markupsafe import Markup
+
+from ..storage.models import Match
+
+
+def join_url(match: Match) -> str:
+    """The join link: opened, it asks to join the match (after logging in, if need be)."""
+    return url_for("invite.join_link", code=match.join_code, _external=True)
+
+
+def watch_url(match: Match) -> str | None:
+    """The watch link, if the match has one."""
+    if match.watch_token is None:
+        return None
+    return url_for("invite.watch", token=match.watch_token, _external=True)
+
+
+def qr_code(text: str) -> Markup:
+    """`text` as a QR code in inline SVG, drawn here (no request leaves the page)."""
+    return Markup(_qr_svg(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _qr_svg(text: str) -> str:
+    """The SVG of a QR code: black on white with its quiet zone (also in dark mode), hidden
+    from screen readers (the link is written beside it)."""
+    svg = segno.make(text, error="m").svg_inline(
+        scale=5, border=4, dark="#000", light="#fff", svgclass="qr", lineclass=None
+    )
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)

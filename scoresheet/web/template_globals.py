@@ -1,0 +1,49 @@
+"""Everything a template finds besides what its view passes, registered in one place: the
+words for the engine's codes, the page's language and number formats, asset URLs, the links
+of a match, its chart and version. None of these reads the database: a view passes what the
+page shows (a template never runs a query)."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ..rules.tichu import team_names
+from ..services.matches.chart import event_mark, race
+from ..services.matches.versions import sheet_version
+from ..services.players.profiles import CHART_HEIGHT, CHART_WIDTH
+from ..storage.models import isoformat
+from ..words.house_rules import rule_card
+from ..words.values import decimal, number
+from ..words.vocabulary import GAME_WORDS
+from .assets import static_url
+from .i18n import language_context, per_language, utc_time
+from .links import join_url, qr_code, watch_url
+from .live.push import enabled as live_push
+from .match_view import call_statistics_of, words_in_language
+
+
+def init_app(app: Flask) -> None:
+    """Give every template the globals, filters and context below."""
+    app.context_processor(words_in_language)
+    app.context_processor(language_context)
+    for name, value in {
+        "team_names": team_names,
+        "rule_card": rule_card,
+        "call_statistics": call_statistics_of,
+        "per_language": per_language,
+        "static_url": static_url,
+        "game_words": GAME_WORDS,
+        "chart_size": (CHART_WIDTH, CHART_HEIGHT),
+        "live_push": live_push,
+        "race": race,
+        "event_mark": event_mark,
+        "sheet_version": sheet_version,
+        "join_url": join_url,
+        "watch_url": watch_url,
+        "qr_code": qr_code,
+    }.items():
+        app.add_template_global(value, name)
+    app.add_template_filter(isoformat, "iso")
+    app.add_template_filter(utc_time, "utc_time")
+    app.add_template_filter(number, "number")
+    app.add_template_filter(decimal, "decimal")

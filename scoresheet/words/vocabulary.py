@@ -1,0 +1,87 @@
+"""The game's vocabulary, every name a player reads for a code of the engine or the app: the
+rulesets, the calls and forfeits, the suits, a hand's kinds, the games, a match's states and a
+seat's events. Pages, the history, refusals and exports all take their words from here."""
+
+from __future__ import annotations
+
+from . import _l
+
+RULESET_LABELS = {
+    "squarescores": _l("SquareScores: barrel, zeros, Rospisat'"),
+    "polish": _l("Polish: lock at 900"),
+    "classic": _l("Classic: barrel won by a bid of 120"),
+    "ggtables": _l("GGTables: 2–4 players, bombs"),
+    "tyzicha": _l("Tyzicha: 3 players, to 1001"),
+    "tichu": _l("Tichu: 4 players in two teams"),
+}
+RULESET_NAMES = {
+    "squarescores": _l("SquareScores"),
+    "polish": _l("Polish"),
+    "classic": _l("Classic"),
+    "ggtables": _l("GGTables"),
+    "tyzicha": _l("Tyzicha"),
+    "tichu": _l("Tichu"),
+}
+"""A ruleset's short name, for lists and the rules select (RULESET_LABELS beside it say more:
+a whole label does not fit a 360 px select)."""
+# TRANSLATORS: the declarer gives the hand up unplayed; see docs/glossary.md
+FORFEIT_WORDS = {"squarescores": _l("Rospisat'"), "ggtables": _l("Bomb"), "tyzicha": _l("Concede")}
+CALL_NAMES = {"tichu": _l("Tichu"), "grand": _l("Grand Tichu"), "great_grand": _l("Great Grand Tichu")}
+"""A Tichu call as players name it (docs/glossary.md)."""
+CALL_LABELS = {"tichu": _l("Tichu"), "grand": _l("Grand"), "great_grand": _l("Great Grand")}
+"""A Tichu call as the round form's toggle says it."""
+MARRIAGE_LABELS = {
+    "hearts": _l("%(name)s: hearts marriage"),
+    "diamonds": _l("%(name)s: diamonds marriage"),
+    "clubs": _l("%(name)s: clubs marriage"),
+    "spades": _l("%(name)s: spades marriage"),
+    "aces": _l("%(name)s: ace marriage (all four aces)"),
+}
+"""A marriage toggle's label for screen readers, one sentence per suit (for the translators)."""
+
+# TRANSLATORS: what a hand was, in the history: "kind played → forfeit"
+KIND_WORDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("redeal")}
+SUIT_WORDS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
+GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
+"""A game as the leaderboard and the player page name it."""
+
+WORDS = {
+    # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
+    "status": {
+        "in_progress": _l("in progress"),
+        "finished": _l("finished: bank it"),
+        "banked": _l("banked"),
+        "ended": _l("ended"),
+    },
+    "events": {
+        "zero": _l("zero"),
+        "zero_penalty": _l("zero penalty"),
+        "dump": _l("555: back to 0"),
+        "knocked_off": _l("knocked off the barrel"),
+        "barrel_reset": _l("third fall: back to 0"),
+        "forfeit_penalty": _l("−120"),
+        "barrel_on": _l("on the barrel"),
+        "barrel_ignored": _l("barrel: not counted"),
+        "barrel_fall": _l("fell off the barrel"),
+        "barrel_off": _l("off the barrel"),
+        "locked": _l("locked"),
+        "unlocked": _l("unlocked"),
+        "capped": _l("capped"),
+        "win": _l("wins"),
+        "tichu_made": _l("Tichu made"),
+        "tichu_failed": _l("Tichu failed"),
+        "grand_made": _l("Grand made"),
+        "grand_failed": _l("Grand failed"),
+        "great_grand_made": _l("Great Grand made"),
+        "great_grand_failed": _l("Great Grand failed"),
+        "double_victory": _l("double victory"),
+    },
+    "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
+    # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
+    "marks": {
+        "dump": _l("555 → 0"),
+        "knocked_off": _l("knocked off the barrel"),
+        "barrel_fall": _l("fell off the barrel"),
+        "barrel_reset": _l("third fall → 0"),
+    },
+}
