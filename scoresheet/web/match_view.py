@@ -43,9 +43,10 @@ def call_statistics_of(sheet: MatchState) -> CallStatistics:
 
 
 def refused_form(response: Response) -> Response:
-    """A form post that did not redirect was refused: it comes back with its errors, as 422
-    (each page blueprint runs this after its requests)."""
-    if request.method == "POST" and response.status_code == 200:
+    """A form post that did not redirect was refused: its page comes back with its errors, as
+    422 (each page blueprint runs this after its requests; the hand preview's JSON is no form's
+    page)."""
+    if request.method == "POST" and response.status_code == 200 and response.mimetype == "text/html":
         response.status_code = 422
     return response
 

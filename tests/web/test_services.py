@@ -10,10 +10,9 @@ import pytest
 from scoresheet.rules import Malformed, Refused
 from scoresheet.services import accounts
 from scoresheet.services.errors import Conflict, NotFound
-from scoresheet.services.matches import commands, queries
+from scoresheet.services.matches import commands, queries, serialize
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand, User
-from scoresheet.web.api import shapes
 
 from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 
@@ -166,12 +165,12 @@ def test_listed_matches_puts_open_ones_first_then_newest(anna: User, boris: User
 
 def test_match_status_combines_stored_and_computed(anna: User) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"], "start_scores": WINNING_START})
-    assert shapes.match_status(match, queries.sheet_of(match).status) == "in_progress"
+    assert serialize.match_status(match, queries.sheet_of(match).status) == "in_progress"
     sheet = add_hand(match, anna, WINNING_HAND)
-    assert shapes.match_status(match, sheet.status) == "finished"
+    assert serialize.match_status(match, sheet.status) == "finished"
     commands.bank(match, anna)
     assert match.status == "banked"
-    assert shapes.match_status(match, queries.sheet_of(match).status) == "banked"
+    assert serialize.match_status(match, queries.sheet_of(match).status) == "banked"
 
 
 def test_match_to_dict_members_are_usernames_in_joining_order(anna: User, boris: User) -> None:

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from ...rules import Malformed, setup_from_dict
 from ...rules.figures import GAMES
 from ...services import accounts
-from ...services.matches import audit, backup, commands, export, links, queries, seats
+from ...services.matches import audit, backup, commands, export, links, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
 from ...services.players import profiles, ratings, statistics
 from ...storage.database import reads_only
@@ -145,7 +145,7 @@ def delete_me() -> Any:
 @bp.get("/matches")
 def list_matches() -> Any:
     """The caller's matches, newest first, in brief."""
-    return {"matches": [shapes.match_brief(m) for m in queries.listed_matches(g.api_user, grouped=False)]}
+    return {"matches": [serialize.match_brief(m) for m in queries.listed_matches(g.api_user, grouped=False)]}
 
 
 @bp.post("/matches")
@@ -218,7 +218,7 @@ def preview_hand(match_id: str) -> Any:
     match = queries.get_match(match_id, g.api_user)
     record, expected, _version = request_bodies.hand_body(_body(), match.setup["rules"])
     result = commands.preview_hand(match, record, expected_hand=expected)
-    return {"hand": shapes.hand_json(result, setup_of(match), 1)}
+    return {"hand": serialize.hand_json(result, setup_of(match), 1)}
 
 
 @bp.put("/matches/<match_id>/hands/<int:number>")
