@@ -13,6 +13,7 @@ from scoresheet.services.errors import Conflict, NotFound
 from scoresheet.services.matches import commands, queries, serialize
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand, User
+from scoresheet.web.api import shapes
 
 from .helpers import WINNING_HAND, WINNING_START, add_hand, create_match, edit_hand, played
 
