@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
-from scoresheet import create_app, psycopg_url
+from scoresheet import create_app
+from scoresheet.config import psycopg_url
 from scoresheet.storage.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"

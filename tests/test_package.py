@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
+from scoresheet import config as folders
 from scoresheet import create_app
-from scoresheet.storage import folders
 from scoresheet.storage.database import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[1]

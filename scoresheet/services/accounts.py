@@ -1,4 +1,4 @@
-"""Accounts: registering, checking passwords, API tokens, and the Flask-Login session loader."""
+"""Accounts: registering, checking passwords, API tokens, and the user of a session."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ import secrets
 from functools import cache
 from typing import Any
 
-from flask import Flask, current_app
-from flask_babel import gettext as _
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import check_password_hash, generate_password_hash
 from zxcvbn import zxcvbn
 
+from ..config import setting
 from ..rules import Malformed, Refused
-from ..storage import database
-from ..storage.extensions import db, login_manager
+from ..storage import database, passwords
+from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, User, fold
+from ..words import _
 from .errors import Conflict, WrongPassword
 from .matches import audit
 
@@ -27,17 +26,11 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
 JUDGED_LENGTH = 72
 """zxcvbn judges the first 72 characters (beyond that any password is strong enough)."""
-DUMMY_HASH: dict[str, str] = {}
-"""A hash per method to check against when the user does not exist (same time either way)."""
 
 
-def init_app(app: Flask) -> None:
-    """Nothing to bind yet; the session loader is registered on import."""
-
-
-@login_manager.user_loader
 def load_user(session_id: str) -> User | None:
-    """The user of a session, unless the user has logged out everywhere since."""
+    """The user of a session id (`<id>:<session version>`, Flask-Login's user loader), unless
+    the user has logged out everywhere since."""
     user_id, _sep, version = session_id.partition(":")
     if not user_id.isdigit() or not version.isdigit():
         return None
@@ -62,7 +55,7 @@ def register(username: object, password: object) -> User:
         raise Malformed("password", _("The password must be text."))
     if not USERNAME.fullmatch(username):
         raise Refused("username", _("A username has 3 to 40 characters: letters, digits, “.”, “_” or “-”."))
-    password_hash = _hash_password(_check_new_password(password, username, "password"))
+    password_hash = passwords.hashed(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
     user = User(username=username, password_hash=password_hash)
@@ -91,7 +84,7 @@ def _check_new_password(password: str, username: str, field: str) -> str:
     if not _encodable(password):
         raise Malformed(field, _("The password holds characters that are not text."))
     strength = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])["score"]
-    if strength < current_app.config["PASSWORD_MIN_STRENGTH"]:
+    if strength < setting("PASSWORD_MIN_STRENGTH"):
         raise Refused(
             field,
             _(
@@ -108,11 +101,6 @@ def find_user(username: str) -> User | None:
     return db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
 
 
-def _hash_password(password: str) -> str:
-    """Hash a password with the configured method (scrypt at OWASP strength by default)."""
-    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
-
-
 def authenticate(username: object, password: object) -> User | None:
     """The user if the username and password match, else None."""
     if not isinstance(username, str) or not isinstance(password, str) or not _encodable(password):
@@ -120,12 +108,9 @@ def authenticate(username: object, password: object) -> User | None:
     with database.read_only():  # no write lock, and no transaction open during the hash
         user = find_user(username) if USERNAME.fullmatch(username) else None
     if user is None:
-        method = current_app.config["PASSWORD_HASH_METHOD"]
-        if method not in DUMMY_HASH:
-            DUMMY_HASH[method] = generate_password_hash(secrets.token_hex(8), method=method)
-        check_password_hash(DUMMY_HASH[method], password)
+        passwords.match_nobody(password)
         return None
-    return user if check_password_hash(user.password_hash, password) else None
+    return user if passwords.matches(user.password_hash, password) else None
 
 
 def _encodable(text: str) -> bool:
@@ -183,11 +168,7 @@ def _verify_password(user: User, password: object, field: str, message: str) -> 
     """Raise WrongPassword (naming `field`) unless this is the user's password. No
     transaction, so no SQLite write lock, is held during the hash."""
     db.session.commit()
-    if (
-        not isinstance(password, str)
-        or not _encodable(password)
-        or not check_password_hash(user.password_hash, password)
-    ):
+    if not isinstance(password, str) or not _encodable(password) or not passwords.matches(user.password_hash, password):
         raise WrongPassword(message, field)
 
 
@@ -195,7 +176,7 @@ def change_password(user: User, current: object, new: str, keep_token: str | Non
     """Change the password after checking the current one; every session, remember-me cookie
     and API token ends but `keep_token` (the caller logs its own browser in again)."""
     _verify_password(user, current, "current_password", _("That is not your current password."))
-    user.password_hash = _hash_password(_check_new_password(new, user.username, "new_password"))
+    user.password_hash = passwords.hashed(_check_new_password(new, user.username, "new_password"))
     logout_everywhere(user, keep_token)
 
 

@@ -19,11 +19,12 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context, has_request_context, request
-from sqlalchemy import Connection, Engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 
+from ..config import folder
 from .extensions import db, migrate
-from .folders import folder
 from .models import Match
 
 MIGRATIONS = folder("migrations")
@@ -403,20 +404,18 @@ def read_only() -> Iterator[None]:
 
 
 @contextmanager
-def snapshot() -> Iterator[Any]:
-    """A consistent copy of the whole database to read from, made without the write lock: on
-    SQLite a `VACUUM INTO` copy (a read transaction: writers go on), opened as an app of its
-    own; on PostgreSQL this app in one REPEATABLE READ transaction. Yields the app to read."""
+def snapshot() -> Iterator[None]:
+    """A consistent copy of the whole database to read from, made without the write lock, for
+    the block inside: on SQLite `db.session` reads a `VACUUM INTO` copy (a read transaction:
+    writers go on), on PostgreSQL this database in one REPEATABLE READ transaction."""
     engine = db.engine
     if engine.dialect.name != "sqlite":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
         try:
-            yield current_app._get_current_object()  # type: ignore[attr-defined]
+            yield
         finally:
             db.session.rollback()
         return
-    from .. import create_app
-
     fd, path = tempfile.mkstemp(prefix="snapshot-", suffix=".sqlite", dir=current_app.instance_path)  # empty, mode 0600
     os.close(fd)
     try:
@@ -426,20 +425,15 @@ def snapshot() -> Iterator[Any]:
             source.execute("VACUUM INTO ?", (path,))
         finally:
             source.close()
-        copy = create_app(
-            {
-                **current_app.config,
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                "DATABASE_AUTO_UPGRADE": False,
-                "INSTANCE_PATH": current_app.instance_path,
-            }
-        )
-        with copy.app_context():
-            try:
-                yield copy
-            finally:
-                db.session.remove()
-                db.engine.dispose()
+        copy = create_engine(f"sqlite:///{path}")
+        working = db.session.registry()  # this app context's session, set aside for the block
+        db.session.registry.set(Session(copy))
+        try:
+            yield
+        finally:
+            db.session.remove()
+            db.session.registry.set(working)
+            copy.dispose()
     finally:
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(path + suffix):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import Flask
 
 from ..services import accounts
-from ..storage.extensions import csrf, limiter, login_manager
 from . import assets, errors, i18n, limits, security, template_globals
 from .account import routes as account
 from .api import routes as api
+from .extensions import csrf, limiter, login_manager
 from .guide import routes as guide
 from .invite import routes as invite
 from .language import routes as language
@@ -31,7 +31,7 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     errors.init_app(app)
     template_globals.init_app(app)
-    accounts.init_app(app)
+    login_manager.user_loader(accounts.load_user)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(pages.bp)
     app.register_blueprint(account.bp)

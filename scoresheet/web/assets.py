@@ -11,7 +11,7 @@ import os
 from flask import Flask, current_app, request, url_for
 from werkzeug.wrappers import Response
 
-from ..storage.extensions import kept
+from .extensions import kept
 
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/manifest+json", "image/svg+xml")
 MIN_COMPRESS = 500

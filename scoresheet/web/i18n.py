@@ -21,21 +21,20 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from ..config import LANGUAGES
 from ..rules import errors as rule_errors
 from ..rules.messages import MESSAGES
-from ..storage.extensions import db, kept
+from ..storage.extensions import db
 from ..words.house_rules import page_refusal
 from ..words.values import refusal_params
+from .extensions import kept
 
-LANGUAGES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski", "de": "Deutsch"}
-"""Each language in its own words (the switch shows them so; they are never translated)."""
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600
 
 
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel with our locale selector; add the `<html lang>` and number helpers."""
-    app.config.setdefault("LANGUAGES", list(LANGUAGES))
     babel = _Babel(app, locale_selector=_select_locale)  # one per app: its catalogs its own
     babel.install_template_words(app)
     rule_errors.translator = _translate_refusal

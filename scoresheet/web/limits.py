@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -25,22 +24,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from limits import parse_many
 from werkzeug.wrappers import Response
 
-from ..storage.extensions import limiter
+from .extensions import limiter
 from .security import cookie_name
 
-DEFAULTS = {
-    "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
-    "RATELIMIT_HEADERS_ENABLED": True,
-    "LOGIN_LIMIT_PER_ADDRESS": "10 per minute; 60 per hour",
-    "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS": "5 per 15 minutes",
-    "LOGIN_ATTACK_THRESHOLD": "30 per hour",
-    "LOGIN_LIMIT_UNDER_ATTACK": "1 per 15 minutes",
-    "REGISTER_LIMIT_PER_ADDRESS": "5 per minute; 20 per hour",
-    "REGISTER_LIMIT_PER_USERNAME": "10 per 15 minutes",
-    "JOIN_LIMIT_PER_ADDRESS": "20 per minute; 100 per hour",
-    "PASSWORD_CHECK_LIMIT": "5 per 15 minutes",
-}
 DEVICE_COOKIE = "known_device"
 """Its name when cookies are not Secure; `__Host-known_device` when they are."""
 DEVICE_MAX_AGE = 400 * 24 * 3600
@@ -51,7 +37,7 @@ SUCCESS = {200, 201, 204, 302, 303}
 def check_shared_storage(app: Flask) -> None:
     """Refuse to start one of several workers whose limit counters would be its own: each
     would allow the whole limit, multiplying it by the number of workers."""
-    workers = _gunicorn_workers() or int(os.environ.get("SCORESHEET_WORKERS") or os.environ.get("WEB_CONCURRENCY") or 1)
+    workers = _gunicorn_workers() or int(app.config["WORKERS"])
     storage = str(app.config["RATELIMIT_STORAGE_URI"])
     if workers > 1 and app.config["RATELIMIT_ENABLED"] and storage.startswith("memory:"):
         raise RuntimeError(

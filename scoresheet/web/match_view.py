@@ -14,9 +14,9 @@ from werkzeug.wrappers import Response
 from ..rules import RULESETS, MatchState, TichuRound
 from ..rules.tichu import TICHU, CallStatistics, call_statistics
 from ..services.matches.serialize import match_status
-from ..storage.extensions import kept
 from ..storage.models import Match
 from ..words.vocabulary import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES, WORDS
+from .extensions import kept
 
 
 def words_in_language() -> dict[str, Any]:

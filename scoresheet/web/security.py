@@ -37,7 +37,6 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 MAX_HAND_NUMBER = 100_000
 """No match has more hands; a larger number in a URL is simply not there (no database overflow)."""
 MAX_ROW_ID = 2**31 - 1
-FALSE_WORDS = {"0", "false", "no", "off"}
 HOST_PREFIX = "__Host-"
 """Browsers keep a `__Host-` cookie only if it is Secure, for this host alone, and for every
 path: no other site (not even a sub-domain) can set or overwrite it."""
@@ -73,15 +72,8 @@ def configure_cookies(app: Flask) -> None:
     instance `config.py` or `create_app`'s argument set it explicitly.
     """
     secure = app.config.get("SESSION_COOKIE_SECURE")
-    if secure is None and os.environ.get("SESSION_COOKIE_SECURE"):
-        secure = os.environ["SESSION_COOKIE_SECURE"].strip().lower() not in FALSE_WORDS
     if secure is None:
-        secure = not (
-            app.debug
-            or app.testing
-            or _development_server()
-            or os.environ.get("SCORESHEET_INSECURE_COOKIES", "") not in ("", "0")
-        )
+        secure = not (app.debug or app.testing or _development_server() or app.config["SCORESHEET_INSECURE_COOKIES"])
     app.config["SESSION_COOKIE_SECURE"] = bool(secure)
     app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
     app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)

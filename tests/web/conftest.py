@@ -6,7 +6,7 @@ import pytest
 from conftest import empty_database
 from sqlalchemy import Engine, create_engine, event
 
-from scoresheet import psycopg_url
+from scoresheet.config import psycopg_url
 
 from .page_helpers import csrf_app, make_phone, phone  # noqa: F401
 

@@ -10,8 +10,10 @@ import pytest
 from sqlalchemy import inspect, text
 from werkzeug.security import generate_password_hash
 
-from scoresheet import DEFAULT_PASSWORD_HASH, create_app, psycopg_url
-from scoresheet.storage.extensions import db, kept
+from scoresheet import create_app
+from scoresheet.config import DEFAULT_PASSWORD_HASH, psycopg_url
+from scoresheet.storage.extensions import db
+from scoresheet.web.extensions import kept
 
 
 def dispose(app: Any) -> None:

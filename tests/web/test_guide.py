@@ -8,7 +8,7 @@ import re
 import pytest
 from flask import Flask
 
-from scoresheet.web.pages.forms import RULESET_LABELS
+from scoresheet.words.vocabulary import RULESET_LABELS
 
 from .page_helpers import Phone, parse
 

@@ -1,4 +1,4 @@
-"""The live-update poll's quick answer (issue 17): the same 304 as the app's own view, given only
+"""The live-update poll's quick answer: the same 304 as the app's own view, given only
 when that is what the app would answer; every other request reaches the app."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask_login.utils import _create_identifier
 
-from scoresheet.web.live.quick_poll import QuickPoll, _identifier
+from scoresheet.web.live.quick_poll import QuickPoll, session_identifier
 
 from .page_helpers import Phone, played
 
@@ -148,4 +148,4 @@ def test_a_stranger_and_a_phone_logged_out_everywhere_reach_the_app(
 )
 def test_the_session_identifier_is_flask_logins_own(csrf_app: Flask, headers: dict[str, str]) -> None:
     with csrf_app.test_request_context("/", headers=headers, environ_base={"REMOTE_ADDR": "192.0.2.1"}) as ctx:
-        assert _identifier(ctx.request.environ) == _create_identifier()
+        assert session_identifier(ctx.request.environ) == _create_identifier()

@@ -11,7 +11,8 @@ from conftest import ApiUser
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.storage.extensions import csrf, db
+from scoresheet.storage.extensions import db
+from scoresheet.web.extensions import csrf
 from scoresheet.web.security import CONTENT_SECURITY_POLICY
 
 from .page_helpers import Phone, played

@@ -12,7 +12,7 @@ from conftest import app_config
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.services import accounts
+from scoresheet.storage import passwords
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import User
 
@@ -26,13 +26,13 @@ def test_an_unknown_username_costs_a_password_check_as_a_known_one_does(
     client: Any, api_user: Any, monkeypatch: Any
 ) -> None:
     checked: list[str] = []
-    real = accounts.check_password_hash
+    real = passwords.check_password_hash
 
     def counting(stored: str, password: str) -> bool:
         checked.append(password)
         return real(stored, password)
 
-    monkeypatch.setattr(accounts, "check_password_hash", counting)
+    monkeypatch.setattr(passwords, "check_password_hash", counting)
     for username in ("anna", "nobody-here"):
         answer = client.post("/api/tokens", json={"username": username, "password": "wrong one"})
         assert answer.status_code == 401

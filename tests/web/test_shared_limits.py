@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bench.load import free_port, stop
-from scoresheet.web.limits import DEFAULTS
+from scoresheet.config import RATE_LIMITS as DEFAULTS
 
 from .helpers import call_json
 

@@ -10,7 +10,7 @@ from conftest import empty_database
 from flask import Flask
 from sqlalchemy import Engine, create_engine, text
 
-from scoresheet import psycopg_url
+from scoresheet.config import psycopg_url
 from scoresheet.services import accounts
 from scoresheet.storage.database import upgrade
 

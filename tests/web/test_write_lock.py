@@ -13,8 +13,8 @@ from conftest import ApiUser, app_config, empty_database
 from flask import Flask
 
 from scoresheet import create_app
-from scoresheet.services import accounts
 from scoresheet.services.matches import backup
+from scoresheet.storage import passwords
 from scoresheet.storage.extensions import db
 
 from .helpers import played
@@ -50,14 +50,14 @@ class HeldHash:
         self.inside = threading.Semaphore(0)
         self.release = threading.Event()
         self.expected = expected
-        real = accounts.check_password_hash
+        real = passwords.check_password_hash
 
         def held(pwhash: str, password: str) -> bool:
             self.inside.release()
             assert self.release.wait(60)
             return real(pwhash, password)
 
-        monkeypatch.setattr(accounts, "check_password_hash", held)
+        monkeypatch.setattr(passwords, "check_password_hash", held)
 
     def wait_until_all_inside(self) -> None:
         """Every expected log-in is now hashing."""

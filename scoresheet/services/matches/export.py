@@ -5,12 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from flask import Response
-
 from ...rules import MatchState, TichuRound
 from ...rules.tichu import TICHU
-from ...storage.models import Match
-from .queries import sheet_of
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
@@ -73,13 +69,3 @@ def safe_cell(value: str | int) -> str | int:
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
-
-
-def csv_response(match: Match) -> Response:
-    """The CSV download of a match's sheet."""
-    body = sheet_csv(sheet_of(match))
-    response = Response(body, content_type="text/csv; charset=utf-8")
-    game = "tichu" if match.setup["rules"] == TICHU else "tysiacha"
-    filename = f"{game}-{match.created_at:%Y-%m-%d}-{match.id}.csv"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response

@@ -13,13 +13,13 @@ from flask_babel import gettext as _
 from ...rules import Malformed, setup_from_dict
 from ...rules.figures import GAMES
 from ...services import accounts
-from ...services.matches import audit, backup, commands, export, links, queries, seats, serialize
+from ...services.matches import audit, backup, commands, links, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
 from ...services.players import profiles, ratings, statistics
 from ...storage.database import reads_only
-from ...storage.extensions import csrf
-from .. import limits, request_bodies
+from .. import downloads, limits, request_bodies
 from ..errors import error_response
+from ..extensions import csrf
 from ..links import join_url, watch_url
 from . import shapes
 
@@ -253,7 +253,7 @@ def end(match_id: str) -> Any:
 @bp.get("/matches/<match_id>/sheet.csv")
 def sheet_csv(match_id: str) -> Response:
     """The sheet as CSV."""
-    return export.csv_response(queries.get_match(match_id, g.api_user))
+    return downloads.csv_response(queries.get_match(match_id, g.api_user))
 
 
 @bp.get("/matches/<match_id>/history")

@@ -16,9 +16,9 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ...rules.tichu import team_of
-from ...services.matches import commands, export, links, queries, versions
+from ...services.matches import commands, links, queries, versions
 from ...storage.models import Match
-from .. import limits
+from .. import downloads, limits
 from ..forms import ButtonForm
 from ..match_view import back_to, match_context
 
@@ -87,7 +87,7 @@ def watch_version(token: str) -> Response:
 @bp.get("/watch/<token>/sheet.csv")
 def watch_csv(token: str) -> Response:
     """The watched match's sheet as CSV (the same file members download)."""
-    return _private(export.csv_response(links.by_watch_token(token)))
+    return _private(downloads.csv_response(links.by_watch_token(token)))
 
 
 def _private(body: Any) -> Response:

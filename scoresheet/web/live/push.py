@@ -132,9 +132,6 @@ def enabled() -> bool:
 
 def init_app(app: Flask) -> None:
     """Give the app its hub (it starts reading when the first stream waits)."""
-    app.config.setdefault("PUSH_EVERY", 0.5)
-    app.config.setdefault("PUSH_HEARTBEAT", 5.0)
-    app.config.setdefault("PUSH_STREAM_SECONDS", 300.0)
     with app.app_context():
         app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
 

@@ -26,7 +26,8 @@ from werkzeug.http import http_date, parse_cookie, parse_etags
 from ...services.matches import versions
 from ...services.matches.versions import HANDS_AND_REVISION_SQL
 from ...storage.database import read_rows
-from ...storage.extensions import db, login_manager
+from ...storage.extensions import db
+from ..extensions import login_manager
 from ..security import HEADERS, MATCH_ID
 
 _PATH = re.compile(r"/matches/([^/]+)/version")
@@ -109,15 +110,22 @@ class QuickPoll:
             return None
         mode = config.get("SESSION_PROTECTION", login_manager.session_protection)
         if not isinstance(session, dict) or (
-            mode in ("basic", "strong") and session.get("_id") != _identifier(environ)
+            mode in ("basic", "strong") and session.get("_id") != session_identifier(environ)
         ):
             return None  # Flask-Login would mark the session not fresh (or end it): the app decides
         return session
 
 
-def _identifier(environ: dict[str, Any]) -> str:
-    """Flask-Login's session identifier of this request (`flask_login.utils._create_identifier`:
-    the first X-Forwarded-For address, else the remote address, and the user agent)."""
+def session_identifier(environ: dict[str, Any]) -> str:
+    """Flask-Login's session identifier of this request: the first X-Forwarded-For address, else
+    the remote address, and the user agent, hashed.
+
+    A seam, not a copy to forget: Flask-Login computes this in a private function
+    (`flask_login.utils._create_identifier`) that needs a request context, which is what this
+    middleware exists to avoid. tests/web/test_quick_poll.py compares the two for every kind of
+    header, so a Flask-Login that changes its identifier fails the tests instead of quietly
+    sending every poll to the app.
+    """
     address = environ.get("HTTP_X_FORWARDED_FOR", environ.get("REMOTE_ADDR"))
     if address is not None:
         address = address.encode("utf-8").split(b",")[0].strip()

@@ -19,11 +19,11 @@ from ...rules import HandResult, MatchState, RuleError, TichuRound, setup_from_d
 from ...rules.tichu import TICHU
 from ...services import accounts
 from ...services.errors import Conflict, NotFound
-from ...services.matches import commands, export, queries, seats, serialize
+from ...services.matches import commands, queries, seats, serialize
 from ...storage.database import reads_only
 from ...storage.models import Match, User
 from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
-from .. import i18n, limits, request_bodies, security
+from .. import downloads, i18n, limits, request_bodies, security
 from ..forms import ButtonForm, ConfirmForm
 from ..match_view import back_to, match_context, refused_form
 from ..offline import queued
@@ -229,7 +229,7 @@ def match(match_id: str) -> str:
 @login_required
 def sheet_download(match_id: str) -> Response:
     """Download the sheet of one of your matches."""
-    return export.csv_response(queries.get_match(match_id, current_user))
+    return downloads.csv_response(queries.get_match(match_id, current_user))
 
 
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])

@@ -14,8 +14,8 @@ from ...rules.figures import GAMES
 from ...services.errors import Conflict
 from ...services.matches import queries, seats
 from ...services.players import profiles, ratings, statistics
-from ...storage.extensions import kept
 from ...words.vocabulary import CALL_NAMES
+from ..extensions import kept
 from ..i18n import html_lang
 from ..match_view import back_to
 from .forms import HeadToHeadForm

@@ -1,0 +1,40 @@
+"""The web layer's Flask extensions, created unbound and bound to an app in `web.init_app`:
+CSRF protection, the log-in session, the limits on guessing; and what an app keeps for itself
+once made (`kept`)."""
+
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from flask import current_app
+from flask_babel import lazy_gettext as _l
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
+from flask_wtf.csrf import CSRFProtect
+
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "pages.login"
+login_manager.login_message = _l("Log in to see that page.")
+limiter = Limiter(key_func=get_remote_address)
+"""Brute-force limits on logging in, registering and joining (see `limits.py`)."""
+
+
+_Made = TypeVar("_Made")
+
+
+def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None = None) -> _Made:
+    """What `make()` returns, made once per app and `key` and kept by the app in its `cache`:
+    words and URLs that change only with a deployment (every page asks for them), or with
+    `most` a cache of at most that many (emptied when full: keys that are data, such as a
+    player's figures). While the templates reload (debug), made afresh every time."""
+    if current_app.jinja_env.auto_reload:
+        return make()
+    found: dict[Hashable, Any] = current_app.extensions.setdefault(cache, {})
+    value = found.get(key, found)  # the dict itself: nothing kept under this key
+    if value is found:
+        value = make()
+        if most is not None and len(found) >= most:
+            found.clear()  # (another thread may empty it too: what it made is returned anyway)
+        found[key] = value
+    return value  # type: ignore[no-any-return]
