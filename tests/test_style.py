@@ -21,6 +21,13 @@ def test_ruff_finds_nothing() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+def test_mypy_finds_nothing_in_the_package() -> None:
+    """mypy over the whole package with pyproject.toml's settings: strict for the engine and the
+    service layer, the default checks elsewhere."""
+    out = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
 def test_ruff_format_changes_nothing() -> None:
     """The tree is as `ruff format` writes it, so a diff shows what changed, never layout."""
     out = subprocess.run(

@@ -34,7 +34,7 @@ def load_user(session_id: str) -> User | None:
     user_id, _sep, version = session_id.partition(":")
     if not user_id.isdigit() or not version.isdigit():
         return None
-    user = db.session.execute(_user_by_id(), {"user_id": int(user_id)}).scalar_one_or_none()
+    user: User | None = db.session.execute(_user_by_id(), {"user_id": int(user_id)}).scalar_one_or_none()
     if user is None or user.session_version != int(version):
         return None
     return user

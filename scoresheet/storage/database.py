@@ -223,7 +223,8 @@ def _postgres_begin(connection: Connection) -> None:
     (`snapshot`'s REPEATABLE READ) keeps its transaction."""
     reading = _reading() and "isolation_level" not in connection.get_execution_options()
     if reading:
-        connection.connection.driver_connection.autocommit = True
+        driver: Any = connection.connection.driver_connection
+        driver.autocommit = True
     connection.info["reading"] = reading
 
 
@@ -370,7 +371,7 @@ def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any
     pooled = None
     try:
         pooled = engine.raw_connection()
-        driver = pooled.driver_connection
+        driver: Any = pooled.driver_connection
         if psycopg:
             driver.autocommit = True
         cursor = pooled.cursor()
@@ -427,7 +428,7 @@ def snapshot() -> Iterator[None]:
             source.close()
         copy = create_engine(f"sqlite:///{path}")
         working = db.session.registry()  # this app context's session, set aside for the block
-        db.session.registry.set(Session(copy))
+        db.session.registry.set(Session(copy))  # type: ignore[arg-type]  # a plain session reads as well
         try:
             yield
         finally:

@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Base, db
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Upper-case letters and digits without the look-alikes 0/O and 1/I."""
 JOIN_CODE_LENGTH = 10
+
+
+if TYPE_CHECKING:  # mypy sees the declarative base; at run time Flask-SQLAlchemy's model class
+    Model = Base
+else:
+    Model = db.Model
 
 
 def utcnow() -> datetime:
@@ -56,7 +62,7 @@ def _folded(context: Any) -> str:
     return fold(context.get_current_parameters()["username"])
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     """An account."""
 
     __tablename__ = "users"
@@ -79,7 +85,7 @@ class User(UserMixin, db.Model):
         return f"{self.id}:{self.session_version}"
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """An API token; only the SHA-256 of the token is kept."""
 
     __tablename__ = "api_tokens"
@@ -90,7 +96,7 @@ class ApiToken(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Match(db.Model):
+class Match(Model):
     """A match: its set-up and whether it was banked or ended (finished is computed)."""
 
     __tablename__ = "matches"
@@ -125,7 +131,7 @@ class Match(db.Model):
     )
 
 
-class Member(db.Model):
+class Member(Model):
     """A user who may see and change a match."""
 
     __tablename__ = "members"
@@ -138,7 +144,7 @@ class Member(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand record exactly as entered (`hand_to_dict`), numbered from 1 within its match."""
 
     __tablename__ = "hands"
@@ -158,7 +164,7 @@ class Hand(db.Model):
     updated_by: Mapped[User | None] = relationship(foreign_keys=[updated_by_id])
 
 
-class AuditEntry(db.Model):
+class AuditEntry(Model):
     """One change to a match, written in the same transaction as the change: who, when, what,
     and the record before and after (a hand record as stored, or the match's set-up/status)."""
 
@@ -178,7 +184,7 @@ class AuditEntry(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A seat of a match claimed by an account ("I am Anna"); a seat without one is a guest."""
 
     __tablename__ = "seats"
@@ -198,7 +204,7 @@ class Seat(db.Model):
     counts the matches not banked yet from the seats alone, not by reading every match."""
 
 
-class SeatFigure(db.Model):
+class SeatFigure(Model):
     """One seat's figures in a banked match (`rules.figures.SeatFigures`), written when it was
     banked: a copy of what the replay says, so a player's page adds rows up instead of
     replaying every match (never edited by hand)."""
@@ -234,7 +240,7 @@ class SeatFigure(db.Model):
     double_victories: Mapped[int] = mapped_column(default=0)
 
 
-class Rating(db.Model):
+class Rating(Model):
     """An account's rating after one banked match of a game (`tysiacha` or `tichu`): its
     latest row is its rating, all of them its rating over time. Computed (openskill), never
     the truth: `ratings.rate_from` rewrites them in bank order."""
@@ -249,7 +255,7 @@ class Rating(db.Model):
     sigma: Mapped[float] = mapped_column(Float)
 
 
-class PlayerTotal(db.Model):
+class PlayerTotal(Model):
     """An account's seat figures of one ruleset added up over the banked matches whose seat it
     claimed: a copy of the sums over `seat_figures`, rebuilt for the accounts concerned whenever
     those seats or figures change (`statistics.rebuild_totals`), so a player's page reads one
@@ -281,7 +287,7 @@ class PlayerTotal(db.Model):
     double_victories: Mapped[int]
 
 
-class RatingSummary(db.Model):
+class RatingSummary(Model):
     """An account's rating in one game as its page shows it: the latest rating, how many
     banked matches rated it, and its history thinned to what a chart draws; rebuilt from
     `ratings` whenever they are rewritten (`ratings.rate_from`), never the truth."""

@@ -37,4 +37,4 @@ def kept(cache: str, key: Hashable, make: Callable[[], _Made], most: int | None 
         if most is not None and len(found) >= most:
             found.clear()  # (another thread may empty it too: what it made is returned anyway)
         found[key] = value
-    return value  # type: ignore[no-any-return]
+    return value

@@ -68,7 +68,7 @@ class RefusableForm(FlaskForm):
         """Attach a refusal to its field, its group, or the top of the form."""
         target = getattr(self, field, None) if field else None
         if field in self.GROUPS:
-            self.group_errors.setdefault(field, []).append(message)  # type: ignore[arg-type]
+            self.group_errors.setdefault(field, []).append(message)
         elif isinstance(target, Field) and not isinstance(target, HiddenField):
             target.errors = [*target.errors, message]
         else:

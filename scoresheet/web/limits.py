@@ -16,6 +16,7 @@ import functools
 import hashlib
 import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from flask import Flask, current_app, make_response, request, session
@@ -57,7 +58,7 @@ def _gunicorn_workers() -> int | None:
         return None
     from gunicorn.app.base import BaseApplication
 
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         loader = frame.f_locals.get("self")
         if isinstance(loader, BaseApplication) and loader.cfg is not None:
@@ -125,7 +126,7 @@ def remember_device(response: Response, username: str) -> None:
 
 def _serializer() -> URLSafeSerializer:
     """Signs the device cookie with the app's secret key."""
-    return URLSafeSerializer(current_app.secret_key, salt="known-device")
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="known-device")
 
 
 def _pair_key() -> str:

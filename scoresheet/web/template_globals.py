@@ -5,6 +5,8 @@ page shows (a template never runs a query)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 
 from ..rules.tichu import team_names
@@ -26,7 +28,7 @@ def init_app(app: Flask) -> None:
     """Give every template the globals, filters and context below."""
     app.context_processor(words_in_language)
     app.context_processor(language_context)
-    for name, value in {
+    globals_: dict[str, Any] = {
         "team_names": team_names,
         "rule_card": rule_card,
         "call_statistics": call_statistics_of,
@@ -41,7 +43,8 @@ def init_app(app: Flask) -> None:
         "join_url": join_url,
         "watch_url": watch_url,
         "qr_code": qr_code,
-    }.items():
+    }
+    for name, value in globals_.items():
         app.add_template_global(value, name)
     app.add_template_filter(isoformat, "iso")
     app.add_template_filter(utc_time, "utc_time")

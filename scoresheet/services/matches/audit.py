@@ -202,7 +202,7 @@ def _changed(before: dict[str, Any], after: dict[str, Any], players: list[str]) 
             new = news[seat] if seat < len(news) else None
             if old != new:
                 if key == "calls":
-                    old, new = CALL_NAMES.get(old, old), CALL_NAMES.get(new, new)
+                    old, new = CALL_NAMES.get(old, old) if old else old, CALL_NAMES.get(new, new) if new else new
                 out.append(
                     str(phrase)
                     % {"name": _seat_name(seat, players), "old": _value_words(old), "new": _value_words(new)}

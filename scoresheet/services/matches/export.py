@@ -52,7 +52,7 @@ def sheet_csv(sheet: MatchState) -> str:
                 "; ".join(f"{players[i]} {e}" for i, s in enumerate(h.results) for e in s.events if e in HOUSE_EVENTS)
             )
         rows.append(row)
-    total: list[str | int] = ["total"] + [""] * (len(header) - 4 * len(sheet.standings) - 1 - events)
+    total: list[str | int] = ["total", *[""] * (len(header) - 4 * len(sheet.standings) - 1 - events)]
     for st in sheet.standings:
         total += [st.total, st.total, st.owed, st.score]
     if events:

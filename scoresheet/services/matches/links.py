@@ -35,7 +35,7 @@ def by_join_code(code: str) -> Match | None:
 
 def by_watch_token(token: str) -> Match:
     """The match this watch link shows, else 404 (a stopped or replaced link is not there)."""
-    match = (
+    match: Match | None = (
         db.session.execute(db.select(Match).where(Match.watch_token == token)).scalar_one_or_none()
         if _WATCH_TOKEN.fullmatch(token)
         else None

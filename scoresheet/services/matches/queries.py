@@ -19,7 +19,7 @@ from .replay_cache import computed
 
 def get_match(match_id: str, user: User) -> Match:
     """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
-    match = db.session.execute(
+    match: Match | None = db.session.execute(
         db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
     ).scalar_one_or_none()
     if match is None:
@@ -29,7 +29,7 @@ def get_match(match_id: str, user: User) -> Match:
 
 def get_hand(match: Match, number: int) -> Hand:
     """The stored hand with this number (for an edit form: its record and version), else 404."""
-    hand = db.session.execute(
+    hand: Hand | None = db.session.execute(
         db.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
     ).scalar_one_or_none()
     if hand is None:

@@ -59,7 +59,7 @@ def _stay_logged_in() -> None:
     """After the session version moved on, keep this browser logged in (with a new
     remember-me cookie if it had one)."""
     remembered = current_app.config["REMEMBER_COOKIE_NAME"] in request.cookies
-    login_user(current_user._get_current_object(), remember=remembered)  # type: ignore[attr-defined]
+    login_user(current_user._get_current_object(), remember=remembered)
 
 
 @bp.post("/account/logout-everywhere")

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, request
-from werkzeug.wrappers import Response
+from flask import Response, jsonify, request
 
 
 def wanted() -> bool:

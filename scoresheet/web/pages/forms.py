@@ -332,11 +332,11 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
         )
     # A field set to None is left out of the form (WTForms): only what this table plays.
     if not setup.options.blind_bids:
-        TableHandForm.blind = None  # type: ignore[assignment]
+        TableHandForm.blind = None
     if not (setup.options.sitter_bonus and n == 4):
         TableHandForm.sitter_points = None  # type: ignore[assignment]
     if rs.forced_min_bid is None:
-        TableHandForm.forced = None  # type: ignore[assignment]
+        TableHandForm.forced = None
     form = TableHandForm(**kwargs)
     form.kind.choices = choices(
         [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
