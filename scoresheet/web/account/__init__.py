@@ -1,0 +1,1 @@
+"""Your account: change the password, log out everywhere, delete the account."""
