@@ -9,7 +9,7 @@ from .errors import MESSAGES, BadResult, ClubError, TooFewPlayers
 from .points import BYE, Points, match_points, one_decimal, table_points, table_scores, whole
 from .records import GAMES, SEATING_RULES, Game, Round, SeatingRule, Table
 from .seating import EXACT_UP_TO, Layout, Seating, layout, meetings, seat_round
-from .standings import StandingsRow, draw_lot, standings
+from .standings import StandingsRow, draw_lot, standings_after
 
 __all__ = [
     "BYE",
@@ -34,7 +34,7 @@ __all__ = [
     "meetings",
     "one_decimal",
     "seat_round",
-    "standings",
+    "standings_after",
     "table_points",
     "table_scores",
     "whole",

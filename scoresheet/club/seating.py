@@ -22,7 +22,7 @@ from itertools import combinations
 from ..rules.tichu import TICHU, team_of
 from .errors import ClubError, TooFewPlayers
 from .records import TICHU_TABLE, TICHU_TEAMS, Game, Round, SeatingRule, check_game, check_seating, check_table
-from .standings import standings
+from .standings import standings_after
 
 EXACT_UP_TO = 12
 """With up to this many present players the Swiss seating is the exact best (CLUB.md §3)."""
@@ -32,10 +32,16 @@ FOUR = TABLE + 1
 """A Tysiacha table of four: the dealer sits out each hand (RULES.md §1)."""
 LEAST_TEAMS = 2
 """A Tichu round needs at least two present teams (CLUB.md §6)."""
-SEARCH_STEPS = 600
-"""Moves the local search tries per seated unit (about 0.3 s for 120 players, bench/seating.py)."""
+SEARCH_STEPS = 200
+"""Swaps the annealing tries per seated unit (120 players: about 0.2 s, bench/seating.py)."""
 NEAR = 4
-"""Most moves swap a unit with one at most this many tables' worth of places away."""
+"""Nine swaps in ten pair a unit with one at most this many tables' worth of places away."""
+HOT = 2.0
+"""The annealing's first temperature, in spreads of the largest table (+1); it cools to `COLD`."""
+COLD = 0.05
+"""The annealing's last temperature: by then only swaps that cost nothing are taken."""
+WINDOW = 3
+"""The search ends by re-seating every run of this many neighbouring tables exactly."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,42 +114,76 @@ def seat_round(
     >>> s == seat_round(["Gleb", "Dana", "Vera", "Boris", "Anna"], [], game="tysiacha", seed=2026)
     True
     """
-    game = check_game(game)
-    seating = check_seating(seating)
+    draft = _draft(present, rounds, game=game, seating=seating, seed=seed, reseat=reseat, teams=teams)
+    if not rounds:
+        chosen = _chunks(len(draft.seated), draft.problem.sizes)  # round 1: as drawn
+    elif len(present) <= EXACT_UP_TO:
+        chosen = _exact(draft.problem)
+    else:
+        chosen = _search(draft.problem, random.Random(f"{seed}:{len(rounds) + 1}:{reseat}:search"))
+    return _finish(draft, chosen)
+
+
+@dataclass(frozen=True, slots=True)
+class _Draft:
+    """A round before its tables are chosen: who has a bye, and what the search weighs."""
+
+    seated: list[tuple[str, ...]]
+    """The units to seat (players, or Tichu teams), in standings order (round 1: as drawn)."""
+    byes: list[tuple[str, ...]]
+    """The units with a bye."""
+    place: dict[str, int]
+    """Each present player's standing place among the present players."""
+    problem: _Problem
+    """The search's view of the seated units."""
+    draw: random.Random
+    """The round's draw (seed, round, re-seat): round 1's order, then the seats at each table."""
+
+
+def _draft(
+    present: Sequence[str],
+    rounds: Sequence[Round],
+    *,
+    game: str,
+    seating: str,
+    seed: int,
+    reseat: int,
+    teams: Mapping[str, str] | None,
+) -> _Draft:
+    """Check the input, order the present players, give the byes and state the search (CLUB.md §3)."""
+    known_game = check_game(game)
+    check_seating(seating)
     for name in present:
         if present.count(name) > 1:
             raise ClubError("roster", "player_twice", name=name)
     for round_ in rounds:
         for table in round_.tables:
-            check_table(table, game)
-    number = len(rounds) + 1
-    shape = layout(len(present), game=game, seating=seating)
+            check_table(table, known_game)
+    shape = layout(len(present), game=known_game, seating=check_seating(seating))
     roster = sorted(set(present).union(*(t.players for r in rounds for t in r.tables), *(r.byes for r in rounds)))
-    rows = {row.name: row for row in standings(roster, rounds, game=game, seed=seed)}
+    rows = {row.name: row for row in standings_after(roster, rounds, game=known_game, seed=seed)}
     # Places among the present players, in standings order (ties ordered by the lot, §5).
-    place = {name: i + 1 for i, name in enumerate(n for n in rows if n in set(present))}
-    units = _units(present, game, teams)
-    draw = random.Random(f"{seed}:{number}:{reseat}")
+    here = set(present)
+    place = {name: i + 1 for i, name in enumerate(n for n in rows if n in here)}
+    units = _units(present, known_game, teams)
+    draw = random.Random(f"{seed}:{len(rounds) + 1}:{reseat}")
     if not rounds:
         draw.shuffle(units)  # round 1: a draw from the seed (CLUB.md §3)
         byes, seated = _split(units, shape, lambda u: 0)
     else:
         units.sort(key=lambda u: min(place[p] for p in u))  # Swiss: standings order
         byes, seated = _split(units, shape, lambda u: max(rows[p].byes for p in u))
-    per_unit = len(seated[0])
-    sizes = tuple(size // per_unit for size in shape.tables)
-    problem = _problem(seated, sizes, place, meetings(rounds, game))
-    if not rounds:
-        chosen = _chunks(len(seated), sizes)
-    elif len(present) <= EXACT_UP_TO:
-        chosen = _exact(problem)
-    else:
-        chosen = _search(problem, random.Random(f"{seed}:{number}:{reseat}:search"))
-        chosen.sort(key=lambda table: min(table))  # table 1 is the top table
-    repeats, spread = _cost(problem, chosen)
+    sizes = tuple(size // len(seated[0]) for size in shape.tables)
+    problem = _problem(seated, sizes, place, meetings(rounds, known_game))
+    return _Draft(seated=seated, byes=byes, place=place, problem=problem, draw=draw)
+
+
+def _finish(draft: _Draft, chosen: Sequence[Sequence[int]]) -> Seating:
+    """The seating of the chosen tables: top table first, seats drawn, byes in standings order."""
+    repeats, spread = _cost(draft.problem, chosen)
     return Seating(
-        tables=tuple(_seats([seated[u] for u in table], draw) for table in chosen),
-        byes=tuple(sorted((p for u in byes for p in u), key=place.__getitem__)),
+        tables=tuple(_seats([draft.seated[u] for u in table], draft.draw) for table in sorted(chosen, key=min)),
+        byes=tuple(sorted((p for u in draft.byes for p in u), key=draft.place.__getitem__)),
         repeats=repeats,
         spread=spread,
     )
@@ -280,13 +320,15 @@ def _exact(p: _Problem) -> list[list[int]]:
     return best
 
 
-def _search(p: _Problem, rng: random.Random) -> list[list[int]]:
-    """A good seating by (repeats, spread) for many players: greedy start, then annealing.
+def _search(p: _Problem, rng: random.Random, steps: int = SEARCH_STEPS, polish: bool = True) -> list[list[int]]:
+    """A good seating by (repeats, spread) for many players: greedy, annealing, then polish.
 
-    Start: down the standings, the best-placed free unit opens a table and takes the next
-    free units it adds no repeat with. Then simulated annealing swaps two units of different
-    tables (mostly units close in the standings), on the cost repeats × weight + spread with
-    a weight no swap's spread change can outweigh; the best seating seen is kept.
+    Start (`_greedy`): down the standings, the best-placed free unit opens a table and takes
+    the next free units it adds no repeat with. Then `steps` × units swaps of two units at
+    different tables (nine in ten between units close in the standings), simulated annealing
+    on the cost repeats × weight + spread, where one repeat weighs more than any one table's
+    spread; the best seating seen, by (repeats, spread), is kept, and `_polish` ends it. The
+    swaps are drawn from `rng`, seeded from the event's seed, round and re-seat count.
     """
     n = len(p.low)
     tables = _greedy(p)
@@ -294,17 +336,18 @@ def _search(p: _Problem, rng: random.Random) -> list[list[int]]:
     for t, table in enumerate(tables):
         for u in table:
             where[u] = t
-    weight = 2 * (max(p.high) + 1)
+    weight = max(p.high) + 1
     costs = [_table_cost(p, table) for table in tables]
     repeats = sum(c[0] for c in costs)
     spread = sum(c[1] for c in costs)
     best = ((repeats, spread), [list(t) for t in tables])
-    steps = SEARCH_STEPS * n
+    steps *= n
     near = NEAR * max(p.sizes)
-    hot, cold = 2.0 * p.floor(max(p.sizes)) + 1, 0.05
+    hot = HOT * p.floor(max(p.sizes)) + 1
+    unbeatable = (0, sum(p.floor(s) for s in p.sizes))
     for step in range(steps):
-        if best[0] == (0, sum(p.floor(s) for s in p.sizes)):
-            break  # nothing can beat it
+        if best[0] == unbeatable:
+            break
         u = rng.randrange(n)
         v = rng.randrange(max(0, u - near), min(n, u + near + 1)) if rng.random() < 0.9 else rng.randrange(n)
         a, b = where[u], where[v]
@@ -316,14 +359,38 @@ def _search(p: _Problem, rng: random.Random) -> list[list[int]]:
         d_repeats = cost_a[0] + cost_b[0] - costs[a][0] - costs[b][0]
         d_spread = cost_a[1] + cost_b[1] - costs[a][1] - costs[b][1]
         delta = d_repeats * weight + d_spread
-        temperature = hot * (cold / hot) ** (step / steps)
+        temperature = hot * (COLD / hot) ** (step / steps)
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             tables[a], tables[b], costs[a], costs[b] = new_a, new_b, cost_a, cost_b
             where[u], where[v] = b, a
             repeats, spread = repeats + d_repeats, spread + d_spread
             if (repeats, spread) < best[0]:
                 best = ((repeats, spread), [list(t) for t in tables])
-    return best[1]
+    return _polish(p, best[1]) if polish else best[1]
+
+
+def _polish(p: _Problem, tables: list[list[int]]) -> list[list[int]]:
+    """Re-seat each run of `WINDOW` tables neighbouring in the standings exactly (`_exact` on
+    their units), until no run improves: the annealing's last mistakes are local ones."""
+    improved = True
+    while improved:
+        improved = False
+        tables.sort(key=min)
+        for start in range(max(1, len(tables) - WINDOW + 1)):
+            window = tables[start : start + WINDOW]
+            units = sorted(u for t in window for u in t)
+            sub = _Problem(
+                sizes=tuple(sorted((len(t) for t in window), reverse=True)),
+                low=tuple(p.low[u] for u in units),
+                high=tuple(p.high[u] for u in units),
+                met=tuple(tuple(p.met[u][v] for v in units) for u in units),
+                per_unit=p.per_unit,
+            )
+            better = [[units[i] for i in t] for t in _exact(sub)]
+            if _cost(p, better) < _cost(p, window):
+                tables[start : start + WINDOW] = better
+                improved = True
+    return tables
 
 
 def _greedy(p: _Problem) -> list[list[int]]:

@@ -65,14 +65,16 @@ class _Tally:
         self.opponents.extend(points.opponents)
 
 
-def standings(roster: Sequence[str], rounds: Sequence[Round], *, game: Game, seed: int) -> tuple[StandingsRow, ...]:
+def standings_after(
+    roster: Sequence[str], rounds: Sequence[Round], *, game: Game, seed: int
+) -> tuple[StandingsRow, ...]:
     """Every player of the roster in standings order, after the results counted so far (CLUB.md §5).
 
     A table without a result yet adds nothing; a bye counts as soon as its round is seated.
 
     >>> from scoresheet.club import Round, Table
     >>> night = [Round(tables=(Table(players=("Anna", "Boris", "Vera"), scores=(1000, 400, 700)),))]
-    >>> rows = standings(["Anna", "Boris", "Vera"], night, game="tysiacha", seed=7)
+    >>> rows = standings_after(["Anna", "Boris", "Vera"], night, game="tysiacha", seed=7)
     >>> [(r.place, r.name, str(r.match_points)) for r in rows]
     [(1, 'Anna', '2'), (2, 'Vera', '1'), (3, 'Boris', '0')]
     """
