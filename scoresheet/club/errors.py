@@ -16,6 +16,7 @@ MESSAGES: dict[str, str] = {
     "unknown_seating": N_("Seating is “fours” or “byes”, not “{seating}”."),
     "too_few_players": N_("A round needs at least {least} present players, not {n}."),
     "too_few_teams": N_("A Tichu round needs at least {least} present teams, not {n}."),
+    "tichu_odd": N_("Tichu is played in teams of two: {n} present players make no whole teams."),
     "no_team": N_("{name} plays Tichu in no team: give every player a team of two."),
     "team_not_two": N_("The team “{team}” has {n} present players: a Tichu team is two."),
     "player_twice": N_("{name} is in the list twice."),

@@ -81,7 +81,9 @@ def layout(present: int, *, game: Game, seating: SeatingRule = "fours") -> Layou
     check_game(game)
     check_seating(seating)
     if game == TICHU:
-        teams = present // TICHU_TEAMS
+        teams, alone = divmod(present, TICHU_TEAMS)
+        if alone:
+            raise ClubError("roster", "tichu_odd", n=present)
         if teams < LEAST_TEAMS:
             raise TooFewPlayers("roster", "too_few_teams", least=LEAST_TEAMS, n=teams)
         return Layout(tables=(TICHU_TABLE,) * (teams // TICHU_TEAMS), byes=TICHU_TEAMS * (teams % TICHU_TEAMS))
@@ -105,8 +107,10 @@ def seat_round(
 ) -> Seating:
     """Seat the next round (number `len(rounds) + 1`) for the present players (CLUB.md §3).
 
-    `rounds` are the rounds seated so far; `teams` names each Tichu player's team. The same
-    arguments always give the same seating; `reseat` counts re-seats of this round (§3).
+    `rounds` are the rounds seated before this one (their tables' results, where they count,
+    order the standings); `teams` names each Tichu player's team. The same arguments always
+    give the same seating, whatever the order of `present`; `reseat` counts re-seats of this
+    round (§3).
 
     >>> s = seat_round(["Anna", "Boris", "Vera", "Gleb", "Dana"], [], game="tysiacha", seed=2026)
     >>> [len(t) for t in s.tables], len(s.byes)
@@ -152,20 +156,19 @@ def _draft(
 ) -> _Draft:
     """Check the input, order the present players, give the byes and state the search (CLUB.md §3)."""
     known_game = check_game(game)
-    check_seating(seating)
     for name in present:
         if present.count(name) > 1:
             raise ClubError("roster", "player_twice", name=name)
     for round_ in rounds:
         for table in round_.tables:
             check_table(table, known_game)
+    units = _units(present, known_game, teams)  # before the count: a team short says more
     shape = layout(len(present), game=known_game, seating=check_seating(seating))
     roster = sorted(set(present).union(*(t.players for r in rounds for t in r.tables), *(r.byes for r in rounds)))
     rows = {row.name: row for row in standings_after(roster, rounds, game=known_game, seed=seed)}
     # Places among the present players, in standings order (ties ordered by the lot, §5).
     here = set(present)
     place = {name: i + 1 for i, name in enumerate(n for n in rows if n in here)}
-    units = _units(present, known_game, teams)
     draw = random.Random(f"{seed}:{len(rounds) + 1}:{reseat}")
     if not rounds:
         draw.shuffle(units)  # round 1: a draw from the seed (CLUB.md §3)
@@ -252,6 +255,7 @@ class _Problem:
 def _problem(
     units: Sequence[tuple[str, ...]], sizes: tuple[int, ...], place: Mapping[str, int], met: Counter[frozenset[str]]
 ) -> _Problem:
+    """The search's view of these units (in standings order) at tables of these sizes."""
     return _Problem(
         sizes=sizes,
         low=tuple(min(place[p] for p in u) for u in units),

@@ -54,22 +54,23 @@ def test_tichu_seats_two_teams_a_table_and_an_odd_team_gets_a_bye(
 
 
 @pytest.mark.parametrize(
-    ("present", "game", "seating", "field"),
+    ("present", "game", "seating", "field", "code"),
     [
-        (2, "tysiacha", "fours", "roster"),  # fewer than 3 present players
-        (0, "tysiacha", "byes", "roster"),
-        (3, "tichu", "fours", "roster"),  # one team
-        (6, "tysiacha", "threes", "seating"),
-        (6, "bridge", "fours", "game"),
+        (2, "tysiacha", "fours", "roster", "too_few_players"),  # fewer than 3 present players
+        (0, "tysiacha", "byes", "roster", "too_few_players"),
+        (2, "tichu", "fours", "roster", "too_few_teams"),  # one team
+        (5, "tichu", "fours", "roster", "tichu_odd"),  # no whole teams
+        (6, "tysiacha", "threes", "seating", "unknown_seating"),
+        (6, "bridge", "fours", "game", "unknown_game"),
     ],
 )
 def test_a_round_that_cannot_be_seated_is_refused_with_its_field(
-    present: int, game: str, seating: str, field: str
+    present: int, game: str, seating: str, field: str, code: str
 ) -> None:
     with pytest.raises(ClubError) as caught:
         layout(present, game=game, seating=seating)  # type: ignore[arg-type]
-    assert caught.value.field == field
-    assert isinstance(caught.value, TooFewPlayers) == (field == "roster")
+    assert (caught.value.field, caught.value.code) == (field, code)
+    assert isinstance(caught.value, TooFewPlayers) == code.startswith("too_few")
 
 
 def test_round_one_is_drawn_from_the_seed_the_same_for_the_same_seed_roster_and_round() -> None:
