@@ -1,0 +1,135 @@
+"""The standings of a club night (CLUB.md §5), derived from its rounds every time they are read.
+
+Ordered by match points, then table score, then opponents' match points, then first places;
+players equal on all four share the place number, and a lot drawn from the event's seed orders
+them in the list (and for seating, CLUB.md §3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from .errors import ClubError
+from .points import BYE, Points, table_points
+from .records import Game, Round
+
+Criteria = tuple[Fraction, Fraction, Fraction, int]
+"""What the order compares, in turn (CLUB.md §5); more is better on every one."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingsRow:
+    """One player's line of the standings (CLUB.md §5, §6)."""
+
+    place: int
+    """1 + the number of players ahead on the four criteria; players equal on all four share it."""
+    name: str
+    match_points: Fraction
+    """Summed over the rounds played, byes included."""
+    table_score: Fraction
+    """Summed over the rounds played (a bye adds 0)."""
+    opponents_points: Fraction
+    """The current match points of every opponent met, added once each time met."""
+    firsts: int
+    """Tables the player ranked first at, a shared first counting."""
+    rounds_played: int
+    """Tables with a result, and byes."""
+    byes: int
+    """Rounds the player had a bye."""
+
+    @property
+    def criteria(self) -> Criteria:
+        """What the order compares, in turn: match points, table score, opponents' points, firsts."""
+        return (self.match_points, self.table_score, self.opponents_points, self.firsts)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """A player's sums while the rounds are read."""
+
+    match_points: Fraction = Fraction(0)
+    table_score: Fraction = Fraction(0)
+    firsts: int = 0
+    rounds_played: int = 0
+    byes: int = 0
+    opponents: list[str] = field(default_factory=list)
+
+    def add(self, points: Points) -> None:
+        self.match_points += points.match_points
+        self.table_score += points.table_score
+        self.firsts += points.first
+        self.rounds_played += 1
+        self.opponents.extend(points.opponents)
+
+
+def standings_after(
+    roster: Sequence[str], rounds: Sequence[Round], *, game: Game, seed: int
+) -> tuple[StandingsRow, ...]:
+    """Every player of the roster in standings order, after the results counted so far (CLUB.md §5).
+
+    A table without a result yet adds nothing; a bye counts as soon as its round is seated.
+
+    >>> from scoresheet.club import Round, Table
+    >>> night = [Round(tables=(Table(players=("Anna", "Boris", "Vera"), scores=(1000, 400, 700)),))]
+    >>> rows = standings_after(["Anna", "Boris", "Vera"], night, game="tysiacha", seed=7)
+    >>> [(r.place, r.name, str(r.match_points)) for r in rows]
+    [(1, 'Anna', '2'), (2, 'Vera', '1'), (3, 'Boris', '0')]
+    """
+    tallies = {name: _Tally() for name in roster}
+    if len(tallies) != len(roster):
+        raise ClubError("roster", "player_twice", name=next(n for n in roster if roster.count(n) > 1))
+    for round_ in rounds:
+        for table in round_.tables:
+            if table.scores is not None:
+                for name, points in table_points(table, game).items():
+                    _tally(tallies, name).add(points)
+        for name in round_.byes:
+            tally = _tally(tallies, name)
+            tally.add(BYE)
+            tally.byes += 1
+    opponents_points = {
+        name: sum((tallies[o].match_points for o in t.opponents), Fraction(0)) for name, t in tallies.items()
+    }
+    rows = [
+        StandingsRow(
+            place=0,
+            name=name,
+            match_points=t.match_points,
+            table_score=t.table_score,
+            opponents_points=opponents_points[name],
+            firsts=t.firsts,
+            rounds_played=t.rounds_played,
+            byes=t.byes,
+        )
+        for name, t in tallies.items()
+    ]
+    return _placed(rows, lot=lambda name: draw_lot(seed, len(rounds), name))
+
+
+def draw_lot(seed: int, rounds: int, name: str) -> bytes:
+    """A player's lot after `rounds` rounds: orders players equal on every criterion (CLUB.md §5).
+
+    Drawn from the event's seed, so anyone with the seed can check it; drawn again each round,
+    so the same player does not win every tie of the night.
+    """
+    return hashlib.sha256(f"{seed}:{rounds}:{name}".encode()).digest()
+
+
+def _tally(tallies: dict[str, _Tally], name: str) -> _Tally:
+    """The tally of a player the rounds name, who must be on the roster."""
+    if name not in tallies:
+        raise ClubError("roster", "not_on_roster", name=name)
+    return tallies[name]
+
+
+def _placed(rows: Iterable[StandingsRow], lot: Callable[[str], bytes]) -> tuple[StandingsRow, ...]:
+    """The rows in standings order, each with its place number (ties share the better place)."""
+    ordered = sorted(rows, key=lambda r: (*(-c for c in r.criteria), lot(r.name)))
+    placed: list[StandingsRow] = []
+    for i, row in enumerate(ordered):
+        place = placed[-1].place if placed and placed[-1].criteria == row.criteria else i + 1
+        placed.append(replace(row, place=place))
+    return tuple(placed)
