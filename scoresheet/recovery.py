@@ -25,7 +25,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from . import audit, backup, database, queries, security, services
+from . import audit, backup, database, queries, security, services, which_database
 from .common import back_to, refused_form
 from .errors import Conflict
 from .extensions import db
@@ -144,6 +144,7 @@ def _download(doc: dict[str, Any], filename: str) -> Response:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def backup_command(file: str) -> None:
     """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
+    which_database.require()  # never back up an empty database this command would have made
     with database.snapshot():  # one consistent state of every table, writers never held up
         users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
         matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
@@ -157,18 +158,24 @@ def backup_command(file: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, file)
-    click.echo(f"Backed up {len(users)} users and {len(matches)} matches to {file}.")
+    click.echo(
+        f"Backed up {_count(len(users), 'user', 'users')} and {_count(len(matches), 'match', 'matches')} to {file}."
+    )
 
 
 @bp.cli.command("restore")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-def restore_command(file: str) -> None:
+@click.option("--create", is_flag=True, help="Make the SQLite database in the instance folder if it is not there.")
+def restore_command(file: str, create: bool) -> None:
     """Load a backup written by `backup` into this database, which must be empty."""
     try:
         with open(file, encoding="utf-8-sig") as f:
             doc = json.load(f)
     except (ValueError, RecursionError):
         raise click.ClickException(f"{file} is not a backup of this app (it is not JSON).") from None
+    if create and which_database.held():
+        database.create_missing()
+    which_database.require()
     if not backup.is_empty():
         raise click.ClickException(
             "This database is not empty: restore only into a new, empty database "
@@ -179,4 +186,10 @@ def restore_command(file: str) -> None:
     except RuleError as err:
         db.session.rollback()
         raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
-    click.echo(f"Restored {users} users and {matches} matches from {file}.")
+    click.echo(f"Restored {_count(users, 'user', 'users')} and {_count(matches, 'match', 'matches')} from {file}.")
+
+
+def _count(number: int, one: str, many: str) -> str:
+    """A count and its noun ("1 user", "2 users"), in the command line's English: it speaks to
+    whoever keeps the server, so its words are not in the players' catalogs."""
+    return f"{number} {one if number == 1 else many}"
