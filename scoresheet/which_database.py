@@ -55,7 +55,10 @@ def hold_missing_file(app: Flask, engine: Engine) -> bool:
     name = command_name()
     if name is None or name == "run":
         return False
-    click.echo(f"Database: {describe(app)}", err=True)
+    meta = click.get_current_context().meta
+    if not meta.get(HELD):  # once per command: a SQLite backup opens its snapshot as an app too
+        meta[HELD] = True
+        click.echo(f"Database: {describe(app)}", err=True)
     path = engine.url.database or ""
     if str(app.config["SQLALCHEMY_DATABASE_URI"]) != default_url(app) or os.path.exists(path):
         return False

@@ -136,3 +136,11 @@ def test_with_host_instead_of_http_host_the_same_form_is_refused_for_its_referre
     base, cafile = behind_nginx(site)
     with pytest.raises(AssertionError, match="the register form answered 400"):
         _smoke().check(base, cafile)
+
+
+def test_the_readme_still_opens_with_running_the_app_and_running_the_tests() -> None:
+    commands = re.findall(r"^    (python3 -m venv .*)$", (ROOT / "README.md").read_text(), re.MULTILINE)
+    assert commands[:2] == [
+        "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/flask --app scoresheet run",
+        "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest",
+    ]

@@ -66,6 +66,7 @@ def test_restore_with_create_makes_the_database_and_counts_in_the_singular(
     assert (instance / "scoresheet.sqlite").stat().st_mode & 0o777 == 0o600
     again = flask_command(instance, "backup", str(tmp_path / "again.json"))
     assert "Backed up 1 user and 1 match" in again.stdout, again.stderr
+    assert again.stderr.count("Database: ") == 1, again.stderr  # not its snapshot's too
 
 
 def test_a_command_on_an_existing_database_says_which_and_goes_on(tmp_path: Path) -> None:
