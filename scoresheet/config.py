@@ -88,9 +88,7 @@ read; an unset or empty variable sets nothing (a later one of the same setting w
 
 def load(app: Flask, overrides: dict[str, Any]) -> None:
     """Configure `app` from the sources above, in their order."""
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scoresheet.sqlite"), **DEFAULTS
-    )
+    app.config.from_mapping(SQLALCHEMY_DATABASE_URI=default_database_url(app.instance_path), **DEFAULTS)
     app.config.from_pyfile("config.py", silent=True)
     for variable, (key, read) in ENVIRONMENT.items():
         if os.environ.get(variable):
@@ -99,6 +97,16 @@ def load(app: Flask, overrides: dict[str, Any]) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = psycopg_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
+
+
+def default_database_url(instance_path: str) -> str:
+    """The database when none is configured: SQLite in the instance folder."""
+    return "sqlite:///" + os.path.join(instance_path, "scoresheet.sqlite")
+
+
+def from_environment(variable: str) -> bool:
+    """Whether the environment sets `variable` (of `ENVIRONMENT`): where a setting came from."""
+    return bool(os.environ.get(variable))
 
 
 def setting(key: str) -> Any:

@@ -161,3 +161,72 @@ def test_the_installed_wheel_serves_login_and_its_css_from_another_folder(
     with closing(sqlite3.connect(database)) as conn:
         (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
     assert [revision] == ScriptDirectory(MIGRATIONS).get_heads()
+
+
+@pytest.fixture(scope="module")
+def installed_once(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One fresh virtualenv with the wheel installed, shared by the tests of its entry points."""
+    venv = tmp_path_factory.mktemp("serving") / "venv"
+    _run(sys.executable, "-m", "venv", venv)
+    _run(venv / "bin" / "python", "-m", "pip", "install", "-q", wheel)
+    return venv / "bin"
+
+
+def _entry_point(installed: Path, tmp_path: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    """An entry point of the installed wheel, run in an empty folder with an empty home and
+    none of the app's settings: the first start of someone who only ran `pip install`."""
+    home = tmp_path / "home"
+    home.mkdir()
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "SECRET_KEY", "PYTHONPATH", "RATELIMIT_STORAGE_URI", "WEB_CONCURRENCY", "BIND"}
+        and not k.startswith(("FLASK_", "GUNICORN", "SCORESHEET_"))
+    }
+    return subprocess.Popen(
+        [str(installed / args[0]), *args[1:]],
+        cwd=home,
+        env={**clean, "HOME": str(home), **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _stop(server: subprocess.Popen[str]) -> str:
+    """Stop a server; its output."""
+    server.terminate()
+    return server.communicate(timeout=30)[0]
+
+
+def test_scoresheet_serve_from_the_wheel_starts_on_every_core_of_this_machine_without_settings(
+    installed_once: Path, tmp_path: Path
+) -> None:
+    assert len(os.sched_getaffinity(0)) >= 1
+    port = _free_port()
+    server = _entry_point(installed_once, tmp_path, "scoresheet-serve", BIND=f"127.0.0.1:{port}")
+    try:
+        status, _, body = _get(f"http://127.0.0.1:{port}/healthz", server)
+    finally:
+        output = _stop(server)
+    assert (status, body) == (200, b'{"status":"ok"}\n'), output
+    assert "One process serves" in output and "Refusing" not in output, output
+    assert not (tmp_path / "home" / ".gunicorn").exists()  # no control socket left in $HOME
+
+
+def test_scoresheet_table_from_the_wheel_serves_every_network_over_plain_http_and_prints_the_address(
+    installed_once: Path, tmp_path: Path
+) -> None:
+    port = _free_port()
+    server = _entry_point(installed_once, tmp_path, "scoresheet-table", str(port))
+    try:
+        status, _, _ = _get(f"http://127.0.0.1:{port}/register", server)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with opener.open(f"http://127.0.0.1:{port}/register", timeout=10) as response:
+            cookie = response.headers["Set-Cookie"] or ""
+    finally:
+        output = _stop(server)
+    assert status == 200
+    assert f"Listening at: http://0.0.0.0:{port}" in output, output
+    assert re.search(rf"open http://[0-9.]+:{port}|join a Wi-Fi", output), output
+    assert cookie.startswith("session=") and "Secure" not in cookie, cookie  # comes back over http

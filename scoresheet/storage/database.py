@@ -24,6 +24,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from ..config import folder
+from . import which_database
 from .extensions import db, migrate
 from .models import Match
 
@@ -39,8 +40,10 @@ def init_app(app: Flask) -> None:
     migrate.init_app(app, db, directory=MIGRATIONS)
     with app.app_context():
         engine = db.engine
+        held = which_database.hold_missing_file(app, engine)  # a command finding no database makes none
         if engine.dialect.name == "sqlite":
-            _create_private_file(engine.url.database)
+            if not held:
+                _create_private_file(engine.url.database)
             timeout = int(app.config["SQLITE_BUSY_TIMEOUT_MS"])
             event.listen(engine, "connect", _sqlite_pragmas(timeout))
             event.listen(engine, "begin", _sqlite_begin)
@@ -53,8 +56,15 @@ def init_app(app: Flask) -> None:
             event.listen(engine, "checkin", _postgres_checkin)
         from . import models  # noqa: F401  (registers the tables)
 
-        if app.config["DATABASE_AUTO_UPGRADE"]:
+        if app.config["DATABASE_AUTO_UPGRADE"] and not held:
             _auto_upgrade()
+
+
+def create_missing() -> None:
+    """Make the SQLite database a command found missing (`--create`): the file (0600) and
+    the newest schema, as a start of the app would."""
+    _create_private_file(db.engine.url.database)
+    _auto_upgrade()
 
 
 def _create_private_file(path: str | None) -> None:

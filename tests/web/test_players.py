@@ -561,3 +561,12 @@ def test_migration_0011_fills_the_totals_and_summaries_and_counts_old_knock_offs
     assert after == before and after[0] == after[1] and after[2] == after[3]
     assert len(after[0]) == 2 and len(after[2]) == 2  # Anna and Boris, one ruleset and game
     assert figures(vera, "anna")["barrel_fell"] == 1 and figures(vera, "anna")["banked"] == 2
+
+
+def test_an_unknown_game_on_the_leaderboard_names_the_games_there_are(make_user: Any) -> None:
+    anna = make_user("anna")
+    response = anna.get("/api/leaderboard/chess")
+    assert response.status_code == 404
+    assert response.json["error"] == "There is no such game: the games are “tysiacha” and “tichu”."
+    german = anna.client.get("/api/leaderboard/chess", headers={**anna.headers, "Accept-Language": "de"})
+    assert german.json["error"] == "Dieses Spiel gibt es nicht: es gibt nur „tysiacha“ und „tichu“."

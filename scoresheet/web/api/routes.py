@@ -339,7 +339,7 @@ def player(username: str) -> Any:
 def leaderboard(game: str) -> Any:
     """The caller's table (everyone they played with) by rating in one game."""
     if game not in GAMES:
-        return error_response(404, _("There is no such game: “tysiacha” or “tichu”."))
+        return error_response(404, _("There is no such game: the games are “tysiacha” and “tichu”."))
     return shapes.leaderboard_json(game, ratings.leaderboard(g.api_user, game))
 
 

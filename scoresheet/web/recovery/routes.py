@@ -28,7 +28,7 @@ from flask_wtf.file import FileField, FileRequired
 from ...rules import RuleError
 from ...services.errors import Conflict
 from ...services.matches import audit, backup, commands, queries
-from ...storage import database
+from ...storage import database, which_database
 from ...storage.extensions import db
 from ...storage.models import Match, User
 from .. import security
@@ -146,6 +146,7 @@ def _download(doc: dict[str, Any], filename: str) -> Response:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def backup_command(file: str) -> None:
     """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
+    which_database.require()  # never back up an empty database this command would have made
     with database.snapshot():  # one consistent state of every table, writers never held up
         users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
         matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
@@ -159,18 +160,24 @@ def backup_command(file: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, file)
-    click.echo(f"Backed up {len(users)} users and {len(matches)} matches to {file}.")
+    click.echo(
+        f"Backed up {_count(len(users), 'user', 'users')} and {_count(len(matches), 'match', 'matches')} to {file}."
+    )
 
 
 @bp.cli.command("restore")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-def restore_command(file: str) -> None:
+@click.option("--create", is_flag=True, help="Make the SQLite database in the instance folder if it is not there.")
+def restore_command(file: str, create: bool) -> None:
     """Load a backup written by `backup` into this database, which must be empty."""
     try:
         with open(file, encoding="utf-8-sig") as f:
             doc = json.load(f)
     except (ValueError, RecursionError):
         raise click.ClickException(f"{file} is not a backup of this app (it is not JSON).") from None
+    if create and which_database.held():
+        database.create_missing()
+    which_database.require()
     if not backup.is_empty():
         raise click.ClickException(
             "This database is not empty: restore only into a new, empty database "
@@ -181,4 +188,10 @@ def restore_command(file: str) -> None:
     except RuleError as err:
         db.session.rollback()
         raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
-    click.echo(f"Restored {users} users and {matches} matches from {file}.")
+    click.echo(f"Restored {_count(users, 'user', 'users')} and {_count(matches, 'match', 'matches')} from {file}.")
+
+
+def _count(number: int, one: str, many: str) -> str:
+    """A count and its noun ("1 user", "2 users"), in the command line's English: it speaks to
+    whoever keeps the server, so its words are not in the players' catalogs."""
+    return f"{number} {one if number == 1 else many}"
