@@ -46,8 +46,8 @@ GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
 """A game as the leaderboard and the player page name it."""
 
 WORDS = {
-    # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
     "status": {
+        # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
         "in_progress": _l("in progress"),
         "finished": _l("finished: bank it"),
         "banked": _l("banked"),
@@ -77,8 +77,8 @@ WORDS = {
         "double_victory": _l("double victory"),
     },
     "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
-    # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
     "marks": {
+        # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
         "dump": _l("555 → 0"),
         "knocked_off": _l("knocked off the barrel"),
         "barrel_fall": _l("fell off the barrel"),
