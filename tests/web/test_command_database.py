@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet import create_app, which_database
+from scoresheet import create_app
+from scoresheet.storage import which_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
