@@ -109,6 +109,8 @@ def entries(match: Match) -> list[AuditEntry]:
 def describe(entry: AuditEntry, players: list[str]) -> str:
     """The entry in plain words: "anna corrected hand 3: bid 120 → 140"."""
     who, n = entry.username, entry.hand_number or 0
+    if "calls" in (entry.after or entry.before or {}):  # a Tichu round says round, not hand
+        return _describe_round(entry, players)
     match entry.action:
         case "match_created":
             return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
@@ -133,6 +135,36 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
             changes = _changed(entry.before or {}, entry.after or {}, players)
             return _(
                 "%(name)s corrected hand %(num)d: %(changes)s",
+                name=who,
+                num=n,
+                changes="; ".join(changes) or _("no change"),
+            )
+    return f"{who}: {entry.action}"
+
+
+def _describe_round(entry: AuditEntry, players: list[str]) -> str:
+    """A Tichu round's entry in plain words: "anna corrected round 3: out first Anna → Boris"."""
+    who, n = entry.username, entry.hand_number or 0
+    match entry.action:
+        case "hand_added":
+            return _(
+                "%(name)s recorded round %(num)d: %(round)s", name=who, num=n, round=hand_words(entry.after, players)
+            )
+        case "hand_deleted":
+            return _(
+                "%(name)s deleted round %(num)d (%(round)s)", name=who, num=n, round=hand_words(entry.before, players)
+            )
+        case "hand_restored":
+            return _(
+                "%(name)s restored a deleted round as round %(num)d: %(round)s",
+                name=who,
+                num=n,
+                round=hand_words(entry.after, players),
+            )
+        case "hand_edited":
+            changes = _changed(entry.before or {}, entry.after or {}, players)
+            return _(
+                "%(name)s corrected round %(num)d: %(changes)s",
                 name=who,
                 num=n,
                 changes="; ".join(changes) or _("no change"),

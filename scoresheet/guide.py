@@ -245,7 +245,7 @@ def _forfeit(setup: Setup, rs: Ruleset) -> Topic:
     if rs.forfeit == "count":
         lines.append(
             _(
-                "Every third time a player gives a hand up costs them %(penalty)d. Not allowed on the barrel.",
+                "Every third hand a player gives up costs them %(penalty)d. Not allowed on the barrel.",
                 penalty=COUNT_PENALTY,
             )
         )

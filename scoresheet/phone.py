@@ -24,7 +24,7 @@ from .database import reads_only
 from .forms import FORFEIT_WORDS, entry_form
 from .i18n import languages
 from .models import Match
-from .rules import HandResult, MatchState, RuleError, TichuRound
+from .rules import HandResult, MatchState, RuleError, SeatResult, TichuRound
 from .security import ascii_number
 
 bp = Blueprint("phone", __name__)
@@ -90,6 +90,23 @@ def preview(match_id: str) -> Any:
     return {"ok": True, **_preview_words(sheet, result)}
 
 
+def _debt_words(s: SeatResult) -> str:
+    """Why the sheet writes another number than the score moves: the debt grew, or a gain paid
+    some or all of it off."""
+    entry = f"{s.entry:+d}"
+    if s.delta < s.entry:
+        return _("(the sheet writes %(entry)s; the debt is now %(owed)d)", entry=entry, owed=s.owed)
+    paid = s.delta - s.entry
+    if s.owed:
+        return _(
+            "(the sheet writes %(entry)s; %(paid)d pays off debt, %(owed)d still owed)",
+            entry=entry,
+            paid=paid,
+            owed=s.owed,
+        )
+    return _("(the sheet writes %(entry)s; %(paid)d pays the debt off)", entry=entry, paid=paid)
+
+
 def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     """The preview in words: the outcome, then each seat's (Tichu: team's) points this hand."""
     names = [s.name for s in sheet.standings]
@@ -118,11 +135,12 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     seats = []
     for i, s in enumerate(h.results):
         name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
-        # What the hand does to the score; the paper sheet's own entry only when it differs
-        # (a loss it owes): "Boris: -200 → 220 (the sheet writes +0; the rest is owed)".
+        # What the hand does to the score; the paper sheet's own entry only when it differs: a
+        # loss it owes ("Boris: -200 → 220 (the sheet writes +0; the debt is now 200)") or a gain
+        # that pays a debt off first (RULES.md §8).
         text = f"{name}: {s.delta:+d} → {s.score}"
         if s.delta != s.entry:
-            text += " " + _("(the sheet writes %(entry)s; the rest is owed)", entry=f"{s.entry:+d}")
+            text += " " + _debt_words(s)
         events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
         seats.append(text + (f", {', '.join(events)}" if events else ""))
     return {"outcome": outcome, "summary": summary, "seats": seats}
@@ -153,7 +171,7 @@ def manifest() -> Response:
         body = {
             **MANIFEST,
             "name": _("Tysiacha scoresheet"),
-            "short_name": "Tysiacha",
+            "short_name": _("Tysiacha"),
             "description": _("The score sheet of a Tysiacha (1000) table, kept on every player's phone."),
         }
     response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
