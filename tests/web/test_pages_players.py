@@ -67,7 +67,7 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     for language, said in (
         ("ru", "Вы были выше 0 раз, anna — 1 раз."),
         ("uk", "Ви були вище 0 разів, anna — 1 раз."),
-        ("pl", "Byłeś wyżej 0 razy, anna — 1 raz."),
+        ("pl", "Ty — wyżej 0 razy, anna — 1 raz."),
     ):
         translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
         assert next(n.text() for n in parse(translated).walk() if "head-to-head" in n.classes()).endswith(said), (
