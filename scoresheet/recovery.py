@@ -25,7 +25,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from . import audit, backup, database, queries, security, services
+from . import audit, backup, database, queries, seats, security, services
 from .common import back_to, refused_form
 from .errors import Conflict
 from .extensions import db
@@ -51,7 +51,8 @@ def history(match_id: str) -> str:
     entries = audit.entries(m)
     players = list(m.setup["players"])
     restorable = services.restorable_ids(m, entries)
-    rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
+    names = seats.table_names(m)
+    rows = [(e, audit.describe(e, players, names), e.id in restorable) for e in entries]
     return render_template("history.html", match=m, rows=rows, players=players)
 
 

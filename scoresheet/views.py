@@ -222,7 +222,7 @@ def match(match_id: str) -> str:
         sheet=sheet,
         change=change,
         offer=table_news.offer(m, current_user, sheet, change),
-        news=table_news.news(change, context["tichu"]),
+        news=table_news.news(change, context["tichu"], m),
         **context,
     )
 
