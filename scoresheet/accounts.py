@@ -8,7 +8,6 @@ import unicodedata
 from functools import cache
 from typing import Any
 
-from confusable_homoglyphs import categories, confusables
 from flask import Flask, current_app
 from flask_babel import gettext as _
 from sqlalchemy import bindparam
@@ -120,11 +119,17 @@ def _imitates(username: str) -> bool:
     scripts = _scripts(username)
     if len(scripts) < 2 or any(scripts <= mix for mix in _SCRIPT_MIXES):
         return False
+    from confusable_homoglyphs import confusables  # its 1 MB table: only for a name of mixed scripts
+
     return bool(confusables.is_dangerous(username))
 
 
 def _scripts(text: str) -> set[str]:
     """The scripts of a text's letters (`LATIN`, `CYRILLIC`, `HAN` …), as Unicode names them."""
+    if text.isascii():  # most names: no table needed
+        return {"LATIN"} if any(c.isalpha() for c in text) else set()
+    from confusable_homoglyphs import categories  # loaded with the first such name, not at start
+
     return {categories.alias(c) for c in text} - {"COMMON", "INHERITED"}
 
 
