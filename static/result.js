@@ -61,6 +61,8 @@
     var muted = getComputedStyle(root.querySelector(".hint") || document.body).color;
     var title = (document.querySelector("h1") || { textContent: document.title }).textContent.trim();
     var win = root.querySelector(".banner.win .big");
+    var named = root.querySelector("[data-share-result]");  // the app's name in the page's language
+    var app = (named && named.getAttribute("data-app")) || "Tysiacha";
     var standings = all(root, ".standings > .standing");
     var chartHeight = img ? Math.round((WIDTH - 2 * PAD) * chart.height / chart.width) : 0;
     var rows = 72;
@@ -112,7 +114,7 @@
     }
     ctx.fillStyle = muted;
     ctx.font = "400 28px " + font;
-    ctx.fillText("Tysiacha · " + new Date().toLocaleDateString(document.documentElement.lang || undefined), PAD, y + 20);
+    ctx.fillText(app + " · " + new Date().toLocaleDateString(document.documentElement.lang || undefined), PAD, y + 20);
     return canvas;
   }
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
+import unicodedata
 from functools import cache
 from typing import Any
 
@@ -21,7 +21,18 @@ from ..words import _
 from .errors import Conflict, WrongPassword
 from .matches import audit
 
-USERNAME = re.compile(r"[A-Za-z0-9._-]{3,40}")
+MIN_USERNAME, MAX_USERNAME = 3, 40
+USERNAME_SIGNS = frozenset("0123456789._-")
+"""What a username may hold besides letters of any alphabet (and their accents)."""
+_SCRIPT_MIXES = (
+    frozenset({"HAN", "HIRAGANA", "KATAKANA", "LATIN"}),
+    frozenset({"HAN", "BOPOMOFO", "LATIN"}),
+    frozenset({"HAN", "HANGUL", "LATIN"}),
+)
+"""The mixes of scripts names are written in (Japanese, Chinese, Korean; UTS #39's "highly
+restrictive" level): never refused as an imitation."""
+_SYLLABLE_SCRIPTS = frozenset({"HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"})
+"""Scripts whose one character is a syllable or a word (`明`): a name in them may be shorter."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
 JUDGED_LENGTH = 72
@@ -53,8 +64,24 @@ def register(username: object, password: object) -> User:
         raise Malformed("username", _("The username must be text."))
     if not isinstance(password, str):
         raise Malformed("password", _("The password must be text."))
-    if not USERNAME.fullmatch(username):
-        raise Refused("username", _("A username has 3 to 40 characters: letters, digits, “.”, “_” or “-”."))
+    username = unicodedata.normalize("NFC", username)
+    if not username_allowed(username):
+        raise Refused(
+            "username",
+            _(
+                "A username has 3 to 40 characters (one or two are enough in Chinese, Japanese or "
+                "Korean): letters of any alphabet, digits, “.”, “_” or “-”."
+            ),
+        )
+    if _imitates(username):
+        raise Refused(
+            "username",
+            _(
+                "“%(name)s” mixes letters of alphabets that look alike, so it could pass for another "
+                "name: write its letters in one alphabet (digits, “.”, “_” and “-” may go with them).",
+                name=username,
+            ),
+        )
     password_hash = passwords.hashed(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
@@ -66,6 +93,38 @@ def register(username: object, password: object) -> User:
         db.session.rollback()
         raise Conflict(taken(username), "username") from None
     return user
+
+
+def username_allowed(username: str) -> bool:
+    """3 to 40 characters (1 to 40 if every letter is Chinese, Japanese or Korean), each a
+    letter of any alphabet (with its accents, in NFC), a digit 0–9, “.”, “_” or “-”; an accent
+    never comes first."""
+    if not 0 < len(username) <= MAX_USERNAME or unicodedata.category(username[0]).startswith("M"):
+        return False
+    if not all(c in USERNAME_SIGNS or unicodedata.category(c)[0] in "LM" for c in username):
+        return False
+    scripts = _scripts(username)
+    return len(username) >= (1 if scripts and scripts <= _SYLLABLE_SCRIPTS else MIN_USERNAME)
+
+
+def _imitates(username: str) -> bool:
+    """The name mixes scripts and a letter of one looks like a letter of another (a Latin “a”
+    among Cyrillic ones): Unicode's confusables data, kept by confusable_homoglyphs."""
+    scripts = _scripts(username)
+    if len(scripts) < 2 or any(scripts <= mix for mix in _SCRIPT_MIXES):
+        return False
+    from confusable_homoglyphs import confusables  # its 1 MB table: only for a name of mixed scripts
+
+    return bool(confusables.is_dangerous(username))
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of a text's letters (`LATIN`, `CYRILLIC`, `HAN` …), as Unicode names them."""
+    if text.isascii():  # most names: no table needed
+        return {"LATIN"} if any(c.isalpha() for c in text) else set()
+    from confusable_homoglyphs import categories  # loaded with the first such name, not at start
+
+    return {categories.alias(c) for c in text} - {"COMMON", "INHERITED"}
 
 
 def taken(username: str) -> str:
@@ -106,7 +165,7 @@ def authenticate(username: object, password: object) -> User | None:
     if not isinstance(username, str) or not isinstance(password, str) or not _encodable(password):
         return None
     with database.read_only():  # no write lock, and no transaction open during the hash
-        user = find_user(username) if USERNAME.fullmatch(username) else None
+        user = find_user(username) if username_allowed(unicodedata.normalize("NFC", username)) else None
     if user is None:
         passwords.match_nobody(password)
         return None

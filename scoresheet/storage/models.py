@@ -7,6 +7,7 @@ the engine. Lists read `Match.summary`, a copy of what that replay says, kept wi
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -52,9 +53,14 @@ def new_watch_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+FOLDED_LENGTH = 120
+"""Room for a folded username: case folding writes a letter as up to three (`ß` → `ss`)."""
+
+
 def fold(username: str) -> str:
-    """A username as compared: case ignored (usernames are ASCII: lower() is the fold)."""
-    return username.lower()
+    """A username as compared: NFC, case ignored by Unicode case folding (`Аня` = `АНЯ`,
+    `Straße` = `STRASSE`); for ASCII names the same as `lower()`."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", username).casefold())
 
 
 def _folded(context: Any) -> str:
@@ -68,9 +74,9 @@ class User(UserMixin, Model):
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40), unique=True)
-    username_folded: Mapped[str] = mapped_column(String(40), unique=True, default=_folded)
-    """The username in lower case: its unique index makes `anna` and `ANNA` one account in
-    the database itself, however close together two phones register them."""
+    username_folded: Mapped[str] = mapped_column(String(FOLDED_LENGTH), unique=True, default=_folded)
+    """The username case-folded (`fold`): its unique index makes `anna` and `ANNA`, `Аня` and
+    `АНЯ` one account in the database itself, however close together two phones register them."""
     password_hash: Mapped[str] = mapped_column(String(255))
     session_version: Mapped[int] = mapped_column(default=0)
     language: Mapped[str | None] = mapped_column(String(10))

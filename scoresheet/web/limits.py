@@ -25,6 +25,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from limits import parse_many
 from werkzeug.wrappers import Response
 
+from ..storage.models import fold
 from .extensions import limiter
 from .security import cookie_name
 
@@ -90,7 +91,7 @@ def _username_key() -> str:
         name = data.get("username") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip():
         return "(none)"
-    return name.strip().lower()[:64]
+    return fold(name.strip())[:64]
 
 
 def _known_device() -> bool:
@@ -112,7 +113,7 @@ def _device_users() -> list[str]:
 
 def remember_device(response: Response, username: str) -> None:
     """After a successful page log-in: this browser is a known device for `username`."""
-    users = [username.lower(), *[u for u in _device_users() if u != username.lower()]]
+    users = [fold(username), *[u for u in _device_users() if u != fold(username)]]
     config = current_app.config
     response.set_cookie(
         cookie_name(DEVICE_COOKIE),

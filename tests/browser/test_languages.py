@@ -1,8 +1,10 @@
 """The table's language in a real browser (issue 11): a whole match played in Russian and one in
-Polish, with the history's times in the phone's own time zone."""
+Polish, with the history's times in the phone's own time zone, and no event or statistics label
+that only fits a man (docs/glossary.md, "Words that fit every player")."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,47 @@ def english_left(phone: Phone, language: str) -> list[str]:
         for m in catalog
         if isinstance(m.id, str) and "%" not in m.id and len(m.id) > 12 and m.string != m.id and m.id in shown
     ]
+
+
+MASCULINE_ONLY = {
+    "ru": re.compile(
+        r"\b(упал|слез|сбит|сидел|выиграл|сыграл|взял|занял|(?<!замок )снят|упёрся|(?<!кто )вышел)\b(?!\()",
+        re.IGNORECASE,
+    ),
+    "pl": re.compile(
+        r"\b(spadł|zrzucony|zszedł|zablokowany|odblokowany|osiągnął|(?<!kto )wyszedł|byłeś|grałeś|zalogowany|zajął)"
+        r"\b(?!\()",
+        re.IGNORECASE,
+    ),
+}
+"""Past forms and participles that say the player is a man: Вика and Zosia read these labels too
+(«замок снят» is the lock's, «Кто вышел первым» a question about anybody, «сыграл(а)» has both)."""
+LABELS = (
+    "fell off the barrel",
+    "Fell off the barrel",
+    "off the barrel",
+    "knocked off the barrel",
+    "on the barrel",
+    "On the barrel",
+    "Won from the barrel",
+    "locked",
+    "unlocked",
+    "capped",
+    "made %(took)d",
+    "missed %(took)d",
+    "%(name)s bid %(bid)s, made",
+    "%(name)s bid %(bid)s, missed",
+    "%(name)s out first",
+    "Out first",
+    "%(name)s has claimed this seat already.",
+    "Stay logged in on this phone for 30 days",
+)
+"""The catalog's event, statistics and seat labels, whatever this match happens to show."""
+
+
+def masculine_left(text: str, language: str) -> list[str]:
+    """The masculine-only words in a text."""
+    return MASCULINE_ONLY[language].findall(text)
 
 
 def tap(phone: Phone, role: str, name: str) -> None:
@@ -88,10 +131,12 @@ def test_a_whole_match_in_the_tables_language(
     new_phone: Any, shots: Path, language: str, rules: str, zone: str
 ) -> None:
     t = words(language)
+    assert not [label for label in LABELS if masculine_left(t(label), language)], language
     phone = new_phone(locale=language, timezone_id=zone, **NARROW)
     phone.page.goto("/register")
     assert phone.page.get_attribute("html", "lang") == language  # the phone's language
-    phone.page.fill("#username", unique("anna"))
+    username = unique("anna")
+    phone.page.fill("#username", username)
     phone.page.fill("#password", "correct horse battery")
     tap(phone, "button", t("Make my account"))
     phone.page.wait_for_selector("li.flash")
@@ -124,9 +169,13 @@ def test_a_whole_match_in_the_tables_language(
     banner = phone.page.locator(".banner.win").inner_text()
     assert first in banner
     assert not english_left(phone, language), english_left(phone, language)
+    sheet = phone.page.evaluate("document.body.innerText")
+    assert not masculine_left(sheet, language), masculine_left(sheet, language)
     phone.screenshot(shots, f"language-{language}")
 
-    # Bank it; the home page counts the hands in the language's plural.
+    # Claim the first seat and bank it; the home page counts the hands in the language's plural.
+    tap(phone, "button", t("I am %(name)s", name=first))
+    phone.page.wait_for_selector("li.flash")
     tap(phone, "link", t("Bank the match"))
     phone.tap("label.check")
     tap(phone, "button", t("Bank the match"))
@@ -138,6 +187,15 @@ def test_a_whole_match_in_the_tables_language(
     assert times and not any(x.endswith("UTC") for x in times)  # the phone's own zone
     assert phone.page.locator("[data-zone=local]").is_visible()
     assert not english_left(phone, language), english_left(phone, language)
+    history = phone.page.evaluate("document.body.innerText")
+    assert not masculine_left(history, language), masculine_left(history, language)
     phone.page.goto("/")
     assert t.n("%(num)d hand", "%(num)d hands", 4) in phone.page.inner_text(".matches")  # type: ignore[attr-defined]
+    assert not english_left(phone, language), english_left(phone, language)
+
+    # The statistics of the claimed seat: every row a label for anybody.
+    phone.page.goto(f"/players/{username}")
+    phone.page.get_by_text(t("Won from the barrel"), exact=True).wait_for()
+    figures = phone.page.evaluate("document.body.innerText")
+    assert not masculine_left(figures, language), masculine_left(figures, language)
     assert not english_left(phone, language), english_left(phone, language)

@@ -255,5 +255,5 @@ def test_a_corrected_round_is_told_in_the_history(api_user: Any) -> None:
     )
     history = api_user.get(f"/api/matches/{match['id']}/history").json["history"]
     assert history[0]["words"] == (
-        "anna corrected hand 1: out first Boris → Anna; card points 50, 50 → 30, 70; Anna's call — → Tichu"
+        "anna corrected round 1: out first Boris → Anna; card points 50, 50 → 30, 70; Anna's call — → Tichu"
     )

@@ -153,3 +153,14 @@ def test_zeros_say_where_none_is_taken(phone: Phone, app: Flask) -> None:
     text = said(phone, f"/matches/{created.json['id']}/rules")
     assert "A locked player takes no zero; a hand they play locked starts their count again." in text
     assert "on the barrel takes no zero" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [("en", "Anna Boris Vera"), ("ru", "Аня Борис Вера"), ("uk", "Оксана Богдан Віра"), ("pl", "Ania Bartek Zosia")],
+)
+def test_the_examples_are_played_by_names_of_the_readers_language(app: Flask, language: str, names: str) -> None:
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    text = said(client, "/rules/squarescores")
+    assert all(name in text for name in names.split()), text

@@ -374,3 +374,15 @@ def test_an_import_refused_by_the_schema_names_the_place_and_what_is_wrong(pseud
         )
         assert answer.status_code == 400 and answer.json["field"] == "/matches/0"
         assert missing in answer.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("language", "name"), [("en", "Tysiacha"), ("ru", "Тысяча"), ("uk", "Тисяча"), ("pl", "Tysiąc"), ("de", "Tausend")]
+)
+def test_the_apps_own_name_is_the_game_as_the_reader_writes_it(client: Any, language: str, name: str) -> None:
+    """The header, the page title and the web app manifest's short name (the share picture
+    reads it from the page's share button)."""
+    page = parse(client.get("/login", headers={"Accept-Language": language}).text)
+    assert next(n.text() for n in page.walk() if "brand" in n.classes()) == name
+    assert next(n.text() for n in page.walk() if n.tag == "title").endswith(f"· {name}")
+    assert client.get(f"/manifest.webmanifest?lang={language}").json["short_name"] == name

@@ -29,7 +29,7 @@ def refusal(user: Any, url: str, body: dict[str, Any], language: str) -> str:
     ("language", "sentence"),
     [
         ("ru", "Марьяж (черви) объявлен дважды: каждую масть можно объявить раз за раздачу."),
-        ("uk", "Мар'яж (черви) оголошено двічі: кожну масть можна оголосити раз за роздачу."),
+        ("uk", "Мар’яж (черви) оголошено двічі: кожну масть можна оголосити раз за роздачу."),
         ("pl", "Meldunek kier zgłoszony dwa razy; każdy kolor można zgłosić raz na rozdanie."),
         ("de", "Die Mariage in Herz ist zweimal gemeldet; jede Farbe kann einmal je Spiel gemeldet werden."),
         ("en", "The hearts marriage is declared twice; each suit can be declared once a hand."),
@@ -140,7 +140,7 @@ def test_numbers_in_sentences_are_written_as_the_language_writes_them(
     ("language", "banner", "target"),
     [
         ("de", "Anna gewinnt mit 1.010!", "bis 1.000"),
-        ("ru", f"Победа: Anna, 1{NBSP}010 очков!", f"до 1{NBSP}000"),
+        ("ru", f"Победа: Anna, счёт 1{NBSP}010!", f"до 1{NBSP}000"),
         ("en", "Anna wins with 1,010!", "to 1,000"),
     ],
 )

@@ -67,7 +67,7 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     for language, said in (
         ("ru", "Вы были выше 0 раз, anna — 1 раз."),
         ("uk", "Ви були вище 0 разів, anna — 1 раз."),
-        ("pl", "Byłeś wyżej 0 razy, anna — 1 raz."),
+        ("pl", "Ty — wyżej 0 razy, anna — 1 raz."),
     ):
         translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
         assert next(n.text() for n in parse(translated).walk() if "head-to-head" in n.classes()).endswith(said), (
@@ -208,3 +208,24 @@ def test_the_leaderboard_compares_any_two_players_of_my_table(make_phone: Any) -
     assert hidden.status_code == missing.status_code == 404
     main = [[n.text() for n in parse(r.text).walk() if n.tag == "main"] for r in (hidden, missing)]
     assert main[0] == main[1] and "There is no such player." in main[0][0]
+
+
+def test_notices_the_history_and_the_leaderboard_name_players_as_the_sheet_does(make_phone: Any) -> None:
+    """Once anna claimed the seat the table wrote as "Anna", the other phones' notice, the
+    history and the leaderboard say Anna; a change of seats keeps the account's name."""
+    anna, boris, match_id = seated_win(make_phone)
+    board = next(n for n in parse(anna.get("/leaderboard").text).walk() if "leaderboard" in n.classes())
+    assert [a.text() for a in board.walk() if a.tag == "a"] == ["Anna", "Boris"]
+    assert "(anna)" not in board.text()  # one Anna: no account name needed
+    history = anna.get(f"/matches/{match_id}/history").text
+    assert "Anna recorded hand 1" in history and "Anna banked the match" in history
+    assert "anna is Anna on the sheet now" in history  # the seat itself: the account
+    second = anna.new_match()
+    code = re.search(r'class="code" translate="no">(\w+)<', anna.get(f"/matches/{second}").text)
+    assert code
+    boris.post("/join", {"code": code.group(1)}, form_url="/")
+    anna.post(f"/matches/{second}/seats/0/claim", {}, form_url=f"/matches/{second}")
+    anna.hand(second, 1, **played(0, 100, [None, 20, 20], {0: ["hearts"]}))
+    undo = next(n for n in parse(anna.get(f"/matches/{second}").text).walk() if "toast" in n.classes())
+    anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{second}")
+    assert "Anna deleted hand 1" in boris.get(f"/matches/{second}").text

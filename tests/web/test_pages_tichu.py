@@ -231,11 +231,11 @@ def test_a_german_table_reads_its_own_tichu_words(phone: Phone) -> None:
     form = parse(phone.get(f"/matches/{match_id}/hands/new", headers=german).text).text()
     for words in (
         "Runde 2",
-        "Als Erster raus",
+        "Zuerst raus",
         "Ansage: Boris",
         "Keine Ansage",
         "Großes",
-        "Doppelsieg: als Erster und Zweiter raus, +200",
+        "Doppelsieg: 1. und 2. raus, +200",
         "Kartenpunkte Anna & Vera",
         "Runde 2 speichern",
     ):
@@ -245,7 +245,7 @@ def test_a_german_table_reads_its_own_tichu_words(phone: Phone) -> None:
         "Runde 2: Boris gibt.",
         "Tichu geschafft",
         "Großes Tichu verloren",
-        "Als Erster raus: Anna",
+        "Zuerst raus: Anna",
         "Karten 35 : 65",
         "Ansagen",
         "Doppelsiege:",

@@ -82,8 +82,20 @@ def test_the_preview_is_the_engines_result_and_stores_nothing(phone: Phone, csrf
     }  # RULES.md §9 worked hand
     missed = preview(phone, match_id, played(1, 200, [42, None, 23]))
     assert missed.json["outcome"] == "missed"
-    assert missed.json["seats"][1] == "Boris: -200 → 220 (the sheet writes +0; the rest is owed)"
+    assert missed.json["seats"][1] == "Boris: -200 → 220 (the sheet writes +0; the debt is now 200)"
     assert count_hands(csrf_app) == 0
+
+
+def test_the_preview_says_a_gain_pays_a_debt_off_first(phone: Phone) -> None:
+    """Boris owes 200 after a missed 200; a made 100 pays half of it (the sheet writes +0), and
+    then a made 120 pays the other 100 and writes the last 20 (RULES.md §8)."""
+    match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420", "start_scores-2": "300"})
+    phone.hand(match_id, **played(1, 200, [42, None, 23]))
+    paying = preview(phone, match_id, played(1, 100, [5, None, 5]))
+    assert paying.json["seats"][1] == "Boris: +100 → 320 (the sheet writes +0; 100 pays off debt, 100 still owed)"
+    phone.hand(match_id, **played(1, 100, [5, None, 5]))
+    paid = preview(phone, match_id, played(1, 120, [5, None, 5], {1: ["hearts"]}))
+    assert paid.json["seats"][1] == "Boris: +120 → 440 (the sheet writes +20; 100 pays the debt off)"
 
 
 @pytest.mark.parametrize(

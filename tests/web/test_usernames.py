@@ -1,4 +1,5 @@
-"""Usernames are unique ignoring case in the database itself (issue 10, item 3)."""
+"""Usernames are unique ignoring case in the database itself (issue 10, item 3), and are
+written in any alphabet, but never in a mix of alphabets that imitates another name."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from sqlalchemy import Engine, create_engine, text
 from scoresheet.config import psycopg_url
 from scoresheet.services import accounts
 from scoresheet.storage.database import upgrade
+
+from .page_helpers import Phone, errors_next_to
 
 PASSWORD = "correct horse"
 
@@ -101,3 +104,100 @@ def test_the_migration_folds_existing_usernames(engine_before_folding: Engine) -
     with engine_before_folding.connect() as conn:
         rows = conn.execute(text("SELECT username, username_folded FROM users ORDER BY username")).all()
     assert [tuple(r) for r in rows] == [("Anna", "anna"), ("boris", "boris")]
+
+
+def test_names_in_any_alphabet_are_accounts_found_ignoring_case(client: Any) -> None:
+    for name in ("Аня", "Łukasz", "明", "Zoë"):
+        response = client.post("/api/users", json={"username": name, "password": PASSWORD})
+        assert response.status_code == 201, response.json
+        assert response.json["username"] == name
+    taken = client.post("/api/users", json={"username": "АНЯ", "password": PASSWORD})  # Unicode case folding
+    assert taken.status_code == 409 and taken.json["field"] == "username"
+    for spelling in ("аня", "ŁUKASZ", "明", "Zoe\u0308"):  # the last one decomposed (NFC makes it Zoë)
+        response = client.post("/api/tokens", json={"username": spelling, "password": PASSWORD})
+        assert response.status_code == 201, spelling
+
+
+def test_a_mixed_alphabet_imitation_of_a_name_is_refused(client: Any) -> None:
+    assert client.post("/api/users", json={"username": "Аня", "password": PASSWORD}).status_code == 201
+    latin_a = client.post("/api/users", json={"username": "Aня", "password": PASSWORD})  # a Latin "A"
+    assert latin_a.status_code == 422 and latin_a.json["field"] == "username"
+    assert "one alphabet" in latin_a.json["error"]
+    russian = client.post(
+        "/api/users", json={"username": "Aня", "password": PASSWORD}, headers={"Accept-Language": "ru"}
+    )
+    assert "одним алфавитом" in russian.json["error"]
+    assert client.post("/api/users", json={"username": "аnna", "password": PASSWORD}).status_code == 422  # Cyrillic а
+
+
+def test_the_register_page_refuses_an_imitation_and_keeps_the_name(csrf_app: Flask) -> None:
+    assert Phone(csrf_app.test_client()).register("Аня").status_code == 302
+    phone = Phone(csrf_app.test_client())
+    response = phone.register("Aня")
+    assert response.status_code == 422
+    assert any("one alphabet" in e for e in errors_next_to(response.text, "username"))
+    assert 'value="Aня"' in response.text  # typed once: only the password box is empty again
+    for name in ("Łukasz", "明"):
+        assert Phone(csrf_app.test_client()).register(name).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("name", "allowed"),
+    [
+        ("Аня", True),
+        ("Łukasz", True),
+        ("明", True),
+        ("Zoë", True),
+        ("ola.k", True),
+        ("नमस्ते", True),
+        ("an", False),  # too short in an alphabet
+        ("anna smith", False),
+        ("\u0301abc", False),  # an accent first
+        ("anna\u200d", False),  # an invisible joiner
+        ("x" * 41, False),
+    ],
+)
+def test_what_a_username_may_hold(name: str, allowed: bool) -> None:
+    assert accounts.username_allowed(name) is allowed
+
+
+@pytest.fixture
+def engine_before_unicode_folding(database_url: str) -> Any:
+    """An engine on a database migrated to revision 0012 (usernames folded by lower())."""
+    empty_database(database_url)
+    engine = create_engine(psycopg_url(database_url))
+    with engine.begin() as conn:
+        upgrade(conn, "0012")
+    yield engine
+    engine.dispose()
+
+
+def add_folded_users(engine: Engine, *names: str) -> None:
+    """Insert users as revision 0012 folded them (lower()), e.g. from a backup."""
+    with engine.begin() as conn:
+        for name in names:
+            conn.execute(
+                text(
+                    "INSERT INTO users (username, username_folded, password_hash, session_version, "
+                    "created_at) VALUES (:n, :f, 'x', 0, CURRENT_TIMESTAMP)"
+                ),
+                {"n": name, "f": name.lower()},
+            )
+
+
+def test_the_migration_folds_usernames_by_unicode_case_folding(engine_before_unicode_folding: Engine) -> None:
+    add_folded_users(engine_before_unicode_folding, "Anna", "Straße", "ΣΟΦΟΣ", "ß" * 40)
+    with engine_before_unicode_folding.begin() as conn:
+        upgrade(conn, "0013")
+    with engine_before_unicode_folding.connect() as conn:
+        rows = dict(conn.execute(text("SELECT username, username_folded FROM users")).all())
+    assert rows == {"Anna": "anna", "Straße": "strasse", "ΣΟΦΟΣ": "σοφοσ", "ß" * 40: "ss" * 40}
+
+
+def test_the_unicode_folding_migration_stops_on_names_that_become_one(engine_before_unicode_folding: Engine) -> None:
+    add_folded_users(engine_before_unicode_folding, "Strasse", "Straße", "boris")
+    with pytest.raises(RuntimeError) as caught, engine_before_unicode_folding.begin() as conn:
+        upgrade(conn, "0013")
+    assert "“Strasse”, “Straße”" in str(caught.value) and "boris" not in str(caught.value)
+    with engine_before_unicode_folding.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"

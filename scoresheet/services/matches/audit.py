@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...storage.extensions import db
@@ -101,9 +102,15 @@ def entries(match: Match) -> list[AuditEntry]:
     )
 
 
-def describe(entry: AuditEntry, players: list[str]) -> str:
-    """The entry in plain words: "anna corrected hand 3: bid 120 → 140"."""
+def describe(entry: AuditEntry, players: list[str], names: Mapping[str, str] | None = None) -> str:
+    """The entry in plain words: "anna corrected hand 3: bid 120 → 140"; with `names` (account
+    → seat name, `seats.table_names`), a change to the sheet names who made it as the sheet does:
+    "Аня corrected hand 3" (seats, links and accounts keep the account's name)."""
     who, n = entry.username, entry.hand_number or 0
+    if names and entry.action not in BESIDE_THE_SHEET:
+        who = names.get(who, who)
+    if "calls" in (entry.after or entry.before or {}):  # a Tichu round says round, not hand
+        return _describe_round(entry, players, who)
     match entry.action:
         case "match_created":
             return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
@@ -128,6 +135,36 @@ def describe(entry: AuditEntry, players: list[str]) -> str:
             changes = _changed(entry.before or {}, entry.after or {}, players)
             return _(
                 "%(name)s corrected hand %(num)d: %(changes)s",
+                name=who,
+                num=n,
+                changes="; ".join(changes) or _("no change"),
+            )
+    return f"{who}: {entry.action}"
+
+
+def _describe_round(entry: AuditEntry, players: list[str], who: str) -> str:
+    """A Tichu round's entry in plain words: "anna corrected round 3: out first Anna → Boris"."""
+    n = entry.hand_number or 0
+    match entry.action:
+        case "hand_added":
+            return _(
+                "%(name)s recorded round %(num)d: %(round)s", name=who, num=n, round=hand_words(entry.after, players)
+            )
+        case "hand_deleted":
+            return _(
+                "%(name)s deleted round %(num)d (%(round)s)", name=who, num=n, round=hand_words(entry.before, players)
+            )
+        case "hand_restored":
+            return _(
+                "%(name)s restored a deleted round as round %(num)d: %(round)s",
+                name=who,
+                num=n,
+                round=hand_words(entry.after, players),
+            )
+        case "hand_edited":
+            changes = _changed(entry.before or {}, entry.after or {}, players)
+            return _(
+                "%(name)s corrected round %(num)d: %(changes)s",
                 name=who,
                 num=n,
                 changes="; ".join(changes) or _("no change"),

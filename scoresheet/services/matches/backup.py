@@ -240,7 +240,7 @@ def _check_values(doc: Any) -> None:
     while stack:
         value, path = stack.pop()
         if len(path) > MAX_DEPTH:
-            raise Malformed(_pointer(path), _("This backup is nested deeper than any backup."))
+            raise Malformed(_pointer(path), _("This file is nested deeper than a backup ever is."))
         if isinstance(value, dict):
             stack.extend((v, (*path, k)) for k, v in value.items())
             texts = list(value)

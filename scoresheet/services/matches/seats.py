@@ -43,6 +43,12 @@ def seats_of(match: Match) -> list[SeatView]:
     return [SeatView(i, name, claimed.get(i)) for i, name in enumerate(match.setup["players"])]
 
 
+def table_names(match: Match) -> dict[str, str]:
+    """The name the table wrote on the sheet for each account that claimed a seat (account
+    name → seat name): notices and the history say `Аня`, not `anna1`."""
+    return {s.username: s.name for s in seats_of(match) if s.username}
+
+
 def claim(match: Match, user: User, seat: int) -> None:
     """The user (a member) takes this seat as theirs, leaving any other seat of the match."""
     _place(match, user, user, _checked(match, seat))

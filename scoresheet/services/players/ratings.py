@@ -11,6 +11,7 @@ ratings always read as if every claim had been there at bank time.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -177,6 +178,11 @@ class Entry:
     mu: float
     sigma: float
     matches: int
+    name: str = ""
+    """The name the table wrote on the sheet of the player's latest banked match (the account's
+    name if that match named none)."""
+    ambiguous: bool = False
+    """Another line of the board shows the same name: the account's name tells them apart."""
 
 
 def _table_of(user: User) -> Any:
@@ -195,9 +201,16 @@ def leaderboard(user: User, game: str) -> list[Entry]:
         .subquery()
     )
     rows = db.session.execute(
-        db.select(User.username, Rating.mu, Rating.sigma, latest.c.matches)
+        db.select(User.username, Rating.mu, Rating.sigma, latest.c.matches, SeatFigure.name)
         .join(latest, latest.c.last == Rating.id)
         .join(User, User.id == Rating.user_id)
+        .outerjoin(Seat, (Seat.match_id == Rating.match_id) & (Seat.user_id == Rating.user_id))
+        .outerjoin(SeatFigure, (SeatFigure.match_id == Seat.match_id) & (SeatFigure.seat == Seat.seat))
     ).all()
-    entries = [Entry(name, shown(mu, sigma), mu, sigma, n) for name, mu, sigma, n in rows]
+    shown_as = [seat_name or name for name, _mu, _sigma, _n, seat_name in rows]
+    twice = {n for n, times in Counter(n.casefold() for n in shown_as).items() if times > 1}
+    entries = [
+        Entry(name, shown(mu, sigma), mu, sigma, n, name=shown_name, ambiguous=shown_name.casefold() in twice)
+        for (name, mu, sigma, n, _seat_name), shown_name in zip(rows, shown_as, strict=True)
+    ]
     return sorted(entries, key=lambda e: (-e.rating, -e.mu, e.username))

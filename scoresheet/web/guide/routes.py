@@ -26,8 +26,15 @@ from ..security import ascii_number
 
 bp = Blueprint("guide", __name__)
 
-EXAMPLE_PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
-"""Who plays the examples when no table is given (names are never translated)."""
+EXAMPLE_PLAYERS = (
+    # TRANSLATORS: who plays the rules page's examples: four first names common in your language
+    _l("Anna"),
+    _l("Boris"),
+    _l("Vera"),
+    _l("Gleb"),
+)
+"""Who plays the examples when no table is given: names of the reader's language (a table's own
+rules page has its own players)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ def _example_setup(name: str, target: str | None) -> Setup:
     target, or another target it takes."""
     targets = TARGETS if name == TICHU else RULESETS[name].targets
     asked = ascii_number(target, max(targets)) if target else None
-    players = list(EXAMPLE_PLAYERS[: 4 if name == TICHU else 3])
+    players = [str(p) for p in EXAMPLE_PLAYERS[: 4 if name == TICHU else 3]]
     return setup_from_dict(
         {"players": players, "rules": name, "options": {"target": asked if asked in targets else targets[0]}}
     )
@@ -134,7 +141,11 @@ def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = No
     """What the last of these hands did to each seat, replayed by the engine on the table's
     ruleset and target (`start`: the scores before the first)."""
     example = Setup(
-        EXAMPLE_PLAYERS[:seats], setup.rules, replace(setup.options, gold_set=False), 0, start or (0,) * seats
+        tuple(str(p) for p in EXAMPLE_PLAYERS[:seats]),
+        setup.rules,
+        replace(setup.options, gold_set=False),
+        0,
+        start or (0,) * seats,
     )
     return list(replay(example, records).hands[-1].results)
 
@@ -248,7 +259,7 @@ def _forfeit(setup: Setup, rs: Ruleset) -> Topic:
     if rs.forfeit == "count":
         lines.append(
             _(
-                "Every third time a player gives a hand up costs them %(penalty)d. Not allowed on the barrel.",
+                "Every third hand a player gives up costs them %(penalty)d. Not allowed on the barrel.",
                 penalty=COUNT_PENALTY,
             )
         )

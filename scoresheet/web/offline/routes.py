@@ -59,7 +59,7 @@ def manifest() -> Response:
         body = {
             **MANIFEST,
             "name": _("Tysiacha scoresheet"),
-            "short_name": "Tysiacha",
+            "short_name": _("Tysiacha"),
             "description": _("The score sheet of a Tysiacha (1000) table, kept on every player's phone."),
         }
     response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")

@@ -13,7 +13,7 @@ from datetime import UTC
 from flask_babel import gettext as _
 
 from ...rules import MatchState
-from ...services.matches import audit, commands
+from ...services.matches import audit, commands, seats
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Match, User, utcnow
 
@@ -63,12 +63,14 @@ def offer(match: Match, user: User, sheet: MatchState, change: AuditEntry | None
     return None
 
 
-def news(change: AuditEntry | None, tichu: bool = False) -> str | None:
+def news(change: AuditEntry | None, tichu: bool = False, match: Match | None = None) -> str | None:
     """A correction, deletion or restore in a few words, for the phones that did not make it
-    (`tichu`: of a round)."""
-    if change is None:
+    (`tichu`: of a round), naming who made it as the sheet does if they claimed a seat of
+    `match`."""
+    if change is None or change.action not in ("hand_edited", "hand_deleted", "hand_restored"):
         return None
-    who, number = change.username, change.hand_number or 0
+    number = change.hand_number or 0
+    who = (seats.table_names(match) if match is not None else {}).get(change.username, change.username)
     match change.action, tichu:
         case "hand_edited", False:
             return _("%(name)s corrected hand %(num)d", name=who, num=number)

@@ -15,7 +15,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
-from ...rules import HandResult, MatchState, RuleError, TichuRound, setup_from_dict
+from ...rules import HandResult, MatchState, RuleError, SeatResult, TichuRound, setup_from_dict
 from ...rules.tichu import TICHU
 from ...services import accounts
 from ...services.errors import Conflict, NotFound
@@ -217,7 +217,7 @@ def match(match_id: str) -> str:
         sheet=sheet,
         change=change,
         offer=news.offer(m, current_user, sheet, change),
-        news=news.news(change, context["tichu"]),
+        news=news.news(change, context["tichu"], m),
         seat_list=seats.seats_of(m),
         next_match=next_match,
         rematch_started=next_match is not None or queries.rematch_of(m) is not None,
@@ -416,6 +416,23 @@ def preview(match_id: str) -> Any:
     return {"ok": True, **_preview_words(sheet, result)}
 
 
+def _debt_words(s: SeatResult) -> str:
+    """Why the sheet writes another number than the score moves: the debt grew, or a gain paid
+    some or all of it off."""
+    entry = f"{s.entry:+d}"
+    if s.delta < s.entry:
+        return _("(the sheet writes %(entry)s; the debt is now %(owed)d)", entry=entry, owed=s.owed)
+    paid = s.delta - s.entry
+    if s.owed:
+        return _(
+            "(the sheet writes %(entry)s; %(paid)d pays off debt, %(owed)d still owed)",
+            entry=entry,
+            paid=paid,
+            owed=s.owed,
+        )
+    return _("(the sheet writes %(entry)s; %(paid)d pays the debt off)", entry=entry, paid=paid)
+
+
 def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     """The preview in words: the outcome, then each seat's (Tichu: team's) points this hand."""
     names = [s.name for s in sheet.standings]
@@ -444,11 +461,12 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     seats = []
     for i, s in enumerate(h.results):
         name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
-        # What the hand does to the score; the paper sheet's own entry only when it differs
-        # (a loss it owes): "Boris: -200 → 220 (the sheet writes +0; the rest is owed)".
+        # What the hand does to the score; the paper sheet's own entry only when it differs: a
+        # loss it owes ("Boris: -200 → 220 (the sheet writes +0; the debt is now 200)") or a gain
+        # that pays a debt off first (RULES.md §8).
         text = f"{name}: {s.delta:+d} → {s.score}"
         if s.delta != s.entry:
-            text += " " + _("(the sheet writes %(entry)s; the rest is owed)", entry=f"{s.entry:+d}")
+            text += " " + _debt_words(s)
         events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
         seats.append(text + (f", {', '.join(events)}" if events else ""))
     return {"outcome": outcome, "summary": summary, "seats": seats}

@@ -27,7 +27,7 @@ from flask_wtf.file import FileField, FileRequired
 
 from ...rules import RuleError
 from ...services.errors import Conflict
-from ...services.matches import audit, backup, commands, queries
+from ...services.matches import audit, backup, commands, queries, seats
 from ...storage import database, which_database
 from ...storage.extensions import db
 from ...storage.models import Match, User
@@ -53,7 +53,8 @@ def history(match_id: str) -> str:
     entries = audit.entries(m)
     players = list(m.setup["players"])
     restorable = commands.restorable_ids(m, entries)
-    rows = [(e, audit.describe(e, players), e.id in restorable) for e in entries]
+    names = seats.table_names(m)
+    rows = [(e, audit.describe(e, players, names), e.id in restorable) for e in entries]
     return render_template("recovery/history.html", match=m, rows=rows, players=players)
 
 
