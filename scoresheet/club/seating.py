@@ -33,13 +33,16 @@ FOUR = TABLE + 1
 LEAST_TEAMS = 2
 """A Tichu round needs at least two present teams (CLUB.md §6)."""
 SEARCH_STEPS = 200
-"""Swaps the annealing tries per seated unit (120 players: about 0.2 s, bench/seating.py)."""
+"""Swaps the annealing tries per seated unit (120 players: about 0.25 s, bench/seating.py)."""
+LEAST_SWAPS = 24_000
+"""Swaps the annealing tries at least: fewer players get the time of 120 (a closer search)."""
 NEAR = 4
 """Nine swaps in ten pair a unit with one at most this many tables' worth of places away."""
-HOT = 2.0
-"""The annealing's first temperature, in spreads of the largest table (+1); it cools to `COLD`."""
-COLD = 0.05
-"""The annealing's last temperature: by then only swaps that cost nothing are taken."""
+HOT = 4.0
+"""The annealing's first temperature, in least spreads of the largest table (+1): early on, a
+swap that spreads a table by a few places is often taken; it cools to `COLD`."""
+COLD = 0.3
+"""The annealing's last temperature: by then a swap that costs one place is taken 1 time in 28."""
 WINDOW = 3
 """The search ends by re-seating every run of this many neighbouring tables exactly."""
 
@@ -328,11 +331,12 @@ def _search(p: _Problem, rng: random.Random, steps: int = SEARCH_STEPS, polish: 
     """A good seating by (repeats, spread) for many players: greedy, annealing, then polish.
 
     Start (`_greedy`): down the standings, the best-placed free unit opens a table and takes
-    the next free units it adds no repeat with. Then `steps` × units swaps of two units at
-    different tables (nine in ten between units close in the standings), simulated annealing
-    on the cost repeats × weight + spread, where one repeat weighs more than any one table's
-    spread; the best seating seen, by (repeats, spread), is kept, and `_polish` ends it. The
-    swaps are drawn from `rng`, seeded from the event's seed, round and re-seat count.
+    the next free units it adds no repeat with. Then `steps` × units swaps (at least
+    `LEAST_SWAPS`) of two units at different tables, nine in ten between units close in the
+    standings: simulated annealing on the cost repeats × weight + spread, where one repeat
+    weighs more than any one table's spread. The best seating seen, by (repeats, spread), is
+    kept, and `_polish` ends it. The swaps are drawn from `rng`, seeded from the event's seed,
+    round and re-seat count.
     """
     n = len(p.low)
     tables = _greedy(p)
@@ -345,7 +349,7 @@ def _search(p: _Problem, rng: random.Random, steps: int = SEARCH_STEPS, polish: 
     repeats = sum(c[0] for c in costs)
     spread = sum(c[1] for c in costs)
     best = ((repeats, spread), [list(t) for t in tables])
-    steps *= n
+    steps = max(steps * n, LEAST_SWAPS)
     near = NEAR * max(p.sizes)
     hot = HOT * p.floor(max(p.sizes)) + 1
     unbeatable = (0, sum(p.floor(s) for s in p.sizes))
