@@ -33,7 +33,7 @@ FOUR = TABLE + 1
 LEAST_TEAMS = 2
 """A Tichu round needs at least two present teams (CLUB.md §6)."""
 SEARCH_STEPS = 200
-"""Swaps the annealing tries per seated unit (120 players: about 0.25 s, bench/seating.py)."""
+"""Swaps the annealing tries per seated unit (120 players: 0.25–0.4 s here, bench/seating.py)."""
 LEAST_SWAPS = 24_000
 """Swaps the annealing tries at least: fewer players get the time of 120 (a closer search)."""
 NEAR = 4
