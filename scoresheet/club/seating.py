@@ -3,7 +3,7 @@
 Round 1 is drawn from the event's seed. Later rounds order the present players by the
 standings (§5) and pick, among every seating with the table sizes of §3, one with the fewest
 repeated meetings, then the smallest spread of standing places inside the tables: exactly
-with up to `EXACT_UP_TO` present players, by a seeded local search above (`_search`;
+with up to `EXACT_UP_TO` present players, by a seeded search above (`search.py`;
 docs/club.md explains it and `bench/seating.py` measures it).
 
 Tichu seats teams: the search works on *units* (a Tysiacha player, or a Tichu team of two),
@@ -12,7 +12,6 @@ and a unit's standing places are those of its players.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,6 +21,7 @@ from itertools import combinations
 from ..rules.tichu import TICHU, team_of
 from .errors import ClubError, TooFewPlayers
 from .records import TICHU_TABLE, TICHU_TEAMS, Game, Round, SeatingRule, check_game, check_seating, check_table
+from .search import Problem, anneal, chunks, cost, exact, problem_of
 from .standings import standings_after
 
 EXACT_UP_TO = 12
@@ -32,16 +32,6 @@ FOUR = TABLE + 1
 """A Tysiacha table of four: the dealer sits out each hand (RULES.md §1)."""
 LEAST_TEAMS = 2
 """A Tichu round needs at least two present teams (CLUB.md §6)."""
-SEARCH_STEPS = 200
-"""Swaps the annealing tries per seated unit (120 players: about 0.2 s, bench/seating.py)."""
-NEAR = 4
-"""Nine swaps in ten pair a unit with one at most this many tables' worth of places away."""
-HOT = 2.0
-"""The annealing's first temperature, in spreads of the largest table (+1); it cools to `COLD`."""
-COLD = 0.05
-"""The annealing's last temperature: by then only swaps that cost nothing are taken."""
-WINDOW = 3
-"""The search ends by re-seating every run of this many neighbouring tables exactly."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,11 +110,11 @@ def seat_round(
     """
     draft = _draft(present, rounds, game=game, seating=seating, seed=seed, reseat=reseat, teams=teams)
     if not rounds:
-        chosen = _chunks(len(draft.seated), draft.problem.sizes)  # round 1: as drawn
+        chosen = chunks(len(draft.seated), draft.problem.sizes)  # round 1: as drawn
     elif len(present) <= EXACT_UP_TO:
-        chosen = _exact(draft.problem)
+        chosen = exact(draft.problem)
     else:
-        chosen = _search(draft.problem, random.Random(f"{seed}:{len(rounds) + 1}:{reseat}:search"))
+        chosen = anneal(draft.problem, random.Random(f"{seed}:{len(rounds) + 1}:{reseat}:search"))
     return _finish(draft, chosen)
 
 
@@ -138,7 +128,7 @@ class _Draft:
     """The units with a bye."""
     place: dict[str, int]
     """Each present player's standing place among the present players."""
-    problem: _Problem
+    problem: Problem
     """The search's view of the seated units."""
     draw: random.Random
     """The round's draw (seed, round, re-seat): round 1's order, then the seats at each table."""
@@ -177,13 +167,13 @@ def _draft(
         units.sort(key=lambda u: min(place[p] for p in u))  # Swiss: standings order
         byes, seated = _split(units, shape, lambda u: max(rows[p].byes for p in u))
     sizes = tuple(size // len(seated[0]) for size in shape.tables)
-    problem = _problem(seated, sizes, place, meetings(rounds, known_game))
+    problem = problem_of(seated, sizes, place, meetings(rounds, known_game))
     return _Draft(seated=seated, byes=byes, place=place, problem=problem, draw=draw)
 
 
 def _finish(draft: _Draft, chosen: Sequence[Sequence[int]]) -> Seating:
     """The seating of the chosen tables: top table first, seats drawn, byes in standings order."""
-    repeats, spread = _cost(draft.problem, chosen)
+    repeats, spread = cost(draft.problem, chosen)
     return Seating(
         tables=tuple(_seats([draft.seated[u] for u in table], draft.draw) for table in sorted(chosen, key=min)),
         byes=tuple(sorted((p for u in draft.byes for p in u), key=draft.place.__getitem__)),
@@ -230,184 +220,6 @@ def _split(
     ranked = sorted(range(len(units)), key=lambda i: (byes_had(units[i]), -i))
     bye = set(ranked[:count])
     return [units[i] for i in sorted(bye)], [u for i, u in enumerate(units) if i not in bye]
-
-
-@dataclass(frozen=True, slots=True)
-class _Problem:
-    """The search's view of a round: units in standings order, their places and meetings."""
-
-    sizes: tuple[int, ...]
-    """Units at each table."""
-    low: tuple[int, ...]
-    """Each unit's best standing place (its players' lowest place number)."""
-    high: tuple[int, ...]
-    """Each unit's worst standing place."""
-    met: tuple[tuple[int, ...], ...]
-    """`met[u][v]`: meetings so far between a player of unit u and a player of unit v."""
-    per_unit: int
-    """Players in a unit: 1 (Tysiacha) or 2 (a Tichu team)."""
-
-    def floor(self, size: int) -> int:
-        """The least spread of a table of `size` units: its players' places are distinct."""
-        return size * self.per_unit - 1
-
-
-def _problem(
-    units: Sequence[tuple[str, ...]], sizes: tuple[int, ...], place: Mapping[str, int], met: Counter[frozenset[str]]
-) -> _Problem:
-    """The search's view of these units (in standings order) at tables of these sizes."""
-    return _Problem(
-        sizes=sizes,
-        low=tuple(min(place[p] for p in u) for u in units),
-        high=tuple(max(place[p] for p in u) for u in units),
-        met=tuple(tuple(sum(met[frozenset((p, q))] for p in u for q in v) for v in units) for u in units),
-        per_unit=len(units[0]),
-    )
-
-
-def _table_cost(p: _Problem, table: Sequence[int]) -> tuple[int, int]:
-    """A table's repeated meetings and its spread of places."""
-    repeats = sum(p.met[u][v] for u, v in combinations(table, 2))
-    return repeats, max(p.high[u] for u in table) - min(p.low[u] for u in table)
-
-
-def _cost(p: _Problem, tables: Iterable[Sequence[int]]) -> tuple[int, int]:
-    """A seating's repeated meetings and spread sum: what the search makes least, in that order."""
-    repeats = spread = 0
-    for table in tables:
-        r, s = _table_cost(p, table)
-        repeats += r
-        spread += s
-    return repeats, spread
-
-
-def _chunks(count: int, sizes: Sequence[int]) -> list[list[int]]:
-    """Units 0..count-1 cut in order into tables of these sizes."""
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(list(range(start, start + size)))
-        start += size
-    assert start == count
-    return tables
-
-
-def _exact(p: _Problem) -> list[list[int]]:
-    """The best seating by (repeats, spread), first in standings order among equals (CLUB.md §3).
-
-    Every seating is a choice of companions for the best-placed unit still free, table by
-    table, so each is met once (12 players at tables of three: 15,400); a branch is cut as soon
-    as it cannot beat the best so far.
-    """
-    best: list[list[int]] = []
-    best_cost = (math.inf, math.inf)
-
-    def extend(free: tuple[int, ...], sizes: Counter[int], tables: list[list[int]], repeats: int, spread: int) -> None:
-        nonlocal best, best_cost
-        if not free:
-            if (repeats, spread) < best_cost:
-                best, best_cost = [list(t) for t in tables], (repeats, spread)
-            return
-        if (repeats, spread + sum(p.floor(s) * k for s, k in sizes.items())) >= best_cost:
-            return
-        first, rest = free[0], free[1:]
-        for size in sorted((s for s, k in sizes.items() if k), reverse=True):
-            for others in combinations(rest, size - 1):
-                table = [first, *others]
-                r, s = _table_cost(p, table)
-                sizes[size] -= 1
-                tables.append(table)
-                extend(tuple(u for u in rest if u not in others), sizes, tables, repeats + r, spread + s)
-                tables.pop()
-                sizes[size] += 1
-
-    extend(tuple(range(len(p.low))), Counter(p.sizes), [], 0, 0)
-    return best
-
-
-def _search(p: _Problem, rng: random.Random, steps: int = SEARCH_STEPS, polish: bool = True) -> list[list[int]]:
-    """A good seating by (repeats, spread) for many players: greedy, annealing, then polish.
-
-    Start (`_greedy`): down the standings, the best-placed free unit opens a table and takes
-    the next free units it adds no repeat with. Then `steps` × units swaps of two units at
-    different tables (nine in ten between units close in the standings), simulated annealing
-    on the cost repeats × weight + spread, where one repeat weighs more than any one table's
-    spread; the best seating seen, by (repeats, spread), is kept, and `_polish` ends it. The
-    swaps are drawn from `rng`, seeded from the event's seed, round and re-seat count.
-    """
-    n = len(p.low)
-    tables = _greedy(p)
-    where = [0] * n
-    for t, table in enumerate(tables):
-        for u in table:
-            where[u] = t
-    weight = max(p.high) + 1
-    costs = [_table_cost(p, table) for table in tables]
-    repeats = sum(c[0] for c in costs)
-    spread = sum(c[1] for c in costs)
-    best = ((repeats, spread), [list(t) for t in tables])
-    steps *= n
-    near = NEAR * max(p.sizes)
-    hot = HOT * p.floor(max(p.sizes)) + 1
-    unbeatable = (0, sum(p.floor(s) for s in p.sizes))
-    for step in range(steps):
-        if best[0] == unbeatable:
-            break
-        u = rng.randrange(n)
-        v = rng.randrange(max(0, u - near), min(n, u + near + 1)) if rng.random() < 0.9 else rng.randrange(n)
-        a, b = where[u], where[v]
-        if a == b:
-            continue
-        new_a = [v if x == u else x for x in tables[a]]
-        new_b = [u if x == v else x for x in tables[b]]
-        cost_a, cost_b = _table_cost(p, new_a), _table_cost(p, new_b)
-        d_repeats = cost_a[0] + cost_b[0] - costs[a][0] - costs[b][0]
-        d_spread = cost_a[1] + cost_b[1] - costs[a][1] - costs[b][1]
-        delta = d_repeats * weight + d_spread
-        temperature = hot * (COLD / hot) ** (step / steps)
-        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-            tables[a], tables[b], costs[a], costs[b] = new_a, new_b, cost_a, cost_b
-            where[u], where[v] = b, a
-            repeats, spread = repeats + d_repeats, spread + d_spread
-            if (repeats, spread) < best[0]:
-                best = ((repeats, spread), [list(t) for t in tables])
-    return _polish(p, best[1]) if polish else best[1]
-
-
-def _polish(p: _Problem, tables: list[list[int]]) -> list[list[int]]:
-    """Re-seat each run of `WINDOW` tables neighbouring in the standings exactly (`_exact` on
-    their units), until no run improves: the annealing's last mistakes are local ones."""
-    improved = True
-    while improved:
-        improved = False
-        tables.sort(key=min)
-        for start in range(max(1, len(tables) - WINDOW + 1)):
-            window = tables[start : start + WINDOW]
-            units = sorted(u for t in window for u in t)
-            sub = _Problem(
-                sizes=tuple(sorted((len(t) for t in window), reverse=True)),
-                low=tuple(p.low[u] for u in units),
-                high=tuple(p.high[u] for u in units),
-                met=tuple(tuple(p.met[u][v] for v in units) for u in units),
-                per_unit=p.per_unit,
-            )
-            better = [[units[i] for i in t] for t in _exact(sub)]
-            if _cost(p, better) < _cost(p, window):
-                tables[start : start + WINDOW] = better
-                improved = True
-    return tables
-
-
-def _greedy(p: _Problem) -> list[list[int]]:
-    """Tables filled down the standings, each unit joining the first table it repeats nobody at."""
-    free = list(range(len(p.low)))
-    tables = []
-    for size in p.sizes:
-        table = [free.pop(0)]
-        while len(table) < size:
-            pick = min(range(len(free)), key=lambda i: (sum(p.met[free[i]][x] for x in table), i))
-            table.append(free.pop(pick))
-        tables.append(table)
-    return tables
 
 
 def _seats(units: Sequence[tuple[str, ...]], draw: random.Random) -> tuple[str, ...]:

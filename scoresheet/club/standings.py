@@ -27,6 +27,7 @@ class StandingsRow:
     place: int
     """1 + the number of players ahead on the four criteria; players equal on all four share it."""
     name: str
+    """The player's name on the roster (an account's username, or a guest's name)."""
     match_points: Fraction
     """Summed over the rounds played, byes included."""
     table_score: Fraction
@@ -58,6 +59,7 @@ class _Tally:
     opponents: list[str] = field(default_factory=list)
 
     def add(self, points: Points) -> None:
+        """Count one round: a table's result or a bye."""
         self.match_points += points.match_points
         self.table_score += points.table_score
         self.firsts += points.first

@@ -97,3 +97,20 @@ def test_docstring_examples_run_as_written(name: str) -> None:
 @pytest.mark.parametrize("entry", ["match_points", "table_points", "standings_after", "seat_round", "layout"])
 def test_the_main_entry_points_have_an_example(entry: str) -> None:
     assert doctest.DocTestFinder().find(getattr(scoresheet.club, entry))[0].examples
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_every_public_function_and_every_field_of_a_public_value_type_says_what_it_is(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bare = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and ast.get_docstring(node) is None:
+            bare.append(node.name)
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            body = node.body
+            for i, item in enumerate(body):
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    said = i + 1 < len(body) and isinstance(body[i + 1], ast.Expr)
+                    if not said or not isinstance(body[i + 1].value, ast.Constant):  # type: ignore[attr-defined]
+                        bare.append(f"{node.name}.{item.target.id}")
+    assert not bare
