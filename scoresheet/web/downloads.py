@@ -1,4 +1,5 @@
-"""Files a page or the API hands out: the sheet as CSV (services/matches/export.py writes it)."""
+"""Files a page or the API hands out: the sheet as CSV (services/matches/export.py writes it) and
+as a workbook in the reader's language (services/matches/workbook.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,25 @@ from flask import Response
 from ..rules.tichu import TICHU
 from ..services.matches.export import sheet_csv
 from ..services.matches.queries import sheet_of
+from ..services.matches.workbook import sheet_xlsx
 from ..storage.models import Match
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def csv_response(match: Match) -> Response:
     """The CSV download of a match's sheet."""
-    body = sheet_csv(sheet_of(match))
-    response = Response(body, content_type="text/csv; charset=utf-8")
+    return _download(match, Response(sheet_csv(sheet_of(match)), content_type="text/csv; charset=utf-8"), "csv")
+
+
+def xlsx_response(match: Match) -> Response:
+    """The workbook download of a match's sheet, in the reader's language."""
+    return _download(match, Response(sheet_xlsx(sheet_of(match)), content_type=XLSX), "xlsx")
+
+
+def _download(match: Match, response: Response, suffix: str) -> Response:
+    """`response` as a file to save, named by the game, the day the match began and its id."""
     game = "tichu" if match.setup["rules"] == TICHU else "tysiacha"
-    filename = f"{game}-{match.created_at:%Y-%m-%d}-{match.id}.csv"
+    filename = f"{game}-{match.created_at:%Y-%m-%d}-{match.id}.{suffix}"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -1,4 +1,5 @@
-"""The sheet as CSV (API.md "CSV export"): one function for the page and the API."""
+"""The sheet as CSV (API.md "CSV export"): one function for the page and the API; its rows for
+the workbook too (workbook.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,15 @@ def _has_house_events(sheet: MatchState) -> bool:
 def sheet_csv(sheet: MatchState) -> str:
     """The sheet as CSV text: BOM, header, one row per hand, then `total`. A Tichu sheet has
     its own columns before the teams' (API.md "Tichu")."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerows([[safe_cell(c) for c in row] for row in sheet_rows(sheet)])
+    return "\ufeff" + out.getvalue()
+
+
+def sheet_rows(sheet: MatchState) -> list[list[str | int]]:
+    """The sheet's rows as the CSV writes them (API.md "CSV export"): the header of English
+    keys and player names, one row per hand, then `total`; numbers as numbers."""
     players = sheet.setup.players
     tichu = sheet.setup.rules == TICHU
     header: list[str | int] = (
@@ -58,10 +68,7 @@ def sheet_csv(sheet: MatchState) -> str:
     if events:
         total.append("")
     rows.append(total)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows([[safe_cell(c) for c in row] for row in rows])
-    return "\ufeff" + out.getvalue()
+    return rows
 
 
 def safe_cell(value: str | int) -> str | int:

@@ -256,6 +256,12 @@ def sheet_csv(match_id: str) -> Response:
     return downloads.csv_response(queries.get_match(match_id, g.api_user))
 
 
+@bp.get("/matches/<match_id>/sheet.xlsx")
+def sheet_xlsx(match_id: str) -> Response:
+    """The sheet as a workbook, its words in the language of Accept-Language."""
+    return downloads.xlsx_response(queries.get_match(match_id, g.api_user))
+
+
 @bp.get("/matches/<match_id>/history")
 def history(match_id: str) -> Any:
     """Every change to the match, newest first, with the records before and after."""

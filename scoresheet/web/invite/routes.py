@@ -90,6 +90,12 @@ def watch_csv(token: str) -> Response:
     return _private(downloads.csv_response(links.by_watch_token(token)))
 
 
+@bp.get("/watch/<token>/sheet.xlsx")
+def watch_xlsx(token: str) -> Response:
+    """The watched match's sheet as a workbook (the same file members download)."""
+    return _private(downloads.xlsx_response(links.by_watch_token(token)))
+
+
 def _private(body: Any) -> Response:
     """A watch answer: never cached, never indexed, and the token never sent on as a referrer."""
     response = make_response(body)

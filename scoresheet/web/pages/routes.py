@@ -232,6 +232,13 @@ def sheet_download(match_id: str) -> Response:
     return downloads.csv_response(queries.get_match(match_id, current_user))
 
 
+@bp.get("/matches/<match_id>/sheet.xlsx")
+@login_required
+def sheet_workbook(match_id: str) -> Response:
+    """Download the sheet of one of your matches as a workbook in your language."""
+    return downloads.xlsx_response(queries.get_match(match_id, current_user))
+
+
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
 @login_required
 def new_hand(match_id: str) -> Any:
