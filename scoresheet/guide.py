@@ -131,7 +131,11 @@ def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = No
     """What the last of these hands did to each seat, replayed by the engine on the table's
     ruleset and target (`start`: the scores before the first)."""
     example = Setup(
-        EXAMPLE_PLAYERS[:seats], setup.rules, replace(setup.options, gold_set=False), 0, start or (0,) * seats
+        players=EXAMPLE_PLAYERS[:seats],
+        rules=setup.rules,
+        options=replace(setup.options, gold_set=False),
+        first_dealer=0,
+        start_scores=start or (0,) * seats,
     )
     return list(replay(example, records).hands[-1].results)
 

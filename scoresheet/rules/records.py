@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal, NamedTuple
+
+from .rulesets import COUNT_PENALTY
 
 Kind = Literal["played", "forfeit", "redeal"]
 Status = Literal["in_progress", "finished"]
@@ -22,7 +24,12 @@ MARRIAGES: dict[str, int] = SUITS | {ACES: 200}
 """What each marriage a table may declare is worth."""
 
 
-@dataclass(frozen=True, slots=True)
+def marriage_points(suits: tuple[str, ...]) -> int:
+    """What the marriages one seat declared are worth (RULES.md §1, with §11.10's aces)."""
+    return sum(map(MARRIAGES.__getitem__, suits))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Options:
     """The table's options (RULES.md §6, §8)."""
 
@@ -42,7 +49,7 @@ class Options:
     # The house rules of RULES.md §11; None: the ruleset's default (`house.resolved`).
     zeros: Zeros | None = None
     """Which zeros cost: every third of the match, three in a row, or none (§11.1)."""
-    zero_penalty: int = 120
+    zero_penalty: int = COUNT_PENALTY
     """What a costly zero takes off (§11.1)."""
     dump_555: Dump = "off"
     """A score of exactly 555 (and with `both` −555) goes to 0 (§11.2)."""
@@ -67,7 +74,7 @@ class Options:
     at 100 or more. Not offered for new matches."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Setup:
     """How a match starts."""
 
@@ -88,7 +95,8 @@ class HandRecord:
     """One hand exactly as the table entered it (RULES.md §2)."""
 
     kind: Kind
-    """`played`, `forfeit` (Rospisat') or `redeal`."""
+    """`played`, `forfeit` (Rospisat') or `redeal`; the only field given without its name."""
+    _: KW_ONLY
     declarer: int | None = None
     """Seat that won the auction; None for a redeal."""
     bid: int | None = None
@@ -107,7 +115,7 @@ class HandRecord:
     """Tyzicha: the declarer was forced to take the hand at 100."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TichuRound:
     """One Tichu round exactly as the table entered it (RULES.md §10)."""
 
@@ -174,7 +182,7 @@ class HandResult(NamedTuple):
     """One per seat (Tichu: one per team)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Standing:
     """Where one seat stands after the last hand."""
 
@@ -186,15 +194,15 @@ class Standing:
     """Running sheet total (`total - owed == score`)."""
     owed: int
     """Losses still to be taken off the sheet."""
-    barrel: bool
+    barrel: bool = False
     """On the barrel."""
-    barrel_hands: int
+    barrel_hands: int = 0
     """Hands played on the barrel so far (three and it falls)."""
-    locked: bool
+    locked: bool = False
     """Polish lock: at 900..999, scores only as declarer."""
-    zeros: int
+    zeros: int = 0
     """Zeros taken (every third costs 120)."""
-    forfeits: int
+    forfeits: int = 0
     """Forfeits (Rospisat') declared."""
     barrel_hands_left: int = 0
     """Hands left on the barrel before the fall (0 when not on it)."""
@@ -205,7 +213,7 @@ class Standing:
     """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NextDeal:
     """Who does what in the next hand."""
 
@@ -213,14 +221,14 @@ class NextDeal:
     """Number the next hand will get."""
     dealer: int
     first_bidder: int
-    sitting_out: int | None
-    gold: bool
+    sitting_out: int | None = None
+    gold: bool = False
     """The next hand is in a gold set."""
-    min_bid: int
-    """Lowest bid allowed in the next hand."""
+    min_bid: int = 0
+    """Lowest bid allowed in the next hand (0 where nobody bids: Tichu)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchState:
     """Everything computed about a match: a replay of its hand records (the running sheet
     of RULES.md §8 is `hands` and `standings`)."""

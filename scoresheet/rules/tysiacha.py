@@ -11,21 +11,44 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .events import Event
 from .game import Deal, Scored
 from .house import DUMP_AT, resolved
 from .legal import check_hand
-from .records import HandRecord, NextDeal, Record, Setup, Standing
+from .records import HandRecord, NextDeal, Record, Setup, Standing, marriage_points
 from .rulesets import (
     BARREL_BELOW,
+    BLIND_MULTIPLIER,
+    BOMB_BONUS_FOUR_SEATS,
     COUNT_PENALTY,
     FALL_BELOW,
     GOLD_MIN_BID,
+    GOLD_MULTIPLIER,
     LOCK_BELOW,
     RULESETS,
     complete_points,
-    marriage_points,
     round_points,
 )
+
+# On Python 3.11 an enum member read from its class goes through EnumType.__getattr__, about
+# five times a global's look-up; scoring reads several per hand, so it reads these globals.
+_BARREL_FALL = Event.BARREL_FALL
+_BARREL_IGNORED = Event.BARREL_IGNORED
+_BARREL_OFF = Event.BARREL_OFF
+_BARREL_ON = Event.BARREL_ON
+_BARREL_RESET = Event.BARREL_RESET
+_CAPPED = Event.CAPPED
+_DUMP = Event.DUMP
+_FORFEIT = Event.FORFEIT
+_FORFEIT_PENALTY = Event.FORFEIT_PENALTY
+_KNOCKED_OFF = Event.KNOCKED_OFF
+_LOCKED = Event.LOCKED
+_MADE = Event.MADE
+_MISSED = Event.MISSED
+_SITTING_OUT = Event.SITTING_OUT
+_UNLOCKED = Event.UNLOCKED
+_ZERO = Event.ZERO
+_ZERO_PENALTY = Event.ZERO_PENALTY
 
 
 @dataclass(slots=True)
@@ -82,11 +105,11 @@ class Tysiacha:
         self._deals = tuple(
             tuple(
                 Deal(
-                    dealer,
-                    dealer if n == 4 else None,
-                    gold,
-                    GOLD_MIN_BID if gold else rs.min_bid,
-                    tuple((dealer + rs.bids_first + k) % n for k in range(n)),
+                    dealer=dealer,
+                    sitting_out=dealer if n == 4 else None,
+                    gold=gold,
+                    min_bid=GOLD_MIN_BID if gold else rs.min_bid,
+                    order=tuple((dealer + rs.bids_first + k) % n for k in range(n)),
                 )
                 for dealer in range(n)
             )
@@ -103,7 +126,14 @@ class Tysiacha:
     def next_deal(self) -> NextDeal:
         """The banner for the next hand."""
         d = self.deal()
-        return NextDeal(self.number, d.dealer, d.order[0], d.sitting_out, d.gold, d.min_bid)
+        return NextDeal(
+            hand=self.number,
+            dealer=d.dealer,
+            first_bidder=d.order[0],
+            sitting_out=d.sitting_out,
+            gold=d.gold,
+            min_bid=d.min_bid,
+        )
 
     def copy(self) -> Tysiacha:
         """An independent copy of the running state (the set-up and tables are shared)."""
@@ -120,19 +150,19 @@ class Tysiacha:
         counts_forfeits = self.rs.forfeit == "count"
         return tuple(
             Standing(
-                i,
-                names[i],
-                s.score,
-                totals[i],
-                owed[i],
-                s.barrel,
-                s.barrel_hands,
-                self._locked(s),
-                s.zeros,
-                s.forfeits,
-                self.barrel_hands - s.barrel_hands if s.barrel else 0,
-                self._next_zero_costs(s),
-                counts_forfeits and s.forfeits % 3 == 2,
+                seat=i,
+                name=names[i],
+                score=s.score,
+                total=totals[i],
+                owed=owed[i],
+                barrel=s.barrel,
+                barrel_hands=s.barrel_hands,
+                locked=self._locked(s),
+                zeros=s.zeros,
+                forfeits=s.forfeits,
+                barrel_hands_left=self.barrel_hands - s.barrel_hands if s.barrel else 0,
+                next_zero_costs=self._next_zero_costs(s),
+                next_forfeit_costs=counts_forfeits and s.forfeits % 3 == 2,
             )
             for i, s in enumerate(self.seats)
         )
@@ -175,14 +205,9 @@ class Tysiacha:
         deal = self.deal()
         if record.kind == "redeal":
             scored = Scored(
-                tuple(s.score for s in self.seats),
-                tuple(("sitting_out",) if i == deal.sitting_out else () for i in range(self.n)),
-                tuple(s.barrel for s in self.seats),
-                None,
-                None,
-                None,
-                None,
-                1,
+                scores=tuple(s.score for s in self.seats),
+                events=tuple((_SITTING_OUT,) if i == deal.sitting_out else () for i in range(self.n)),
+                barrel=tuple(s.barrel for s in self.seats),
             )
             self.number += 1  # the same dealer deals again
             return scored
@@ -205,7 +230,7 @@ class Tysiacha:
         rs = self.rs
         declarer, bid = record.declarer, record.bid
         assert declarer is not None and bid is not None
-        mult = 2 if deal.gold else 1
+        mult = GOLD_MULTIPLIER if deal.gold else 1
         seats = self.seats
         points: tuple[int | None, ...] | None = None
         took: tuple[int | None, ...] | None = None
@@ -235,14 +260,15 @@ class Tysiacha:
             made = declarer_took >= bid
             defenders_mult = mult
             if record.blind:
-                mult *= 2
+                mult *= BLIND_MULTIPLIER
                 if not self.blind_declarer_only:  # §11.9
                     defenders_mult = mult
             pays = rs.defenders_score_on_made or not made
             rounding, zeros, consecutive = rs.rounding, self.zeros, self.consecutive
         elif rs.forfeit == "bomb":
             # The first forfeit of a seat is free, later ones pay every other seat (§7).
-            bomb = (40 if self.n == 4 else 60) if seats[declarer].forfeits > 0 else 0
+            if seats[declarer].forfeits > 0:
+                bomb = BOMB_BONUS_FOUR_SEATS if self.n == 4 else rs.forfeit_bonus
             opponents_get = bomb
         elif self.half_bid:  # §11.8: half the bid, rounded up to the step
             step = 2 * rs.bid_step
@@ -256,16 +282,16 @@ class Tysiacha:
             on_before = [s.barrel for s in seats]
             self.mounted = False
         new_scores: list[int] = []
-        all_events: list[tuple[str, ...]] = []
+        all_events: list[tuple[Event, ...]] = []
         for i, seat in enumerate(seats):
             old = seat.score
             if i == declarer:
-                events: list[str] = []
+                events: list[Event] = []
                 new = self._declare(seat, record, mult, made, declarer_took, events)
                 if consecutive:
                     seat.run = 0
             elif i == sitting_out:
-                events = ["sitting_out"]
+                events = [_SITTING_OUT]
                 # The number the table entered (§6), not multiplied: §3's multiplier is for the
                 # declarer's, defenders' and forfeit points. It goes through the barrel rules
                 # like any gain: it can put the sitter on the barrel or take it to the target.
@@ -291,9 +317,9 @@ class Tysiacha:
             if has_lock:
                 was, now = lock_at <= old < target, lock_at <= new < target
                 if now and not was:
-                    events.append("locked")
+                    events.append(_LOCKED)
                 elif was and not now and new < target:
-                    events.append("unlocked")
+                    events.append(_UNLOCKED)
             seat.score = new
             new_scores.append(new)
             all_events.append(tuple(events) if events else ())
@@ -301,43 +327,44 @@ class Tysiacha:
             self._knock_off(on_before, new_scores, all_events)
         if self.dump and any(score in new_scores for score in self.dump):
             self._dump(new_scores, all_events)
+        # Positional, in the order of Scored's fields: keywords would cost a replay 4% (one a hand).
         return Scored(
             tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]), declarer, points, took, made, mult
         )
 
-    def _knock_off(self, on_before: list[bool], scores: list[int], events: list[tuple[str, ...]]) -> None:
+    def _knock_off(self, on_before: list[bool], scores: list[int], events: list[tuple[Event, ...]]) -> None:
         """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
         for i, seat in enumerate(self.seats):
             if on_before[i] and seat.barrel:
                 seat.barrel = False
                 seat.barrel_hands = 0
-                said = ["knocked_off"]
+                said = [_KNOCKED_OFF]
                 scores[i] = seat.score = self._fallen(seat, said)
                 events[i] += tuple(said)
 
-    def _dump(self, scores: list[int], events: list[tuple[str, ...]]) -> None:
+    def _dump(self, scores: list[int], events: list[tuple[Event, ...]]) -> None:
         """§11.2: a score of exactly 555 (or −555) goes to 0, whoever holds it."""
         dump = self.dump
         for i, score in enumerate(scores):
             if score in dump:
                 scores[i] = self.seats[i].score = 0
-                events[i] += ("dump",)
+                events[i] += (_DUMP,)
 
-    def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool, zero: bool) -> int:
+    def _collect(self, seat: _Seat, gain: int, events: list[Event], in_hand: bool, zero: bool) -> int:
         """A defender, forfeit opponent or sitter-out takes what the hand gave it (RULES.md §4)."""
         score = seat.score
         if seat.barrel:
             if gain or in_hand:
-                events.append("barrel_ignored")
+                events.append(_BARREL_IGNORED)
             return self._barrel_hand(seat, score, events) if in_hand else score
         if self.has_lock and self.lock_at <= score < self.target:
             if gain or in_hand:
-                events.append("locked")
+                events.append(_LOCKED)
             return score
         new = score + gain
         if zero:
             seat.zeros += 1
-            events.append("zero")
+            events.append(_ZERO)
             if self.consecutive:  # §11.1: three in a row pay, and the run starts again
                 seat.run += 1
                 due = seat.run == 3
@@ -347,10 +374,10 @@ class Tysiacha:
                 due = seat.zeros % 3 == 0
             if due:
                 new -= self.zero_penalty
-                events.append("zero_penalty")
+                events.append(_ZERO_PENALTY)
         if self.rs.endgame == "cap" and new > self.target - 1:
             new = max(self.target - 1, score)  # a seat is never above 1000 already (§6)
-            events.append("capped")
+            events.append(_CAPPED)
         return self._maybe_barrel_on(seat, new, events)
 
     def _declare(
@@ -360,7 +387,7 @@ class Tysiacha:
         mult: int,
         made: bool | None,
         took: int | None,
-        events: list[str],
+        events: list[Event],
     ) -> int:
         """The declarer's new score (RULES.md §3, §4, §7); `took` is what the made check used."""
         rs = self.rs
@@ -368,20 +395,21 @@ class Tysiacha:
         assert bid is not None
         if record.kind == "forfeit":
             seat.forfeits += 1
-            events.append("forfeit")
+            events.append(_FORFEIT)
             if rs.forfeit == "minus_bid":
                 return self._lose(seat, bid * mult, events)
             if rs.forfeit == "count" and seat.forfeits % 3 == 0:
-                events.append("forfeit_penalty")
+                events.append(_FORFEIT_PENALTY)
                 return self._maybe_barrel_on(seat, seat.score - COUNT_PENALTY, events)
             return seat.score
         if not made:
-            events.append("missed")
+            events.append(_MISSED)
             return self._lose(seat, bid * mult, events)
-        events.append("made")
+        events.append(_MADE)
         if seat.barrel:
             assert took is not None
-            wins = took >= 120 if rs.endgame == "barrel_took" else bid >= 120
+            # §4 rule 3 (classic, §7: a made bid of 120 or more): 120 is the barrel's distance.
+            wins = (took if rs.endgame == "barrel_took" else bid) >= BARREL_BELOW
             if wins:
                 seat.barrel = False
                 seat.barrel_hands = 0
@@ -391,42 +419,42 @@ class Tysiacha:
             return self.target
         return self._maybe_barrel_on(seat, seat.score + bid * mult, events)
 
-    def _lose(self, seat: _Seat, amount: int, events: list[str]) -> int:
+    def _lose(self, seat: _Seat, amount: int, events: list[Event]) -> int:
         """A missed (or, where it costs the bid, forfeited) contract."""
         if seat.barrel:
             if self.miss_stays:  # §11.4: at the barrel still, and the hand counts
                 return self._barrel_hand(seat, seat.score, events)
             seat.barrel = False
             seat.barrel_hands = 0
-            events.append("barrel_off")
+            events.append(_BARREL_OFF)
             return self.barrel_at - amount
         return seat.score - amount
 
-    def _barrel_hand(self, seat: _Seat, score: int, events: list[str]) -> int:
+    def _barrel_hand(self, seat: _Seat, score: int, events: list[Event]) -> int:
         """Count one hand on the barrel; the last one without a win or a miss drops it."""
         seat.barrel_hands += 1
         if seat.barrel_hands >= self.barrel_hands:
             seat.barrel = False
             seat.barrel_hands = 0
-            events.append("barrel_fall")
+            events.append(_BARREL_FALL)
             return self._fallen(seat, events)
         return score
 
-    def _fallen(self, seat: _Seat, events: list[str]) -> int:
+    def _fallen(self, seat: _Seat, events: list[Event]) -> int:
         """Where a fall from the barrel lands: T − 240, or 0 on every third (§11.6)."""
         if self.falls_reset:
             seat.falls += 1
             if seat.falls % 3 == 0:
-                events.append("barrel_reset")
+                events.append(_BARREL_RESET)
                 return 0
         return self.fall_to
 
-    def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[str]) -> int:
+    def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[Event]) -> int:
         """Barrel rule 1: a score may never sit between the barrel and the target."""
         if self.has_barrel and self.barrel_at <= new < self.target:
             seat.barrel = True
             seat.barrel_hands = 0
-            events.append("barrel_on")
+            events.append(_BARREL_ON)
             self.mounted = True  # for §11.3's knock-off
             return self.barrel_at
         return new
