@@ -54,10 +54,12 @@ BASELINE = "63158d1"
 
 
 def load_engine(commit: str) -> ModuleType:
-    """The `scoresheet.rules` package of `commit`, imported as `baseline_rules`.
+    """The `scoresheet.rules` package of `commit`, imported as `baseline_rules_<commit>`.
 
-    Read from a temporary `git worktree` (removed again once every module is imported).
+    Read from a temporary `git worktree` (removed again once every module is imported). Each
+    commit gets its own name: two engines loaded under one would share submodules.
     """
+    name = "baseline_rules_" + "".join(c if c.isalnum() else "_" for c in commit)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "baseline"
         subprocess.run(
@@ -66,11 +68,11 @@ def load_engine(commit: str) -> ModuleType:
         try:
             package = tree / "scoresheet" / "rules"
             spec = importlib.util.spec_from_file_location(
-                "baseline_rules", package / "__init__.py", submodule_search_locations=[str(package)]
+                name, package / "__init__.py", submodule_search_locations=[str(package)]
             )
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
-            sys.modules["baseline_rules"] = module
+            sys.modules[name] = module
             spec.loader.exec_module(module)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
