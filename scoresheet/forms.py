@@ -29,7 +29,7 @@ from wtforms.validators import DataRequired, InputRequired, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import house_words
-from .house_words import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL
+from .house_words import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL, YES_NO
 from .rules import RULESETS, SUITS, MatchState, RuleError
 from .rules.house import AMOUNTS, HOUSE_RULES
 from .rules.records import ACES
@@ -331,7 +331,7 @@ class MatchForm(RefusableForm):
                 if value:
                     chosen[key] = True
             elif value != USUAL and value is not None:
-                chosen[key] = int(value) if key in AMOUNTS else value
+                chosen[key] = int(value) if key in AMOUNTS else (value == "true" if key in YES_NO else value)
         return chosen
 
     def to_data(self) -> dict[str, Any]:

@@ -58,6 +58,14 @@ LABELS: dict[str, Any] = {
     "forfeit_pays": _l("A forfeit (Rospisat') pays each opponent"),
     "blind_doubles": _l("A blind bid doubles"),
     "ace_marriage": _l("Ace marriage: all four aces declared count 200"),
+    "barrel_gap": _l("Where the barrel sits"),
+    "barrel_jump": _l("A jump from below the barrel to the target"),
+    "barrel_clash": _l("Two players climbing on the barrel in the same hand"),
+    "barrel_defender_wins": _l("A defender on the barrel who takes as much as the barrel is below the target wins"),
+    "barrel_win_score": _l("A win from the barrel scores"),
+    "barrel_zeros": _l("Zeros count on the barrel too (nothing is paid there)"),
+    "forfeit_penalty": _l("Every third forfeit (Rospisat')"),
+    "dump_at": _l("The score the dump sends back to 0"),
 }
 """Each house rule as a player names it; a switch's label says what it does."""
 
@@ -77,9 +85,30 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
     "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
     "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
     "blind_doubles": [("hand", _l("the whole hand")), ("declarer", _l("only the declarer's points"))],
+    "barrel_gap": [("120", _l("120 below the target")), ("100", _l("100 below the target"))],
+    "barrel_jump": [("wins", _l("wins the match")), ("mounts", _l("only puts the player on the barrel"))],
+    "barrel_clash": [
+        ("all_stay", _l("all stay on")),
+        ("one_stays", _l("one stays: the declarer, else the higher score")),
+        ("all_fall", _l("all fall off")),
+    ],
+    "barrel_win_score": [("target", _l("exactly the target")), ("added", _l("the barrel plus the hand's points"))],
+    "forfeit_penalty": [("true", _l("costs the declarer 120")), ("false", _l("costs no penalty"))],
+    "dump_at": [(str(n), str(n)) for n in range(100, 876, 5)],
 }
 """The choices of each house rule that is not a switch, with what each does."""
-SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+SWITCHES = (
+    "barrel_knock_off",
+    "three_falls_reset",
+    "declarer_rounding",
+    "ace_marriage",
+    "barrel_defender_wins",
+    "barrel_zeros",
+)
+"""The house rules the form ticks on; `forfeit_penalty`, a yes or no whose usual value differs
+by ruleset (RULES.md §11.17), is a choice."""
+YES_NO = ("forfeit_penalty",)
+"""The house rules that are a yes or no (API.md: true or false) offered as a choice."""
 THE_USUAL = _l("The usual for these rules")
 """The label of the choice `USUAL`."""
 BLIND_BIDS = _l("Blind bids (doubled)")
@@ -129,7 +158,8 @@ def rule_card(setup: Setup) -> list[str]:
             lines.append(str(words))
         else:
             # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
-            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[str(value)]))
+            said = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[said]))
     return lines
 
 

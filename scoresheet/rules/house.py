@@ -6,8 +6,19 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .messages import OneOf, refuse
-from .records import BarrelMiss, BlindDoubles, Dump, ForfeitPays, Options, Setup, Zeros
-from .rulesets import COUNT_PENALTY, RULESETS
+from .records import (
+    BarrelClash,
+    BarrelJump,
+    BarrelMiss,
+    BarrelWinScore,
+    BlindDoubles,
+    Dump,
+    ForfeitPays,
+    Options,
+    Setup,
+    Zeros,
+)
+from .rulesets import BARREL_GAPS, COUNT_PENALTY, DUMP_AT, RULESETS
 
 WORDS: dict[str, tuple[str, ...]] = {
     "zeros": ("total", "consecutive", "off"),
@@ -15,18 +26,28 @@ WORDS: dict[str, tuple[str, ...]] = {
     "barrel_miss": ("costs_bid", "stays"),
     "forfeit_pays": ("60", "half_bid"),
     "blind_doubles": ("hand", "declarer"),
+    "barrel_jump": ("wins", "mounts"),
+    "barrel_clash": ("all_stay", "one_stays", "all_fall"),
+    "barrel_win_score": ("target", "added"),
 }
 """The house rules whose value is a word, with the words allowed."""
-SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+SWITCHES = (
+    "barrel_knock_off",
+    "three_falls_reset",
+    "declarer_rounding",
+    "ace_marriage",
+    "barrel_defender_wins",
+    "barrel_zeros",
+    "forfeit_penalty",
+)
 """The house rules that are switched on or off."""
-AMOUNTS = ("zero_penalty", "barrel_hands")
+AMOUNTS = ("zero_penalty", "barrel_hands", "barrel_gap", "dump_at")
 """The house rules that are whole numbers."""
 LEGACY = "forced_any_seat"
 """Tyzicha's forced rule from before the correction of RULES.md §7, kept for stored matches."""
-DUMP_AT = 555
-"""The score `dump_555` dumps (RULES.md §11.2)."""
 _ZERO_PENALTIES = range(50, 201, 10)
 _BARREL_HANDS = range(1, 6)
+_DUMP_SCORES = range(100, 876, 5)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,22 +66,44 @@ class HouseRules:
     forfeit_pays: ForfeitPays
     blind_doubles: BlindDoubles
     ace_marriage: bool
+    barrel_gap: int
+    barrel_jump: BarrelJump
+    barrel_clash: BarrelClash
+    barrel_defender_wins: bool
+    barrel_win_score: BarrelWinScore
+    barrel_zeros: bool
+    forfeit_penalty: bool
+    dump_at: int
 
 
 HOUSE_RULES = tuple(f.name for f in fields(HouseRules))
 """Every house rule, in the order of RULES.md §11."""
-_BARREL_RULES = frozenset({"barrel_knock_off", "barrel_miss", "barrel_hands", "three_falls_reset"})
-"""The house rules that need a barrel (§11.3–11.6)."""
+_BARREL_RULES = frozenset(
+    {
+        "barrel_knock_off",
+        "barrel_miss",
+        "barrel_hands",
+        "three_falls_reset",
+        "barrel_gap",
+        "barrel_jump",
+        "barrel_clash",
+        "barrel_defender_wins",
+        "barrel_win_score",
+        "barrel_zeros",
+    }
+)
+"""The house rules that need a barrel (§11.3–11.6, §11.11–11.16)."""
 _NO_OPTIONS = Options(target=0)
 """Options with no house rule given: each at its default, None where the ruleset decides."""
 
 
 def _ruleset_defaults(rules: str) -> dict[str, Any]:
-    """The defaults that differ by ruleset (RULES.md §11.1, §11.4): each ruleset's own rule."""
+    """The defaults that differ by ruleset (RULES.md §11.1, §11.4, §11.17): each ruleset's own rule."""
     rs = RULESETS.get(rules)
     return {
         "zeros": "total" if rs is not None and rs.zeros else "off",
         "barrel_miss": "stays" if rs is not None and rs.endgame == "barrel_bid" else "costs_bid",
+        "forfeit_penalty": rs is not None and rs.forfeit == "count",
     }
 
 
@@ -124,11 +167,27 @@ def check_house_rules(setup: Setup, game: str) -> None:
         raise refuse("options", "barrel_hands", option="barrel_hands")
     if h.blind_doubles == "declarer" and not opts.blind_bids:
         raise refuse("options", "blind_doubles_needs_blind")
+    if h.barrel_gap not in BARREL_GAPS:
+        usual, other = (opts.target - gap for gap in BARREL_GAPS)
+        raise refuse("options", "barrel_gap", usual=usual, other=other)
+    if h.barrel_zeros and h.zeros == "off":
+        raise refuse("options", "barrel_zeros_without_zeros")
+    if h.dump_at not in _DUMP_SCORES:
+        raise refuse("options", "dump_at")
+    if h.dump_at != DUMP_AT and h.dump_555 == "off":
+        raise refuse("options", "dump_at_without_dump")
     if h.dump_555 != "off":
-        dumped = (DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,)
+        dumped = dump_scores(h)
         for name, score in zip(setup.players, setup.start_scores, strict=False):
             if score in dumped:
                 raise refuse("start_scores", "start_score_dumped", name=name, score=score)
+
+
+def dump_scores(h: HouseRules) -> tuple[int, ...]:
+    """The scores the dump sends to 0 (RULES.md §11.2, §11.18); none with `dump_555` off."""
+    if h.dump_555 == "off":
+        return ()
+    return (h.dump_at, -h.dump_at) if h.dump_555 == "both" else (h.dump_at,)
 
 
 def check_new_match(setup: Setup) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 from typing import Literal, NamedTuple
 
-from .rulesets import COUNT_PENALTY
+from .rulesets import BARREL_BELOW, COUNT_PENALTY, DUMP_AT
 
 Kind = Literal["played", "forfeit", "redeal"]
 Status = Literal["in_progress", "finished"]
@@ -15,6 +15,9 @@ Dump = Literal["off", "plus", "both"]
 BarrelMiss = Literal["costs_bid", "stays"]
 ForfeitPays = Literal["60", "half_bid"]
 BlindDoubles = Literal["hand", "declarer"]
+BarrelJump = Literal["wins", "mounts"]
+BarrelClash = Literal["all_stay", "one_stays", "all_fall"]
+BarrelWinScore = Literal["target", "added"]
 
 SUITS: dict[str, int] = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
 """Marriage values by suit (RULES.md §1), in the order the sheet lists them."""
@@ -69,6 +72,22 @@ class Options:
     """A blind bid doubles the whole hand, or the declarer's points only (§11.9)."""
     ace_marriage: bool = False
     """Four aces declared count as a 200 marriage (§11.10)."""
+    barrel_gap: int = BARREL_BELOW
+    """How far below the target the barrel sits: 120 or 100 (§11.11)."""
+    barrel_jump: BarrelJump = "wins"
+    """A seat jumping from below the barrel to the target wins, or only mounts it (§11.12)."""
+    barrel_clash: BarrelClash = "all_stay"
+    """Of seats mounting in the same hand all stay on, one stays, or none (§11.13)."""
+    barrel_defender_wins: bool = False
+    """A defender on the barrel taking 120 (the barrel gap) or more wins from it (§11.14)."""
+    barrel_win_score: BarrelWinScore = "target"
+    """A win from the barrel scores the target, or the barrel plus the hand's points (§11.15)."""
+    barrel_zeros: bool = False
+    """A defender on the barrel takes zeros, though it pays no penalty there (§11.16)."""
+    forfeit_penalty: bool | None = None
+    """Every third forfeit costs the declarer 120 (§11.17); None: as the ruleset plays."""
+    dump_at: int = DUMP_AT
+    """The score `dump_555` dumps (§11.18)."""
     forced_any_seat: bool = False
     """Tyzicha matches stored before the correction of RULES.md §7: any declarer may be forced,
     at 100 or more. Not offered for new matches."""

@@ -9,8 +9,13 @@ Endgame = Literal["barrel_took", "barrel_bid", "lock", "cap", "none"]
 ForfeitStyle = Literal["count", "minus_bid", "bomb"]
 
 BARREL_BELOW = 120
-"""The barrel sits this far below the target; a fall from it drops twice as far (RULES.md §4)."""
-FALL_BELOW = 2 * BARREL_BELOW
+"""The barrel sits this far below the target (RULES.md §4: 880 for 1000); the house rule
+`barrel_gap` may set 100 (§11.11)."""
+BARREL_GAPS = (BARREL_BELOW, 100)
+"""How far below the target a table may put the barrel (§11.11)."""
+BARREL_DROP = 120
+"""A fall, a knock-off or a clash drops a seat this far below the barrel (RULES.md §4, §11.11)."""
+FALL_BELOW = BARREL_BELOW + BARREL_DROP
 """A fall from the barrel lands this far below the target (RULES.md §4: 760 for 1000)."""
 LOCK_BELOW = 100
 """Polish: a seat this close to the target is locked (RULES.md §7)."""
@@ -24,6 +29,8 @@ GOLD_MULTIPLIER = 2
 """What a gold-set hand's points are multiplied by (RULES.md §3, §6)."""
 BLIND_MULTIPLIER = 2
 """What a blind bid that won multiplies the hand's points by (RULES.md §3, §6)."""
+DUMP_AT = 555
+"""The score the house rule `dump_555` dumps unless `dump_at` moves it (RULES.md §11.2, §11.18)."""
 COUNT_PENALTY = 120
 """What every third zero or forfeit costs (RULES.md §4); never multiplied."""
 FORFEIT_BONUS = 60
@@ -71,14 +78,15 @@ class Ruleset:
         """The ruleset has the barrel of RULES.md §4."""
         return self.endgame in ("barrel_took", "barrel_bid")
 
-    def barrel_at(self, target: int) -> int | None:
-        """Where the barrel sits for this target (RULES.md §4: 880 for 1000), if there is one."""
-        return target - BARREL_BELOW if self.has_barrel else None
+    def barrel_at(self, target: int, gap: int = BARREL_BELOW) -> int | None:
+        """Where the barrel sits for this target (RULES.md §4: 880 for 1000; `gap`, §11.11), if
+        there is one."""
+        return target - gap if self.has_barrel else None
 
-    def fall_to(self, target: int) -> int | None:
-        """Where a fall from the barrel lands for this target (RULES.md §4: 760 for 1000), if
-        there is a barrel."""
-        return target - FALL_BELOW if self.has_barrel else None
+    def fall_to(self, target: int, gap: int = BARREL_BELOW) -> int | None:
+        """Where a fall from the barrel lands for this target (RULES.md §4: 760 for 1000; 780
+        with a `gap` of 100, §11.11), if there is a barrel."""
+        return target - gap - BARREL_DROP if self.has_barrel else None
 
     def lock_at(self, target: int) -> int | None:
         """Where the polish lock starts for this target (900 for 1000), if there is one."""

@@ -13,15 +13,14 @@ from dataclasses import dataclass
 
 from .events import Event
 from .game import Deal, Scored
-from .house import DUMP_AT, resolved
+from .house import dump_scores, resolved
 from .legal import check_hand
 from .records import HandRecord, NextDeal, Record, Setup, Standing, marriage_points
 from .rulesets import (
-    BARREL_BELOW,
+    BARREL_DROP,
     BLIND_MULTIPLIER,
     BOMB_BONUS_FOUR_SEATS,
     COUNT_PENALTY,
-    FALL_BELOW,
     GOLD_MIN_BID,
     GOLD_MULTIPLIER,
     LOCK_BELOW,
@@ -32,6 +31,7 @@ from .rulesets import (
 
 # On Python 3.11 an enum member read from its class goes through EnumType.__getattr__, about
 # five times a global's look-up; scoring reads several per hand, so it reads these globals.
+_BARREL_CLASH = Event.BARREL_CLASH
 _BARREL_FALL = Event.BARREL_FALL
 _BARREL_IGNORED = Event.BARREL_IGNORED
 _BARREL_OFF = Event.BARREL_OFF
@@ -76,8 +76,6 @@ class Tysiacha:
         self.target = setup.options.target
         self.names = setup.players
         self.n = n = len(setup.players)
-        self.barrel_at = self.target - BARREL_BELOW
-        self.fall_to = self.target - FALL_BELOW
         self.lock_at = self.target - LOCK_BELOW
         self.has_barrel = rs.has_barrel
         self.has_lock = rs.endgame == "lock"
@@ -89,6 +87,10 @@ class Tysiacha:
         # The house rules (RULES.md §11), read once into plain attributes: with the defaults
         # each costs a hand one test of a flag at most.
         h = resolved(setup.options, setup.rules)
+        self.gap = h.barrel_gap
+        """How far below the target the barrel sits; also what a win from it needs (§11.11)."""
+        self.barrel_at = self.target - h.barrel_gap
+        self.fall_to = self.barrel_at - BARREL_DROP
         self.zeros = h.zeros != "off"
         self.consecutive = h.zeros == "consecutive"
         self.zero_penalty = h.zero_penalty
@@ -99,9 +101,16 @@ class Tysiacha:
         self.half_bid = h.forfeit_pays == "half_bid"
         self.blind_declarer_only = h.blind_doubles == "declarer"
         self.knock_off = h.barrel_knock_off
-        self.mounted = False
-        """A seat mounted the barrel in the hand being scored (read with `knock_off`)."""
-        self.dump = () if h.dump_555 == "off" else ((DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
+        self.jump_mounts = h.barrel_jump == "mounts"
+        self.clash = h.barrel_clash
+        self.defender_wins = h.barrel_defender_wins
+        self.win_added = h.barrel_win_score == "added"
+        self.barrel_zeros = h.barrel_zeros
+        self.forfeit_penalty = h.forfeit_penalty
+        self.mounts: list[tuple[_Seat, int]] | None = [] if self.knock_off or self.clash != "all_stay" else None
+        """The seats mounting the barrel in the hand being scored, each with its step-3 result
+        (§11): read by the clash and the knock-off, None when neither is played."""
+        self.dump = frozenset(dump_scores(h))
         self._deals = tuple(
             tuple(
                 Deal(
@@ -139,6 +148,8 @@ class Tysiacha:
         """An independent copy of the running state (the set-up and tables are shared)."""
         other = copy.copy(self)
         other.seats = [dataclasses.replace(s) for s in self.seats]
+        if self.mounts is not None:
+            other.mounts = []
         return other
 
     def _locked(self, seat: _Seat) -> bool:
@@ -147,7 +158,7 @@ class Tysiacha:
 
     def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where every seat stands now."""
-        counts_forfeits = self.rs.forfeit == "count"
+        counts_forfeits = self.forfeit_penalty
         return tuple(
             Standing(
                 seat=i,
@@ -169,7 +180,7 @@ class Tysiacha:
 
     def _next_zero_costs(self, seat: _Seat) -> int:
         """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0."""
-        if not self.zeros:
+        if not self.zeros or (seat.barrel and self.barrel_zeros):  # §11.16: not paid on the barrel
             return 0
         due = seat.run == 2 if self.consecutive else seat.zeros % 3 == 2
         return self.zero_penalty if due else 0
@@ -277,10 +288,7 @@ class Tysiacha:
             opponents_get = rs.forfeit_bonus * mult
         sitting_out = deal.sitting_out
         has_lock, lock_at, target = self.has_lock, self.lock_at, self.target
-        on_before = None
-        if self.knock_off:
-            on_before = [s.barrel for s in seats]
-            self.mounted = False
+        defender_wins, gap = self.defender_wins, self.gap
         new_scores: list[int] = []
         all_events: list[tuple[Event, ...]] = []
         for i, seat in enumerate(seats):
@@ -303,9 +311,12 @@ class Tysiacha:
                     raw, seat_took = points[i], took[i]
                     assert raw is not None and seat_took is not None
                     # Took minus the card points is what the seat's marriages are worth.
-                    gain = (round_points(raw, rounding) + seat_took - raw) * defenders_mult if pays else 0
+                    worth = round_points(raw, rounding) + seat_took - raw
+                    gain = worth * defenders_mult if pays else 0
                     zero = zeros and raw == 0
-                    if consecutive:
+                    if defender_wins and seat.barrel and worth >= gap:  # §11.14, before any multiplier
+                        new = self._defender_wins(seat, gain, zero, events)
+                    elif consecutive:
                         zeros_before = seat.zeros
                         new = self._collect(seat, gain, events, True, zero)
                         if seat.zeros == zeros_before:  # §11.1: anything but a zero ends a run
@@ -323,19 +334,53 @@ class Tysiacha:
             seat.score = new
             new_scores.append(new)
             all_events.append(tuple(events) if events else ())
-        if on_before is not None and self.mounted:
-            self._knock_off(on_before, new_scores, all_events)
-        if self.dump and any(score in new_scores for score in self.dump):
+        mounts = self.mounts
+        if mounts:  # step 4 (§11): the clash, then the knock-off
+            if len(mounts) > 1 and self.clash != "all_stay":
+                self._clash(mounts, declarer, deal, new_scores, all_events)
+            if self.knock_off and any(s.barrel for s, _ in mounts):
+                self._knock_off(mounts, new_scores, all_events)
+            mounts.clear()
+        if self.dump and not self.dump.isdisjoint(new_scores):
             self._dump(new_scores, all_events)
         # Positional, in the order of Scored's fields: keywords would cost a replay 4% (one a hand).
         return Scored(
             tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]), declarer, points, took, made, mult
         )
 
-    def _knock_off(self, on_before: list[bool], scores: list[int], events: list[tuple[Event, ...]]) -> None:
-        """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
+    def _clash(
+        self,
+        mounts: list[tuple[_Seat, int]],
+        declarer: int,
+        deal: Deal,
+        scores: list[int],
+        events: list[tuple[Event, ...]],
+    ) -> None:
+        """§11.13: of the seats mounting in the same hand, one stays (the declarer, else the
+        highest step-3 result, else the earlier in the bidding order) or none; the others drop
+        to B − 120, which is not a fall (§11.6)."""
+        seat_of = {id(seat): i for i, seat in enumerate(self.seats)}
+        mounted = [(seat_of[id(seat)], result) for seat, result in mounts]
+        kept = None
+        if self.clash == "one_stays":
+            if any(i == declarer for i, _ in mounted):
+                kept = declarer
+            else:
+                kept = min(mounted, key=lambda m: (-m[1], deal.order.index(m[0])))[0]
+        for i, _ in mounted:
+            if i != kept:
+                seat = self.seats[i]
+                seat.barrel = False
+                seat.barrel_hands = 0
+                scores[i] = seat.score = self.fall_to
+                events[i] += (_BARREL_CLASH,)
+
+    def _knock_off(self, mounts: list[tuple[_Seat, int]], scores: list[int], events: list[tuple[Event, ...]]) -> None:
+        """§11.3: a seat mounting the barrel knocks off every seat that was on it already: the
+        seats on it now that did not mount in this hand."""
+        mounted = {id(seat) for seat, _ in mounts}
         for i, seat in enumerate(self.seats):
-            if on_before[i] and seat.barrel:
+            if seat.barrel and id(seat) not in mounted:
                 seat.barrel = False
                 seat.barrel_hands = 0
                 said = [_KNOCKED_OFF]
@@ -356,6 +401,8 @@ class Tysiacha:
         if seat.barrel:
             if gain or in_hand:
                 events.append(_BARREL_IGNORED)
+            if zero and self.barrel_zeros:
+                self._barrel_zero(seat, events)
             return self._barrel_hand(seat, score, events) if in_hand else score
         if self.has_lock and self.lock_at <= score < self.target:
             if gain or in_hand:
@@ -396,9 +443,15 @@ class Tysiacha:
         if record.kind == "forfeit":
             seat.forfeits += 1
             events.append(_FORFEIT)
+            due = self.forfeit_penalty and seat.forfeits % 3 == 0  # §4, §11.17
             if rs.forfeit == "minus_bid":
-                return self._lose(seat, bid * mult, events)
-            if rs.forfeit == "count" and seat.forfeits % 3 == 0:
+                on_barrel = seat.barrel
+                new = self._lose(seat, bid * mult, events)
+                if due and not on_barrel:  # §11.17: on the barrel (step 2) no count penalty
+                    events.append(_FORFEIT_PENALTY)
+                    new -= COUNT_PENALTY
+                return new
+            if due:
                 events.append(_FORFEIT_PENALTY)
                 return self._maybe_barrel_on(seat, seat.score - COUNT_PENALTY, events)
             return seat.score
@@ -408,16 +461,41 @@ class Tysiacha:
         events.append(_MADE)
         if seat.barrel:
             assert took is not None
-            # §4 rule 3 (classic, §7: a made bid of 120 or more): 120 is the barrel's distance.
-            wins = (took if rs.endgame == "barrel_took" else bid) >= BARREL_BELOW
-            if wins:
-                seat.barrel = False
-                seat.barrel_hands = 0
-                return self.target
+            # §4 rule 3, took ≥ 120 (classic, §7: a made bid of 120 or more); §11.11: the gap.
+            if (took if rs.endgame == "barrel_took" else bid) >= self.gap:
+                return self._barrel_win(seat, bid * mult)
             return self._barrel_hand(seat, seat.score, events)
         if self._locked(seat):
             return self.target
         return self._maybe_barrel_on(seat, seat.score + bid * mult, events)
+
+    def _barrel_win(self, seat: _Seat, points: int) -> int:
+        """A seat wins from the barrel (§4 rule 3, §11.14): the target, or with §11.15's
+        "added" the barrel plus the hand's points, multiplied, and never less than the target."""
+        seat.barrel = False
+        seat.barrel_hands = 0
+        if self.win_added:
+            return max(self.target, seat.score + points)
+        return self.target
+
+    def _defender_wins(self, seat: _Seat, gain: int, zero: bool, events: list[Event]) -> int:
+        """§11.14: a defender on the barrel whose points reach the gap wins from it (step 2,
+        before any fall); a zero it takes still counts (§11.16)."""
+        if zero and self.barrel_zeros:
+            self._barrel_zero(seat, events)
+        elif self.consecutive:
+            seat.run = 0
+        return self._barrel_win(seat, gain)
+
+    def _barrel_zero(self, seat: _Seat, events: list[Event]) -> None:
+        """§11.16: a zero taken on the barrel counts, and its penalty is not taken, but the
+        count moves on as if it were paid (a run restarts)."""
+        seat.zeros += 1
+        events.append(_ZERO)
+        if self.consecutive:
+            seat.run += 1
+            if seat.run == 3:
+                seat.run = 0
 
     def _lose(self, seat: _Seat, amount: int, events: list[Event]) -> int:
         """A missed (or, where it costs the bid, forfeited) contract."""
@@ -450,11 +528,13 @@ class Tysiacha:
         return self.fall_to
 
     def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[Event]) -> int:
-        """Barrel rule 1: a score may never sit between the barrel and the target."""
-        if self.has_barrel and self.barrel_at <= new < self.target:
+        """Barrel rule 1: a score may never sit between the barrel and the target (§11.12's
+        "mounts": nor at the target or above)."""
+        if self.has_barrel and self.barrel_at <= new and (new < self.target or self.jump_mounts):
             seat.barrel = True
             seat.barrel_hands = 0
             events.append(_BARREL_ON)
-            self.mounted = True  # for §11.3's knock-off
+            if self.mounts is not None:  # for §11.13's clash and §11.3's knock-off
+                self.mounts.append((seat, new))
             return self.barrel_at
         return new
