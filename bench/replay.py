@@ -91,8 +91,16 @@ HOUSE_RULES_ON = {
     "forfeit_pays": "half_bid",
     "blind_doubles": "declarer",
     "ace_marriage": True,
+    "barrel_gap": 100,
+    "barrel_jump": "mounts",
+    "barrel_clash": "one_stays",
+    "barrel_defender_wins": True,
+    "barrel_win_score": "added",
+    "barrel_zeros": True,
+    "forfeit_penalty": False,
+    "dump_at": 550,
 }
-"""Every house rule away from its default (squarescores)."""
+"""Every house rule of RULES.md §11 away from its default (squarescores)."""
 
 
 def build_match(
