@@ -19,8 +19,8 @@ from . import queries
 from .forms import FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES
 from .replay_cache import setup_of
 from .rules import RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay, setup_from_dict
-from .rules.house import DUMP_AT, HouseRules, defaults, resolved
-from .rules.rulesets import COUNT_PENALTY, FALL_BELOW, GOLD_MIN_BID, MAX_BID
+from .rules.house import HouseRules, defaults, resolved
+from .rules.rulesets import BARREL_DROP, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
 from .rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from .security import ascii_number
 
@@ -259,7 +259,7 @@ def _forfeit(setup: Setup, rs: Ruleset) -> Topic:
 def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
     """The barrel, the lock, the cap, or nothing, before the target."""
     target = setup.options.target
-    barrel, lock = rs.barrel_at(target), rs.lock_at(target)
+    barrel, lock = rs.barrel_at(target, house.barrel_gap), rs.lock_at(target)  # §11.11
     if barrel is not None:
         win = _("a made bid with at least 120 taken") if rs.endgame == "barrel_took" else _("a made bid of 120 or more")
         return Topic(
@@ -282,7 +282,7 @@ def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
                     "After %(num)d hand on the barrel without winning, the player falls to %(fall)d.",
                     "After %(num)d hands on the barrel without winning, the player falls to %(fall)d.",
                     house.barrel_hands,
-                    fall=target - FALL_BELOW,
+                    fall=target - house.barrel_gap - BARREL_DROP,
                 ),
             ],
         )
@@ -389,15 +389,15 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
     lines = []
     if house.dump_555 != usual.dump_555:
         lines.append(
-            _("A score of exactly %(dump)d goes back to 0.", dump=DUMP_AT)
+            _("A score of exactly %(dump)d goes back to 0.", dump=house.dump_at)
             if house.dump_555 == "plus"
-            else _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=DUMP_AT)
+            else _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=house.dump_at)
         )
     if house.barrel_knock_off:
         lines.append(
             _(
                 "Whoever gets onto the barrel knocks off anyone already on it: they fall to %(fall)d.",
-                fall=target - FALL_BELOW,
+                fall=target - house.barrel_gap - BARREL_DROP,
             )
         )
     if house.three_falls_reset:

@@ -17,11 +17,11 @@ USUAL = ""
 """The form's choice that leaves an option out: the ruleset's own rule."""
 
 
-def figures(target: int) -> tuple[int, int]:
+def figures(target: int, gap: int = BARREL_BELOW) -> tuple[int, int]:
     """Where the barrel sits and where a fall from it lands for this target, as the engine
-    scores it (RULES.md §4: 880 and 760 for 1000)."""
+    scores it (RULES.md §4: 880 and 760 for 1000; §11.11: `gap` below the target)."""
     rs = RULESETS["squarescores"]  # the barrel is the same wherever there is one
-    return target - BARREL_BELOW, rs.fall_to(target) or 0
+    return target - gap, rs.fall_to(target, gap) or 0
 
 
 USUAL_TARGET = RULESETS["squarescores"].targets[0]
@@ -30,10 +30,10 @@ TARGET_WORDS = ("barrel_knock_off", "three_falls_reset", "barrel_miss")
 """The house rules whose words name a barrel figure, which moves with the target."""
 
 
-def target_words(key: str, target: int) -> Any:
+def target_words(key: str, target: int, gap: int = BARREL_BELOW) -> Any:
     """A house rule's label (a switch) or its choices (a word) with the barrel's figures of
-    this target: the others' words do not depend on it."""
-    barrel, fall = figures(target)
+    this target (and barrel gap, §11.11): the others' words do not depend on it."""
+    barrel, fall = figures(target, gap)
     if key == "barrel_knock_off":
         return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d", fall=fall)
     if key == "three_falls_reset":
@@ -153,7 +153,7 @@ def rule_card(setup: Setup) -> list[str]:
         value = getattr(house, key)
         if value == getattr(usual, key):
             continue
-        words = target_words(key, o.target)
+        words = target_words(key, o.target, o.barrel_gap)
         if key in SWITCHES:
             lines.append(str(words))
         else:
