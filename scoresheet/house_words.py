@@ -126,6 +126,10 @@ PAGE_SENTENCES: dict[str, str] = {
     "zero_penalty_without_zeros": N_(
         "There are no zeros to pay for: for “{zeros}”, choose “{total}” or “{consecutive}”."
     ),
+    "barrel_zeros_without_zeros": N_(
+        "There are no zeros to count: for “{zeros}”, choose “{total}” or “{consecutive}”."
+    ),
+    "dump_at_without_dump": N_("There is no dump to move: for “{dump}”, choose “{plus}” or “{both}”."),
     "blind_doubles_needs_blind": N_("“{rule}: {choice}” needs blind bids: tick “{blind_bids}”."),
     "forced_bid": N_("A forced contract is exactly 100: for 110 or more, untick “{forced}”."),
 }
@@ -177,12 +181,19 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
         }
     if code in ("option_word", "barrel_hands") and option in LABELS:
         return PAGE_SENTENCES[code], {"option": str(LABELS[option])}
-    if code == "zero_penalty_without_zeros":
+    if code in ("zero_penalty_without_zeros", "barrel_zeros_without_zeros"):
         zeros = dict(CHOICES["zeros"])
         return PAGE_SENTENCES[code], {
             "zeros": str(LABELS["zeros"]),
             "total": str(zeros["total"]),
             "consecutive": str(zeros["consecutive"]),
+        }
+    if code == "dump_at_without_dump":
+        dump = dict(CHOICES["dump_555"])
+        return PAGE_SENTENCES[code], {
+            "dump": str(LABELS["dump_555"]),
+            "plus": str(dump["plus"]),
+            "both": str(dump["both"]),
         }
     if code == "blind_doubles_needs_blind":
         return PAGE_SENTENCES[code], {
