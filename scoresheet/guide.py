@@ -112,7 +112,9 @@ def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
     else:
         cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
     lines = [what, cost]
-    if rs.has_barrel:
+    if rs.has_barrel and house.barrel_zeros:  # §11.16
+        lines.append(_("A player on the barrel takes zeros too, but pays nothing for them there."))
+    elif rs.has_barrel:
         lines.append(
             _("A player on the barrel takes no zero; a hand they play there starts their count again.")
             if run
@@ -261,7 +263,12 @@ def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
     target = setup.options.target
     barrel, lock = rs.barrel_at(target, house.barrel_gap), rs.lock_at(target)  # §11.11
     if barrel is not None:
-        win = _("a made bid with at least 120 taken") if rs.endgame == "barrel_took" else _("a made bid of 120 or more")
+        gap = house.barrel_gap  # §11.11: the win needs what the barrel is below the target
+        win = (
+            _("a made bid with at least %(gap)d taken", gap=gap)
+            if rs.endgame == "barrel_took"
+            else _("a made bid of %(gap)d or more", gap=gap)
+        )
         return Topic(
             _("The barrel"),
             [
@@ -420,6 +427,41 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
         lines.append(_("A blind bid doubles only the declarer's points."))
     if house.ace_marriage:
         lines.append(_("Four aces, declared, count as a marriage of 200."))
+    fall = target - house.barrel_gap - BARREL_DROP
+    if house.barrel_jump != usual.barrel_jump:
+        lines.append(
+            _(
+                "A jump from below the barrel to the target only puts the player on the barrel: "
+                "the match is won from it."
+            )
+        )
+    if house.barrel_clash == "one_stays":
+        lines.append(
+            _(
+                "When several players get onto the barrel in the same hand, one stays: the declarer, "
+                "else the highest score; the others fall to %(fall)d.",
+                fall=fall,
+            )
+        )
+    elif house.barrel_clash == "all_fall":
+        lines.append(
+            _("When several players get onto the barrel in the same hand, they all fall to %(fall)d.", fall=fall)
+        )
+    if house.barrel_defender_wins:
+        lines.append(
+            _(
+                "A defender on the barrel who takes %(gap)d or more (card points rounded, and marriages) wins from it.",
+                gap=house.barrel_gap,
+            )
+        )
+    if house.barrel_win_score != usual.barrel_win_score:
+        lines.append(_("A win from the barrel scores the barrel plus the hand's points, and at least the target."))
+    if house.forfeit_penalty != usual.forfeit_penalty:
+        lines.append(
+            _("Every third forfeit costs the declarer %(penalty)d more.", penalty=COUNT_PENALTY)
+            if house.forfeit_penalty
+            else _("A forfeit costs no penalty, however many a player gives up.")
+        )
     return lines
 
 
