@@ -42,8 +42,8 @@ class SeatFigures:
     barrel_won: int = 0
     """Times it reached the target from the barrel."""
     barrel_fell: int = 0
-    """Times it came off without winning: the last hand on it, a contract missed on it, or
-    knocked off by a seat that got on (RULES.md §11.3)."""
+    """Times it came off without winning: the last hand on it, a contract missed on it,
+    knocked off by a seat that got on (RULES.md §11.3), or sent off in a clash (§11.13)."""
     zeros: int = 0
     forfeits: int = 0
     """Rospisat's (forfeits) the seat declared."""
@@ -98,8 +98,14 @@ def _tysiacha(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, .
             c, events = counts[seat], result.events
             c["barrel_on"] += Event.BARREL_ON in events
             # A knock-off is a fall too (RULES.md §11.6); a dump or a reset is no fall of its
-            # own (a reset comes with the fall that caused it).
-            fell = Event.BARREL_FALL in events or Event.BARREL_OFF in events or Event.KNOCKED_OFF in events
+            # own (a reset comes with the fall that caused it). A clash takes off a seat its
+            # `barrel_on` counted (§11.13): a figure's fall, though not §11.6's.
+            fell = (
+                Event.BARREL_FALL in events
+                or Event.BARREL_OFF in events
+                or Event.KNOCKED_OFF in events
+                or Event.BARREL_CLASH in events
+            )
             c["barrel_fell"] += fell
             c["barrel_won"] += on_barrel[seat] and not fell and result.score >= target
             c["zeros"] += Event.ZERO in events

@@ -127,6 +127,14 @@ def test_a_knock_off_is_a_fall_off_the_barrel() -> None:
     assert (stays[0]["barrel_fell"], stays[1]["barrel_on"]) == (0, 1)  # no knock-off: both on
 
 
+def test_a_seat_sent_off_in_a_clash_got_on_and_came_off() -> None:
+    # RULES.md §11.13 "one_stays": Anna (declarer, 800 + 100) stays; Boris (860 + 30) goes to 760.
+    hand = HandRecord("played", declarer=0, bid=100, points=(None, 30, 0), marriages=(("spades",), (), ()))
+    anna, boris, _ = figures((800, 860, 0), hand, barrel_clash="one_stays")
+    assert (anna["barrel_on"], anna["barrel_fell"]) == (1, 0)
+    assert (boris["barrel_on"], boris["barrel_fell"], boris["barrel_won"]) == (1, 1, 0)
+
+
 def test_a_third_fall_that_resets_to_0_is_one_fall_and_a_dump_is_none() -> None:
     anna_120, boris_makes = played(0, 120, (None, 0, 0)), played(1, 100, (10, None, 10))
     anna = figures(
