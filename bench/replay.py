@@ -54,10 +54,12 @@ BASELINE = "63158d1"
 
 
 def load_engine(commit: str) -> ModuleType:
-    """The `scoresheet.rules` package of `commit`, imported as `baseline_rules`.
+    """The `scoresheet.rules` package of `commit`, imported as `baseline_rules_<commit>`.
 
-    Read from a temporary `git worktree` (removed again once every module is imported).
+    Read from a temporary `git worktree` (removed again once every module is imported). Each
+    commit gets its own name: two engines loaded under one would share submodules.
     """
+    name = "baseline_rules_" + "".join(c if c.isalnum() else "_" for c in commit)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "baseline"
         subprocess.run(
@@ -66,11 +68,11 @@ def load_engine(commit: str) -> ModuleType:
         try:
             package = tree / "scoresheet" / "rules"
             spec = importlib.util.spec_from_file_location(
-                "baseline_rules", package / "__init__.py", submodule_search_locations=[str(package)]
+                name, package / "__init__.py", submodule_search_locations=[str(package)]
             )
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
-            sys.modules["baseline_rules"] = module
+            sys.modules[name] = module
             spec.loader.exec_module(module)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
@@ -89,8 +91,16 @@ HOUSE_RULES_ON = {
     "forfeit_pays": "half_bid",
     "blind_doubles": "declarer",
     "ace_marriage": True,
+    "barrel_gap": 100,
+    "barrel_jump": "mounts",
+    "barrel_clash": "one_stays",
+    "barrel_defender_wins": True,
+    "barrel_win_score": "added",
+    "barrel_zeros": True,
+    "forfeit_penalty": False,
+    "dump_at": 550,
 }
-"""Every house rule away from its default (squarescores)."""
+"""Every house rule of RULES.md §11 away from its default (squarescores)."""
 
 
 def build_match(
@@ -104,7 +114,11 @@ def build_match(
     """
     rng = random.Random(seed)
     setup = Setup(
-        tuple(f"P{i}" for i in range(seats)), "squarescores", Options(1000, blind_bids=bool(also)), 0, (0,) * seats
+        players=tuple(f"P{i}" for i in range(seats)),
+        rules="squarescores",
+        options=Options(target=1000, blind_bids=bool(also)),
+        first_dealer=0,
+        start_scores=(0,) * seats,
     )
     run = Replay(setup)  # the match so far, to pick legal hands as we go
     others = [Replay(s) for s in also]  # every hand must fit these set-ups too
@@ -124,7 +138,7 @@ def build_match(
             declarer = rng.choice(in_hand)
             high = seat_state[declarer].score >= 750 or seat_state[declarer].barrel
             if r < 0.08 and not seat_state[declarer].barrel:
-                record = HandRecord("forfeit", declarer, 100 + 5 * rng.randrange(0, 8))
+                record = HandRecord("forfeit", declarer=declarer, bid=100 + 5 * rng.randrange(0, 8))
             else:
                 defenders = [i for i in in_hand if i != declarer]
                 points: list[int | None] = [None] * seats
@@ -150,10 +164,10 @@ def build_match(
                     bid = 100 + 5 * rng.randrange(0, 13)
                 record = HandRecord(
                     "played",
-                    declarer,
-                    bid,
-                    tuple(points),
-                    tuple(tuple(m) for m in marriages),
+                    declarer=declarer,
+                    bid=bid,
+                    points=tuple(points),
+                    marriages=tuple(tuple(m) for m in marriages),
                     blind=bool(also) and rng.random() < 0.1,
                 )
         if others and not _fits(record, others):
@@ -183,11 +197,11 @@ def house_rules_cost(seats: int, repeats: int) -> tuple[float, float]:
     """Microseconds per hand of one 200-hand match with no house rule and with every one on,
     taken in turns (the same hands, legal and without a winner under both)."""
     on = Setup(
-        tuple(f"P{i}" for i in range(seats)),
-        "squarescores",
-        Options(1000, blind_bids=True, **HOUSE_RULES_ON),
-        0,  # type: ignore[arg-type]
-        (0,) * seats,
+        players=tuple(f"P{i}" for i in range(seats)),
+        rules="squarescores",
+        options=Options(target=1000, blind_bids=True, **HOUSE_RULES_ON),  # type: ignore[arg-type]
+        first_dealer=0,
+        start_scores=(0,) * seats,
     )
     plain, hands = build_match(200, seats, also=[on])
     off, every = float("inf"), float("inf")
@@ -204,7 +218,13 @@ def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]
     reaches the target of 1000.
     """
     rng = random.Random(seed)
-    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000, sheet_style="signed"), 0, (0, 0))
+    setup = Setup(
+        players=("Anna", "Boris", "Vera", "Gleb"),
+        rules="tichu",
+        options=Options(target=1000, sheet_style="signed"),
+        first_dealer=0,
+        start_scores=(0, 0),
+    )
     scores = [0, 0]
     rounds: list[Record] = []
     while len(rounds) < n_rounds:
@@ -218,7 +238,12 @@ def build_tichu_match(n_rounds: int, seed: int = 2) -> tuple[Setup, list[Record]
             calls[rng.randrange(4)] = "tichu"
         double = not high and rng.random() < 0.05
         team0 = 5 * rng.randrange(-5, 26)
-        record = TichuRound(tuple(calls), first_out, double, None if double else (team0, 100 - team0))
+        record = TichuRound(
+            calls=tuple(calls),
+            first_out=first_out,
+            double_victory=double,
+            card_points=None if double else (team0, 100 - team0),
+        )
         rounds.append(record)
         last = replay(setup, rounds).hands[-1]
         scores = [r.score for r in last.results]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .events import Event
 from .records import HandRecord, MatchState, TichuRound
 from .tichu import CALLS, TICHU, team_of
 
@@ -20,7 +21,7 @@ def game_of(rules: str) -> str:
     return "tichu" if rules == TICHU else "tysiacha"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatFigures:
     """One seat's figures in one match (Tichu: a player's, with the team's place)."""
 
@@ -41,8 +42,8 @@ class SeatFigures:
     barrel_won: int = 0
     """Times it reached the target from the barrel."""
     barrel_fell: int = 0
-    """Times it came off without winning: the last hand on it, a contract missed on it, or
-    knocked off by a seat that got on (RULES.md §11.3)."""
+    """Times it came off without winning: the last hand on it, a contract missed on it,
+    knocked off by a seat that got on (RULES.md §11.3), or sent off in a clash (§11.13)."""
     zeros: int = 0
     forfeits: int = 0
     """Rospisat's (forfeits) the seat declared."""
@@ -95,16 +96,22 @@ def _tysiacha(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, .
                 mine["bid_made_max"] = max(mine["bid_made_max"], record.bid)
         for seat, result in enumerate(hand.results):
             c, events = counts[seat], result.events
-            c["barrel_on"] += "barrel_on" in events
+            c["barrel_on"] += Event.BARREL_ON in events
             # A knock-off is a fall too (RULES.md §11.6); a dump or a reset is no fall of its
-            # own (a reset comes with the fall that caused it).
-            fell = "barrel_fall" in events or "barrel_off" in events or "knocked_off" in events
+            # own (a reset comes with the fall that caused it). A clash takes off a seat its
+            # `barrel_on` counted (§11.13): a figure's fall, though not §11.6's.
+            fell = (
+                Event.BARREL_FALL in events
+                or Event.BARREL_OFF in events
+                or Event.KNOCKED_OFF in events
+                or Event.BARREL_CLASH in events
+            )
             c["barrel_fell"] += fell
             c["barrel_won"] += on_barrel[seat] and not fell and result.score >= target
-            c["zeros"] += "zero" in events
-            c["forfeits"] += "forfeit" in events
+            c["zeros"] += Event.ZERO in events
+            c["forfeits"] += Event.FORFEIT in events
             on_barrel[seat] = result.barrel
-    return tuple(SeatFigures(i, side_places[i], state.winner == i, **counts[i]) for i in range(n))
+    return tuple(SeatFigures(seat=i, place=side_places[i], won=state.winner == i, **counts[i]) for i in range(n))
 
 
 def _tichu(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, ...]:
@@ -119,4 +126,7 @@ def _tichu(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, ...]
         if record.double_victory and record.first_out is not None:
             for seat, c in enumerate(counts):
                 c["double_victories"] += team_of(seat) == team_of(record.first_out)
-    return tuple(SeatFigures(i, side_places[team_of(i)], state.winner == team_of(i), **c) for i, c in enumerate(counts))
+    return tuple(
+        SeatFigures(seat=i, place=side_places[team_of(i)], won=state.winner == team_of(i), **c)
+        for i, c in enumerate(counts)
+    )

@@ -6,37 +6,47 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .events import Event
 from .records import NextDeal, Record, Standing
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Deal:
     """Who does what in the hand about to be scored (its number is the sheet's to count)."""
 
     dealer: int
-    sitting_out: int | None
-    gold: bool
-    min_bid: int
+    sitting_out: int | None = None
+    gold: bool = False
+    min_bid: int = 0
+    """Lowest bid allowed (0 where nobody bids: Tichu)."""
     order: tuple[int, ...]
     """Every seat in bidding order, dealer's left first (the tie order of RULES.md §5)."""
 
 
 @dataclass(slots=True)
 class Scored:
-    """What a game says one hand did, before the shared sheet books it."""
+    """What a game says one hand did, before the shared sheet books it.
+
+    Not keyword-only: Tysiacha builds one a hand, positionally (keywords cost a replay 4%);
+    everywhere else it is built by keyword, the fields a hand does not have left out.
+    """
 
     scores: tuple[int, ...]
     """True score of every seat (Tichu: every team) after the hand."""
-    events: tuple[tuple[str, ...], ...]
+    events: tuple[tuple[Event, ...], ...]
     """Event words per seat (Tichu: per team)."""
     barrel: tuple[bool, ...]
     """On the barrel after the hand, per seat (all False where a game has no barrel)."""
-    declarer: int | None
+    declarer: int | None = None
     """Wins ties on equal scores (RULES.md §5)."""
-    points: tuple[int | None, ...] | None
-    took: tuple[int | None, ...] | None
-    made: bool | None
-    multiplier: int
+    points: tuple[int | None, ...] | None = None
+    """Card points per seat, the declarer's filled in; None unless played."""
+    took: tuple[int | None, ...] | None = None
+    """Card points plus marriages per seat; None unless played."""
+    made: bool | None = None
+    """Whether the contract was made; None unless played."""
+    multiplier: int = 1
+    """Gold and blind factor applied to the hand's points."""
 
 
 class Game(Protocol):

@@ -12,14 +12,14 @@ from typing import Protocol
 
 from .game import Deal
 from .messages import malformed, refuse
-from .records import ACES, SUITS, HandRecord, Record, Setup
-from .rulesets import MAX_BID, PACK, Ruleset, complete_points, marriage_points, round_points
+from .records import ACES, SUITS, HandRecord, Record, Setup, marriage_points
+from .rulesets import MAX_BID, PACK, Ruleset, complete_points, round_points
 
-MAX_SITTER_POINTS = 400
+_MAX_SITTER_POINTS = MAX_BID
 """RULES.md §6 sets no upper bound on the sitter bonus; the highest bid (400) stops a typo."""
 
 
-class Seated(Protocol):
+class _Seated(Protocol):
     """What the check needs to know of a seat before the hand."""
 
     @property
@@ -28,7 +28,7 @@ class Seated(Protocol):
         ...
 
 
-def check_hand(record: Record, setup: Setup, rs: Ruleset, deal: Deal, seats: Sequence[Seated]) -> None:
+def check_hand(record: Record, setup: Setup, rs: Ruleset, deal: Deal, seats: Sequence[_Seated]) -> None:
     """Raise `Refused` naming the field if the rules do not allow this hand as `deal`.
 
     `seats` say who is on the barrel before the hand (Rospisat' is not allowed there).
@@ -91,8 +91,8 @@ def _check_sitter_points(points: int, rs: Ruleset, allowed: bool) -> None:
     if not allowed:
         raise refuse("sitter_points", "no_sitter_points")
     step = rs.bid_step
-    if points < 0 or points % step or points > MAX_SITTER_POINTS:
-        raise refuse("sitter_points", "sitter_points", step=step, most=MAX_SITTER_POINTS)
+    if points < 0 or points % step or points > _MAX_SITTER_POINTS:
+        raise refuse("sitter_points", "sitter_points", step=step, most=_MAX_SITTER_POINTS)
 
 
 def _check_redeal(record: HandRecord) -> None:
@@ -143,7 +143,7 @@ def _check_contract(record: HandRecord, setup: Setup, rs: Ruleset, deal: Deal) -
     return d, bid
 
 
-def _check_forfeit(record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, seats: Sequence[Seated]) -> None:
+def _check_forfeit(record: HandRecord, setup: Setup, rs: Ruleset, declarer: int, seats: Sequence[_Seated]) -> None:
     """A forfeited hand is not played; Rospisat' is not allowed on the barrel (RULES.md §4)."""
     if record.points is not None and any(p is not None for p in record.points):
         raise refuse("points", "forfeit_points")

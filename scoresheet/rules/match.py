@@ -6,6 +6,7 @@ import copy
 from collections.abc import Iterable
 
 from .errors import RuleError
+from .events import Event
 from .game import Game
 from .messages import refuse
 from .records import HandResult, MatchState, Record, SeatResult, Setup
@@ -26,9 +27,9 @@ def replay(setup: Setup, records: Iterable[Record]) -> MatchState:
     breaks the rules where it stands.
 
     >>> from scoresheet.rules import HandRecord, Options, Setup, replay
-    >>> setup = Setup(("Anna", "Boris", "Vera"), "squarescores", Options(1000), 0, (0, 0, 0))
-    >>> boris = HandRecord("played", declarer=1, bid=120, points=(30, None, 10),
-    ...                    marriages=((), ("hearts",), ()))
+    >>> setup = Setup(players=("Anna", "Boris", "Vera"), rules="squarescores", options=Options(target=1000),
+    ...               first_dealer=0, start_scores=(0, 0, 0))
+    >>> boris = HandRecord("played", declarer=1, bid=120, points=(30, None, 10), marriages=((), ("hearts",), ()))
     >>> state = replay(setup, [boris])
     >>> [s.score for s in state.standings], state.hands[0].made, state.next.hand
     ([30, 120, 10], True, 2)
@@ -99,7 +100,7 @@ class Replay:
         # Nobody wins below the target, in any game (RULES.md §5, §10).
         winner = self.winner = game.winner(scores, deal, scored) if max(scores) >= game.target else None
         if winner is not None:
-            results[winner] = results[winner]._replace(events=events[winner] + ("win",))
+            results[winner] = results[winner]._replace(events=events[winner] + (Event.WIN,))
         hand = _new(
             HandResult,
             (
@@ -122,12 +123,12 @@ class Replay:
         """The computed match as it stands."""
         winner = self.winner
         return MatchState(
-            self.setup,
-            tuple(self.hands),
-            self.game.standings(self.setup.players, self.sheet_totals, self.owed),
-            "finished" if winner is not None else "in_progress",
-            winner,
-            None if winner is not None else self.game.next_deal(),
+            setup=self.setup,
+            hands=tuple(self.hands),
+            standings=self.game.standings(self.setup.players, self.sheet_totals, self.owed),
+            status="finished" if winner is not None else "in_progress",
+            winner=winner,
+            next=None if winner is not None else self.game.next_deal(),
         )
 
 

@@ -15,15 +15,17 @@ from .records import HandRecord, Options, Record, Setup, SheetStyle, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
 
-SETUP_KEYS = {"players", "rules", "options", "first_dealer", "start_scores"}
-OPTION_KEYS = {"target", "gold_set", "blind_bids", "sitter_bonus", "sheet", "great_grand_tichu", *HOUSE_RULES, LEGACY}
-HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made", "sitter_points", "forced"}
-ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
+_SETUP_KEYS = {"players", "rules", "options", "first_dealer", "start_scores"}
+_TABLE_SWITCHES = ("gold_set", "blind_bids", "sitter_bonus")
+"""The table's options of RULES.md §6 that are switched on or off."""
+_OPTION_KEYS = {"target", *_TABLE_SWITCHES, "sheet", "great_grand_tichu", *HOUSE_RULES, LEGACY}
+_HAND_KEYS = {"kind", "declarer", "bid", "blind", "points", "marriages", "made", "sitter_points", "forced"}
+_ROUND_KEYS = {"calls", "first_out", "double_victory", "card_points"}
 
 
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """Build a match set-up; only `players` is required."""
-    _unknown(data, SETUP_KEYS, None)
+    _unknown(data, _SETUP_KEYS, None)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise malformed("players", "players_not_list")
@@ -33,18 +35,21 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     opts = data.get("options", {})  # null, [] or 0 are not options: refused, not read as none
     if not isinstance(opts, Mapping):
         raise malformed("options", "options_not_object")
-    _unknown(opts, OPTION_KEYS, "options")
+    _unknown(opts, _OPTION_KEYS, "options")
     rs = RULESETS.get(rules)
     target = opts.get("target", rs.targets[0] if rs else TARGETS[0])
-    options = Options(
-        target=_integer(target, "options", "target_not_number"),
-        gold_set=_flag(opts.get("gold_set", False), "options", "gold_set"),
-        blind_bids=_flag(opts.get("blind_bids", False), "options", "blind_bids"),
-        sitter_bonus=_flag(opts.get("sitter_bonus", False), "options", "sitter_bonus"),
-        sheet_style=_sheet_style(opts.get("sheet", "signed" if rules == TICHU else "deferred")),
-        great_grand_tichu=_flag(opts.get("great_grand_tichu", False), "options", "great_grand_tichu"),
-        **_house_rules(opts),
-    )
+    # Only the options given are passed on: every other one keeps its default in `Options`.
+    given: dict[str, Any] = {"target": _integer(target, "options", "target_not_number")}
+    for key in _TABLE_SWITCHES:
+        if key in opts:
+            given[key] = _flag(opts[key], "options", key)
+    if "sheet" in opts:
+        given["sheet_style"] = _sheet_style(opts["sheet"])
+    elif rules == TICHU:
+        given["sheet_style"] = "signed"  # Tichu's sheets show minus figures (RULES.md §10)
+    if "great_grand_tichu" in opts:
+        given["great_grand_tichu"] = _flag(opts["great_grand_tichu"], "options", "great_grand_tichu")
+    options = Options(**given, **_house_rules(opts))
     first_dealer = _integer(data.get("first_dealer", 0), "first_dealer", "first_dealer_not_number")
     start = data.get("start_scores")
     if start is None:
@@ -123,7 +128,7 @@ def _round_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset(
     """Build one Tichu round (RULES.md §10); a `kind` is refused: a round has none."""
     if "kind" in data:
         raise malformed("kind", "tichu_round_has_no_kind")
-    _unknown(data, ROUND_KEYS | extra, None)
+    _unknown(data, _ROUND_KEYS | extra, None)
     calls = data.get("calls")
     if calls is None:
         calls = [None] * 4
@@ -154,7 +159,7 @@ def _round_to_dict(record: TichuRound) -> dict[str, Any]:
 
 def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> HandRecord:
     """Build one hand record (RULES.md §2); keys in `extra` are the caller's to read."""
-    _unknown(data, HAND_KEYS | extra, None)
+    _unknown(data, _HAND_KEYS | extra, None)
     kind = data.get("kind", "played")
     if not isinstance(kind, str):
         raise malformed("kind", "kind_not_word")

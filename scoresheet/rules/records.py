@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal, NamedTuple
+
+from .rulesets import BARREL_BELOW, COUNT_PENALTY, DUMP_AT
 
 Kind = Literal["played", "forfeit", "redeal"]
 Status = Literal["in_progress", "finished"]
@@ -13,6 +15,9 @@ Dump = Literal["off", "plus", "both"]
 BarrelMiss = Literal["costs_bid", "stays"]
 ForfeitPays = Literal["60", "half_bid"]
 BlindDoubles = Literal["hand", "declarer"]
+BarrelJump = Literal["wins", "mounts"]
+BarrelClash = Literal["all_stay", "one_stays", "all_fall"]
+BarrelWinScore = Literal["target", "added"]
 
 SUITS: dict[str, int] = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
 """Marriage values by suit (RULES.md §1), in the order the sheet lists them."""
@@ -22,7 +27,12 @@ MARRIAGES: dict[str, int] = SUITS | {ACES: 200}
 """What each marriage a table may declare is worth."""
 
 
-@dataclass(frozen=True, slots=True)
+def marriage_points(suits: tuple[str, ...]) -> int:
+    """What the marriages one seat declared are worth (RULES.md §1, with §11.10's aces)."""
+    return sum(map(MARRIAGES.__getitem__, suits))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Options:
     """The table's options (RULES.md §6, §8)."""
 
@@ -42,7 +52,7 @@ class Options:
     # The house rules of RULES.md §11; None: the ruleset's default (`house.resolved`).
     zeros: Zeros | None = None
     """Which zeros cost: every third of the match, three in a row, or none (§11.1)."""
-    zero_penalty: int = 120
+    zero_penalty: int = COUNT_PENALTY
     """What a costly zero takes off (§11.1)."""
     dump_555: Dump = "off"
     """A score of exactly 555 (and with `both` −555) goes to 0 (§11.2)."""
@@ -62,12 +72,28 @@ class Options:
     """A blind bid doubles the whole hand, or the declarer's points only (§11.9)."""
     ace_marriage: bool = False
     """Four aces declared count as a 200 marriage (§11.10)."""
+    barrel_gap: int = BARREL_BELOW
+    """How far below the target the barrel sits: 120 or 100 (§11.11)."""
+    barrel_jump: BarrelJump = "wins"
+    """A seat jumping from below the barrel to the target wins, or only mounts it (§11.12)."""
+    barrel_clash: BarrelClash = "all_stay"
+    """Of seats mounting in the same hand all stay on, one stays, or none (§11.13)."""
+    barrel_defender_wins: bool = False
+    """A defender on the barrel taking 120 (the barrel gap) or more wins from it (§11.14)."""
+    barrel_win_score: BarrelWinScore = "target"
+    """A win from the barrel scores the target, or the barrel plus the hand's points (§11.15)."""
+    barrel_zeros: bool = False
+    """A defender on the barrel takes zeros, though it pays no penalty there (§11.16)."""
+    forfeit_penalty: bool | None = None
+    """Every third forfeit costs the declarer 120 (§11.17); None: as the ruleset plays."""
+    dump_at: int = DUMP_AT
+    """The score `dump_555` dumps (§11.18)."""
     forced_any_seat: bool = False
     """Tyzicha matches stored before the correction of RULES.md §7: any declarer may be forced,
     at 100 or more. Not offered for new matches."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Setup:
     """How a match starts."""
 
@@ -88,7 +114,8 @@ class HandRecord:
     """One hand exactly as the table entered it (RULES.md §2)."""
 
     kind: Kind
-    """`played`, `forfeit` (Rospisat') or `redeal`."""
+    """`played`, `forfeit` (Rospisat') or `redeal`; the only field given without its name."""
+    _: KW_ONLY
     declarer: int | None = None
     """Seat that won the auction; None for a redeal."""
     bid: int | None = None
@@ -107,7 +134,7 @@ class HandRecord:
     """Tyzicha: the declarer was forced to take the hand at 100."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TichuRound:
     """One Tichu round exactly as the table entered it (RULES.md §10)."""
 
@@ -174,7 +201,7 @@ class HandResult(NamedTuple):
     """One per seat (Tichu: one per team)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Standing:
     """Where one seat stands after the last hand."""
 
@@ -186,15 +213,15 @@ class Standing:
     """Running sheet total (`total - owed == score`)."""
     owed: int
     """Losses still to be taken off the sheet."""
-    barrel: bool
+    barrel: bool = False
     """On the barrel."""
-    barrel_hands: int
+    barrel_hands: int = 0
     """Hands played on the barrel so far (three and it falls)."""
-    locked: bool
+    locked: bool = False
     """Polish lock: at 900..999, scores only as declarer."""
-    zeros: int
+    zeros: int = 0
     """Zeros taken (every third costs 120)."""
-    forfeits: int
+    forfeits: int = 0
     """Forfeits (Rospisat') declared."""
     barrel_hands_left: int = 0
     """Hands left on the barrel before the fall (0 when not on it)."""
@@ -205,7 +232,7 @@ class Standing:
     """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NextDeal:
     """Who does what in the next hand."""
 
@@ -213,14 +240,14 @@ class NextDeal:
     """Number the next hand will get."""
     dealer: int
     first_bidder: int
-    sitting_out: int | None
-    gold: bool
+    sitting_out: int | None = None
+    gold: bool = False
     """The next hand is in a gold set."""
-    min_bid: int
-    """Lowest bid allowed in the next hand."""
+    min_bid: int = 0
+    """Lowest bid allowed in the next hand (0 where nobody bids: Tichu)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchState:
     """Everything computed about a match: a replay of its hand records (the running sheet
     of RULES.md §8 is `hands` and `standings`)."""

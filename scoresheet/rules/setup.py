@@ -10,10 +10,10 @@ from .records import Setup
 from .rulesets import RULESETS
 from .tichu import SEATS, TARGETS, TICHU, team_names
 
-MAX_NAME = 40
-LOWEST_START = -10_000
+_MAX_NAME = 40
+_LOWEST_START = -10_000
 """RULES.md §6 bounds start scores only from above; a floor stops a typo such as -80000."""
-JOINERS = "\u200c\u200d"
+_JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: invisible, but part of how some scripts and emoji are written."""
 INVISIBLE = frozenset(
     "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
@@ -22,7 +22,7 @@ INVISIBLE = frozenset(
 """Characters that show nothing (fillers, blanks, zero-width marks): a name needs at least one
 character that is neither one of these nor a space. Letters such as the Hangul fillers (U+115F,
 U+1160, U+3164, U+FFA0) and the blank braille pattern (U+2800) pass every category check."""
-LINE_BREAKS = ("Zl", "Zp")
+_LINE_BREAKS = ("Zl", "Zp")
 
 
 def check_setup(setup: Setup) -> None:
@@ -54,7 +54,7 @@ def check_setup(setup: Setup) -> None:
         raise refuse("options", "no_great_grand_tichu", game=rs.name)
     if opts.sitter_bonus and n != 4:
         raise refuse("options", "sitter_bonus_needs_four")
-    _check_start(setup, setup.players, rs.barrel_at(opts.target))
+    _check_start(setup, setup.players, rs.barrel_at(opts.target, opts.barrel_gap))  # §11.11: outside B..T−1
     check_house_rules(setup, rs.name)
 
 
@@ -107,12 +107,12 @@ def _check_start(setup: Setup, names: tuple[str, ...], barrel_at: int | None) ->
         code = "start_score_per_player" if len(names) == n else "start_score_per_team"
         raise refuse("start_scores", code, n=len(names))
     for name, score in zip(names, setup.start_scores, strict=True):
-        if not LOWEST_START <= score < opts.target:
+        if not _LOWEST_START <= score < opts.target:
             raise refuse(
                 "start_scores",
                 "start_score_range",
                 name=name,
-                lowest=LOWEST_START,
+                lowest=_LOWEST_START,
                 highest=opts.target - 1,
                 score=score,
             )
@@ -138,9 +138,11 @@ def _check_name(name: str) -> None:
     characters."""
     if all(c.isspace() or c in INVISIBLE for c in name):
         raise refuse("players", "name_missing")
-    if len(name) > MAX_NAME:
-        raise refuse("players", "name_too_long", start=name[:20], most=MAX_NAME)
+    if len(name) > _MAX_NAME:
+        raise refuse("players", "name_too_long", start=name[:20], most=_MAX_NAME)
     if name != name.strip():
         raise refuse("players", "name_spaces", name=name.strip())
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", *LINE_BREAKS) and c not in JOINERS for c in name):
+    if any(
+        unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", *_LINE_BREAKS) and c not in _JOINERS for c in name
+    ):
         raise refuse("players", "name_invisible")

@@ -10,6 +10,7 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .events import Event
 from .game import Deal, Scored
 from .messages import Coded, OneOf, malformed, refuse
 from .records import NextDeal, Record, Setup, Standing, TichuRound
@@ -22,11 +23,17 @@ TARGETS = (1000, 500, 1500, 2000)
 """Targets allowed; the first is the default."""
 CALLS: dict[str, int] = {"tichu": 100, "grand": 200, "great_grand": 400}
 """What each call wins, or loses when it fails (RULES.md §10)."""
+_CALL_EVENTS = {
+    "tichu": (Event.TICHU_FAILED, Event.TICHU_MADE),
+    "grand": (Event.GRAND_FAILED, Event.GRAND_MADE),
+    "great_grand": (Event.GREAT_GRAND_FAILED, Event.GREAT_GRAND_MADE),
+}
+"""Each call's events, failed and made (indexed by whether it was made)."""
 CALL_WORDS = {"tichu": "Tichu", "grand": "Grand Tichu", "great_grand": "Great Grand Tichu"}
 DOUBLE_VICTORY = 200
-CARD_POINTS = 100
+_CARD_POINTS = 100
 """The two teams' card points always add up to this."""
-LOWEST_CARD_POINTS, HIGHEST_CARD_POINTS, CARD_STEP = -25, 125, 5
+LOWEST_CARD_POINTS, HIGHEST_CARD_POINTS, _CARD_STEP = -25, 125, 5
 
 
 def team_of(seat: int) -> int:
@@ -56,11 +63,11 @@ class Tichu:
     def deal(self) -> Deal:
         """The round that comes next; everyone is dealt cards and nobody bids."""
         order = tuple((self.dealer + 1 + k) % SEATS for k in range(SEATS))
-        return Deal(self.dealer, None, False, 0, order)
+        return Deal(dealer=self.dealer, order=order)
 
     def next_deal(self) -> NextDeal:
         """The banner for the next round: its number and the dealer."""
-        return NextDeal(self.number, self.dealer, (self.dealer + 1) % SEATS, None, False, 0)
+        return NextDeal(hand=self.number, dealer=self.dealer, first_bidder=(self.dealer + 1) % SEATS)
 
     def copy(self) -> Tichu:
         """An independent copy of the running state (the set-up is shared)."""
@@ -71,7 +78,8 @@ class Tichu:
     def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where each team stands now (`seat` is the team number, `name` the team's)."""
         return tuple(
-            Standing(t, self.names[t], self.scores[t], totals[t], owed[t], False, 0, False, 0, 0) for t in range(TEAMS)
+            Standing(seat=t, name=self.names[t], score=self.scores[t], total=totals[t], owed=owed[t])
+            for t in range(TEAMS)
         )
 
     def winner(self, scores: Sequence[int], deal: Deal, scored: Scored) -> int | None:
@@ -137,10 +145,10 @@ class Tichu:
                     name=name,
                     points=p,
                 )
-            if p % CARD_STEP:
+            if p % _CARD_STEP:
                 raise refuse("card_points", "card_points_step", name=name, points=p)
-        if sum(points) != CARD_POINTS:
-            raise refuse("card_points", "card_points_sum", total=CARD_POINTS, sum=sum(points))
+        if sum(points) != _CARD_POINTS:
+            raise refuse("card_points", "card_points_sum", total=_CARD_POINTS, sum=sum(points))
 
     def play(self, record: Record) -> Scored:
         """Score a round that `check` allowed, per team, and pass the deal on (checks nothing)."""
@@ -150,18 +158,18 @@ class Tichu:
             self.scores[t] += gains[t]
         self.number += 1
         self.dealer = (self.dealer + 1) % SEATS
-        return Scored(tuple(self.scores), events, (False,) * TEAMS, None, None, None, None, 1)
+        return Scored(scores=tuple(self.scores), events=events, barrel=(False,) * TEAMS)
 
 
-def _round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+def _round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[Event, ...], ...]]:
     """Each team's points for a checked round, and its event words (RULES.md §10)."""
     gains = [0] * TEAMS
-    events: list[list[str]] = [[] for _ in range(TEAMS)]
+    events: list[list[Event]] = [[] for _ in range(TEAMS)]
     if record.double_victory:
         assert record.first_out is not None
         winners = team_of(record.first_out)
         gains[winners] += DOUBLE_VICTORY
-        events[winners].append("double_victory")
+        events[winners].append(Event.DOUBLE_VICTORY)
     else:
         assert record.card_points is not None
         gains = list(record.card_points)
@@ -169,11 +177,11 @@ def _round_points(record: TichuRound) -> tuple[tuple[int, ...], tuple[tuple[str,
         if call is not None:
             made = seat == record.first_out
             gains[team_of(seat)] += CALLS[call] if made else -CALLS[call]
-            events[team_of(seat)].append(f"{call}_made" if made else f"{call}_failed")
+            events[team_of(seat)].append(_CALL_EVENTS[call][made])
     return tuple(gains), tuple(tuple(e) for e in events)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CallCount:
     """How often one player called something, and how often the call was made."""
 
@@ -181,7 +189,7 @@ class CallCount:
     made: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CallStatistics:
     """The match page's call statistics: per player per call, and double victories per team."""
 
@@ -203,4 +211,7 @@ def call_statistics(setup: Setup, rounds: Sequence[TichuRound]) -> CallStatistic
                 counts[seat][call][1] += seat == r.first_out
         if r.double_victory and r.first_out is not None:
             doubles[team_of(r.first_out)] += 1
-    return CallStatistics(tuple({c: CallCount(n, m) for c, (n, m) in seat.items()} for seat in counts), tuple(doubles))
+    return CallStatistics(
+        calls=tuple({c: CallCount(called=n, made=m) for c, (n, m) in seat.items()} for seat in counts),
+        double_victories=tuple(doubles),
+    )

@@ -11,21 +11,44 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .events import Event
 from .game import Deal, Scored
-from .house import DUMP_AT, resolved
+from .house import dump_scores, resolved
 from .legal import check_hand
-from .records import HandRecord, NextDeal, Record, Setup, Standing
+from .records import HandRecord, NextDeal, Record, Setup, Standing, marriage_points
 from .rulesets import (
-    BARREL_BELOW,
+    BARREL_DROP,
+    BLIND_MULTIPLIER,
+    BOMB_BONUS_FOUR_SEATS,
     COUNT_PENALTY,
-    FALL_BELOW,
     GOLD_MIN_BID,
+    GOLD_MULTIPLIER,
     LOCK_BELOW,
     RULESETS,
     complete_points,
-    marriage_points,
     round_points,
 )
+
+# On Python 3.11 an enum member read from its class goes through EnumType.__getattr__, about
+# five times a global's look-up; scoring reads several per hand, so it reads these globals.
+_BARREL_CLASH = Event.BARREL_CLASH
+_BARREL_FALL = Event.BARREL_FALL
+_BARREL_IGNORED = Event.BARREL_IGNORED
+_BARREL_OFF = Event.BARREL_OFF
+_BARREL_ON = Event.BARREL_ON
+_BARREL_RESET = Event.BARREL_RESET
+_CAPPED = Event.CAPPED
+_DUMP = Event.DUMP
+_FORFEIT = Event.FORFEIT
+_FORFEIT_PENALTY = Event.FORFEIT_PENALTY
+_KNOCKED_OFF = Event.KNOCKED_OFF
+_LOCKED = Event.LOCKED
+_MADE = Event.MADE
+_MISSED = Event.MISSED
+_SITTING_OUT = Event.SITTING_OUT
+_UNLOCKED = Event.UNLOCKED
+_ZERO = Event.ZERO
+_ZERO_PENALTY = Event.ZERO_PENALTY
 
 
 @dataclass(slots=True)
@@ -53,8 +76,6 @@ class Tysiacha:
         self.target = setup.options.target
         self.names = setup.players
         self.n = n = len(setup.players)
-        self.barrel_at = self.target - BARREL_BELOW
-        self.fall_to = self.target - FALL_BELOW
         self.lock_at = self.target - LOCK_BELOW
         self.has_barrel = rs.has_barrel
         self.has_lock = rs.endgame == "lock"
@@ -66,6 +87,10 @@ class Tysiacha:
         # The house rules (RULES.md §11), read once into plain attributes: with the defaults
         # each costs a hand one test of a flag at most.
         h = resolved(setup.options, setup.rules)
+        self.gap = h.barrel_gap
+        """How far below the target the barrel sits; also what a win from it needs (§11.11)."""
+        self.barrel_at = self.target - h.barrel_gap
+        self.fall_to = self.barrel_at - BARREL_DROP
         self.zeros = h.zeros != "off"
         self.consecutive = h.zeros == "consecutive"
         self.zero_penalty = h.zero_penalty
@@ -76,17 +101,24 @@ class Tysiacha:
         self.half_bid = h.forfeit_pays == "half_bid"
         self.blind_declarer_only = h.blind_doubles == "declarer"
         self.knock_off = h.barrel_knock_off
-        self.mounted = False
-        """A seat mounted the barrel in the hand being scored (read with `knock_off`)."""
-        self.dump = () if h.dump_555 == "off" else ((DUMP_AT, -DUMP_AT) if h.dump_555 == "both" else (DUMP_AT,))
+        self.jump_mounts = h.barrel_jump == "mounts"
+        self.clash = h.barrel_clash
+        self.defender_wins = h.barrel_defender_wins
+        self.win_added = h.barrel_win_score == "added"
+        self.barrel_zeros = h.barrel_zeros
+        self.forfeit_penalty = h.forfeit_penalty
+        self.mounts: list[tuple[_Seat, int]] | None = [] if self.knock_off or self.clash != "all_stay" else None
+        """The seats mounting the barrel in the hand being scored, each with its step-3 result
+        (§11): read by the clash and the knock-off, None when neither is played."""
+        self.dump = frozenset(dump_scores(h))
         self._deals = tuple(
             tuple(
                 Deal(
-                    dealer,
-                    dealer if n == 4 else None,
-                    gold,
-                    GOLD_MIN_BID if gold else rs.min_bid,
-                    tuple((dealer + rs.bids_first + k) % n for k in range(n)),
+                    dealer=dealer,
+                    sitting_out=dealer if n == 4 else None,
+                    gold=gold,
+                    min_bid=GOLD_MIN_BID if gold else rs.min_bid,
+                    order=tuple((dealer + rs.bids_first + k) % n for k in range(n)),
                 )
                 for dealer in range(n)
             )
@@ -103,12 +135,21 @@ class Tysiacha:
     def next_deal(self) -> NextDeal:
         """The banner for the next hand."""
         d = self.deal()
-        return NextDeal(self.number, d.dealer, d.order[0], d.sitting_out, d.gold, d.min_bid)
+        return NextDeal(
+            hand=self.number,
+            dealer=d.dealer,
+            first_bidder=d.order[0],
+            sitting_out=d.sitting_out,
+            gold=d.gold,
+            min_bid=d.min_bid,
+        )
 
     def copy(self) -> Tysiacha:
         """An independent copy of the running state (the set-up and tables are shared)."""
         other = copy.copy(self)
         other.seats = [dataclasses.replace(s) for s in self.seats]
+        if self.mounts is not None:
+            other.mounts = []
         return other
 
     def _locked(self, seat: _Seat) -> bool:
@@ -117,29 +158,29 @@ class Tysiacha:
 
     def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where every seat stands now."""
-        counts_forfeits = self.rs.forfeit == "count"
+        counts_forfeits = self.forfeit_penalty
         return tuple(
             Standing(
-                i,
-                names[i],
-                s.score,
-                totals[i],
-                owed[i],
-                s.barrel,
-                s.barrel_hands,
-                self._locked(s),
-                s.zeros,
-                s.forfeits,
-                self.barrel_hands - s.barrel_hands if s.barrel else 0,
-                self._next_zero_costs(s),
-                counts_forfeits and s.forfeits % 3 == 2,
+                seat=i,
+                name=names[i],
+                score=s.score,
+                total=totals[i],
+                owed=owed[i],
+                barrel=s.barrel,
+                barrel_hands=s.barrel_hands,
+                locked=self._locked(s),
+                zeros=s.zeros,
+                forfeits=s.forfeits,
+                barrel_hands_left=self.barrel_hands - s.barrel_hands if s.barrel else 0,
+                next_zero_costs=self._next_zero_costs(s),
+                next_forfeit_costs=counts_forfeits and s.forfeits % 3 == 2,
             )
             for i, s in enumerate(self.seats)
         )
 
     def _next_zero_costs(self, seat: _Seat) -> int:
         """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0."""
-        if not self.zeros:
+        if not self.zeros or (seat.barrel and self.barrel_zeros):  # §11.16: not paid on the barrel
             return 0
         due = seat.run == 2 if self.consecutive else seat.zeros % 3 == 2
         return self.zero_penalty if due else 0
@@ -175,14 +216,9 @@ class Tysiacha:
         deal = self.deal()
         if record.kind == "redeal":
             scored = Scored(
-                tuple(s.score for s in self.seats),
-                tuple(("sitting_out",) if i == deal.sitting_out else () for i in range(self.n)),
-                tuple(s.barrel for s in self.seats),
-                None,
-                None,
-                None,
-                None,
-                1,
+                scores=tuple(s.score for s in self.seats),
+                events=tuple((_SITTING_OUT,) if i == deal.sitting_out else () for i in range(self.n)),
+                barrel=tuple(s.barrel for s in self.seats),
             )
             self.number += 1  # the same dealer deals again
             return scored
@@ -205,7 +241,7 @@ class Tysiacha:
         rs = self.rs
         declarer, bid = record.declarer, record.bid
         assert declarer is not None and bid is not None
-        mult = 2 if deal.gold else 1
+        mult = GOLD_MULTIPLIER if deal.gold else 1
         seats = self.seats
         points: tuple[int | None, ...] | None = None
         took: tuple[int | None, ...] | None = None
@@ -235,14 +271,15 @@ class Tysiacha:
             made = declarer_took >= bid
             defenders_mult = mult
             if record.blind:
-                mult *= 2
+                mult *= BLIND_MULTIPLIER
                 if not self.blind_declarer_only:  # §11.9
                     defenders_mult = mult
             pays = rs.defenders_score_on_made or not made
             rounding, zeros, consecutive = rs.rounding, self.zeros, self.consecutive
         elif rs.forfeit == "bomb":
             # The first forfeit of a seat is free, later ones pay every other seat (§7).
-            bomb = (40 if self.n == 4 else 60) if seats[declarer].forfeits > 0 else 0
+            if seats[declarer].forfeits > 0:
+                bomb = BOMB_BONUS_FOUR_SEATS if self.n == 4 else rs.forfeit_bonus
             opponents_get = bomb
         elif self.half_bid:  # §11.8: half the bid, rounded up to the step
             step = 2 * rs.bid_step
@@ -251,21 +288,18 @@ class Tysiacha:
             opponents_get = rs.forfeit_bonus * mult
         sitting_out = deal.sitting_out
         has_lock, lock_at, target = self.has_lock, self.lock_at, self.target
-        on_before = None
-        if self.knock_off:
-            on_before = [s.barrel for s in seats]
-            self.mounted = False
+        defender_wins, gap = self.defender_wins, self.gap
         new_scores: list[int] = []
-        all_events: list[tuple[str, ...]] = []
+        all_events: list[tuple[Event, ...]] = []
         for i, seat in enumerate(seats):
             old = seat.score
             if i == declarer:
-                events: list[str] = []
+                events: list[Event] = []
                 new = self._declare(seat, record, mult, made, declarer_took, events)
                 if consecutive:
                     seat.run = 0
             elif i == sitting_out:
-                events = ["sitting_out"]
+                events = [_SITTING_OUT]
                 # The number the table entered (§6), not multiplied: §3's multiplier is for the
                 # declarer's, defenders' and forfeit points. It goes through the barrel rules
                 # like any gain: it can put the sitter on the barrel or take it to the target.
@@ -277,9 +311,12 @@ class Tysiacha:
                     raw, seat_took = points[i], took[i]
                     assert raw is not None and seat_took is not None
                     # Took minus the card points is what the seat's marriages are worth.
-                    gain = (round_points(raw, rounding) + seat_took - raw) * defenders_mult if pays else 0
+                    worth = round_points(raw, rounding) + seat_took - raw
+                    gain = worth * defenders_mult if pays else 0
                     zero = zeros and raw == 0
-                    if consecutive:
+                    if defender_wins and seat.barrel and worth >= gap:  # §11.14, before any multiplier
+                        new = self._defender_wins(seat, gain, zero, events)
+                    elif consecutive:
                         zeros_before = seat.zeros
                         new = self._collect(seat, gain, events, True, zero)
                         if seat.zeros == zeros_before:  # §11.1: anything but a zero ends a run
@@ -291,53 +328,90 @@ class Tysiacha:
             if has_lock:
                 was, now = lock_at <= old < target, lock_at <= new < target
                 if now and not was:
-                    events.append("locked")
+                    events.append(_LOCKED)
                 elif was and not now and new < target:
-                    events.append("unlocked")
+                    events.append(_UNLOCKED)
             seat.score = new
             new_scores.append(new)
             all_events.append(tuple(events) if events else ())
-        if on_before is not None and self.mounted:
-            self._knock_off(on_before, new_scores, all_events)
-        if self.dump and any(score in new_scores for score in self.dump):
+        mounts = self.mounts
+        if mounts:  # step 4 (§11): the clash, then the knock-off
+            if len(mounts) > 1 and self.clash != "all_stay":
+                self._clash(mounts, declarer, deal, new_scores, all_events)
+            if self.knock_off and any(s.barrel for s, _ in mounts):
+                self._knock_off(mounts, new_scores, all_events)
+            mounts.clear()
+        if self.dump and not self.dump.isdisjoint(new_scores):
             self._dump(new_scores, all_events)
+        # Positional, in the order of Scored's fields: keywords would cost a replay 4% (one a hand).
         return Scored(
             tuple(new_scores), tuple(all_events), tuple([s.barrel for s in seats]), declarer, points, took, made, mult
         )
 
-    def _knock_off(self, on_before: list[bool], scores: list[int], events: list[tuple[str, ...]]) -> None:
-        """§11.3: a seat mounting the barrel knocks off every seat that was on it already."""
-        for i, seat in enumerate(self.seats):
-            if on_before[i] and seat.barrel:
+    def _clash(
+        self,
+        mounts: list[tuple[_Seat, int]],
+        declarer: int,
+        deal: Deal,
+        scores: list[int],
+        events: list[tuple[Event, ...]],
+    ) -> None:
+        """§11.13: of the seats mounting in the same hand, one stays (the declarer, else the
+        highest step-3 result, else the earlier in the bidding order) or none; the others drop
+        to B − 120, which is not a fall (§11.6)."""
+        seat_of = {id(seat): i for i, seat in enumerate(self.seats)}
+        mounted = [(seat_of[id(seat)], result) for seat, result in mounts]
+        kept = None
+        if self.clash == "one_stays":
+            if any(i == declarer for i, _ in mounted):
+                kept = declarer
+            else:
+                kept = min(mounted, key=lambda m: (-m[1], deal.order.index(m[0])))[0]
+        for i, _ in mounted:
+            if i != kept:
+                seat = self.seats[i]
                 seat.barrel = False
                 seat.barrel_hands = 0
-                said = ["knocked_off"]
+                scores[i] = seat.score = self.fall_to
+                events[i] += (_BARREL_CLASH,)
+
+    def _knock_off(self, mounts: list[tuple[_Seat, int]], scores: list[int], events: list[tuple[Event, ...]]) -> None:
+        """§11.3: a seat mounting the barrel knocks off every seat that was on it already: the
+        seats on it now that did not mount in this hand."""
+        mounted = {id(seat) for seat, _ in mounts}
+        for i, seat in enumerate(self.seats):
+            if seat.barrel and id(seat) not in mounted:
+                seat.barrel = False
+                seat.barrel_hands = 0
+                said = [_KNOCKED_OFF]
                 scores[i] = seat.score = self._fallen(seat, said)
                 events[i] += tuple(said)
 
-    def _dump(self, scores: list[int], events: list[tuple[str, ...]]) -> None:
+    def _dump(self, scores: list[int], events: list[tuple[Event, ...]]) -> None:
         """§11.2: a score of exactly 555 (or −555) goes to 0, whoever holds it."""
         dump = self.dump
         for i, score in enumerate(scores):
             if score in dump:
                 scores[i] = self.seats[i].score = 0
-                events[i] += ("dump",)
+                events[i] += (_DUMP,)
 
-    def _collect(self, seat: _Seat, gain: int, events: list[str], in_hand: bool, zero: bool) -> int:
+    def _collect(self, seat: _Seat, gain: int, events: list[Event], in_hand: bool, zero: bool) -> int:
         """A defender, forfeit opponent or sitter-out takes what the hand gave it (RULES.md §4)."""
         score = seat.score
         if seat.barrel:
             if gain or in_hand:
-                events.append("barrel_ignored")
+                events.append(_BARREL_IGNORED)
+            if zero and self.barrel_zeros:
+                self._barrel_zero(seat, events)
             return self._barrel_hand(seat, score, events) if in_hand else score
         if self.has_lock and self.lock_at <= score < self.target:
             if gain or in_hand:
-                events.append("locked")
+                events.append(_LOCKED)
             return score
         new = score + gain
         if zero:
             seat.zeros += 1
-            events.append("zero")
+            events.append(_ZERO)
             if self.consecutive:  # §11.1: three in a row pay, and the run starts again
                 seat.run += 1
                 due = seat.run == 3
@@ -347,10 +421,10 @@ class Tysiacha:
                 due = seat.zeros % 3 == 0
             if due:
                 new -= self.zero_penalty
-                events.append("zero_penalty")
+                events.append(_ZERO_PENALTY)
         if self.rs.endgame == "cap" and new > self.target - 1:
             new = max(self.target - 1, score)  # a seat is never above 1000 already (§6)
-            events.append("capped")
+            events.append(_CAPPED)
         return self._maybe_barrel_on(seat, new, events)
 
     def _declare(
@@ -360,7 +434,7 @@ class Tysiacha:
         mult: int,
         made: bool | None,
         took: int | None,
-        events: list[str],
+        events: list[Event],
     ) -> int:
         """The declarer's new score (RULES.md §3, §4, §7); `took` is what the made check used."""
         rs = self.rs
@@ -368,65 +442,99 @@ class Tysiacha:
         assert bid is not None
         if record.kind == "forfeit":
             seat.forfeits += 1
-            events.append("forfeit")
+            events.append(_FORFEIT)
+            due = self.forfeit_penalty and seat.forfeits % 3 == 0  # §4, §11.17
             if rs.forfeit == "minus_bid":
-                return self._lose(seat, bid * mult, events)
-            if rs.forfeit == "count" and seat.forfeits % 3 == 0:
-                events.append("forfeit_penalty")
+                on_barrel = seat.barrel
+                new = self._lose(seat, bid * mult, events)
+                if due and not on_barrel:  # §11.17: on the barrel (step 2) no count penalty
+                    events.append(_FORFEIT_PENALTY)
+                    new -= COUNT_PENALTY
+                return new
+            if due:
+                events.append(_FORFEIT_PENALTY)
                 return self._maybe_barrel_on(seat, seat.score - COUNT_PENALTY, events)
             return seat.score
         if not made:
-            events.append("missed")
+            events.append(_MISSED)
             return self._lose(seat, bid * mult, events)
-        events.append("made")
+        events.append(_MADE)
         if seat.barrel:
             assert took is not None
-            wins = took >= 120 if rs.endgame == "barrel_took" else bid >= 120
-            if wins:
-                seat.barrel = False
-                seat.barrel_hands = 0
-                return self.target
+            # §4 rule 3, took ≥ 120 (classic, §7: a made bid of 120 or more); §11.11: the gap.
+            if (took if rs.endgame == "barrel_took" else bid) >= self.gap:
+                return self._barrel_win(seat, bid * mult)
             return self._barrel_hand(seat, seat.score, events)
         if self._locked(seat):
             return self.target
         return self._maybe_barrel_on(seat, seat.score + bid * mult, events)
 
-    def _lose(self, seat: _Seat, amount: int, events: list[str]) -> int:
+    def _barrel_win(self, seat: _Seat, points: int) -> int:
+        """A seat wins from the barrel (§4 rule 3, §11.14): the target, or with §11.15's
+        "added" the barrel plus the hand's points, multiplied, and never less than the target."""
+        seat.barrel = False
+        seat.barrel_hands = 0
+        if self.win_added:
+            return max(self.target, seat.score + points)
+        return self.target
+
+    def _defender_wins(self, seat: _Seat, gain: int, zero: bool, events: list[Event]) -> int:
+        """§11.14: a defender on the barrel whose points reach the gap wins from it (step 2,
+        before any fall); a zero it takes still counts (§11.16)."""
+        if zero and self.barrel_zeros:
+            self._barrel_zero(seat, events)
+        elif self.consecutive:
+            seat.run = 0
+        return self._barrel_win(seat, gain)
+
+    def _barrel_zero(self, seat: _Seat, events: list[Event]) -> None:
+        """§11.16: a zero taken on the barrel counts, and its penalty is not taken, but the
+        count moves on as if it were paid (a run restarts)."""
+        seat.zeros += 1
+        events.append(_ZERO)
+        if self.consecutive:
+            seat.run += 1
+            if seat.run == 3:
+                seat.run = 0
+
+    def _lose(self, seat: _Seat, amount: int, events: list[Event]) -> int:
         """A missed (or, where it costs the bid, forfeited) contract."""
         if seat.barrel:
             if self.miss_stays:  # §11.4: at the barrel still, and the hand counts
                 return self._barrel_hand(seat, seat.score, events)
             seat.barrel = False
             seat.barrel_hands = 0
-            events.append("barrel_off")
+            events.append(_BARREL_OFF)
             return self.barrel_at - amount
         return seat.score - amount
 
-    def _barrel_hand(self, seat: _Seat, score: int, events: list[str]) -> int:
+    def _barrel_hand(self, seat: _Seat, score: int, events: list[Event]) -> int:
         """Count one hand on the barrel; the last one without a win or a miss drops it."""
         seat.barrel_hands += 1
         if seat.barrel_hands >= self.barrel_hands:
             seat.barrel = False
             seat.barrel_hands = 0
-            events.append("barrel_fall")
+            events.append(_BARREL_FALL)
             return self._fallen(seat, events)
         return score
 
-    def _fallen(self, seat: _Seat, events: list[str]) -> int:
+    def _fallen(self, seat: _Seat, events: list[Event]) -> int:
         """Where a fall from the barrel lands: T − 240, or 0 on every third (§11.6)."""
         if self.falls_reset:
             seat.falls += 1
             if seat.falls % 3 == 0:
-                events.append("barrel_reset")
+                events.append(_BARREL_RESET)
                 return 0
         return self.fall_to
 
-    def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[str]) -> int:
-        """Barrel rule 1: a score may never sit between the barrel and the target."""
-        if self.has_barrel and self.barrel_at <= new < self.target:
+    def _maybe_barrel_on(self, seat: _Seat, new: int, events: list[Event]) -> int:
+        """Barrel rule 1: a score may never sit between the barrel and the target (§11.12's
+        "mounts": nor at the target or above)."""
+        if self.has_barrel and self.barrel_at <= new and (new < self.target or self.jump_mounts):
             seat.barrel = True
             seat.barrel_hands = 0
-            events.append("barrel_on")
-            self.mounted = True  # for §11.3's knock-off
+            events.append(_BARREL_ON)
+            if self.mounts is not None:  # for §11.13's clash and §11.3's knock-off
+                self.mounts.append((seat, new))
             return self.barrel_at
         return new

@@ -17,11 +17,11 @@ USUAL = ""
 """The form's choice that leaves an option out: the ruleset's own rule."""
 
 
-def figures(target: int) -> tuple[int, int]:
+def figures(target: int, gap: int = BARREL_BELOW) -> tuple[int, int]:
     """Where the barrel sits and where a fall from it lands for this target, as the engine
-    scores it (RULES.md §4: 880 and 760 for 1000)."""
+    scores it (RULES.md §4: 880 and 760 for 1000; §11.11: `gap` below the target)."""
     rs = RULESETS["squarescores"]  # the barrel is the same wherever there is one
-    return target - BARREL_BELOW, rs.fall_to(target) or 0
+    return target - gap, rs.fall_to(target, gap) or 0
 
 
 USUAL_TARGET = RULESETS["squarescores"].targets[0]
@@ -30,10 +30,10 @@ TARGET_WORDS = ("barrel_knock_off", "three_falls_reset", "barrel_miss")
 """The house rules whose words name a barrel figure, which moves with the target."""
 
 
-def target_words(key: str, target: int) -> Any:
+def target_words(key: str, target: int, gap: int = BARREL_BELOW) -> Any:
     """A house rule's label (a switch) or its choices (a word) with the barrel's figures of
-    this target: the others' words do not depend on it."""
-    barrel, fall = figures(target)
+    this target (and barrel gap, §11.11): the others' words do not depend on it."""
+    barrel, fall = figures(target, gap)
     if key == "barrel_knock_off":
         return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d", fall=fall)
     if key == "three_falls_reset":
@@ -58,6 +58,14 @@ LABELS: dict[str, Any] = {
     "forfeit_pays": _l("A forfeit (Rospisat') pays each opponent"),
     "blind_doubles": _l("A blind bid doubles"),
     "ace_marriage": _l("Ace marriage: all four aces declared count 200"),
+    "barrel_gap": _l("Where the barrel sits"),
+    "barrel_jump": _l("A jump from below the barrel to the target"),
+    "barrel_clash": _l("Two players climbing on the barrel in the same hand"),
+    "barrel_defender_wins": _l("A defender on the barrel who takes as much as the barrel is below the target wins"),
+    "barrel_win_score": _l("A win from the barrel scores"),
+    "barrel_zeros": _l("Zeros count on the barrel too (nothing is paid there)"),
+    "forfeit_penalty": _l("Every third forfeit (Rospisat')"),
+    "dump_at": _l("The score the dump sends back to 0"),
 }
 """Each house rule as a player names it; a switch's label says what it does."""
 
@@ -77,9 +85,30 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
     "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
     "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
     "blind_doubles": [("hand", _l("the whole hand")), ("declarer", _l("only the declarer's points"))],
+    "barrel_gap": [("120", _l("120 below the target")), ("100", _l("100 below the target"))],
+    "barrel_jump": [("wins", _l("wins the match")), ("mounts", _l("only puts the player on the barrel"))],
+    "barrel_clash": [
+        ("all_stay", _l("all stay on")),
+        ("one_stays", _l("one stays: the declarer, else the higher score")),
+        ("all_fall", _l("all fall off")),
+    ],
+    "barrel_win_score": [("target", _l("exactly the target")), ("added", _l("the barrel plus the hand's points"))],
+    "forfeit_penalty": [("true", _l("costs the declarer 120")), ("false", _l("costs no penalty"))],
+    "dump_at": [(str(n), str(n)) for n in range(100, 876, 5)],
 }
 """The choices of each house rule that is not a switch, with what each does."""
-SWITCHES = ("barrel_knock_off", "three_falls_reset", "declarer_rounding", "ace_marriage")
+SWITCHES = (
+    "barrel_knock_off",
+    "three_falls_reset",
+    "declarer_rounding",
+    "ace_marriage",
+    "barrel_defender_wins",
+    "barrel_zeros",
+)
+"""The house rules the form ticks on; `forfeit_penalty`, a yes or no whose usual value differs
+by ruleset (RULES.md §11.17), is a choice."""
+YES_NO = ("forfeit_penalty",)
+"""The house rules that are a yes or no (API.md: true or false) offered as a choice."""
 THE_USUAL = _l("The usual for these rules")
 """The label of the choice `USUAL`."""
 BLIND_BIDS = _l("Blind bids (doubled)")
@@ -97,6 +126,10 @@ PAGE_SENTENCES: dict[str, str] = {
     "zero_penalty_without_zeros": N_(
         "There are no zeros to pay for: for “{zeros}”, choose “{total}” or “{consecutive}”."
     ),
+    "barrel_zeros_without_zeros": N_(
+        "There are no zeros to count: for “{zeros}”, choose “{total}” or “{consecutive}”."
+    ),
+    "dump_at_without_dump": N_("There is no dump to move: for “{dump}”, choose “{plus}” or “{both}”."),
     "blind_doubles_needs_blind": N_("“{rule}: {choice}” needs blind bids: tick “{blind_bids}”."),
     "forced_bid": N_("A forced contract is exactly 100: for 110 or more, untick “{forced}”."),
 }
@@ -124,12 +157,13 @@ def rule_card(setup: Setup) -> list[str]:
         value = getattr(house, key)
         if value == getattr(usual, key):
             continue
-        words = target_words(key, o.target)
+        words = target_words(key, o.target, o.barrel_gap)
         if key in SWITCHES:
             lines.append(str(words))
         else:
             # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
-            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[str(value)]))
+            said = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[said]))
     return lines
 
 
@@ -147,12 +181,19 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
         }
     if code in ("option_word", "barrel_hands") and option in LABELS:
         return PAGE_SENTENCES[code], {"option": str(LABELS[option])}
-    if code == "zero_penalty_without_zeros":
+    if code in ("zero_penalty_without_zeros", "barrel_zeros_without_zeros"):
         zeros = dict(CHOICES["zeros"])
         return PAGE_SENTENCES[code], {
             "zeros": str(LABELS["zeros"]),
             "total": str(zeros["total"]),
             "consecutive": str(zeros["consecutive"]),
+        }
+    if code == "dump_at_without_dump":
+        dump = dict(CHOICES["dump_555"])
+        return PAGE_SENTENCES[code], {
+            "dump": str(LABELS["dump_555"]),
+            "plus": str(dump["plus"]),
+            "both": str(dump["both"]),
         }
     if code == "blind_doubles_needs_blind":
         return PAGE_SENTENCES[code], {

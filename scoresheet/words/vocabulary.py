@@ -59,6 +59,7 @@ WORDS = {
         "dump": _l("555: back to 0"),
         "knocked_off": _l("knocked off the barrel"),
         "barrel_reset": _l("third fall: back to 0"),
+        "barrel_clash": _l("clash: off the barrel"),
         "forfeit_penalty": _l("−120"),
         "barrel_on": _l("on the barrel"),
         "barrel_ignored": _l("barrel: not counted"),

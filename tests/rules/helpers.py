@@ -40,12 +40,12 @@ def played(
     """A played hand; `marriages` maps a seat to the suits it declared."""
     n = len(points)
     suits = tuple(tuple((marriages or {}).get(i, ())) for i in range(n))
-    return HandRecord("played", declarer, bid, tuple(points), suits, **kw)  # type: ignore[arg-type]
+    return HandRecord("played", declarer=declarer, bid=bid, points=tuple(points), marriages=suits, **kw)  # type: ignore[arg-type]
 
 
 def forfeit(declarer: int, bid: int, **kw: object) -> HandRecord:
     """A hand the declarer called off (Rospisat', concede, bomb)."""
-    return HandRecord("forfeit", declarer, bid, **kw)  # type: ignore[arg-type]
+    return HandRecord("forfeit", declarer=declarer, bid=bid, **kw)  # type: ignore[arg-type]
 
 
 def scores(sheet: MatchState) -> list[int]:

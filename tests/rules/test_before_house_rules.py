@@ -81,10 +81,12 @@ def test_no_house_rule_scores_as_the_engine_before_the_house_rules(
 
 def test_the_comparison_sees_a_changed_rule(before: Any) -> None:
     # classic's corrected miss on the barrel (§7) is a difference the comparison must catch
-    setup = Setup(("A", "B", "C"), "classic", Options(1000), 0, (800, 0, 0))
+    setup = Setup(
+        players=("A", "B", "C"), rules="classic", options=Options(target=1000), first_dealer=0, start_scores=(800, 0, 0)
+    )
     hands = [
-        HandRecord("played", 1, 100, (100, None, 0)),  # A mounts at 880
-        HandRecord("played", 0, 140, (None, 10, 10)),
+        HandRecord("played", declarer=1, bid=100, points=(100, None, 0)),  # A mounts at 880
+        HandRecord("played", declarer=0, bid=140, points=(None, 10, 10)),
     ]  # A bids 140 on it, takes 100
     now, then = replay(setup, hands), replay_before(before, setup, hands)
     assert [s.score for s in now.standings][0] == 880

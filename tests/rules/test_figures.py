@@ -20,11 +20,11 @@ def figures(
     """Each seat's figures (as a dict) after replaying these hands from these scores, with
     these options (house rules, RULES.md §11)."""
     setup = Setup(
-        ("Anna", "Boris", "Vera"),
-        rules,
-        Options(1000, **options),
-        0,  # type: ignore[arg-type]
-        start,
+        players=("Anna", "Boris", "Vera"),
+        rules=rules,
+        options=Options(target=1000, **options),  # type: ignore[arg-type]
+        first_dealer=0,
+        start_scores=start,
     )
     return [
         {name: getattr(f, name) for name in ("place", "won", *COUNTS)} for f in seat_figures(replay(setup, list(hands)))
@@ -127,6 +127,14 @@ def test_a_knock_off_is_a_fall_off_the_barrel() -> None:
     assert (stays[0]["barrel_fell"], stays[1]["barrel_on"]) == (0, 1)  # no knock-off: both on
 
 
+def test_a_seat_sent_off_in_a_clash_got_on_and_came_off() -> None:
+    # RULES.md §11.13 "one_stays": Anna (declarer, 800 + 100) stays; Boris (860 + 30) goes to 760.
+    hand = HandRecord("played", declarer=0, bid=100, points=(None, 30, 0), marriages=(("spades",), (), ()))
+    anna, boris, _ = figures((800, 860, 0), hand, barrel_clash="one_stays")
+    assert (anna["barrel_on"], anna["barrel_fell"]) == (1, 0)
+    assert (boris["barrel_on"], boris["barrel_fell"], boris["barrel_won"]) == (1, 1, 0)
+
+
 def test_a_third_fall_that_resets_to_0_is_one_fall_and_a_dump_is_none() -> None:
     anna_120, boris_makes = played(0, 120, (None, 0, 0)), played(1, 100, (10, None, 10))
     anna = figures(
@@ -164,10 +172,16 @@ def test_places_put_the_winner_first_then_go_by_score(
 
 
 def test_tichu_calls_count_per_player_and_double_victories_per_team() -> None:
-    setup = Setup(("Anna", "Boris", "Vera", "Gleb"), "tichu", Options(1000), 0, (0, 0))
+    setup = Setup(
+        players=("Anna", "Boris", "Vera", "Gleb"),
+        rules="tichu",
+        options=Options(target=1000),
+        first_dealer=0,
+        start_scores=(0, 0),
+    )
     rounds = [
-        TichuRound(("tichu", "grand", None, None), 0, False, (35, 65)),
-        TichuRound((None, None, None, "tichu"), 3, True, None),
+        TichuRound(calls=("tichu", "grand", None, None), first_out=0, card_points=(35, 65)),
+        TichuRound(calls=(None, None, None, "tichu"), first_out=3, double_victory=True),
     ]
     anna, boris, vera, gleb = seat_figures(replay(setup, rounds))
     assert (anna.tichu_called, anna.tichu_made, boris.grand_called, boris.grand_made) == (1, 1, 1, 0)

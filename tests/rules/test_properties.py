@@ -123,7 +123,9 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
         sitter_points = rs.bid_step * draw(st.integers(0, 12))
     blind = opts.blind_bids and draw(st.booleans())
     if kind == "forfeit":
-        return HandRecord("forfeit", declarer, bid, blind=blind, sitter_points=sitter_points, forced=forced)
+        return HandRecord(
+            "forfeit", declarer=declarer, bid=bid, blind=blind, sitter_points=sitter_points, forced=forced
+        )
     # Card points: defenders first (each 0..what is left, zeros often), the declarer the rest.
     points: list[int | None] = [None] * n
     left = 120
@@ -140,7 +142,17 @@ def legal_hand(draw: st.DrawFn, setup: Setup, sheet: MatchState) -> HandRecord:
     cards = round_points(left, rs.rounding) if opts.declarer_rounding else left
     took = cards + sum(worth[s] for s in marriages[declarer])
     made = draw(st.sampled_from([None, took >= bid]))
-    return HandRecord("played", declarer, bid, tuple(points), marriages, made, blind, sitter_points, forced)
+    return HandRecord(
+        "played",
+        declarer=declarer,
+        bid=bid,
+        points=tuple(points),
+        marriages=marriages,
+        made=made,
+        blind=blind,
+        sitter_points=sitter_points,
+        forced=forced,
+    )
 
 
 @st.composite
@@ -261,8 +273,8 @@ def test_once_there_is_a_winner_no_hand_is_accepted(m: Match, data: st.DataObjec
         st.sampled_from(
             [
                 HandRecord("redeal"),
-                HandRecord("forfeit", 1, 120),
-                HandRecord("played", 1, 120, (60,) + (None,) * (n - 1)),
+                HandRecord("forfeit", declarer=1, bid=120),
+                HandRecord("played", declarer=1, bid=120, points=(60,) + (None,) * (n - 1)),
             ]
         )
     )

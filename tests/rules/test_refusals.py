@@ -28,7 +28,7 @@ def clear_sentence(message: str) -> bool:
     [
         # declarer not a seat in the hand
         ({}, played(3, 100, [10, 10, 10]), "declarer", "There is no seat 3 at this table."),
-        ({}, HandRecord("played", None, 100, (10, 10, 100)), "declarer", "Say who declared"),
+        ({}, HandRecord("played", bid=100, points=(10, 10, 100)), "declarer", "Say who declared"),
         (FOUR, played(0, 100, [None, 10, 10, 10]), "declarer", "A deals and sits out this hand, so cannot declare."),
         # a sitting-out seat given points or marriages
         (FOUR, played(1, 100, [10, None, 10, 10]), "points", "A sits out this hand"),
@@ -49,7 +49,7 @@ def clear_sentence(message: str) -> bool:
             "The lowest bid in a gold set is 120; 110 is too low.",
         ),
         ({}, played(1, 410, [10, None, 10]), "bid", "The highest bid is 400; 410 is too high."),
-        ({}, HandRecord("played", 1, None, (10, None, 10)), "bid", "Enter the bid."),
+        ({}, HandRecord("played", declarer=1, points=(10, None, 10)), "bid", "Enter the bid."),
         # card points
         ({}, played(1, 100, [-5, None, 10]), "points", "from 0 to 120; A has -5."),
         ({}, played(1, 100, [125, None, 0]), "points", "from 0 to 120; A has 125."),
@@ -58,7 +58,7 @@ def clear_sentence(message: str) -> bool:
         ({}, played(1, 100, [70, None, 60]), "points", "The defenders' card points add up to 130; the pack holds 120."),
         ({}, played(1, 100, [None, None, 10]), "points", "Enter the card points A took."),
         ({}, played(1, 100, [10, None]), "points", "Give card points for each of the 3 players."),
-        ({}, HandRecord("played", 1, 100), "points", "Enter the card points"),
+        ({}, HandRecord("played", declarer=1, bid=100), "points", "Enter the card points"),
         # marriages
         ({}, played(1, 100, [10, None, 10], {0: ["trumps"]}), "marriages", "“trumps” is not a suit"),
         (
@@ -88,9 +88,9 @@ def clear_sentence(message: str) -> bool:
         ),
         # forfeits and redeals carry no play
         ({}, forfeit(1, 100, made=True), "made", "A forfeited hand is not made"),
-        ({}, HandRecord("forfeit", 1, 100, (10, None, 10)), "points", "leave the card points out"),
-        ({}, HandRecord("redeal", 1), "declarer", "A redeal has no declarer."),
-        ({}, HandRecord("redeal", None, 100), "bid", "A redeal has no bid."),
+        ({}, HandRecord("forfeit", declarer=1, bid=100, points=(10, None, 10)), "points", "leave the card points out"),
+        ({}, HandRecord("redeal", declarer=1), "declarer", "A redeal has no declarer."),
+        ({}, HandRecord("redeal", bid=100), "bid", "A redeal has no bid."),
         ({}, HandRecord("redeal", made=False), "made", "A redeal is neither made nor missed."),
         ({}, HandRecord("shuffled"), "kind", "Say what happened"),  # type: ignore[arg-type]
         (

@@ -18,7 +18,13 @@ RULESETS = ["squarescores", "polish", "classic", "ggtables", "tyzicha"]
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5])
 def test_each_ruleset_allows_its_seat_counts(rules: str, allowed: set[int], seats: int) -> None:
     base = setup(rules)
-    s = Setup(tuple(f"P{i}" for i in range(seats)), rules, base.options, 0, (0,) * seats)
+    s = Setup(
+        players=tuple(f"P{i}" for i in range(seats)),
+        rules=rules,
+        options=base.options,
+        first_dealer=0,
+        start_scores=(0,) * seats,
+    )
     if seats in allowed:
         check_setup(s)
     else:

@@ -32,11 +32,11 @@ def tichu(
 ) -> Setup:
     """A Tichu set-up: Anna & Vera are team 0, Boris & Gleb team 1."""
     return Setup(
-        PLAYERS,
-        "tichu",
-        Options(target=target, great_grand_tichu=great_grand, sheet_style=sheet),  # type: ignore[arg-type]
-        dealer,
-        tuple(start),
+        players=PLAYERS,
+        rules="tichu",
+        options=Options(target=target, great_grand_tichu=great_grand, sheet_style=sheet),  # type: ignore[arg-type]
+        first_dealer=dealer,
+        start_scores=tuple(start),
     )
 
 
@@ -47,7 +47,12 @@ def rnd(
     double: bool = False,
 ) -> TichuRound:
     """One round as the table enters it."""
-    return TichuRound(tuple(calls), first_out, double, None if points is None else tuple(points))
+    return TichuRound(
+        calls=tuple(calls),
+        first_out=first_out,
+        double_victory=double,
+        card_points=None if points is None else tuple(points),
+    )
 
 
 def deltas(*rounds: TichuRound, setup: Setup | None = None) -> list[list[int]]:

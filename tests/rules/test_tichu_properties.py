@@ -17,15 +17,15 @@ def setups(draw: st.DrawFn) -> Setup:
     target = draw(st.sampled_from([500, 1000, 1500, 2000]))
     start = draw(st.lists(st.sampled_from([0, -200, target - 300, target - 100, target - 5]), min_size=2, max_size=2))
     return Setup(
-        ("Anna", "Boris", "Vera", "Gleb"),
-        "tichu",
-        Options(
+        players=("Anna", "Boris", "Vera", "Gleb"),
+        rules="tichu",
+        options=Options(
             target=target,
             great_grand_tichu=draw(st.booleans()),
             sheet_style=draw(st.sampled_from(["deferred", "signed"])),
         ),
-        draw(st.integers(0, 3)),
-        tuple(start),
+        first_dealer=draw(st.integers(0, 3)),
+        start_scores=tuple(start),
     )
 
 
@@ -37,9 +37,9 @@ def legal_round(draw: st.DrawFn, great_grand: bool) -> TichuRound:
     double = draw(st.integers(0, 5)) == 0
     first_out = draw(st.integers(0, 3)) if double or any(calls) or draw(st.booleans()) else None
     if double:
-        return TichuRound(calls, first_out, True, None)
+        return TichuRound(calls=calls, first_out=first_out, double_victory=True)
     team0 = draw(st.integers(-5, 25)) * 5
-    return TichuRound(calls, first_out, False, (team0, 100 - team0))
+    return TichuRound(calls=calls, first_out=first_out, card_points=(team0, 100 - team0))
 
 
 @st.composite

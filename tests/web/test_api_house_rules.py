@@ -200,3 +200,169 @@ def test_a_backup_of_a_migrated_tyzicha_match_imports_with_the_old_forced_rule(a
     match = api_user.get(f"/api/matches/{imported[0]}").json
     assert match["options"]["forced_any_seat"] is True
     assert [s["score"] for s in match["standings"]] == [0, 0, 100]
+
+
+# -- RULES.md §11.11–§11.18 -------------------------------------------------------------------
+
+ROUND_TWO = {
+    "barrel_gap": 100,
+    "barrel_jump": "mounts",
+    "barrel_clash": "one_stays",
+    "barrel_defender_wins": True,
+    "barrel_win_score": "added",
+    "barrel_zeros": True,
+    "forfeit_penalty": False,
+    "dump_555": "plus",
+    "dump_at": 550,
+}
+"""Every option of §11.11–§11.18 away from its default (squarescores), and the dump it moves."""
+
+
+def test_the_new_house_rules_are_kept_and_reported_with_the_match(api_user: Any) -> None:
+    match = api_user.new_match(players=["Anna", "Boris", "Vera"], options=ROUND_TWO)
+    assert {k: match["options"][k] for k in ROUND_TWO} == ROUND_TWO
+    assert api_user.get(f"/api/matches/{match['id']}").json["options"] == match["options"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "forfeit_penalty"), [("squarescores", True), ("classic", False), ("ggtables", False)]
+)
+def test_every_match_reports_the_new_house_rules_at_their_defaults(
+    api_user: Any, rules: str, forfeit_penalty: bool
+) -> None:
+    options = api_user.new_match(players=["Anna", "Boris", "Vera"], rules=rules)["options"]
+    assert {k: options[k] for k in (*ROUND_TWO, "forfeit_penalty")} == {
+        "barrel_gap": 120,
+        "barrel_jump": "wins",
+        "barrel_clash": "all_stay",
+        "barrel_defender_wins": False,
+        "barrel_win_score": "target",
+        "barrel_zeros": False,
+        "forfeit_penalty": forfeit_penalty,
+        "dump_555": "off",
+        "dump_at": 555,
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field", "error"),
+    [
+        ({"options": {"barrel_gap": 110}}, 422, "options", "The barrel sits 120 or 100 below the target (880 or 900)."),
+        (
+            {"rules": "polish", "options": {"barrel_jump": "mounts"}},
+            422,
+            "options",
+            "polish has no barrel: barrel_jump must be “wins”.",
+        ),
+        (
+            {"options": {"barrel_clash": "some"}},
+            422,
+            "options",
+            "barrel_clash is one of “all_stay”, “one_stays” or “all_fall”; “some” is not.",
+        ),
+        (
+            {"rules": "classic", "options": {"barrel_zeros": True}},
+            422,
+            "options",
+            "There are no zeros to count: set zeros to “total” or “consecutive”.",
+        ),
+        (
+            {"rules": "tyzicha", "options": {"forfeit_penalty": True}},
+            422,
+            "options",
+            "tyzicha has no house rules: forfeit_penalty must be false.",
+        ),
+        (
+            {"options": {"dump_555": "both", "dump_at": 880}},
+            422,
+            "options",
+            "The dump score is a multiple of 5 from 100 to 875.",
+        ),
+        (
+            {"options": {"dump_at": 550}},
+            422,
+            "options",
+            "There is no dump to move: set dump_555 to “plus” or “both”.",
+        ),
+        (
+            {"options": {"dump_555": "plus", "dump_at": 550}, "start_scores": [550, 0, 0]},
+            422,
+            "start_scores",
+            "Anna's start score 550 would be dumped: enter 0.",
+        ),
+        (
+            {"options": {"barrel_gap": 100}, "start_scores": [900, 0, 0]},
+            422,
+            "start_scores",
+            "Anna's start score 900 is on the barrel (900..999): "
+            "start below 900, as the sheet never shows those scores.",
+        ),
+        ({"options": {"barrel_gap": "100"}}, 400, "options", "“barrel_gap” is a whole number."),
+        ({"options": {"dump_at": 550.5}}, 400, "options", "“dump_at” is a whole number."),
+        ({"options": {"barrel_jump": True}}, 400, "options", "“barrel_jump” is a word: “wins” or “mounts”."),
+        ({"options": {"barrel_win_score": 1}}, 400, "options", "“barrel_win_score” is a word: “target” or “added”."),
+        ({"options": {"forfeit_penalty": "no"}}, 400, "options", "“forfeit_penalty” is yes or no: true or false."),
+        ({"options": {"barrel_zeros": None}}, 400, "options", "“barrel_zeros” is yes or no: true or false."),
+    ],
+)
+def test_a_new_option_the_rules_refuse_is_answered_with_its_field(
+    api_user: Any, body: dict[str, Any], status: int, field: str, error: str
+) -> None:
+    response = api_user.post("/api/matches", json={"players": ["Anna", "Boris", "Vera"], **body})
+    assert response.status_code == status
+    assert response.json == {"error": error, "field": field}
+    assert api_user.get("/api/matches").json["matches"] == []
+
+
+def test_a_new_refusal_is_said_in_the_readers_language(api_user: Any) -> None:
+    response = api_user.client.post(
+        "/api/matches",
+        json={"players": ["Anna", "Boris", "Vera"], "options": {"dump_at": 550}},
+        headers={**api_user.headers, "Accept-Language": "ru"},
+    )
+    assert response.status_code == 422 and response.json["field"] == "options"
+    assert response.json["error"] == "Самосвал выключен, переносить нечего: поставьте dump_555 на «plus» или «both»."
+
+
+def test_a_clash_on_the_barrel_shows_in_the_hand(api_user: Any) -> None:
+    # §11.13: Anna (800 + 100) and Boris (860 + 30) mount together; "one_stays" keeps Anna.
+    match = api_user.new_match(
+        players=["Anna", "Boris", "Vera"], start_scores=[800, 860, 0], options={"barrel_clash": "one_stays"}
+    )
+    response = api_user.post(
+        f"/api/matches/{match['id']}/hands",
+        json={"declarer": 0, "bid": 100, "points": [None, 30, 0], "marriages": [["spades"], [], []]},
+    )
+    assert response.status_code == 201
+    anna, boris, _ = response.json["hands"][0]["results"]
+    assert anna["events"] == ["made", "barrel_on"] and anna["score"] == 880
+    assert boris["events"] == ["barrel_on", "barrel_clash"]
+    assert (boris["score"], boris["delta"], boris["entry"], boris["owed"]) == (760, -100, 0, 100)
+
+
+def test_a_defender_wins_from_the_barrel_with_the_points_added(api_user: Any) -> None:
+    # §11.14, §11.15: Boris mounts (800 + 80), then takes 60 card points and hearts: 880 + 160.
+    match = api_user.new_match(
+        players=["Anna", "Boris", "Vera"],
+        start_scores=[0, 800, 0],
+        options={"barrel_defender_wins": True, "barrel_win_score": "added"},
+    )
+    url = f"/api/matches/{match['id']}/hands"
+    api_user.post(url, json={"declarer": 0, "bid": 100, "points": [None, 80, 0]})
+    response = api_user.post(
+        url, json={"declarer": 0, "bid": 100, "points": [None, 60, 0], "marriages": [[], ["hearts"], []]}
+    )
+    assert response.status_code == 201
+    assert response.json["status"] == "finished" and response.json["winner"] == 1
+    assert response.json["standings"][1]["score"] == 1040
+
+
+def test_a_backup_carries_the_new_house_rules_and_imports_them(api_user: Any) -> None:
+    match = api_user.new_match(players=["Anna", "Boris", "Vera"], options=ROUND_TWO)
+    backup = api_user.get("/api/backup").json
+    assert {k: backup["matches"][0]["setup"]["options"][k] for k in ROUND_TWO} == ROUND_TWO
+    response = api_user.post("/api/matches/import", json=backup)
+    assert response.status_code == 201, response.json
+    imported = [m["id"] for m in api_user.get("/api/matches").json["matches"] if m["id"] != match["id"]]
+    assert len(imported) == 1
+    assert api_user.get(f"/api/matches/{imported[0]}").json["options"] == match["options"]

@@ -48,6 +48,14 @@ HOUSE_DEFAULTS = {
     "forfeit_pays": "60",
     "blind_doubles": "hand",
     "ace_marriage": False,
+    "barrel_gap": 120,
+    "barrel_jump": "wins",
+    "barrel_clash": "all_stay",
+    "barrel_defender_wins": False,
+    "barrel_win_score": "target",
+    "barrel_zeros": False,
+    "forfeit_penalty": True,
+    "dump_at": 555,
 }
 """Squarescores' house rules as a new match reports them (RULES.md §11)."""
 

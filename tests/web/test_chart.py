@@ -79,3 +79,10 @@ def test_the_match_page_draws_the_race_as_inline_svg_without_style_attributes(
     assert "guide-barrel" in svg.group(0) and "guide-target" in svg.group(0)
     assert "style=" not in svg.group(0) and "<script" not in svg.group(0)
     assert "Score race over 1 hand: Anna 40, Boris -100, Vera 20" in page
+
+
+def test_the_barrel_line_follows_the_barrel_gap() -> None:
+    # RULES.md §11.11: with a gap of 100 the barrel sits at 900.
+    data = {"players": ["A", "B", "C"], "options": {"barrel_gap": 100}}
+    chart = race(replay(setup_from_dict(data), []))
+    assert {g.kind: g.value for g in chart.guides} == {"target": 1000, "barrel": 900}

@@ -164,3 +164,42 @@ def test_the_examples_are_played_by_names_of_the_readers_language(app: Flask, la
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     text = said(client, "/rules/squarescores")
     assert all(name in text for name in names.split()), text
+
+
+def test_the_new_house_rules_are_on_the_rules_page(phone: Phone) -> None:
+    # RULES.md §11.11–§11.18: the barrel 100 below the target moves its figures and its win.
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    created = phone.client.post(
+        "/api/matches",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "players": ["Anna", "Boris", "Vera"],
+            "options": {
+                "barrel_gap": 100,
+                "barrel_jump": "mounts",
+                "barrel_clash": "all_fall",
+                "barrel_defender_wins": True,
+                "barrel_win_score": "added",
+                "barrel_zeros": True,
+                "forfeit_penalty": False,
+                "dump_555": "plus",
+                "dump_at": 550,
+            },
+        },
+    )
+    assert created.status_code == 201, created.json
+    text = said(phone, f"/matches/{created.json['id']}/rules")
+    for words in (
+        "sits on the barrel at 900",
+        "a made bid with at least 100 taken",
+        "the player falls to 780",
+        "A score of exactly 550 goes back to 0.",
+        "only puts the player on the barrel",
+        "they all fall to 780",
+        "A defender on the barrel who takes 100 or more",
+        "the barrel plus the hand's points",
+        "A player on the barrel takes zeros too",
+        "A forfeit costs no penalty",
+    ):
+        assert words in text, (words, text)
+    assert "880" not in text and "760" not in text

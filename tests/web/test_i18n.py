@@ -274,10 +274,14 @@ HOUSE_REFUSALS = [
     ({"blind_doubles": "declarer"}, "blind_doubles", ("declarer",)),
     ({"rules": "polish", "barrel_hands": "4"}, "barrel_hands", ()),
     ({"rules": "polish", "barrel_knock_off": "y"}, "barrel_knock_off", ()),
+    ({"zeros": "off", "barrel_zeros": "y"}, "zeros", ("total", "consecutive")),
+    ({"dump_at": "550"}, "dump_555", ("plus", "both")),
+    ({"rules": "polish", "barrel_gap": "100"}, "barrel_gap", ()),
+    ({"rules": "polish", "barrel_zeros": "y"}, "barrel_zeros", ()),
 ]
 API_NAMES = re.compile(
-    r"\b(zero_penalty|blind_bids|blind_doubles|barrel_hands|barrel_knock_off|"
-    r"must be|true|false)\b|[“«„](zeros|total|consecutive|declarer|off)\W"
+    r"\b(zero_penalty|blind_bids|blind_doubles|barrel_hands|barrel_knock_off|barrel_gap|barrel_zeros|"
+    r"dump_555|dump_at|must be|true|false)\b|[“«„](zeros|total|consecutive|declarer|off|plus|both)\W"
 )
 """What the API's sentences name that a page must not: option names and values as sent."""
 

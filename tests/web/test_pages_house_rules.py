@@ -148,3 +148,19 @@ def test_the_new_match_page_does_not_offer_the_old_forced_rule(phone: Phone, csr
     match_id = phone.new_match(rules="tyzicha", forced_any_seat="y")  # sent anyway: not taken
     with csrf_app.app_context():
         assert db.session.get(Match, match_id).setup["options"]["forced_any_seat"] is False
+
+
+def test_the_new_house_rules_are_chosen_on_the_page_and_named_on_the_rule_card(phone: Phone, csrf_app: Flask) -> None:
+    # RULES.md §11.11, §11.13, §11.17: the barrel 100 below the target moves the card's fall to
+    # 780; forfeit_penalty, a yes or no whose usual differs by ruleset, is offered as a choice.
+    match_id = phone.new_match(
+        rules="squarescores", barrel_gap="100", barrel_clash="all_fall", forfeit_penalty="false", barrel_knock_off="y"
+    )
+    with csrf_app.app_context():
+        options = db.session.get(Match, match_id).setup["options"]
+    assert (options["barrel_gap"], options["barrel_clash"], options["forfeit_penalty"]) == (100, "all_fall", False)
+    card = [n.text() for n in parse(phone.get(f"/matches/{match_id}").text).walk() if "rule-card" in n.classes()]
+    assert "Where the barrel sits: 100 below the target" in card[0]
+    assert "Two players climbing on the barrel in the same hand: all fall off" in card[0]
+    assert "Every third forfeit (Rospisat'): costs no penalty" in card[0]
+    assert "climbing on the barrel drops whoever is on it to 780" in card[0]

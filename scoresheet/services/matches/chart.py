@@ -147,7 +147,8 @@ def race(sheet: MatchState) -> Chart:
     )
     guides = [Guide("target", target, y(target), f"{target}")]
     if rs is not None:
-        for kind, value in (("barrel", rs.barrel_at(target)), ("lock", rs.lock_at(target))):
+        barrel = rs.barrel_at(target, sheet.setup.options.barrel_gap)  # §11.11
+        for kind, value in (("barrel", barrel), ("lock", rs.lock_at(target))):
             if value is not None:
                 guides.append(Guide(kind, value, y(value), f"{value}"))
     marks = tuple(

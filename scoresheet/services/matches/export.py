@@ -11,14 +11,14 @@ from ...rules.tichu import TICHU
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
-HOUSE_EVENTS = ("dump", "knocked_off", "barrel_reset")
+HOUSE_EVENTS = ("dump", "knocked_off", "barrel_reset", "barrel_clash")
 """The events of the house rules (RULES.md §11) the CSV lists in its `events` column."""
 
 
 def _has_house_events(sheet: MatchState) -> bool:
     """The match plays a house rule that gives one of `HOUSE_EVENTS`."""
     o = sheet.setup.options
-    return o.dump_555 != "off" or o.barrel_knock_off or o.three_falls_reset
+    return o.dump_555 != "off" or o.barrel_knock_off or o.three_falls_reset or o.barrel_clash != "all_stay"
 
 
 def sheet_csv(sheet: MatchState) -> str:

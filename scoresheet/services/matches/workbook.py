@@ -91,7 +91,9 @@ def _standings(sheet: MatchState) -> list[list[str | int]]:
     """Place, name, score, sheet total and owed points of each seat (Tichu: team), best first."""
     order = sorted(sheet.standings, key=lambda st: -st.score)
     header: list[str | int] = [_("Place"), _("Name"), _("Score"), _("Sheet total"), _("Owed")]
-    rows = [[1 + sum(o.score > st.score for o in order), st.name, st.score, st.total, st.owed] for st in order]
+    rows: list[list[str | int]] = [
+        [1 + sum(o.score > st.score for o in order), st.name, st.score, st.total, st.owed] for st in order
+    ]
     return [header, *rows]
 
 

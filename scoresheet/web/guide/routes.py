@@ -16,8 +16,8 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from ...rules import RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay, setup_from_dict
-from ...rules.house import DUMP_AT, HouseRules, defaults, resolved
-from ...rules.rulesets import COUNT_PENALTY, FALL_BELOW, GOLD_MIN_BID, MAX_BID
+from ...rules.house import HouseRules, defaults, resolved
+from ...rules.rulesets import BARREL_DROP, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
 from ...rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from ...services.matches import queries
 from ...services.matches.replay_cache import setup_of
@@ -122,7 +122,9 @@ def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
     else:
         cost = _("Every third zero costs %(penalty)d.", penalty=house.zero_penalty)
     lines = [what, cost]
-    if rs.has_barrel:
+    if rs.has_barrel and house.barrel_zeros:  # §11.16
+        lines.append(_("A player on the barrel takes zeros too, but pays nothing for them there."))
+    elif rs.has_barrel:
         lines.append(
             _("A player on the barrel takes no zero; a hand they play there starts their count again.")
             if run
@@ -141,11 +143,11 @@ def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = No
     """What the last of these hands did to each seat, replayed by the engine on the table's
     ruleset and target (`start`: the scores before the first)."""
     example = Setup(
-        tuple(str(p) for p in EXAMPLE_PLAYERS[:seats]),
-        setup.rules,
-        replace(setup.options, gold_set=False),
-        0,
-        start or (0,) * seats,
+        players=tuple(str(p) for p in EXAMPLE_PLAYERS[:seats]),
+        rules=setup.rules,
+        options=replace(setup.options, gold_set=False),
+        first_dealer=0,
+        start_scores=start or (0,) * seats,
     )
     return list(replay(example, records).hands[-1].results)
 
@@ -269,9 +271,14 @@ def _forfeit(setup: Setup, rs: Ruleset) -> Topic:
 def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
     """The barrel, the lock, the cap, or nothing, before the target."""
     target = setup.options.target
-    barrel, lock = rs.barrel_at(target), rs.lock_at(target)
+    barrel, lock = rs.barrel_at(target, house.barrel_gap), rs.lock_at(target)  # §11.11
     if barrel is not None:
-        win = _("a made bid with at least 120 taken") if rs.endgame == "barrel_took" else _("a made bid of 120 or more")
+        gap = house.barrel_gap  # §11.11: the win needs what the barrel is below the target
+        win = (
+            _("a made bid with at least %(gap)d taken", gap=gap)
+            if rs.endgame == "barrel_took"
+            else _("a made bid of %(gap)d or more", gap=gap)
+        )
         return Topic(
             _("The barrel"),
             [
@@ -292,7 +299,7 @@ def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
                     "After %(num)d hand on the barrel without winning, the player falls to %(fall)d.",
                     "After %(num)d hands on the barrel without winning, the player falls to %(fall)d.",
                     house.barrel_hands,
-                    fall=target - FALL_BELOW,
+                    fall=target - house.barrel_gap - BARREL_DROP,
                 ),
             ],
         )
@@ -399,15 +406,15 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
     lines = []
     if house.dump_555 != usual.dump_555:
         lines.append(
-            _("A score of exactly %(dump)d goes back to 0.", dump=DUMP_AT)
+            _("A score of exactly %(dump)d goes back to 0.", dump=house.dump_at)
             if house.dump_555 == "plus"
-            else _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=DUMP_AT)
+            else _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=house.dump_at)
         )
     if house.barrel_knock_off:
         lines.append(
             _(
                 "Whoever gets onto the barrel knocks off anyone already on it: they fall to %(fall)d.",
-                fall=target - FALL_BELOW,
+                fall=target - house.barrel_gap - BARREL_DROP,
             )
         )
     if house.three_falls_reset:
@@ -430,6 +437,41 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
         lines.append(_("A blind bid doubles only the declarer's points."))
     if house.ace_marriage:
         lines.append(_("Four aces, declared, count as a marriage of 200."))
+    fall = target - house.barrel_gap - BARREL_DROP
+    if house.barrel_jump != usual.barrel_jump:
+        lines.append(
+            _(
+                "A jump from below the barrel to the target only puts the player on the barrel: "
+                "the match is won from it."
+            )
+        )
+    if house.barrel_clash == "one_stays":
+        lines.append(
+            _(
+                "When several players get onto the barrel in the same hand, one stays: the declarer, "
+                "else the highest score; the others fall to %(fall)d.",
+                fall=fall,
+            )
+        )
+    elif house.barrel_clash == "all_fall":
+        lines.append(
+            _("When several players get onto the barrel in the same hand, they all fall to %(fall)d.", fall=fall)
+        )
+    if house.barrel_defender_wins:
+        lines.append(
+            _(
+                "A defender on the barrel who takes %(gap)d or more (card points rounded, and marriages) wins from it.",
+                gap=house.barrel_gap,
+            )
+        )
+    if house.barrel_win_score != usual.barrel_win_score:
+        lines.append(_("A win from the barrel scores the barrel plus the hand's points, and at least the target."))
+    if house.forfeit_penalty != usual.forfeit_penalty:
+        lines.append(
+            _("Every third forfeit costs the declarer %(penalty)d more.", penalty=COUNT_PENALTY)
+            if house.forfeit_penalty
+            else _("A forfeit costs no penalty, however many a player gives up.")
+        )
     return lines
 
 

@@ -28,7 +28,7 @@ from ...rules.records import ACES
 from ...rules.rulesets import GOLD_MIN_BID
 from ...rules.tichu import CALL_WORDS, HIGHEST_CARD_POINTS, LOWEST_CARD_POINTS, TICHU
 from ...words import house_rules
-from ...words.house_rules import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL
+from ...words.house_rules import BLIND_BIDS, CHOICES, FORCED, LABELS, SWITCHES, THE_USUAL, USUAL, YES_NO
 from ...words.vocabulary import CALL_LABELS, FORFEIT_WORDS, MARRIAGE_LABELS, RULESET_NAMES
 from ..forms import (
     RefusableForm,
@@ -180,7 +180,7 @@ class MatchForm(RefusableForm):
                 if value:
                     chosen[key] = True
             elif value != USUAL and value is not None:
-                chosen[key] = int(value) if key in AMOUNTS else value
+                chosen[key] = int(value) if key in AMOUNTS else (value == "true" if key in YES_NO else value)
         return chosen
 
     def to_data(self) -> dict[str, Any]:
