@@ -4,6 +4,9 @@ seat's events. Pages, the history, refusals and exports all take their words fro
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..rules.events import Event
 from . import _l
 
 RULESET_LABELS = {
@@ -45,7 +48,7 @@ SUIT_WORDS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("c
 GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
 """A game as the leaderboard and the player page name it."""
 
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "status": {
         # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines
         "in_progress": _l("in progress"),
@@ -54,35 +57,35 @@ WORDS = {
         "ended": _l("ended"),
     },
     "events": {
-        "zero": _l("zero"),
-        "zero_penalty": _l("zero penalty"),
-        "dump": _l("555: back to 0"),
-        "knocked_off": _l("knocked off the barrel"),
-        "barrel_reset": _l("third fall: back to 0"),
-        "barrel_clash": _l("clash: off the barrel"),
-        "forfeit_penalty": _l("−120"),
-        "barrel_on": _l("on the barrel"),
-        "barrel_ignored": _l("barrel: not counted"),
-        "barrel_fall": _l("fell off the barrel"),
-        "barrel_off": _l("off the barrel"),
-        "locked": _l("locked"),
-        "unlocked": _l("unlocked"),
-        "capped": _l("capped"),
-        "win": _l("wins"),
-        "tichu_made": _l("Tichu made"),
-        "tichu_failed": _l("Tichu failed"),
-        "grand_made": _l("Grand made"),
-        "grand_failed": _l("Grand failed"),
-        "great_grand_made": _l("Great Grand made"),
-        "great_grand_failed": _l("Great Grand failed"),
-        "double_victory": _l("double victory"),
+        Event.ZERO: _l("zero"),
+        Event.ZERO_PENALTY: _l("zero penalty"),
+        Event.DUMP: _l("555: back to 0"),
+        Event.KNOCKED_OFF: _l("knocked off the barrel"),
+        Event.BARREL_RESET: _l("third fall: back to 0"),
+        Event.BARREL_CLASH: _l("clash: off the barrel"),
+        Event.FORFEIT_PENALTY: _l("−120"),
+        Event.BARREL_ON: _l("on the barrel"),
+        Event.BARREL_IGNORED: _l("barrel: not counted"),
+        Event.BARREL_FALL: _l("fell off the barrel"),
+        Event.BARREL_OFF: _l("off the barrel"),
+        Event.LOCKED: _l("locked"),
+        Event.UNLOCKED: _l("unlocked"),
+        Event.CAPPED: _l("capped"),
+        Event.WIN: _l("wins"),
+        Event.TICHU_MADE: _l("Tichu made"),
+        Event.TICHU_FAILED: _l("Tichu failed"),
+        Event.GRAND_MADE: _l("Grand made"),
+        Event.GRAND_FAILED: _l("Grand failed"),
+        Event.GREAT_GRAND_MADE: _l("Great Grand made"),
+        Event.GREAT_GRAND_FAILED: _l("Great Grand failed"),
+        Event.DOUBLE_VICTORY: _l("double victory"),
     },
     "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
     "marks": {
         # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
-        "dump": _l("555 → 0"),
-        "knocked_off": _l("knocked off the barrel"),
-        "barrel_fall": _l("fell off the barrel"),
-        "barrel_reset": _l("third fall → 0"),
+        Event.DUMP: _l("555 → 0"),
+        Event.KNOCKED_OFF: _l("knocked off the barrel"),
+        Event.BARREL_FALL: _l("fell off the barrel"),
+        Event.BARREL_RESET: _l("third fall → 0"),
     },
 }

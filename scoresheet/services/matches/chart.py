@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...rules import RULESETS, MatchState
+from ...rules.events import Event
 
 WIDTH, HEIGHT = 340, 190
 LEFT, RIGHT, TOP, BOTTOM = 42, 8, 8, 20  # room for "-1000" in 13-unit labels
@@ -41,7 +42,7 @@ class Guide:
     label: str
 
 
-MARKED = ("dump", "knocked_off", "barrel_fall", "barrel_reset")
+MARKED = (Event.DUMP, Event.KNOCKED_OFF, Event.BARREL_FALL, Event.BARREL_RESET)
 """The events marked on a line (RULES.md §11.2, §11.3, §4, §11.6), in the key's order; of two
 in one hand (a fall that is a third fall) the later one gives the marker its shape."""
 MARK_R = 5.0

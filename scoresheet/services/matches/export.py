@@ -7,11 +7,12 @@ import csv
 import io
 
 from ...rules import MatchState, TichuRound
+from ...rules.events import Event
 from ...rules.tichu import TICHU
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
-HOUSE_EVENTS = ("dump", "knocked_off", "barrel_reset", "barrel_clash")
+HOUSE_EVENTS = (Event.DUMP, Event.KNOCKED_OFF, Event.BARREL_RESET, Event.BARREL_CLASH)
 """The events of the house rules (RULES.md §11) the CSV lists in its `events` column."""
 
 
