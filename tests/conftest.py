@@ -1,4 +1,5 @@
-"""Fixtures for the web tests: an app on each database, a test client, API users."""
+"""The tiers of the suite, a PostgreSQL database per pytest-xdist worker, and the fixtures of
+the web tests: an app on each database, a test client, API users."""
 
 from __future__ import annotations
 
@@ -10,13 +11,67 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from scoresheet import create_app, psycopg_url
 from scoresheet.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
 """Tests hash passwords cheaply; production uses scrypt (see test_app.py)."""
+TIERS = {
+    "tests/rules/": "fast",
+    "tests/services/": "fast",
+    "tests/web/test_services.py": "fast",  # the service layer's tests, until they move to tests/services/
+    "tests/web/test_smoke.py": "fast",
+    "tests/web/": "web",
+    "tests/browser/": "browser",
+    "tests/test_package.py": "web",  # builds a wheel and serves it
+    "tests/": "fast",
+}
+"""Each test's tier (markers registered in pyproject.toml), by the first path that holds it.
+The fast tier needs no database server: a fast test's PostgreSQL twin is in the web tier."""
+WORKER_DATABASE = pytest.StashKey[tuple[str, str]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its tier."""
+    for item in items:
+        where = item.path.relative_to(config.rootpath).as_posix()
+        tier = next((tier for path, tier in TIERS.items() if where.startswith(path)), None)
+        callspec = getattr(item, "callspec", None)
+        if tier == "fast" and callspec is not None and callspec.params.get("database_url") == "postgresql":
+            tier = "web"
+        if tier is not None:
+            item.add_marker(tier)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A pytest-xdist worker tests on a PostgreSQL database of its own, made empty now:
+    TEST_DATABASE_URL's database name followed by the worker's id (`…_gw0`)."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("TEST_DATABASE_URL")
+    if not worker or not url:
+        return
+    own = make_url(url).set(database=f"{make_url(url).database}_{worker}")
+    _admin(url, f'DROP DATABASE IF EXISTS "{own.database}" WITH (FORCE)', f'CREATE DATABASE "{own.database}"')
+    config.stash[WORKER_DATABASE] = (url, str(own.database))
+    os.environ["TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Drop the worker's own database."""
+    if WORKER_DATABASE in config.stash:
+        url, name = config.stash[WORKER_DATABASE]
+        os.environ["TEST_DATABASE_URL"] = url
+        _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _admin(url: str, *statements: str) -> None:
+    """Run statements outside a transaction on the database at `url` (CREATE/DROP DATABASE)."""
+    engine = create_engine(psycopg_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        for statement in statements:
+            conn.execute(text(statement))
+    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
