@@ -4,16 +4,20 @@ the web tests: an app on each database, a test client, API users."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.script import ScriptDirectory
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, make_url, text
 
 from scoresheet import create_app, psycopg_url
+from scoresheet.database import MIGRATIONS
 from scoresheet.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
@@ -112,16 +116,53 @@ def empty_database(database_url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
-    """The app started on an empty database: it migrates the schema itself, as in production."""
-    empty_database(database_url)
-    app = create_app(app_config(database_url, tmp_path))
-    yield app
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database the app migrated to the head revision itself, as in production."""
+    folder = tmp_path_factory.mktemp("migrated")
+    stop(create_app(app_config(f"sqlite:///{folder / 'head.sqlite'}", folder)))
+    return folder / "head.sqlite"
+
+
+def migrated_database(database_url: str, migrated_sqlite: Path) -> None:
+    """Make a database empty at the head revision, as the app leaves a new one (without
+    migrating each test's afresh): SQLite, a copy of `migrated_sqlite`; PostgreSQL, its tables
+    emptied when it is at the head revision, else the whole database (the app migrates it)."""
+    if database_url.startswith("sqlite"):
+        shutil.copyfile(migrated_sqlite, make_url(database_url).database or "")
+        return
+    engine = create_engine(psycopg_url(database_url))
+    with engine.begin() as conn:
+        kept = conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar()
+        at_head = kept is not None and {
+            row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))
+        } == set(ScriptDirectory(MIGRATIONS).get_heads())
+        if at_head:
+            tables = conn.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename != 'alembic_version'")
+            ).scalars()
+            conn.execute(text(f"TRUNCATE {', '.join(f'public.{name}' for name in tables)} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    if not at_head:
+        empty_database(database_url)
+
+
+def stop(app: Flask) -> None:
+    """Stop the app: its live-update reads, then its database connections."""
     app.extensions["push"].stop()  # its live-update reads end before the engine does
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any, migrated_sqlite: Path) -> Iterator[Flask]:
+    """The app started on an empty database at the head revision (the migrations are tested
+    from an empty database in test_migrations.py)."""
+    migrated_database(database_url, migrated_sqlite)
+    app = create_app(app_config(database_url, tmp_path))
+    yield app
+    stop(app)
 
 
 @pytest.fixture
