@@ -648,14 +648,15 @@ def stop(server: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def database(kind: str, postgres: str, folder: Path) -> Iterator[str]:
-    """A new, empty database: a SQLite file, or a PostgreSQL database dropped afterwards."""
+def database(kind: str, postgres: str, folder: Path, prefix: str = "bench_load") -> Iterator[str]:
+    """A new, empty database: a SQLite file, or a PostgreSQL database (`<prefix>_<pid>_<time>`)
+    dropped afterwards."""
     if kind == "sqlite":
         yield f"sqlite:///{folder / 'bench.sqlite'}"
         return
     import psycopg  # the app's own driver; only to create and drop the database
 
-    name = f"bench_load_{os.getpid()}_{int(time.time())}"
+    name = f"{prefix}_{os.getpid()}_{int(time.time())}"
     with psycopg.connect(postgres, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
@@ -775,6 +776,11 @@ def main(argv: list[str] | None = None) -> int:
         help="a PostgreSQL server to create the bench database on (as this URL's user)",
     )
     parser.add_argument(
+        "--database-prefix",
+        default=os.environ.get("BENCH_DATABASE_PREFIX", "bench_load"),
+        help="the bench database's name: <prefix>_<pid>_<time>",
+    )
+    parser.add_argument(
         "--priority",
         type=int,
         default=0,
@@ -808,7 +814,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.databases.split(","):
         with (
             tempfile.TemporaryDirectory(prefix="bench-load-") as tmp,
-            database(kind, args.postgres, Path(tmp)) as url,
+            database(kind, args.postgres, Path(tmp), args.database_prefix) as url,
             serve(url, args, Path(tmp)) as server,
         ):
             if kind == "postgresql":

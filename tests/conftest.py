@@ -1,23 +1,82 @@
-"""Fixtures for the web tests: an app on each database, a test client, API users."""
+"""The tiers of the suite, a PostgreSQL database per pytest-xdist worker, and the fixtures of
+the web tests: an app on each database, a test client, API users."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.script import ScriptDirectory
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from scoresheet import create_app
 from scoresheet.config import psycopg_url
+from scoresheet.storage.database import MIGRATIONS
 from scoresheet.storage.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
 """Tests hash passwords cheaply; production uses scrypt (see test_app.py)."""
+TIERS = {
+    "tests/rules/": "fast",
+    "tests/services/": "fast",
+    "tests/web/test_services.py": "fast",  # the service layer's tests, until they move to tests/services/
+    "tests/web/test_smoke.py": "fast",
+    "tests/web/": "web",
+    "tests/browser/": "browser",
+    "tests/test_package.py": "web",  # builds a wheel and serves it
+    "tests/": "fast",
+}
+"""Each test's tier (markers registered in pyproject.toml), by the first path that holds it.
+The fast tier needs no database server: a fast test's PostgreSQL twin is in the web tier."""
+WORKER_DATABASE = pytest.StashKey[tuple[str, str]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its tier."""
+    for item in items:
+        where = item.path.relative_to(config.rootpath).as_posix()
+        tier = next((tier for path, tier in TIERS.items() if where.startswith(path)), None)
+        callspec = getattr(item, "callspec", None)
+        if tier == "fast" and callspec is not None and callspec.params.get("database_url") == "postgresql":
+            tier = "web"
+        if tier is not None:
+            item.add_marker(tier)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A pytest-xdist worker tests on a PostgreSQL database of its own, made empty now:
+    TEST_DATABASE_URL's database name followed by the worker's id (`…_gw0`)."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("TEST_DATABASE_URL")
+    if not worker or not url:
+        return
+    own = make_url(url).set(database=f"{make_url(url).database}_{worker}")
+    _admin(url, f'DROP DATABASE IF EXISTS "{own.database}" WITH (FORCE)', f'CREATE DATABASE "{own.database}"')
+    config.stash[WORKER_DATABASE] = (url, str(own.database))
+    os.environ["TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Drop the worker's own database."""
+    if WORKER_DATABASE in config.stash:
+        url, name = config.stash[WORKER_DATABASE]
+        os.environ["TEST_DATABASE_URL"] = url
+        _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _admin(url: str, *statements: str) -> None:
+    """Run statements outside a transaction on the database at `url` (CREATE/DROP DATABASE)."""
+    engine = create_engine(psycopg_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        for statement in statements:
+            conn.execute(text(statement))
+    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -58,16 +117,53 @@ def empty_database(database_url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
-    """The app started on an empty database: it migrates the schema itself, as in production."""
-    empty_database(database_url)
-    app = create_app(app_config(database_url, tmp_path))
-    yield app
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database the app migrated to the head revision itself, as in production."""
+    folder = tmp_path_factory.mktemp("migrated")
+    stop(create_app(app_config(f"sqlite:///{folder / 'head.sqlite'}", folder)))
+    return folder / "head.sqlite"
+
+
+def migrated_database(database_url: str, migrated_sqlite: Path) -> None:
+    """Make a database empty at the head revision, as the app leaves a new one (without
+    migrating each test's afresh): SQLite, a copy of `migrated_sqlite`; PostgreSQL, its tables
+    emptied when it is at the head revision, else the whole database (the app migrates it)."""
+    if database_url.startswith("sqlite"):
+        shutil.copyfile(migrated_sqlite, make_url(database_url).database or "")
+        return
+    engine = create_engine(psycopg_url(database_url))
+    with engine.begin() as conn:
+        kept = conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar()
+        at_head = kept is not None and {
+            row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))
+        } == set(ScriptDirectory(MIGRATIONS).get_heads())
+        if at_head:
+            tables = conn.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename != 'alembic_version'")
+            ).scalars()
+            conn.execute(text(f"TRUNCATE {', '.join(f'public.{name}' for name in tables)} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    if not at_head:
+        empty_database(database_url)
+
+
+def stop(app: Flask) -> None:
+    """Stop the app: its live-update reads, then its database connections."""
     app.extensions["push"].stop()  # its live-update reads end before the engine does
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any, migrated_sqlite: Path) -> Iterator[Flask]:
+    """The app started on an empty database at the head revision (the migrations are tested
+    from an empty database in test_migrations.py)."""
+    migrated_database(database_url, migrated_sqlite)
+    app = create_app(app_config(database_url, tmp_path))
+    yield app
+    stop(app)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ tests are skipped on a developer machine and fail in CI.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -78,11 +79,20 @@ def browser(playwright: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def axe_script() -> Path:
+def axe_script(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """axe-core's browser script, the version package-lock.json pins: `npm ci` installs it
     into node_modules/ when it is missing or another version, so `python -m pytest` alone runs
-    the accessibility check on a fresh clone. Without npm: skipped on a developer machine,
-    failed in CI."""
+    the accessibility check on a fresh clone (one pytest-xdist worker at a time: the others
+    wait on a lock in the run's shared temporary folder). Without npm: skipped on a developer
+    machine, failed in CI."""
+    with open(tmp_path_factory.getbasetemp().parent / "npm-ci.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        _install_axe()
+    return AXE
+
+
+def _install_axe() -> None:
+    """`npm ci` unless node_modules/ has the pinned axe-core (see `axe_script`)."""
     if _installed_axe() != _pinned_axe():
         npm = shutil.which("npm")
         if npm is None:
@@ -95,7 +105,6 @@ def axe_script() -> Path:
         )
         if done.returncode or _installed_axe() != _pinned_axe():
             pytest.fail(f"npm ci could not install axe-core:\n{done.stdout}{done.stderr}")
-    return AXE
 
 
 def _pinned_axe() -> str:

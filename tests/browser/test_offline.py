@@ -10,7 +10,6 @@ Offline is `set_offline` for the pages plus an abort for every request of the se
 from __future__ import annotations
 
 import re
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -22,9 +21,9 @@ SENT_WITHIN_MS = 10_000
 SAYS_OFFLINE_WITHIN_MS = 10_000
 CATCHES_UP_WITHIN_MS = 5_000
 PAGES = "tysiacha-pages-1"
-PREVIOUS_WORKER = "9cd21cd357634fcb7d2805c86fa32604c89e1a05"
-"""The commit whose `static/sw.js` is the release before the offline sheets (it kept only the
-versioned static files and the offline page): the upgrade test serves it from git history."""
+PREVIOUS_WORKER = Path(__file__).with_name("previous_sw.js")
+"""`static/sw.js` of the release before the offline sheets (commit 9cd21cd; it kept only the
+versioned static files and the offline page), kept here for the upgrade test to serve."""
 
 
 def _abort_worker(route: Any) -> None:
@@ -278,13 +277,7 @@ def test_a_following_phone_says_it_is_offline_shows_its_last_sheet_and_catches_u
 
 def test_a_new_service_worker_takes_over_with_a_hand_waiting_and_the_hand_is_sent(new_phone: Any) -> None:
     phone = new_phone()
-    previous = subprocess.run(
-        ["git", "show", f"{PREVIOUS_WORKER}:static/sw.js"],
-        cwd=Path(__file__).parent,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    previous = PREVIOUS_WORKER.read_text(encoding="utf-8")
     phone.context.route(
         "**/sw.js",
         lambda route: route.fulfill(
