@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoresheet.storage.database import foreign_keys_off, upgrade
-from scoresheet.storage.extensions import db
 from sqlalchemy import Engine
 
-from scoresheet import models
 from scoresheet.rules import Malformed, Refused, record_from_dict, replay, setup_from_dict
+from scoresheet.storage import models
+from scoresheet.storage.database import foreign_keys_off, upgrade
+from scoresheet.storage.extensions import db
 from tests.rules.baseline import recorded, sheet_data
 
 
