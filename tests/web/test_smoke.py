@@ -10,7 +10,7 @@ from flask import Flask
 
 from .page_helpers import Phone, played
 
-NOT_PAGES = {"static", "healthz", "phone.csrf_token", "phone.favicon", "phone.manifest", "phone.service_worker"}
+NOT_PAGES = {"static", "healthz", "offline.csrf_token", "offline.favicon", "offline.manifest", "offline.service_worker"}
 """GET routes that are no page: files, probes, tokens."""
 WATCH = re.compile(r'id="watch-link" href="http://localhost(/watch/[A-Za-z0-9_-]+)"')
 
@@ -32,9 +32,10 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         *["/", "/account", "/guests", "/head-to-head", "/leaderboard", "/players/anna", "/matches/new"],
         *[match, f"{match}/hands/new", f"{match}/hands/1/edit", f"{match}/hands/1/delete", f"{match}/history"],
         *[restore[1], f"{match}/rules", f"{match}/bank", f"{match}/end"],
-        *[f"{match}/sheet.csv", f"{match}/backup.json", f"{match}/version", "/backup.json", "/import"],
+        *[f"{match}/sheet.csv", f"{match}/sheet.xlsx", f"{match}/backup.json", f"{match}/version", "/backup.json"],
+        "/import",
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
-        *[f"{watch[1]}/sheet.csv", f"{watch[1]}/version"],
+        *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version"],
     ]
     for url in pages:
         assert phone.get(url).status_code == 200, url
@@ -46,4 +47,4 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         csrf_app.url_map.bind("localhost").match(url.split("?")[0])[0] for url in [*pages, *logged_out, "/join/x"]
     }
     routes = {r.endpoint for r in csrf_app.url_map.iter_rules() if "GET" in (r.methods or ())}
-    assert {e for e in routes - opened - NOT_PAGES if not e.startswith(("api.", "push."))} == set(), "open it here"
+    assert {e for e in routes - opened - NOT_PAGES if not e.startswith(("api.", "live."))} == set(), "open it here"
