@@ -66,7 +66,7 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     assert line.endswith("You finished ahead 0 times, anna 1 time."), line  # plural forms
     for language, said in (
         ("ru", "Вы были впереди 0 раз, anna — 1 раз."),
-        ("uk", "Ви були вище 0 разів, anna — 1 раз."),
+        ("uk", "Ви були попереду 0 разів, anna — 1 раз."),
         ("pl", "Ty — wyżej 0 razy, anna — 1 raz."),
     ):
         translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
