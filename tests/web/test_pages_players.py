@@ -65,8 +65,8 @@ def test_the_player_page_shows_figures_rating_and_head_to_head(make_phone: Any) 
     line = next(n.text() for n in parse(page.text).walk() if "head-to-head" in n.classes())
     assert line.endswith("You finished ahead 0 times, anna 1 time."), line  # plural forms
     for language, said in (
-        ("ru", "Вы были выше 0 раз, anna — 1 раз."),
-        ("uk", "Ви були вище 0 разів, anna — 1 раз."),
+        ("ru", "Вы были впереди 0 раз, anna — 1 раз."),
+        ("uk", "Ви були попереду 0 разів, anna — 1 раз."),
         ("pl", "Ty — wyżej 0 razy, anna — 1 raz."),
     ):
         translated = boris.get("/players/anna", headers={"Accept-Language": language}).text
@@ -196,7 +196,7 @@ def test_the_leaderboard_compares_any_two_players_of_my_table(make_phone: Any) -
     )
     russian = vera.get("/head-to-head?one=boris&two=anna", headers={"Accept-Language": "ru"})
     assert next(n.text() for n in parse(russian.text).walk() if "head-to-head" in n.classes()) == (
-        "boris и anna: 1 закрытая партия вместе. boris — выше 0 раз. anna — выше 1 раз."
+        "boris и anna: 1 общая закрытая партия. boris — впереди 0 раз. anna — впереди 1 раз."
     )
     same = vera.get("/head-to-head?one=anna&two=anna")
     assert same.status_code == 422
