@@ -1,8 +1,9 @@
-"""What the engine of commit 11320f9, the last before the house rules, computed: sheets
-recorded as test data (before_house_rules.json, written once by
-tools/record_before_house_rules.py from that commit), so the engines of then and now can be
-compared without git history; and a computed sheet as plain data, field by field as that
-engine has them."""
+"""What the engine of commit 11320f9, the last before the house rules, computed, and the engine
+of commit 0ff9236, the last before those of RULES.md §11.11–§11.18: sheets recorded as test
+data (before_house_rules.json and before_round_two.json, written once from those commits by
+tools/record_before_house_rules.py and tools/record_before_round_two.py), so the engines of
+then and now can be compared without git history; and a computed sheet as plain data, field
+by field as those engines have them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,32 @@ from scoresheet.rules.rulesets import COUNT_PENALTY
 BEFORE_HOUSE_RULES = "11320f9"
 """The commit before the house rules (RULES.md §11) and the corrections of §7."""
 DATA = Path(__file__).with_name("before_house_rules.json")
+BEFORE_ROUND_TWO = "0ff9236"
+"""The last commit before §11.11–§11.18 (and before the engine's keyword-only value types)."""
+ROUND_TWO_DATA = Path(__file__).with_name("before_round_two.json")
+ROUND_TWO = (
+    "barrel_gap",
+    "barrel_jump",
+    "barrel_clash",
+    "barrel_defender_wins",
+    "barrel_win_score",
+    "barrel_zeros",
+    "forfeit_penalty",
+    "dump_at",
+)
+"""The options §11.11–§11.18 add: the engine of 0ff9236 knows none of them."""
+OTHER_VALUES: dict[str, tuple[Any, ...]] = {
+    "barrel_gap": (100,),
+    "barrel_jump": ("mounts",),
+    "barrel_clash": ("one_stays", "all_fall"),
+    "barrel_defender_wins": (True,),
+    "barrel_win_score": ("added",),
+    "barrel_zeros": (True,),
+    "forfeit_penalty": (True, False),
+    "dump_at": (550, 100),
+}
+"""Each option of ROUND_TWO with values a table may set besides the default (forfeit_penalty's
+default is the ruleset's: the other of the two)."""
 
 
 @functools.cache
@@ -24,6 +51,15 @@ def recorded() -> dict[str, Any]:
     ruleset and seat count, matches without house rules), "changed_rule" and "migration_0006";
     each match a set-up, hands (the JSON shapes) and that engine's `sheet_data`."""
     return json.loads(DATA.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def recorded_before_round_two() -> dict[str, Any]:
+    """The recorded data of 0ff9236: "fields" (the figures that engine's sheet has) and
+    "matches" (per ruleset and seat count, matches with the house rules of §11.1–§11.10 as
+    drawn); each match a set-up with the options of §11.11–§11.18 spelled out at their
+    defaults, hands (the JSON shapes) and that engine's `sheet_data`, the new options left out."""
+    return json.loads(ROUND_TWO_DATA.read_text(encoding="utf-8"))
 
 
 def _then(field: str, value: Any) -> Any:

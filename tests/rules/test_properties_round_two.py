@@ -1,11 +1,11 @@
 """Property tests (Hypothesis) for the house rules of RULES.md §11.11–§11.18: the barrel holds
-with every combination of them, and with each at its default a match scores as it did before
-they existed (the engine of commit 0ff9236, read from a temporary git worktree)."""
+with every combination of them; and with each at its default a match scores as it did before
+they existed, left out or spelled out: the engine of commit 0ff9236, its sheets recorded in
+before_round_two.json by tools/record_before_round_two.py (from test_properties.py's
+strategies, with the house rules of §11.1–§11.10 as drawn)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from dataclasses import replace
 from typing import Any
 
@@ -13,35 +13,23 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from bench.replay import load_engine
 from scoresheet.rules import (
     RULESETS,
     HandRecord,
+    Refused,
     Replay,
+    RuleError,
     Setup,
     check_setup,
-    hand_to_dict,
+    hand_from_dict,
     replay,
     setup_from_dict,
     setup_to_dict,
 )
 
-from .baseline import ROOT, sheet_data
-from .test_properties import CONFIGS, SETTINGS, Match, legal_hand, matches, setups
+from .baseline import OTHER_VALUES, ROUND_TWO, recorded_before_round_two, sheet_data
+from .test_properties import CONFIGS, SETTINGS, Match, legal_hand, setups
 
-BEFORE_ROUND_TWO = "0ff9236"
-"""The last commit before §11.11–§11.18 (and before the engine's keyword-only value types)."""
-ROUND_TWO = (
-    "barrel_gap",
-    "barrel_jump",
-    "barrel_clash",
-    "barrel_defender_wins",
-    "barrel_win_score",
-    "barrel_zeros",
-    "forfeit_penalty",
-    "dump_at",
-)
-"""The options §11.11–§11.18 add."""
 BARREL_CONFIGS = [(name, n) for name, n in CONFIGS if RULESETS[name].has_barrel]
 
 
@@ -108,33 +96,54 @@ def test_no_score_ever_rests_between_the_barrel_and_the_target(name: str, n: int
     assert won == ([] if m.sheet.winner is None else [m.sheet.hands[-1]])
 
 
-@pytest.fixture(scope="module")
-def before() -> Any:
-    """The engine of 0ff9236."""
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip(f"git is not available here: the engine of {BEFORE_ROUND_TWO} cannot be read")
-    known = subprocess.run(
-        ["git", "-C", str(ROOT), "cat-file", "-e", f"{BEFORE_ROUND_TWO}^{{commit}}"], capture_output=True
-    )
-    if known.returncode != 0:
-        pytest.fail(f"commit {BEFORE_ROUND_TWO} is not in this clone: fetch the history")
-    return load_engine(BEFORE_ROUND_TWO)
+def left_out(setup: dict[str, Any]) -> dict[str, Any]:
+    """A recorded set-up with the options of §11.11–§11.18 left out."""
+    return {**setup, "options": {k: v for k, v in setup["options"].items() if k not in ROUND_TWO}}
 
 
-@settings(SETTINGS, max_examples=120, suppress_health_check=list(HealthCheck))
-@given(m=st.sampled_from(CONFIGS).flatmap(lambda c: matches(c[0], c[1])), spelled=st.booleans())
-def test_with_the_new_options_at_their_defaults_a_match_scores_as_before_them(
-    before: Any, m: Match, spelled: bool
-) -> None:
+def sheet_now(setup: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sheet today's engine computes for a set-up and hands (the JSON shapes), as the
+    recorded data has it."""
+    now = replay(setup_from_dict(setup), [hand_from_dict(hand) for hand in hands])
+    return sheet_data(now, recorded_before_round_two()["fields"])
+
+
+@pytest.mark.parametrize("spelled", [False, True], ids=["left_out", "spelled_out"])
+@pytest.mark.parametrize(("name", "n"), CONFIGS)
+def test_with_the_new_options_at_their_defaults_a_match_scores_as_before_them(name: str, n: int, spelled: bool) -> None:
     # §11: every default is today's rule. The options of §11.1–§11.10 are as drawn; those of
-    # §11.11–§11.18 are left out or spelled out at their defaults.
-    data = setup_to_dict(m.setup)
-    if not spelled:
-        data["options"] = {k: v for k, v in data["options"].items() if k not in ROUND_TWO}
-    now = replay(setup_from_dict(data), m.hands) if spelled else m.sheet
-    old_data = {**data, "options": {k: v for k, v in data["options"].items() if k not in ROUND_TWO}}
-    then = before.replay(before.setup_from_dict(old_data), [before.hand_from_dict(hand_to_dict(h)) for h in m.hands])
-    assert sheet_data(now, before) == sheet_data(then, before)
+    # §11.11–§11.18 are left out, or spelled out at the defaults they had when recorded.
+    matches = recorded_before_round_two()["matches"][f"{name}-{n}"]
+    assert len(matches) >= 10 and any(m["hands"] for m in matches)
+    for k, match in enumerate(matches):
+        setup = match["setup"] if spelled else left_out(match["setup"])
+        if spelled:
+            today = setup_to_dict(setup_from_dict(left_out(setup)))["options"]
+            assert {o: today[o] for o in ROUND_TWO} == {o: setup["options"][o] for o in ROUND_TWO}, (
+                f"a default moved: match {k} of {name}-{n}"
+            )
+        assert sheet_now(setup, match["hands"]) == match["sheet"], f"match {k} of {name}-{n}"
+
+
+@pytest.mark.parametrize(("option", "value"), [(o, v) for o, values in OTHER_VALUES.items() for v in values])
+def test_the_comparison_sees_every_other_value(option: str, value: Any) -> None:
+    """Guard against recorded matches that score alike whatever the option: with `value`
+    instead of the default, some match scores otherwise than recorded (or a hand is refused)."""
+    for matches in recorded_before_round_two()["matches"].values():
+        for match in matches:
+            if match["setup"]["options"][option] == value:
+                continue
+            setup = {**match["setup"], "options": {**match["setup"]["options"], option: value}}
+            try:
+                check_setup(setup_from_dict(setup))
+            except RuleError:
+                continue  # the ruleset or the other options do not take the value
+            try:
+                if sheet_now(setup, match["hands"]) != match["sheet"]:
+                    return
+            except Refused:
+                return
+    pytest.fail(f"no recorded match scores otherwise with {option} = {value!r}")
 
 
 def test_the_strategy_reaches_the_new_rules() -> None:
