@@ -16,7 +16,7 @@ from ..config import setting
 from ..rules import Malformed, Refused
 from ..storage import database, passwords
 from ..storage.extensions import db
-from ..storage.models import ApiToken, Match, Member, User, fold
+from ..storage.models import ApiToken, Match, Member, User, lookup_name
 from ..words import _
 from .errors import Conflict, WrongPassword
 from .matches import audit
@@ -97,8 +97,11 @@ def _check_new_password(password: str, username: str, field: str) -> str:
 
 
 def find_user(username: str) -> User | None:
-    """The user with this username, ignoring case."""
-    return db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
+    """The user with this username, ignoring case (None for what no username can be)."""
+    folded = lookup_name(username)
+    if folded is None:
+        return None
+    return db.session.execute(db.select(User).where(User.username_folded == folded)).scalar_one_or_none()
 
 
 def authenticate(username: object, password: object) -> User | None:
