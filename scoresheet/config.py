@@ -59,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
     "PUSH_STREAM_SECONDS": 300.0,
     "WORKERS": 1,
     "PUBLIC_URL": "",  # e.g. https://scores.example.org: join and watch links use it, not the Host
+    "API_TOKEN_DAYS": 90,  # an API token stops working this many days after it was made
     **RATE_LIMITS,
 }
 """Every setting's default but the database's and the secret key's, which depend on the instance
@@ -83,6 +84,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "WEB_CONCURRENCY": ("WORKERS", int),
     "SCORESHEET_WORKERS": ("WORKERS", int),  # set by gunicorn.conf.py: its number of workers
     "PUBLIC_URL": ("PUBLIC_URL", str),
+    "API_TOKEN_DAYS": ("API_TOKEN_DAYS", int),
 }
 """The environment variables the app reads, each with the setting it sets and how its text is
 read; an unset or empty variable sets nothing (a later one of the same setting wins)."""
