@@ -87,7 +87,8 @@ def main() -> None:
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.sqlite"
     app = make_app(url, folder)
     client = app.test_client()
-    token = client.post("/api/users", json={"username": f"bench{os.getpid()}", "password": "correct horse"}).json["token"]
+    account = {"username": f"bench{os.getpid()}", "password": "correct horse"}
+    token = client.post("/api/users", json=account).json["token"]
     headers = {"Authorization": f"Bearer {token}"}
     doc = build_document(client, headers, args.matches)
     body = json.dumps(doc).encode()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import segno
 from flask import current_app, url_for
@@ -12,7 +13,7 @@ from markupsafe import Markup
 from ..storage.models import Match
 
 
-def _public(endpoint: str, **values: str) -> str:
+def _public(endpoint: str, **values: Any) -> str:
     """An absolute URL of this site: under `PUBLIC_URL` where one is set (the request's own
     Host and X-Forwarded-Host then never reach a link a player shares), else the request's."""
     public = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
