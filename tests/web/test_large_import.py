@@ -87,3 +87,14 @@ def write_at_once(app: Flask, match_id: str) -> bool:
         return False
     finally:
         connection.close()
+
+
+def test_a_schema_fault_in_one_match_of_many_is_named_at_its_place(api_user: Any) -> None:
+    doc = banked_backup(api_user, 40)
+    doc["matches"][37]["colour"] = "red"
+    doc["matches"][38]["status"] = 7
+    response = api_user.post("/api/matches/import", json=doc)
+    assert response.status_code == 400
+    assert response.json["field"].startswith("/matches/37"), response.json
+    assert "/matches/37/colour" in response.json["error"]
+    assert api_user.get("/api/matches").json["matches"] and len(api_user.get("/api/matches").json["matches"]) == 1

@@ -216,13 +216,14 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     if doc.get("version") != VERSION:
         raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.", version=VERSION))
     _check_values(doc)
-    error = _schema_error(doc)
-    if error is not None:
+    found = _schema_error(doc)
+    if found is not None:
+        error, place = found
         raise Malformed(
-            _pointer(error.absolute_path),
+            _pointer(place),
             _(
                 "This backup does not have the form of a scoresheet backup (docs/backup.schema.json): %(reason)s.",
-                reason=_schema_problem(error),
+                reason=_schema_problem(error, place),
             ),
         )
     for path, value in _times(doc):
@@ -233,16 +234,16 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     return matches
 
 
-def _schema_error(doc: dict[str, Any]) -> Any:
+def _schema_error(doc: dict[str, Any]) -> tuple[Any, list[Any]] | None:
     """What the schema finds wrong with the document, or None. A compiled validator decides
     (a 4 MiB backup in a fraction of a second); only when it finds something does jsonschema
     name it, reading the matches at fault alone (its error, with the place in the whole
-    document)."""
+    document): the error and its place."""
     if FAST_VALIDATOR.is_valid(doc):
         return None
     matches = doc.get("matches")
     if not isinstance(matches, list):
-        return best_match(VALIDATOR.iter_errors(doc))
+        return _with_place(best_match(VALIDATOR.iter_errors(doc)))
     faulty = sorted(
         {
             e.instance_path[1]
@@ -253,11 +254,16 @@ def _schema_error(doc: dict[str, Any]) -> Any:
     part = dict(doc, matches=[matches[i] for i in faulty] or matches[:1])
     error = best_match(VALIDATOR.iter_errors(part))
     if error is None:  # the two validators differ: let the thorough one read it all
-        return best_match(VALIDATOR.iter_errors(doc))
-    path = error.absolute_path
-    if faulty and len(path) > 1 and path[0] == "matches":
-        path[1] = faulty[path[1]]
-    return error
+        return _with_place(best_match(VALIDATOR.iter_errors(doc)))
+    place = list(error.absolute_path)
+    if faulty and len(place) > 1 and place[0] == "matches":
+        place[1] = faulty[place[1]]
+    return error, place
+
+
+def _with_place(error: Any) -> tuple[Any, list[Any]] | None:
+    """A schema error with its place in the document, if there is one."""
+    return None if error is None else (error, list(error.absolute_path))
 
 
 _TYPES = {
@@ -285,11 +291,11 @@ _TOO = {
 """What a schema check found, by the check's keyword, for one place in the document."""
 
 
-def _schema_problem(error: Any) -> str:
+def _schema_problem(error: Any, path: list[Any]) -> str:
     """What the schema found wrong, in the reader's words: the place in the document (a JSON
     pointer) and whether something is missing, of the wrong type or not allowed there; never
     jsonschema's own English."""
-    path, keyword = list(error.absolute_path), error.validator
+    keyword = error.validator
     instance = error.instance
     if keyword == "required" and isinstance(instance, dict):
         missing = next((k for k in error.validator_value if k not in instance), "")
