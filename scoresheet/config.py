@@ -58,6 +58,8 @@ DEFAULTS: dict[str, Any] = {
     "PUSH_HEARTBEAT": 5.0,
     "PUSH_STREAM_SECONDS": 300.0,
     "WORKERS": 1,
+    "PUBLIC_URL": "",  # e.g. https://scores.example.org: join and watch links use it, not the Host
+    "API_TOKEN_DAYS": 90,  # an API token stops working this many days after it was made
     **RATE_LIMITS,
 }
 """Every setting's default but the database's and the secret key's, which depend on the instance
@@ -81,6 +83,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "LIVE_PUSH": ("LIVE_PUSH", _flag),  # set by gunicorn.conf.py for workers that hold connections
     "WEB_CONCURRENCY": ("WORKERS", int),
     "SCORESHEET_WORKERS": ("WORKERS", int),  # set by gunicorn.conf.py: its number of workers
+    "PUBLIC_URL": ("PUBLIC_URL", str),
+    "API_TOKEN_DAYS": ("API_TOKEN_DAYS", int),
 }
 """The environment variables the app reads, each with the setting it sets and how its text is
 read; an unset or empty variable sets nothing (a later one of the same setting wins)."""

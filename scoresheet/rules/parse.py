@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .house import AMOUNTS, HOUSE_RULES, LEGACY, SWITCHES, WORDS, house_dict, shown
-from .messages import OneOf, malformed
+from .messages import OneOf, malformed, refuse
 from .records import HandRecord, Options, Record, Setup, SheetStyle, TichuRound
 from .rulesets import RULESETS
 from .tichu import TARGETS, TICHU
@@ -100,6 +100,10 @@ def _house_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
         if key in opts:
             if not isinstance(opts[key], str):
                 raise malformed("options", "option_not_word", key=key, allowed=OneOf(tuple(shown(w) for w in words)))
+            if not opts[key]:  # not "unset": refused as any other word that is not one of them
+                raise refuse(
+                    "options", "option_word", option=key, value="", allowed=OneOf(tuple(shown(w) for w in words))
+                )
             given[key] = opts[key]
     for key in (*SWITCHES, LEGACY):
         if key in opts:
@@ -184,7 +188,7 @@ def hand_from_dict(data: Mapping[str, Any], extra: frozenset[str] = frozenset())
         marriages=marriages,
         made=None if made is None else _flag(made, "made"),
         blind=_flag(data.get("blind", False), "blind"),
-        sitter_points=_integer(data.get("sitter_points") or 0, "sitter_points", "sitter_points_not_number"),
+        sitter_points=_optional_int(data.get("sitter_points"), "sitter_points", "sitter_points_not_number") or 0,
         forced=_flag(data.get("forced", False), "forced"),
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -16,7 +17,7 @@ from ..config import setting
 from ..rules import Malformed, Refused
 from ..storage import database, passwords
 from ..storage.extensions import db
-from ..storage.models import ApiToken, Match, Member, User, fold
+from ..storage.models import ApiToken, Match, Member, User, lookup_name, utcnow
 from ..words import _
 from .errors import Conflict, WrongPassword
 from .matches import audit
@@ -156,8 +157,11 @@ def _check_new_password(password: str, username: str, field: str) -> str:
 
 
 def find_user(username: str) -> User | None:
-    """The user with this username, ignoring case."""
-    return db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
+    """The user with this username, ignoring case (None for what no username can be)."""
+    folded = lookup_name(username)
+    if folded is None:
+        return None
+    return db.session.execute(db.select(User).where(User.username_folded == folded)).scalar_one_or_none()
 
 
 def authenticate(username: object, password: object) -> User | None:
@@ -195,9 +199,13 @@ def create_token(user: User) -> str:
 
 
 def user_for_token(token: str) -> User | None:
-    """The user an API token belongs to, or None."""
+    """The user an API token belongs to, or None (also once the token is older than
+    `API_TOKEN_DAYS`: tokens have a lifetime, docs/security.md)."""
+    made_after = utcnow() - timedelta(days=int(setting("API_TOKEN_DAYS")))
     return db.session.execute(  # one query: every API call starts here
-        db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(ApiToken.token_hash == token_hash(token))
+        db.select(User)
+        .join(ApiToken, ApiToken.user_id == User.id)
+        .where(ApiToken.token_hash == token_hash(token), ApiToken.created_at > made_after)
     ).scalar_one_or_none()
 
 

@@ -212,6 +212,14 @@ def reads_only(view: Any) -> Any:
     return view
 
 
+def end_transaction() -> None:
+    """Commit what the session holds so far and give its connection back: a writing request
+    on SQLite took the write lock with its first statement (BEGIN IMMEDIATE), which long work
+    that needs no database (checking a large backup) must not hold; the next statement begins
+    afresh."""
+    db.session.commit()
+
+
 def _reading_request() -> bool:
     """Whether this request only reads: by its method, or by its view's `reads_only` mark."""
     if request.method in READ_ONLY_METHODS:

@@ -63,6 +63,15 @@ def fold(username: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", username).casefold())
 
 
+def lookup_name(username: object) -> str | None:
+    """A name to look an account up by, folded: None for what no username can be (not text, a
+    NUL byte or another control character, longer than 40), which is then looked up nowhere
+    (PostgreSQL answers a NUL byte in a query with an error, not a miss)."""
+    if isinstance(username, str) and username.isprintable() and len(username) <= 40:
+        return fold(username)
+    return None
+
+
 def _folded(context: Any) -> str:
     """The column default of `User.username_folded`: the folded username being inserted."""
     return fold(context.get_current_parameters()["username"])

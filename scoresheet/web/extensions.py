@@ -12,8 +12,19 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
+
+class _LoginManager(LoginManager):
+    """Flask-Login's, but a remember-me cookie that is not ASCII is no cookie at all (its
+    signature check would raise a TypeError: a 500 on every page, the error page too)."""
+
+    def _load_user_from_remember_cookie(self, cookie: Any) -> Any:
+        if not isinstance(cookie, str) or not cookie.isascii():
+            return None
+        return super()._load_user_from_remember_cookie(cookie)
+
+
 csrf = CSRFProtect()
-login_manager = LoginManager()
+login_manager = _LoginManager()
 login_manager.login_view = "pages.login"
 login_manager.login_message = _l("Log in to see that page.")
 limiter = Limiter(key_func=get_remote_address)

@@ -216,9 +216,11 @@ def register_limits(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _credential_key() -> str:
-    """Who asks to have a password checked again: the API token, or the browser's session."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
+    """Who asks to have a password checked again, by the credential the route authenticates
+    with: the API's token (its blueprint reads nothing else), a page's session (whatever
+    Authorization header comes along, which no page reads)."""
+    if request.blueprint == "api":
+        _scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
     return f"session:{session.get('_user_id', '')}"
 

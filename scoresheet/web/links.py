@@ -4,24 +4,34 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import segno
-from flask import url_for
+from flask import current_app, url_for
 from markupsafe import Markup
 
 from ..storage.models import Match
 
 
+def _public(endpoint: str, **values: Any) -> str:
+    """An absolute URL of this site: under `PUBLIC_URL` where one is set (the request's own
+    Host and X-Forwarded-Host then never reach a link a player shares), else the request's."""
+    public = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    if public:
+        return public + url_for(endpoint, **values)
+    return url_for(endpoint, **values, _external=True)
+
+
 def join_url(match: Match) -> str:
     """The join link: opened, it asks to join the match (after logging in, if need be)."""
-    return url_for("invite.join_link", code=match.join_code, _external=True)
+    return _public("invite.join_link", code=match.join_code)
 
 
 def watch_url(match: Match) -> str | None:
     """The watch link, if the match has one."""
     if match.watch_token is None:
         return None
-    return url_for("invite.watch", token=match.watch_token, _external=True)
+    return _public("invite.watch", token=match.watch_token)
 
 
 def qr_code(text: str) -> Markup:

@@ -11,25 +11,50 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
 
-from ...rules import Malformed, RuleError, check_setup, record_from_dict, record_to_dict, replay, setup_from_dict
+from ...rules import (
+    Malformed,
+    MatchState,
+    Record,
+    RuleError,
+    Setup,
+    check_setup,
+    record_from_dict,
+    record_to_dict,
+    replay,
+    setup_from_dict,
+)
 from ...rules import setup_to_dict as setup_dict
 from ...rules.house import as_created
+from ...storage import database
 from ...storage.extensions import db
-from ...storage.models import AuditEntry, Hand, Match, Member, User, isoformat, utcnow
+from ...storage.models import (
+    AuditEntry,
+    Hand,
+    Match,
+    Member,
+    SeatFigure,
+    User,
+    isoformat,
+    new_join_code,
+    new_match_id,
+    utcnow,
+)
 from ...words import _, _l
 from ...words.values import one_of
 from ..players import statistics
 from . import audit, queries
 from .queries import stored_hands
-from .replay_cache import store_summary
+from .replay_cache import summary_of
 from .serialize import entry_to_dict
 
 FORMAT = "tysiacha-scoresheet"
@@ -37,6 +62,7 @@ VERSION = 1
 HAND_ACTIONS = frozenset({"hand_added", "hand_edited", "hand_deleted", "hand_restored"})
 SCHEMA = json.loads(resources.files(__package__).joinpath("backup.schema.json").read_text("utf-8"))
 VALIDATOR = Draft202012Validator(SCHEMA)
+FAST_VALIDATOR = jsonschema_rs.validator_for(SCHEMA, validate_formats=False)
 MAX_DEPTH = 10
 """No backup of this app nests deeper (document, matches, match, audit, entry, after, setup,
 options…); a deeper one is refused before the schema is checked (no recursion runs out)."""
@@ -98,12 +124,26 @@ def _username(user_id: int | None) -> str | None:
     return user.username if user else None
 
 
-def import_matches(user: User, doc: Any) -> list[Match]:
+class Imported(NamedTuple):
+    """A match an import made, with its sheet as the import replayed it."""
+
+    match: Match
+    sheet: MatchState
+
+
+def import_matches(user: User, doc: Any) -> list[Imported]:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
-    is `user`; all or nothing."""
-    matches = [_load_match_at(i, m, importer=user) for i, m in enumerate(check_document(doc))]
+    is `user`; all or nothing. Everything is checked and replayed before the first write, and
+    the rows are written together: the write lock (SQLite) is held for the writing alone."""
+    items = check_document(doc)
+    user_id = user.id
+    database.end_transaction()  # the look-ups so far took no lock the checks should hold
+    checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
+    importer = db.session.get(User, user_id)
+    assert importer is not None
+    matches = _store([(c, _new_match(c, importer)) for c in checked], importer)
     db.session.commit()
-    return matches
+    return [Imported(match, c.sheet) for match, c in zip(matches, checked, strict=True)]
 
 
 def restore_database(doc: Any) -> tuple[int, int]:
@@ -115,13 +155,14 @@ def restore_database(doc: Any) -> tuple[int, int]:
     _unique(users, "/users", "username", str.casefold)
     _unique(items, "/matches", "id", str)
     _unique(items, "/matches", "join_code", str)
+    checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
     for u in users:
         db.session.add(
             User(username=u["username"], password_hash=u["password_hash"], created_at=_when(u.get("created_at")))
         )
     db.session.flush()
-    for i, m in enumerate(items):
-        _load_match_at(i, m, importer=None)
+    accounts = {u.username: u for u in db.session.execute(db.select(User)).scalars()}
+    _store([(c, _restored_match(c, accounts)) for c in checked], None, accounts)
     db.session.commit()
     return len(users), len(items)
 
@@ -138,17 +179,28 @@ def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None
         seen.add(same(item[key]))
 
 
-def _load_match_at(index: int, data: Mapping[str, Any], importer: User | None) -> Match:
-    """`_load_match` for match `index` of a backup; a refusal names its place in the document
-    ("/matches/0/hands/2/record/points", "/matches/0/setup/players", "/matches/0/status")."""
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """One match of a backup, checked: its data, set-up, hand records and replayed sheet."""
+
+    data: Mapping[str, Any]
+    setup: Setup
+    records: list[Record]
+    sheet: MatchState
+
+
+def _checked_match_at(index: int, data: Mapping[str, Any]) -> _Checked:
+    """`_checked_match` for match `index` of a backup; a refusal names its place in the
+    document ("/matches/0/hands/2/record/points", "/matches/0/setup/players", "/matches/0/status")."""
     try:
-        return _load_match(data, importer)
+        checked = _checked_match(data)
     except RuleError as err:
         field = err.field or ""
         if not field.startswith("/"):
             field = (f"/hands/{err.hand - 1}/record" if err.hand else "/setup") + (f"/{field}" if field else "")
         err.field = f"/matches/{index}{field}"
         raise
+    return checked
 
 
 def is_empty() -> bool:
@@ -164,13 +216,14 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
     if doc.get("version") != VERSION:
         raise Malformed("version", _("This backup's version is not %(version)s: it cannot be read.", version=VERSION))
     _check_values(doc)
-    error = best_match(VALIDATOR.iter_errors(doc))
-    if error is not None:
+    found = _schema_error(doc)
+    if found is not None:
+        error, place = found
         raise Malformed(
-            _pointer(error.absolute_path),
+            _pointer(place),
             _(
                 "This backup does not have the form of a scoresheet backup (docs/backup.schema.json): %(reason)s.",
-                reason=_schema_problem(error),
+                reason=_schema_problem(error, place),
             ),
         )
     for path, value in _times(doc):
@@ -179,6 +232,38 @@ def check_document(doc: Any) -> list[dict[str, Any]]:
         _check_audit(match["audit"], f"/matches/{i}/audit")
     matches: list[dict[str, Any]] = doc["matches"]
     return matches
+
+
+def _schema_error(doc: dict[str, Any]) -> tuple[Any, list[Any]] | None:
+    """What the schema finds wrong with the document, or None. A compiled validator decides
+    (a 4 MiB backup in a fraction of a second); only when it finds something does jsonschema
+    name it, reading the matches at fault alone (its error, with the place in the whole
+    document): the error and its place."""
+    if FAST_VALIDATOR.is_valid(doc):
+        return None
+    matches = doc.get("matches")
+    if not isinstance(matches, list):
+        return _with_place(best_match(VALIDATOR.iter_errors(doc)))
+    faulty = sorted(
+        {
+            e.instance_path[1]
+            for e in FAST_VALIDATOR.iter_errors(doc)
+            if len(e.instance_path) > 1 and e.instance_path[0] == "matches" and isinstance(e.instance_path[1], int)
+        }
+    )
+    part = dict(doc, matches=[matches[i] for i in faulty] or matches[:1])
+    error = best_match(VALIDATOR.iter_errors(part))
+    if error is None:  # the two validators differ: let the thorough one read it all
+        return _with_place(best_match(VALIDATOR.iter_errors(doc)))
+    place = list(error.absolute_path)
+    if faulty and len(place) > 1 and place[0] == "matches":
+        place[1] = faulty[place[1]]
+    return error, place
+
+
+def _with_place(error: Any) -> tuple[Any, list[Any]] | None:
+    """A schema error with its place in the document, if there is one."""
+    return None if error is None else (error, list(error.absolute_path))
 
 
 _TYPES = {
@@ -206,11 +291,11 @@ _TOO = {
 """What a schema check found, by the check's keyword, for one place in the document."""
 
 
-def _schema_problem(error: Any) -> str:
+def _schema_problem(error: Any, path: list[Any]) -> str:
     """What the schema found wrong, in the reader's words: the place in the document (a JSON
     pointer) and whether something is missing, of the wrong type or not allowed there; never
     jsonschema's own English."""
-    path, keyword = list(error.absolute_path), error.validator
+    keyword = error.validator
     instance = error.instance
     if keyword == "required" and isinstance(instance, dict):
         missing = next((k for k in error.validator_value if k not in instance), "")
@@ -309,14 +394,12 @@ def _pointer(path: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path) or "/"
 
 
-def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
-    """Add one match of a backup to the session, checked by a replay. With an `importer` it is
-    a new match of theirs; without, it keeps its id, join code, members and authors."""
+def _checked_match(data: Mapping[str, Any]) -> _Checked:
+    """One match of a backup checked by a replay (no query runs)."""
     setup = setup_from_dict(as_created(data["setup"]))  # a backup from before keeps its rules
     check_setup(setup)
-    hands = data["hands"]
     records = []
-    for number, h in enumerate(hands, start=1):
+    for number, h in enumerate(data["hands"], start=1):
         try:
             records.append(record_from_dict(h["record"], setup.rules))
         except RuleError as err:
@@ -326,50 +409,122 @@ def _load_match(data: Mapping[str, Any], importer: User | None) -> Match:
     status = data["status"]
     if (status == "banked") != (sheet.winner is not None and status != "open"):
         raise Malformed("/status", _("The match's status does not fit its sheet."))
-    users = {} if importer else {u.username: u for u in db.session.execute(db.select(User)).scalars()}
+    return _Checked(data, setup, records, sheet)
 
-    def named(name: Any) -> User | None:
-        return users.get(name) if isinstance(name, str) else None
 
-    def who(name: Any) -> User | None:
-        return importer or named(name)
+def _new_match(checked: _Checked, importer: User) -> dict[str, Any]:
+    """The row of a new match of `importer`'s (a new id and join code) from a checked backup
+    match, with its members' user ids."""
+    return {
+        "id": new_match_id(),
+        "join_code": new_join_code(),
+        "setup": setup_dict(checked.setup),
+        "status": checked.data["status"],
+        "summary": summary_of(checked.sheet),
+        "created_by_id": importer.id,
+        "created_at": utcnow(),
+        "members": [importer.id],
+    }
 
-    match = Match(setup=setup_dict(setup), status=status, created_by_id=None)
-    store_summary(match, sheet)
-    if importer is None:
-        match.id, match.join_code = str(data["id"]), str(data["join_code"])
-        match.created_at = _when(data.get("created_at"))
-        for name in dict.fromkeys(data.get("members") or []):
-            if name in users:
-                match.members.append(Member(user_id=users[name].id))
-        creator = who(data.get("created_by"))
-    else:
-        match.members.append(Member(user_id=importer.id))
-        creator = importer
-    match.created_by_id = creator.id if creator else None
-    db.session.add(match)
-    db.session.flush()
-    for number, (h, record) in enumerate(zip(hands, records, strict=True), start=1):
-        made, edited = who(h.get("created_by")), who(h.get("updated_by"))
-        db.session.add(
-            Hand(
-                match_id=match.id,
-                number=number,
-                record=record_to_dict(record),
-                version=1 if importer else _kept_version(h.get("version")),
-                created_by_id=made.id if made else None,
-                updated_by_id=edited.id if edited else None,
-                created_at=_when(h.get("created_at")),
-                updated_at=_when(h.get("updated_at")),
+
+def _restored_match(checked: _Checked, users: dict[str, User]) -> dict[str, Any]:
+    """The row of a checked backup match as it was: its id, join code, members and creator."""
+    data = checked.data
+    creator = users.get(data["created_by"]) if isinstance(data.get("created_by"), str) else None
+    return {
+        "id": str(data["id"]),
+        "join_code": str(data["join_code"]),
+        "setup": setup_dict(checked.setup),
+        "status": data["status"],
+        "summary": summary_of(checked.sheet),
+        "created_by_id": creator.id if creator else None,
+        "created_at": _when(data.get("created_at")),
+        "members": [users[name].id for name in dict.fromkeys(data.get("members") or []) if name in users],
+    }
+
+
+def _store(
+    matches: list[tuple[_Checked, dict[str, Any]]], importer: User | None, users: dict[str, User] | None = None
+) -> list[Match]:
+    """Write the checked matches with their members, hands, history and (banked) figures, a
+    few statements per table (rows in bulk, no object per row): the hands' records as the
+    engine writes them, an imported match's hands at version 1 by its importer, a restored
+    one's by their authors. The stored matches, in order."""
+    accounts = users or {}
+
+    def named(name: Any) -> int | None:
+        user = accounts.get(name) if isinstance(name, str) else None
+        return user.id if user else None
+
+    def who(name: Any) -> int | None:
+        return importer.id if importer else named(name)
+
+    now = utcnow()
+    match_rows: list[dict[str, Any]] = []
+    members: list[dict[str, Any]] = []
+    hands: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    figures: list[dict[str, Any]] = []
+    for checked, row in matches:
+        match_id, data = row["id"], checked.data
+        match_rows.append({k: v for k, v in row.items() if k != "members"} | {"updated_at": now})
+        members += [{"match_id": match_id, "user_id": user_id, "joined_at": now} for user_id in row["members"]]
+        for number, (h, record) in enumerate(zip(data["hands"], checked.records, strict=True), start=1):
+            hands.append(
+                {
+                    "match_id": match_id,
+                    "number": number,
+                    "record": record_to_dict(record),
+                    "version": 1 if importer else _kept_version(h.get("version")),
+                    "created_by_id": who(h.get("created_by")),
+                    "updated_by_id": who(h.get("updated_by")),
+                    "created_at": _when(h.get("created_at")),
+                    "updated_at": _when(h.get("updated_at")),
+                }
             )
-        )
-    _load_audit(match, data["audit"], named)
-    if importer is not None:
-        audit.log(match, importer, "match_imported", after={"from": str(data.get("id"))})
-    if status == "banked":  # an imported banked match counts in the statistics
-        statistics.keep_figures(match, sheet, _banked_time(data["audit"]))
+        entries += _audit_rows(match_id, data["audit"], row["setup"]["rules"], named)
+        if importer is not None:
+            entries.append(
+                _entry(match_id, importer.id, importer.username, "match_imported", after={"from": str(data.get("id"))})
+            )
+        if data["status"] == "banked":  # an imported banked match counts in the statistics
+            figures += statistics.figure_rows(match_id, checked.sheet, _banked_time(data["audit"]))
     db.session.flush()
-    return match
+    db.session.execute(db.insert(Match), match_rows)
+    for model, rows in ((Member, members), (Hand, hands), (SeatFigure, figures)):
+        if rows:  # the table's own insert: one statement, whichever values are None
+            db.session.execute(db.metadata.tables[model.__tablename__].insert(), rows)
+    if entries:
+        _insert_audit(entries)
+    stored = {
+        m.id: m
+        for m in db.session.execute(db.select(Match).where(Match.id.in_([r["id"] for r in match_rows]))).scalars()
+    }
+    return [stored[r["id"]] for r in match_rows]
+
+
+def _insert_audit(entries: list[dict[str, Any]]) -> None:
+    """Insert the history entries in order, then link each restoration to the new id of the
+    deletion it restores (`restores` holds the deletion's place among its match's entries:
+    a match's entries get ascending ids in the order they are inserted)."""
+    table = db.metadata.tables[AuditEntry.__tablename__]  # the table's own insert: one statement, however
+    db.session.execute(table.insert(), [{k: v for k, v in e.items() if k != "restores"} for e in entries])
+    restoring: dict[str, list[dict[str, Any]]] = {e["match_id"]: [] for e in entries if e["restores"] is not None}
+    for e in entries:
+        if e["match_id"] in restoring:
+            restoring[e["match_id"]].append(e)
+    links = []
+    for match_id, mine in restoring.items():
+        ids = (
+            db.session.execute(db.select(AuditEntry.id).where(AuditEntry.match_id == match_id).order_by(AuditEntry.id))
+            .scalars()
+            .all()
+        )
+        links += [
+            {"id": ids[i], "restores_id": ids[e["restores"]]} for i, e in enumerate(mine) if e["restores"] is not None
+        ]
+    if links:
+        db.session.execute(db.update(AuditEntry), links)  # by primary key, in bulk
 
 
 def _kept_version(version: Any) -> int:
@@ -387,33 +542,49 @@ def _banked_time(entries: list[dict[str, Any]]) -> datetime:
     return _when(banked[-1].get("at")) if banked else utcnow()
 
 
-def _load_audit(match: Match, entries: list[dict[str, Any]], named: Any) -> None:
-    """Copy a (checked) backup's audit trail, oldest first, keeping who (by name; `named` finds
-    the account of that name, if it is the same database) and when; hand records are stored
-    as the engine writes them."""
-    new_ids: dict[int, int] = {}
+def _entry(match_id: str, user_id: int | None, username: str, action: str, **values: Any) -> dict[str, Any]:
+    """The row of one history entry (`restores`: the place of the entry it restores among
+    the rows being written, linked once both have their ids)."""
+    return {
+        "match_id": match_id,
+        "user_id": user_id,
+        "username": username,
+        "action": action,
+        "hand_number": values.get("hand_number"),
+        "before": values.get("before"),
+        "after": values.get("after"),
+        "at": values.get("at") or utcnow(),
+        "restores": values.get("restores"),
+    }
+
+
+def _audit_rows(match_id: str, entries: list[dict[str, Any]], rules: str, named: Any) -> list[dict[str, Any]]:
+    """A (checked) backup's audit trail as rows, oldest first, keeping who (by name; `named`
+    finds the account of that name, if it is the same database) and when; hand records are
+    stored as the engine writes them. A restoration's `restores` is the place of the deletion
+    in this list (`_store` offsets it)."""
+    rows: list[dict[str, Any]] = []
+    places: dict[int, int] = {}
     for e in entries:
         before, after = e.get("before"), e.get("after")
         if e["action"] in HAND_ACTIONS:
-            before, after = (
-                None if r is None else record_to_dict(record_from_dict(r, match.setup["rules"]))
-                for r in (before, after)
+            before, after = (None if r is None else record_to_dict(record_from_dict(r, rules)) for r in (before, after))
+        restores = places.get(e.get("restores") or 0)
+        places[e["id"]] = len(rows)
+        rows.append(
+            _entry(
+                match_id,
+                named(e["user"]),
+                e["user"],
+                e["action"],
+                hand_number=e.get("hand"),
+                before=before,
+                after=after,
+                at=_when(e["at"]),
+                restores=restores,
             )
-        user = named(e["user"])
-        entry = AuditEntry(
-            match_id=match.id,
-            user_id=user.id if user else None,
-            username=e["user"],
-            action=e["action"],
-            hand_number=e.get("hand"),
-            before=before,
-            after=after,
-            restores_id=new_ids.get(e.get("restores") or 0),
-            at=_when(e["at"]),
         )
-        db.session.add(entry)
-        db.session.flush()
-        new_ids[e["id"]] = entry.id
+    return rows
 
 
 def _when(value: Any, field: str = "at") -> datetime:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from ...rules import MatchState, TichuRound
 from ...rules.events import Event
@@ -12,6 +13,10 @@ from ...rules.tichu import TICHU
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these would run as a formula in a spreadsheet."""
+_AFTER_SEMICOLON = re.compile(r'(;[ "]*)(?=[=+\-@\t\r])')
+"""A formula start after a ";" in a text cell (spaces and quotes between): a spreadsheet whose
+list separator is ";" starts a cell there, quoted or not (a quote counts only at a cell's
+start, and for such a spreadsheet the cell starts earlier in the line)."""
 HOUSE_EVENTS = (Event.DUMP, Event.KNOCKED_OFF, Event.BARREL_RESET, Event.BARREL_CLASH)
 """The events of the house rules (RULES.md §11) the CSV lists in its `events` column."""
 
@@ -73,7 +78,10 @@ def sheet_rows(sheet: MatchState) -> list[list[str | int]]:
 
 
 def safe_cell(value: str | int) -> str | int:
-    """Neutralise a text cell a spreadsheet would run as a formula; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """Neutralise a text cell a spreadsheet would run as a formula, read with "," or ";" as
+    its list separator ("Vera;=1+1" → "Vera;'=1+1"); numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_START):
+        value = "'" + value
+    return _AFTER_SEMICOLON.sub(r"\1'", value)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ...rules import Refused
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import Match, Member, Seat, User, fold
+from ...storage.models import Match, Member, Seat, User, lookup_name
 from ...words import _
 from ..errors import Conflict, Forbidden, NotFound
 from ..players import ratings
@@ -58,11 +58,16 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
     """The match's creator gives this seat to a member (named by username)."""
     _creator_only(match, by)
     _checked(match, seat)
-    member = db.session.execute(
-        db.select(User)
-        .join(Member, Member.user_id == User.id)
-        .where(Member.match_id == match.id, User.username_folded == fold(username if isinstance(username, str) else ""))
-    ).scalar_one_or_none()
+    folded = lookup_name(username)
+    member = (
+        None
+        if folded is None
+        else db.session.execute(
+            db.select(User)
+            .join(Member, Member.user_id == User.id)
+            .where(Member.match_id == match.id, User.username_folded == folded)
+        ).scalar_one_or_none()
+    )
     if member is None:
         raise Refused("username", _("Only a member of the match can have a seat: they join with its code first."))
     _place(match, by, member, seat)

@@ -14,7 +14,7 @@ from sqlalchemy import Integer, Row, String, column
 
 from ...rules.figures import GAMES
 from ...storage.extensions import db
-from ...storage.models import User, fold
+from ...storage.models import User, fold, lookup_name
 from ...words import _
 from ..errors import NotFound
 from . import ratings, statistics
@@ -38,7 +38,7 @@ def visible_player(viewer: User, username: str) -> User:
     """The account of that name if the viewer is it or shared a match with it, else 404 (one
     query, none for one's own page; the account itself is then the session's, or read by its
     id as a log-in reads it)."""
-    folded = fold(username) if len(username) <= 40 else None
+    folded = lookup_name(username)
     if folded == fold(viewer.username):
         return viewer
     found = None if folded is None else db.session.execute(_visible(), {"viewer": viewer.id, "folded": folded}).scalar()

@@ -22,18 +22,19 @@ from ...storage.models import Match, Member, PlayerTotal, Seat, SeatFigure, User
 def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
     """Store every seat's figures of a match being banked or imported banked (in its
     transaction), and the totals of the accounts that claimed its seats."""
-    for f in seat_figures(sheet):
-        db.session.add(
-            SeatFigure(
-                match_id=match.id,
-                name=sheet.setup.players[f.seat],
-                rules=sheet.setup.rules,
-                banked_at=banked_at,
-                **_row(f),
-            )
-        )
+    db.session.add_all(SeatFigure(**row) for row in figure_rows(match.id, sheet, banked_at))
     db.session.execute(db.update(Seat).where(Seat.match_id == match.id).values(banked=True))
     rebuild_totals_of_match(match.id)
+
+
+def figure_rows(match_id: str, sheet: MatchState, banked_at: datetime) -> list[dict[str, Any]]:
+    """Every seat's figures of a banked match as the rows of `seat_figures` (no query runs):
+    all an imported match needs, which no account has claimed a seat of yet."""
+    return [
+        {"match_id": match_id, "name": sheet.setup.players[f.seat], "rules": sheet.setup.rules, "banked_at": banked_at}
+        | _row(f)
+        for f in seat_figures(sheet)
+    ]
 
 
 def _row(f: Any) -> dict[str, Any]:

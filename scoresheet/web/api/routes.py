@@ -295,8 +295,9 @@ def my_backup() -> Any:
 @bp.post("/matches/import")
 def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
-    matches = backup.import_matches(g.api_user, _body())
-    return {"matches": [shapes.match_to_dict(m, queries.sheet_of(m)) for m in matches]}, 201
+    imported = backup.import_matches(g.api_user, _body())
+    members = [g.api_user.username]  # an imported match's one member; its hands are new (version 1)
+    return {"matches": [shapes.match_to_dict(m, sheet, versions={}, members=members) for m, sheet in imported]}, 201
 
 
 def _seats_answer(match: Any) -> Any:

@@ -19,8 +19,8 @@ from ...services.players.statistics import GuestFigures, HeadToHead
 from ...storage.models import AuditEntry, Match
 
 
-def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
-    """The match object of API.md without its hands."""
+def _match_head(match: Match, sheet: MatchState, members: list[str] | None = None) -> dict[str, Any]:
+    """The match object of API.md without its hands (`members`: their names, if known)."""
     setup = setup_to_dict(sheet.setup)
     nxt = sheet.next if match.status == "open" else None
     head = {
@@ -31,7 +31,7 @@ def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
         "status": match_status(match, sheet.status),
         "winner": sheet.winner,
         "join_code": match.join_code,
-        "members": queries.member_names(match),
+        "members": queries.member_names(match) if members is None else members,
     }
     if sheet.setup.rules == TICHU:  # API.md "Tichu": teams, and standings per team
         return head | {
@@ -73,10 +73,14 @@ def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
     }
 
 
-def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
-    """The match object of API.md, every field."""
-    versions = queries.hand_versions(match)
-    return _match_head(match, sheet) | {
+def match_to_dict(
+    match: Match, sheet: MatchState, versions: dict[int, int] | None = None, members: list[str] | None = None
+) -> dict[str, Any]:
+    """The match object of API.md, every field; `versions`: its hands' versions by number,
+    if known (a hand not in it is at version 1), else read; `members`: their names, if known."""
+    if versions is None:
+        versions = queries.hand_versions(match)
+    return _match_head(match, sheet, members) | {
         "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]
     }
 

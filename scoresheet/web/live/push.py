@@ -16,16 +16,22 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from flask import Flask, current_app
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
+from ...services import accounts
+from ...services.matches import links, queries
 from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
-from ...storage.database import read_rows
+from ...storage.database import read_only, read_rows
 from ...storage.extensions import db
 
+ACCESS_EVERY = 2.0
+"""How often, in seconds, a stream checks that it may still be read: its session's user is
+still that session's (not logged out, password unchanged, account there) and a member, or its
+watch link still the match's. A stream whose access ended stops within this (and a read)."""
 GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
@@ -136,25 +142,68 @@ def init_app(app: Flask) -> None:
         app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
 
 
-def stream(match_id: str, version: str) -> Response:
-    """The event stream: the version now, each new one, `alive` while nothing changes."""
+def member_access(match_id: str, session_id: str) -> Callable[[], bool]:
+    """A member's stream may go on: the session it began with still loads its user (the
+    user loader Flask-Login uses), who is still a member of the match."""
+
+    def allowed() -> bool:
+        user = accounts.load_user(session_id)
+        return user is not None and queries.is_member(match_id, user.id)
+
+    return _checked_by(allowed)
+
+
+def watch_access(match_id: str, token: str) -> Callable[[], bool]:
+    """A watch link's stream may go on: the link still shows the match."""
+    return _checked_by(lambda: links.still_watched(match_id, token))
+
+
+def _checked_by(check: Callable[[], bool]) -> Callable[[], bool]:
+    """`check` run in an app context of its own, reading only (SQLite: no write lock); while
+    the database does not answer, the stream goes on (it says nothing meanwhile anyway)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def allowed() -> bool:
+        with app.app_context():
+            try:
+                with read_only():
+                    return check()
+            except Exception:  # noqa: BLE001 — the database is away: decided at the next check
+                return True
+            finally:
+                db.session.remove()
+
+    return allowed
+
+
+def stream(match_id: str, version: str, allowed: Callable[[], bool]) -> Response:
+    """The event stream: the version now, each new one, `alive` while nothing changes; it ends
+    once `allowed()` says no (asked every `ACCESS_EVERY` seconds)."""
     hub: Hub = current_app.extensions["push"]
     beat = float(current_app.config["PUSH_HEARTBEAT"])
     lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
 
     def events() -> Iterator[str]:
         yield f"retry: 2000\ndata: {version}\n\n"
-        known, end = version, time.monotonic() + lifetime
-        while (left := end - time.monotonic()) > 0:
-            fresh = hub.wait(match_id, known, min(beat, left))
+        known, now = version, time.monotonic()
+        end, said, check_at = now + lifetime, now, now + ACCESS_EVERY
+        while (left := end - now) > 0:
+            fresh = hub.wait(match_id, known, max(0.0, min(beat - (now - said), left, check_at - now)))
+            now = time.monotonic()
+            if now >= check_at:
+                if not allowed():
+                    return
+                now = time.monotonic()
+                check_at = now + ACCESS_EVERY
             if fresh == GONE:
                 return
-            if fresh == known:
+            if fresh != known:
+                known, said = fresh, now
+                yield f"data: {known}\n\n"
+            elif now - said >= beat:
+                said = now
                 if hub.current(beat):  # else silence: the page says it may be out of date
                     yield "event: alive\ndata: \n\n"
-            else:
-                known = fresh
-                yield f"data: {known}\n\n"
 
     response = Response(events(), mimetype="text/event-stream")
     response.cache_control.no_store = True

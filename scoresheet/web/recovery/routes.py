@@ -113,7 +113,7 @@ def import_match() -> Any:
     if form.validate_on_submit():
         try:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
-            matches = backup.import_matches(current_user, doc)
+            matches = [imported.match for imported in backup.import_matches(current_user, doc)]
         except (ValueError, RecursionError) as err:
             db.session.rollback()
             message = (
