@@ -7,6 +7,7 @@ the engine. Lists read `Match.summary`, a copy of what that replay says, kept wi
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,12 @@ def new_watch_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_session_secret() -> str:
+    """A random per-account secret every session and remember-me cookie carries: a new one
+    ends them all (log out everywhere, a password change); a deleted account takes it along."""
+    return secrets.token_urlsafe(24)
+
+
 def fold(username: str) -> str:
     """A username as compared: case ignored (usernames are ASCII: lower() is the fold)."""
     return username.lower()
@@ -66,13 +73,18 @@ class User(UserMixin, Model):
     """An account."""
 
     __tablename__ = "users"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """Ids are never handed out again, on SQLite too (`AUTOINCREMENT`): a deleted account's id
+    names nobody else (the offline sheets of a phone are kept by account id)."""
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40), unique=True)
     username_folded: Mapped[str] = mapped_column(String(40), unique=True, default=_folded)
     """The username in lower case: its unique index makes `anna` and `ANNA` one account in
     the database itself, however close together two phones register them."""
     password_hash: Mapped[str] = mapped_column(String(255))
-    session_version: Mapped[int] = mapped_column(default=0)
+    session_secret: Mapped[str] = mapped_column(String(32), default=new_session_secret)
+    """Carried by every session and remember-me cookie (`session_id`): a new secret logs every
+    browser out; a cookie of a deleted account names an id nobody has."""
     language: Mapped[str | None] = mapped_column(String(10))
     """The language the player chose with the switch (`en`, `ru`, …); None: the phone's."""
     usual_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -81,8 +93,11 @@ class User(UserMixin, Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     def get_id(self) -> str:
-        """Session id: bumping `session_version` logs every session out."""
-        return f"{self.id}:{self.session_version}"
+        """Session id `<id>:<secret>:<issued>` (Flask-Login keeps it in the session and the
+        remember-me cookie): a new `session_secret` logs every session out, and the issue
+        time (seconds since the epoch) lets the server refuse a cookie older than it keeps one
+        (`accounts.load_user`)."""
+        return f"{self.id}:{self.session_secret}:{int(time.time())}"
 
 
 class ApiToken(Model):
@@ -169,6 +184,8 @@ class AuditEntry(Model):
     and the record before and after (a hand record as stored, or the match's set-up/status)."""
 
     __tablename__ = "audit_entries"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """An entry's id is in a restore link and in `restores_id`: never handed out again."""
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -356,14 +356,10 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
     watch = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_watch_links_and_rematches.py"))
     migrate(engine, str(watch.down_revision))
     with engine.begin() as conn:
-        conn.execute(
-            models.User.__table__.insert().values(
-                id=1,
-                username="anna",
-                username_folded="anna",
-                password_hash="x",
-                session_version=0,
-                created_at=models.utcnow(),
+        conn.execute(  # as the app of that revision did (the model's columns have moved on)
+            text(
+                "INSERT INTO users (id, username, username_folded, password_hash, session_version, "
+                "created_at) VALUES (1, 'anna', 'anna', 'x', 0, CURRENT_TIMESTAMP)"
             )
         )
         conn.execute(
@@ -379,14 +375,11 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
         )
         conn.execute(models.Member.__table__.insert().values(match_id="m1", user_id=1, joined_at=models.utcnow()))
         conn.execute(
-            models.Hand.__table__.insert().values(
-                match_id="m1",
-                number=1,
-                record=played(1, 100, [20, None, 20]),
-                version=1,
-                created_at=models.utcnow(),
-                updated_at=models.utcnow(),
-            )
+            text(
+                "INSERT INTO hands (match_id, number, record, version, created_at, updated_at) "
+                "VALUES ('m1', 1, :record, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ),
+            {"record": json.dumps(played(1, 100, [20, None, 20]))},
         )
     migrate(engine, "head")
     with engine.connect() as conn:

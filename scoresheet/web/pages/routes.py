@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from ...rules import HandResult, MatchState, RuleError, TichuRound, setup_from_dict
@@ -80,7 +81,12 @@ def login() -> Any:
 
 def _logged_in(user: User, remember: bool, welcome: str) -> Response:
     """Log the user in (the language chosen before becomes the account's), say `welcome`, and
-    go on to the page asked for (`next`) or home; this phone is remembered as the user's."""
+    go on to the page asked for (`next`) or home; this phone is remembered as the user's.
+    The session starts anew: nothing of it from before the log-in (its CSRF token above all)
+    is good after it."""
+    session.clear()
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)  # this request's, from before
+    generate_csrf()  # the new session's own token
     login_user(user, remember=remember)
     i18n.adopt_choice(user)
     flash(welcome)
