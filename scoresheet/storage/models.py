@@ -53,6 +53,11 @@ def new_watch_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_hand_uid() -> str:
+    """A random name for a hand, for its whole life (96 bits: never handed out twice)."""
+    return secrets.token_urlsafe(12)
+
+
 def new_session_secret() -> str:
     """A random per-account secret every session and remember-me cookie carries: a new one
     ends them all (log out everywhere, a password change); a deleted account takes it along."""
@@ -167,6 +172,10 @@ class Hand(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     number: Mapped[int]
+    uid: Mapped[str] = mapped_column(String(16), unique=True, default=new_hand_uid)
+    """Names this hand for its whole life (`new_hand_uid`): an edit keeps it, a renumbering
+    keeps it, a deleted hand's is never used again (a restored hand gets a new one). A delete or
+    a correction that names it is refused once hand `number` is another hand."""
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=1)
     """1 when recorded, incremented on every edit (a form carries it to catch lost updates)."""
@@ -315,3 +324,20 @@ class RatingSummary(Model):
     matches: Mapped[int]
     points: Mapped[list[Any]] = mapped_column(JSON)
     """[number, match id, rating shown] per point, oldest first, the last always the latest."""
+
+
+class Notice(Model):
+    """Something a player is told once, on their next page, in their language: e.g. that
+    someone else claimed, assigned or released their seat. Stored as a kind and its values
+    (the words are chosen when it is shown); deleted by the player's next change once shown."""
+
+    __tablename__ = "notices"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """A browser remembers the last notice it showed by id: an id is never handed out again."""
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    """`seat_claimed`, `seat_assigned` or `seat_released`."""
+    values: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """What the words name: the match, the seat's name, who did it."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

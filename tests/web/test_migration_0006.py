@@ -22,6 +22,8 @@ from scoresheet.storage.database import foreign_keys_off, upgrade
 from scoresheet.storage.extensions import db
 from tests.rules.baseline import engine_before_house_rules, sheet_data
 
+from .helpers import OLD_HANDS
+
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 OLD_OPTIONS = {"gold_set": False, "blind_bids": False, "sitter_bonus": False, "sheet": "deferred"}
 """A Tysiacha match's stored options before issue 14 (no house rules)."""
@@ -156,7 +158,7 @@ def store(engine: Engine, before: ModuleType) -> dict[str, Any]:
             )
             for number, body in enumerate(bodies, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=body,

@@ -23,7 +23,7 @@ from scoresheet.storage import models
 from scoresheet.storage.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
 from scoresheet.storage.extensions import db
 
-from .helpers import WINNING_HAND, WINNING_START, played
+from .helpers import OLD_HANDS, WINNING_HAND, WINNING_START, played
 
 assert models  # imported for its tables
 SCRIPTS = ScriptDirectory(MIGRATIONS)
@@ -170,7 +170,7 @@ def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine)
             )
             for number, record in enumerate(hands, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=hand_to_dict(record),
@@ -272,7 +272,7 @@ def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections
             )
             for number, body in enumerate(bodies, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=rules,
                         number=number,
                         record=body,
@@ -324,7 +324,7 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
             )
             for number, record in enumerate(records, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=hand_to_dict(record),

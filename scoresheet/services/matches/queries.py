@@ -117,6 +117,7 @@ def member_names(match: Match) -> list[str]:
     )
 
 
-def hand_versions(match: Match) -> dict[int, int]:
-    """Each stored hand's version by its number (one query)."""
-    return dict(db.session.execute(db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+def hand_stamps(match: Match) -> dict[int, tuple[int, str]]:
+    """Each stored hand's version and uid by its number (one query)."""
+    rows = db.session.execute(db.select(Hand.number, Hand.version, Hand.uid).where(Hand.match_id == match.id))
+    return {number: (version, uid) for number, version, uid in rows}

@@ -75,10 +75,8 @@ def _match_head(match: Match, sheet: MatchState) -> dict[str, Any]:
 
 def match_to_dict(match: Match, sheet: MatchState) -> dict[str, Any]:
     """The match object of API.md, every field."""
-    versions = queries.hand_versions(match)
-    return _match_head(match, sheet) | {
-        "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]
-    }
+    stamps = queries.hand_stamps(match)
+    return _match_head(match, sheet) | {"hands": [hand_json(h, sheet.setup, *stamps[h.number]) for h in sheet.hands]}
 
 
 def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | None = None) -> str:
