@@ -9,7 +9,8 @@ from typing import Any
 from flask import Flask
 
 from scoresheet.storage.extensions import db
-from scoresheet.storage.models import Match, Notice, User
+from scoresheet.storage import models
+from scoresheet.storage.models import Match, User
 
 from .page_helpers import Phone, flashes
 
@@ -55,7 +56,7 @@ def test_a_holder_is_told_once_when_the_creator_makes_their_seat_a_guest(csrf_ap
     assert told not in flashes(anna.get("/").text)  # only the holder
     boris.post(f"{at}/seats/2/claim", {}, form_url=at)  # his next change forgets it
     with csrf_app.app_context():
-        assert db.session.execute(db.select(Notice)).first() is None
+        assert db.session.execute(db.select(models.Notice)).first() is None
 
 
 def test_a_member_given_a_seat_is_told_in_their_own_language(csrf_app: Flask) -> None:
