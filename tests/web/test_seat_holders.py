@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Flask
 
-from scoresheet.storage.extensions import db
 from scoresheet.storage import models
+from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match, User
 
 from .page_helpers import Phone, flashes
