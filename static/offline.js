@@ -272,7 +272,7 @@
   // A waiting hand back in its form ("add as the next hand", "correct it again"): the page's
   // own fields (the new deal, the current version) stay; the player's entries come back.
   function fill(form, entry) {
-    var skip = { expected_hand: true, version: true };
+    var skip = { expected_hand: true, version: true, uid: true };
     var values = {};
     entry.fields.forEach(function (f) {
       if (!skip[f[0]]) (values[f[0]] = values[f[0]] || []).push(f[1]);
@@ -641,8 +641,10 @@
     });
   }
 
-  // The log-in (and register) page: after the account was deleted, forget it; otherwise say
-  // whose hands are waiting, since logging in as someone else drops them (claim()).
+  // The log-in (and register) page: after the account was deleted, forget it; when the server
+  // says it ended this phone's session (log out everywhere or a new password on another phone,
+  // the account deleted there), forget it too and say how many hands were dropped; otherwise
+  // say whose hands are waiting, since logging in as someone else drops them (claim()).
   function setUpLoggedOut() {
     var ending = null;
     try {
@@ -653,6 +655,22 @@
     var password = document.getElementById("password");
     var form = password && password.form;
     var before = owner();
+    if (words.sessionEnded !== undefined && before) {
+      account = before.account;
+      user = before.user;
+      waitingHands().catch(function () { return []; }).then(function (all) {
+        return forgetAll().then(function () {
+          if (!all.length || !words.sessionEndedDrops || !form) return;
+          var warning = document.createElement("p");
+          warning.className = "flash flash-warning session-ended-drops";
+          warning.setAttribute("role", "alert");
+          warning.textContent = words.sessionEndedDrops.replace("{name}", before.user || "")
+            .replace("{count}", String(all.length));
+          form.parentNode.insertBefore(warning, form);
+        });
+      });
+      return;
+    }
     if (!form || !before || !words.othersDrop) return;
     account = before.account;
     user = before.user;

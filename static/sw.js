@@ -96,6 +96,11 @@ function keptCopy(request) {
 function fromServer(event, request) {
   return fetch(request).then(function (response) {
     var type = response.headers.get("Content-Type") || "";
+    if (response.redirected && new URL(response.url).pathname === "/login") {
+      // The server sent a kept sheet's visit to log in: the session is gone (logged out, maybe
+      // everywhere from another phone). No sheet of that account is shown offline any more.
+      event.waitUntil(caches.delete(PAGES));
+    }
     if (response.status === 200 && !response.redirected && type.indexOf("text/html") === 0) {
       var key = new URL(request.url).pathname;
       var copy = response.clone();

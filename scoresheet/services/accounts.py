@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
+import time
 import unicodedata
 from datetime import timedelta
 from functools import cache
@@ -17,7 +19,7 @@ from ..config import setting
 from ..rules import Malformed, Refused
 from ..storage import database, passwords
 from ..storage.extensions import db
-from ..storage.models import ApiToken, Match, Member, User, lookup_name, utcnow
+from ..storage.models import ApiToken, Match, Member, User, lookup_name, new_session_secret, utcnow
 from ..words import _
 from .errors import Conflict, WrongPassword
 from .matches import audit
@@ -40,14 +42,37 @@ JUDGED_LENGTH = 72
 """zxcvbn judges the first 72 characters (beyond that any password is strong enough)."""
 
 
-def load_user(session_id: str) -> User | None:
-    """The user of a session id (`<id>:<session version>`, Flask-Login's user loader), unless
-    the user has logged out everywhere since."""
-    user_id, _sep, version = session_id.partition(":")
-    if not user_id.isdigit() or not version.isdigit():
+SESSION_LIFETIME = timedelta(days=30)
+"""The longest a log-in lasts ("Stay logged in" included): a session or remember-me cookie
+issued earlier is refused, whatever the browser kept."""
+
+
+def session_parts(session_id: str, now: float | None = None) -> tuple[int, str] | None:
+    """The account id and session secret of a session id (`<id>:<secret>:<issued>`,
+    `User.get_id`), if it has that shape and was issued within `SESSION_LIFETIME`."""
+    parts = session_id.split(":")
+    if len(parts) != 3:
         return None
-    user: User | None = db.session.execute(_user_by_id(), {"user_id": int(user_id)}).scalar_one_or_none()
-    if user is None or user.session_version != int(version):
+    user_id, secret, issued = parts
+    if not (user_id.isascii() and user_id.isdigit() and len(user_id) <= 10 and int(user_id) <= 2**31 - 1):
+        return None
+    if not (issued.isascii() and issued.isdigit() and len(issued) <= 12) or not secret:
+        return None
+    age = (time.time() if now is None else now) - int(issued)
+    if not -60 <= age <= SESSION_LIFETIME.total_seconds():
+        return None  # issued too long ago (or in the future)
+    return int(user_id), secret
+
+
+def load_user(session_id: str) -> User | None:
+    """The user of a session id (`<id>:<secret>:<issued>`, Flask-Login's user loader), unless
+    the user has logged out everywhere or changed the password since (a new secret), the
+    account is gone (ids are never handed out again), or it was issued over 30 days ago."""
+    parts = session_parts(session_id)
+    if parts is None:
+        return None
+    user: User | None = db.session.execute(_user_by_id(), {"user_id": parts[0]}).scalar_one_or_none()
+    if user is None or not hmac.compare_digest(user.session_secret.encode(), parts[1].encode()):
         return None
     return user
 
@@ -216,9 +241,9 @@ def revoke_token(token: str) -> None:
 
 
 def end_sessions(user: User) -> None:
-    """Log the user out of every browser: each session's (and remember-me cookie's) version
-    is now out of date. API tokens are separate and keep working."""
-    user.session_version = User.session_version + 1  # in SQL: no update lost; re-read on use
+    """Log the user out of every browser: every session and remember-me cookie carries the
+    account's old secret, and it has a new one. API tokens are separate and keep working."""
+    user.session_secret = new_session_secret()
     db.session.commit()
 
 

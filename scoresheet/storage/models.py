@@ -7,6 +7,7 @@ the engine. Lists read `Match.summary`, a copy of what that replay says, kept wi
 from __future__ import annotations
 
 import secrets
+import time
 import unicodedata
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,17 @@ FOLDED_LENGTH = 120
 """Room for a folded username: case folding writes a letter as up to three (`ß` → `ss`)."""
 
 
+def new_hand_uid() -> str:
+    """A random name for a hand, for its whole life (96 bits: never handed out twice)."""
+    return secrets.token_urlsafe(12)
+
+
+def new_session_secret() -> str:
+    """A random per-account secret every session and remember-me cookie carries: a new one
+    ends them all (log out everywhere, a password change); a deleted account takes it along."""
+    return secrets.token_urlsafe(24)
+
+
 def fold(username: str) -> str:
     """A username as compared: NFC, case ignored by Unicode case folding (`Аня` = `АНЯ`,
     `Straße` = `STRASSE`); for ASCII names the same as `lower()`."""
@@ -81,13 +93,18 @@ class User(UserMixin, Model):
     """An account."""
 
     __tablename__ = "users"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """Ids are never handed out again, on SQLite too (`AUTOINCREMENT`): a deleted account's id
+    names nobody else (the offline sheets of a phone are kept by account id)."""
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40), unique=True)
     username_folded: Mapped[str] = mapped_column(String(FOLDED_LENGTH), unique=True, default=_folded)
     """The username case-folded (`fold`): its unique index makes `anna` and `ANNA`, `Аня` and
     `АНЯ` one account in the database itself, however close together two phones register them."""
     password_hash: Mapped[str] = mapped_column(String(255))
-    session_version: Mapped[int] = mapped_column(default=0)
+    session_secret: Mapped[str] = mapped_column(String(32), default=new_session_secret)
+    """Carried by every session and remember-me cookie (`session_id`): a new secret logs every
+    browser out; a cookie of a deleted account names an id nobody has."""
     language: Mapped[str | None] = mapped_column(String(10))
     """The language the player chose with the switch (`en`, `ru`, …); None: the phone's."""
     usual_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -96,8 +113,11 @@ class User(UserMixin, Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     def get_id(self) -> str:
-        """Session id: bumping `session_version` logs every session out."""
-        return f"{self.id}:{self.session_version}"
+        """Session id `<id>:<secret>:<issued>` (Flask-Login keeps it in the session and the
+        remember-me cookie): a new `session_secret` logs every session out, and the issue
+        time (seconds since the epoch) lets the server refuse a cookie older than it keeps one
+        (`accounts.load_user`)."""
+        return f"{self.id}:{self.session_secret}:{int(time.time())}"
 
 
 class ApiToken(Model):
@@ -167,6 +187,10 @@ class Hand(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     number: Mapped[int]
+    uid: Mapped[str] = mapped_column(String(16), unique=True, default=new_hand_uid)
+    """Names this hand for its whole life (`new_hand_uid`): an edit keeps it, a renumbering
+    keeps it, a deleted hand's is never used again (a restored hand gets a new one). A delete or
+    a correction that names it is refused once hand `number` is another hand."""
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=1)
     """1 when recorded, incremented on every edit (a form carries it to catch lost updates)."""
@@ -184,6 +208,8 @@ class AuditEntry(Model):
     and the record before and after (a hand record as stored, or the match's set-up/status)."""
 
     __tablename__ = "audit_entries"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """An entry's id is in a restore link and in `restores_id`: never handed out again."""
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
@@ -313,3 +339,20 @@ class RatingSummary(Model):
     matches: Mapped[int]
     points: Mapped[list[Any]] = mapped_column(JSON)
     """[number, match id, rating shown] per point, oldest first, the last always the latest."""
+
+
+class Notice(Model):
+    """Something a player is told once, on their next page, in their language: e.g. that
+    someone else claimed, assigned or released their seat. Stored as a kind and its values
+    (the words are chosen when it is shown); deleted by the player's next change once shown."""
+
+    __tablename__ = "notices"
+    __table_args__ = {"sqlite_autoincrement": True}
+    """A browser remembers the last notice it showed by id: an id is never handed out again."""
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    """`seat_claimed`, `seat_assigned` or `seat_released`."""
+    values: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """What the words name: the match, the seat's name, who did it."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

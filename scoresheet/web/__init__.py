@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from ..services import accounts
-from . import assets, errors, i18n, limits, security, template_globals
+from . import assets, errors, i18n, limits, notices, security, template_globals
 from .account import routes as account
 from .api import routes as api
 from .extensions import csrf, limiter, login_manager
@@ -31,6 +31,7 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     errors.init_app(app)
     template_globals.init_app(app)
+    notices.init_app(app)
     login_manager.user_loader(accounts.load_user)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(pages.bp)

@@ -222,7 +222,8 @@ def _credential_key() -> str:
     if request.blueprint == "api":
         _scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
-    return f"session:{session.get('_user_id', '')}"
+    account_and_secret = str(session.get("_user_id", "")).rpartition(":")[0]  # not the issue time
+    return f"session:{account_and_secret}"
 
 
 def password_check_limits(view: Callable[..., Any]) -> Callable[..., Any]:

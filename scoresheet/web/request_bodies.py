@@ -11,7 +11,8 @@ from flask_babel import gettext as _
 from ..rules import Malformed, Record, record_from_dict
 
 _HAND_EXTRA = frozenset({"expected_hand"})
-_CORRECTION_EXTRA = frozenset({"expected_hand", "version"})
+_CORRECTION_EXTRA = frozenset({"expected_hand", "version", "uid"})
+_MAX_UID = 64
 
 
 class HandBody(NamedTuple):
@@ -34,6 +35,17 @@ def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> 
     expected = _counter(data, "expected_hand", _("The expected hand is a hand number: 1, 2, 3 …"))
     record = record_from_dict(data, rules, _CORRECTION_EXTRA if correction else _HAND_EXTRA)
     return HandBody(record, expected, version)
+
+
+def hand_uid(data: Mapping[str, Any] | None, query: str | None) -> str | None:
+    """The `uid` a correction or a delete names its hand by (API.md "Naming what a change is
+    about"): the body's, else the query's; None if neither sends one."""
+    value = data.get("uid") if data is not None else None
+    if value is None:
+        value = query
+    if value is not None and (not isinstance(value, str) or not value or len(value) > _MAX_UID):
+        raise Malformed("uid", _("The uid names a hand: send it as the match object shows it."))
+    return value
 
 
 def join_code(data: Mapping[str, Any]) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -17,8 +16,11 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 from werkzeug.wrappers import Response
 
-REMEMBER_FOR = timedelta(days=30)
-"""How long "Stay logged in" keeps a phone logged in (a password change ends it sooner)."""
+from ..services.accounts import SESSION_LIFETIME
+
+REMEMBER_FOR = SESSION_LIFETIME
+"""How long "Stay logged in" keeps a phone logged in (a password change ends it sooner); the
+server refuses a cookie issued earlier (`accounts.load_user`)."""
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request, session
+from flask_login import current_user
 
 from ..rules.tichu import team_names
 from ..services.matches.chart import event_mark, race
@@ -43,6 +44,7 @@ def init_app(app: Flask) -> None:
         "join_url": join_url,
         "watch_url": watch_url,
         "qr_code": qr_code,
+        "session_ended": session_ended,
     }
     for name, value in globals_.items():
         app.add_template_global(value, name)
@@ -50,3 +52,12 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(utc_time, "utc_time")
     app.add_template_filter(number, "number")
     app.add_template_filter(decimal, "decimal")
+
+
+def session_ended() -> bool:
+    """The browser came with a session or remember-me cookie naming an account that no longer
+    takes it (logged out everywhere, a new password, the account deleted, over 30 days old):
+    the server ended its session, so the phone drops that account's kept sheets and hands."""
+    if current_user.is_authenticated:
+        return False
+    return bool(session.get("_user_id")) or current_app.config["REMEMBER_COOKIE_NAME"] in request.cookies

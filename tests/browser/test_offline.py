@@ -790,3 +790,33 @@ def test_a_refused_token_or_a_403_keeps_the_hand_waiting_and_it_goes_out_later(n
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
     phone.context.unroute("**/hands/new", answer)
     forget_network_errors(phone, "status of 403", "status of 400")
+
+
+def test_a_phone_logged_out_everywhere_from_another_drops_its_sheets_and_hands_and_says_so(
+    new_phone: Any,
+) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    sheet = f"/matches/{match_id}"
+    (name,) = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["members"]
+    wait_offline_hand(phone, match_id)
+    other = new_phone()  # the same player, on another phone: log out everywhere
+    other.log_in(name)
+    other.page.goto("/account")
+    other.tap("section:has(#everywhere-title) button[type=submit]")
+    other.page.wait_for_url("**/login")
+
+    phone.page.goto(sheet)  # online: the server sends the phone to log in
+    phone.page.wait_for_url("**/login**")
+    warning = phone.page.locator(".session-ended-drops")
+    warning.wait_for()
+    assert "logged out of this phone from elsewhere" in warning.inner_text()
+    assert warning.inner_text().endswith("dropped: 1.")
+    until(phone, "() => caches.has('tysiacha-pages-1').then(has => !has)")
+    assert nothing_kept(phone, match_id)
+
+    go_offline(phone)  # offline, the sheet (with its join code) is no longer on the phone
+    phone.page.goto(sheet)
+    assert "/hands/new" not in phone.page.content()
+    assert phone.page.locator(".code").count() == 0
+    go_online(phone)
+    forget_network_errors(phone)

@@ -6,6 +6,10 @@ import http.client
 import json
 from typing import Any
 
+from sqlalchemy import column, table
+
+from scoresheet.storage import models
+
 
 def call_json(
     port: int, method: str, path: str, body: Any = None, token: str | None = None, timeout: float = 30
@@ -65,3 +69,8 @@ def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any], version:
 
     record, _, in_body = request_bodies.hand_body(body, match.setup["rules"], correction=True)
     return commands.edit_hand(match, user, number, record, version or in_body)
+
+
+OLD_HANDS = table("hands", *(column(c.name, c.type) for c in models.Hand.__table__.columns if c.name != "uid"))
+"""The hands table as migrations before 0014 left it (no `uid`): what the migration tests write
+into an old database (the model's own table would add a `uid`)."""

@@ -171,9 +171,11 @@ def test_the_api_makes_replaces_and_stops_watch_links(api_user: Any, stranger: A
     assert api_user.get(f"/api/matches/{match['id']}/links").json["watch_url"] is None
 
 
-def _won_match(api_user: Any) -> dict[str, Any]:
+def _won_match(api_user: Any, before_the_win: Any = None) -> dict[str, Any]:
     """A GGTables match to 500 that Anna has won with her first hand."""
     match = api_user.new_match(rules="ggtables", options={"target": 500}, start_scores=[490, 0, 0], first_dealer=2)
+    if before_the_win is not None:  # a won match takes no new member
+        assert before_the_win.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
     api_user.add_hand(
         match["id"], {"declarer": 0, "bid": 100, "points": [None, 20, 20], "marriages": [["hearts"], [], []]}
     )
@@ -183,9 +185,8 @@ def _won_match(api_user: Any) -> dict[str, Any]:
 def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
     api_user: Any, make_user: Any, app: Flask
 ) -> None:
-    match = _won_match(api_user)
     boris = make_user("boris")
-    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    match = _won_match(api_user, before_the_win=boris)
     response = boris.post(f"/api/matches/{match['id']}/rematch")
     assert response.status_code == 201
     new = response.json
@@ -203,15 +204,16 @@ def test_a_rematch_has_the_same_players_rules_and_members_and_the_next_dealer(
 def test_who_joins_after_the_rematch_started_does_not_reach_it(api_user: Any, make_user: Any, make_phone: Any) -> None:
     match = _won_match(api_user)
     new = api_user.post(f"/api/matches/{match['id']}/rematch").json
-    mallory = make_user("mallory")  # joins the old match with its code, afterwards
-    assert mallory.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    mallory = make_user("mallory")  # tries the old match's code, afterwards: a won match takes nobody
+    refused = mallory.post("/api/matches/join", json={"code": match["join_code"]})
+    assert refused.status_code == 409 and "join_code" not in refused.json
     late = mallory.post(f"/api/matches/{match['id']}/rematch")
     assert late.status_code == 404 and "join_code" not in late.json
     assert mallory.get(f"/api/matches/{new['id']}").status_code == 404
     vera = make_phone("vera")
-    vera.post("/join", {"code": match["join_code"]}, form_url="/")
-    page = vera.get(f"/matches/{match['id']}").text
-    assert new["id"] not in page and f"/matches/{match['id']}/rematch" not in page
+    page = vera.post("/join", {"code": match["join_code"]}, form_url="/").text
+    assert new["id"] not in page and "This match is over" in page
+    assert vera.get(f"/matches/{match['id']}").status_code == 404
 
 
 def test_a_match_still_being_played_has_no_rematch(api_user: Any, stranger: Any, app: Flask) -> None:

@@ -19,6 +19,8 @@ from scoresheet.storage.database import foreign_keys_off, upgrade
 from scoresheet.storage.extensions import db
 from tests.rules.baseline import recorded, sheet_data
 
+from .helpers import OLD_HANDS
+
 
 def stored() -> dict[str, Any]:
     """The matches as stored before the migration: per id its set-up, hands, whether it is
@@ -49,7 +51,7 @@ def store(engine: Engine) -> None:
             )
             for number, body in enumerate(match["hands"], start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=body,

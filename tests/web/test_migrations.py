@@ -23,7 +23,7 @@ from scoresheet.storage import models
 from scoresheet.storage.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
 from scoresheet.storage.extensions import db
 
-from .helpers import WINNING_HAND, WINNING_START, played
+from .helpers import OLD_HANDS, WINNING_HAND, WINNING_START, played
 
 assert models  # imported for its tables
 SCRIPTS = ScriptDirectory(MIGRATIONS)
@@ -170,7 +170,7 @@ def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine)
             )
             for number, record in enumerate(hands, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=hand_to_dict(record),
@@ -272,7 +272,7 @@ def test_stored_matches_of_every_ruleset_score_as_they_did_after_the_corrections
             )
             for number, body in enumerate(bodies, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=rules,
                         number=number,
                         record=body,
@@ -324,7 +324,7 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
             )
             for number, record in enumerate(records, start=1):
                 conn.execute(
-                    models.Hand.__table__.insert().values(
+                    OLD_HANDS.insert().values(
                         match_id=match_id,
                         number=number,
                         record=hand_to_dict(record),
@@ -356,14 +356,10 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
     watch = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_watch_links_and_rematches.py"))
     migrate(engine, str(watch.down_revision))
     with engine.begin() as conn:
-        conn.execute(
-            models.User.__table__.insert().values(
-                id=1,
-                username="anna",
-                username_folded="anna",
-                password_hash="x",
-                session_version=0,
-                created_at=models.utcnow(),
+        conn.execute(  # as the app of that revision did (the model's columns have moved on)
+            text(
+                "INSERT INTO users (id, username, username_folded, password_hash, session_version, "
+                "created_at) VALUES (1, 'anna', 'anna', 'x', 0, CURRENT_TIMESTAMP)"
             )
         )
         conn.execute(
@@ -379,14 +375,11 @@ def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine
         )
         conn.execute(models.Member.__table__.insert().values(match_id="m1", user_id=1, joined_at=models.utcnow()))
         conn.execute(
-            models.Hand.__table__.insert().values(
-                match_id="m1",
-                number=1,
-                record=played(1, 100, [20, None, 20]),
-                version=1,
-                created_at=models.utcnow(),
-                updated_at=models.utcnow(),
-            )
+            text(
+                "INSERT INTO hands (match_id, number, record, version, created_at, updated_at) "
+                "VALUES ('m1', 1, :record, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ),
+            {"record": json.dumps(played(1, 100, [20, None, 20]))},
         )
     migrate(engine, "head")
     with engine.connect() as conn:

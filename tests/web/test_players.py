@@ -66,6 +66,10 @@ def test_seats_are_claimed_assigned_and_released(make_user: Any, stranger: Any) 
     refused = vera.post(f"{url}/0/claim")
     assert refused.status_code == 409 and "boris" in refused.json["error"]
     assert vera.put(f"{url}/1", json={"username": "vera"}).status_code == 403
+    taken = anna.put(f"{url}/0", json={"username": "ANNA"})  # boris's seat: the creator's too
+    assert taken.status_code == 409 and "boris" in taken.json["error"]
+    assert anna.post(f"{url}/0/claim").status_code == 409
+    assert boris.delete(f"{url}/0").status_code == 200  # its holder lets it go first
     assigned = anna.put(f"{url}/0", json={"username": "ANNA"})
     assert assigned.status_code == 200
     assert [s["username"] for s in assigned.json["seats"]] == ["anna", None, None]
@@ -447,8 +451,11 @@ def test_kept_totals_and_rating_summaries_equal_the_sums_after_every_kind_of_wri
     claim(vera, match, 2)  # a claim after banking
     check(users=3)
     url = f"/api/matches/{match['id']}/seats"
+    assert anna.put(f"{url}/2", json={"username": "boris"}).status_code == 409  # vera's: hers to let go
+    assert vera.delete(f"{url}/2").status_code == 200  # release
+    check(users=2)  # vera has no banked seat left
     assert anna.put(f"{url}/2", json={"username": "boris"}).status_code == 200  # assign
-    check(users=2)  # Boris moved to Vera's seat: Vera has no banked seat left
+    check(users=2)  # Boris moved to Vera's seat
     assert vera.get("/api/players/boris").json["rulesets"][0]["forfeits"] == 1  # Vera's old one
     assert boris.delete(f"{url}/2").status_code == 200  # release
     check(users=1)

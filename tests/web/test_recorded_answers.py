@@ -53,7 +53,7 @@ WRITTEN: set[Path] = set()
 """The files this run has written (RECORD_ANSWERS=1): the second database compares with them."""
 
 CSRF = re.compile(r'(name="csrf_token" (?:type="hidden" )?value=")([^"]+)(")')
-SECRET_KINDS = ("match", "join-code", "watch-token", "api-token")
+SECRET_KINDS = ("match", "join-code", "watch-token", "api-token", "hand")
 """Random values learned while the script runs, each replaced by `<kind:n>` (n: the order met)."""
 BEFORE_SECRETS: list[tuple[re.Pattern[str], str]] = [
     # static_url(): /static/app.css?v=<the first 12 hex digits of the file's SHA-256>
@@ -62,10 +62,14 @@ BEFORE_SECRETS: list[tuple[re.Pattern[str], str]] = [
     (CSRF, r"\1<csrf>\3"),
     # the signed session holds the CSRF secret and a time; cookies expire some days from now
     (re.compile(r"^(< Set-Cookie: session=)[^;\n]+", re.M), r"\1<session>"),
+    # the remember-me cookie holds the account's random session secret and its issue time
+    (re.compile(r"^(< Set-Cookie: remember_token=)[^;\n]+", re.M), r"\1<remember>"),
     (re.compile(r"(; Expires=)\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT"), r"\1<date>"),
     # werkzeug dates every conditional answer (the CSV, the version)
     (re.compile(r"^(< Date: )\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$", re.M), r"\1<date>"),
 ]
+HAND_UID = re.compile(r'(?:"uid": ?"|uid=|name="uid" type="hidden" value=")([A-Za-z0-9_-]{16})')
+"""A hand's uid (random), in the match object, a link or a form: learned as `<hand:n>`."""
 AFTER_SECRETS: list[tuple[re.Pattern[str], str]] = [
     # the history page's times, as its language writes them; every ISO 8601 time
     (re.compile(r'(<time datetime="[^"]*" data-local>)[^<]*(</time>)'), r"\1<time>\2"),
@@ -186,6 +190,8 @@ class Recording:
         text = "".join(self.answers[section])
         for pattern, replacement in BEFORE_SECRETS:
             text = pattern.sub(replacement, text)
+        for uid in HAND_UID.findall(text):
+            self.learn("hand", uid)
         for value, placeholder in self.secrets.items():
             text = text.replace(value, placeholder)
         for pattern, replacement in AFTER_SECRETS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -181,13 +182,15 @@ def test_match_to_dict_members_are_usernames_in_joining_order(anna: User, boris:
     assert data["members"] == ["anna", "boris"]
 
 
-def test_session_loader_checks_the_session_version(anna: User) -> None:
+def test_session_loader_checks_the_session_secret_and_issue_time(anna: User) -> None:
     session_id = anna.get_id()
     assert accounts.load_user(session_id) is anna
     accounts.logout_everywhere(anna)
     assert accounts.load_user(session_id) is None
     assert accounts.load_user(anna.get_id()) is anna
-    for junk in ("", "x", "1", "1:x", "999:0"):
+    user_id, secret, _issued = anna.get_id().split(":")
+    old = int(time.time()) - 31 * 86400
+    for junk in ("", "x", "1", "1:x", "999:0", f"{user_id}:{secret}", f"{user_id}:{secret}:{old}", f"1:{secret}:x"):
         assert accounts.load_user(junk) is None
 
 

@@ -27,6 +27,9 @@ ACTIONS = (
     "watch_link_replaced",
     "watch_link_stopped",
     "account_deleted",
+    "join_code_replaced",
+    "member_removed",
+    "member_left",
 )
 BESIDE_THE_SHEET = (
     "seat_claimed",
@@ -36,6 +39,9 @@ BESIDE_THE_SHEET = (
     "watch_link_replaced",
     "watch_link_stopped",
     "account_deleted",
+    "join_code_replaced",
+    "member_removed",
+    "member_left",
 )
 """Entries that change no hand: the match page's undo and news look past them."""
 FIELDS = (
@@ -64,6 +70,8 @@ WHO_DID = {
     "watch_link_replaced": _l("%(name)s made a new watch link: the old one stopped working"),
     "watch_link_stopped": _l("%(name)s stopped the watch link"),
     "account_deleted": _l("%(name)s deleted their account"),
+    "join_code_replaced": _l("%(name)s made a new join code: the old one stopped working"),
+    "member_left": _l("%(name)s left the match"),
 }
 """The entries told by who did them alone (never a watch link's token)."""
 
@@ -118,6 +126,9 @@ def describe(entry: AuditEntry, players: list[str], names: Mapping[str, str] | N
             return str(WHO_DID[action]) % {"name": who}
         case "seat_claimed" | "seat_assigned" | "seat_released":
             return _seat_words(entry, players)
+        case "member_removed":
+            member = (entry.after or {}).get("user") or "?"
+            return _("%(name)s removed %(member)s from the match", name=who, member=member)
         case "hand_added":
             return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n, hand=hand_words(entry.after, players))
         case "hand_deleted":

@@ -35,7 +35,7 @@ from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import AuditEntry, Hand, Match, Member, User, utcnow
+from ...storage.models import AuditEntry, Hand, Match, Member, User, new_hand_uid, utcnow
 from ...words import _, _l
 from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
@@ -115,11 +115,16 @@ def start_usual(user: User) -> Match:
 
 
 def join(user: User, code: str) -> Match:
-    """Make the user a member of the match with this join code (404 if there is none)."""
+    """Make the user a member of the match with this join code (404 if there is none). A match
+    that is won, banked or ended takes no new member (409): its watch link is for onlookers."""
     match = by_join_code(code)
     if match is None:
         raise NotFound(_("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):
+        if match.status != "open" or computed(match).sheet.winner is not None:
+            raise Conflict(
+                _("This match is over: it takes no new players. Ask the table for its watch link to see the sheet.")
+            )
         match.members.append(Member(user_id=user.id))
         audit.log(match, user, "member_joined")
         try:
@@ -162,11 +167,13 @@ def add_hand(match: Match, user: User, record: Record, expected_hand: int | None
     raise AssertionError("unreachable")
 
 
-def edit_hand(match: Match, user: User, number: int, record: Record, version: int | None = None) -> MatchState:
-    """Correct hand `number` (if `version` is given, it must still be current); the new
-    sheet."""
+def edit_hand(
+    match: Match, user: User, number: int, record: Record, version: int | None = None, uid: str | None = None
+) -> MatchState:
+    """Correct hand `number` (if `version` is given, it must still be current; if `uid` is
+    given, hand `number` must still be that hand); the new sheet."""
     hands = _lock(match)
-    hand = _numbered(hands, number)
+    hand = _numbered(hands, number, uid)
     if version is not None and hand.version != version:
         raise Conflict(
             _(
@@ -186,10 +193,12 @@ def edit_hand(match: Match, user: User, number: int, record: Record, version: in
     return sheet
 
 
-def delete_hand(match: Match, user: User, number: int) -> MatchState:
-    """Delete hand `number`; later hands move up one number. The new sheet."""
+def delete_hand(match: Match, user: User, number: int, uid: str | None = None) -> MatchState:
+    """Delete hand `number` (if `uid` is given, only while hand `number` is still that hand:
+    a stale tap never deletes the hand that took its number); later hands move up one number.
+    The new sheet."""
     hands = _lock(match)
-    hand = _numbered(hands, number)
+    hand = _numbered(hands, number, uid)
     records = _records(match, [h for h in hands if h is not hand])
     sheet = _checked_replay(match, records, number, _DELETING, deleted=True)
     audit.log(match, user, "hand_deleted", number, before=hand.record)
@@ -307,10 +316,12 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     number = len(current.sheet.hands) + 1
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
+    uid = new_hand_uid()
     db.session.add(
         Hand(
             match_id=match.id,
             number=number,
+            uid=uid,
             record=record_to_dict(record),
             created_by_id=user.id,
             updated_by_id=user.id,
@@ -324,7 +335,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     except IntegrityError:
         db.session.rollback()
         raise _NumberTaken(number) from None
-    return publish(match.id, revision, trial, sheet, current.hands_text).sheet
+    return publish(match.id, revision, trial, sheet, current.hands_text, {number: (1, uid)}).sheet
 
 
 def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:
@@ -369,11 +380,25 @@ def _sheet_of_locked(match: Match) -> MatchState:
     return computed(match).sheet
 
 
-def _numbered(hands: Sequence[Hand], number: int) -> Hand:
-    """The hand with this number, else 404."""
+def _numbered(hands: Sequence[Hand], number: int, uid: str | None = None) -> Hand:
+    """The hand with this number, else 404; if `uid` is given, it must be that hand, else
+    Conflict (the sheet changed since the caller saw it: nothing is changed)."""
+    if uid is not None and (not 1 <= number <= len(hands) or hands[number - 1].uid != uid):
+        raise _not_that_hand(number)
     if not 1 <= number <= len(hands):
         raise NotFound(_("This match has no hand %(num)d.", num=number))
     return hands[number - 1]
+
+
+def _not_that_hand(number: int) -> Conflict:
+    """The refusal of a change aimed at a hand that no longer has this number."""
+    return Conflict(
+        _(
+            "Hand %(num)d is no longer the hand you saw: the sheet changed meanwhile. "
+            "Nothing was changed: check the sheet and try again.",
+            num=number,
+        )
+    )
 
 
 def _restored_number(entry: AuditEntry, hands: int) -> int:

@@ -125,6 +125,18 @@ def member_names(match: Match) -> list[str]:
     )
 
 
-def hand_versions(match: Match) -> dict[int, int]:
-    """Each stored hand's version by its number (one query)."""
-    return dict(db.session.execute(db.select(Hand.number, Hand.version).where(Hand.match_id == match.id)).all())
+def hand_stamps_of(match_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
+    """`hand_stamps` of several matches at once (one query): by match id."""
+    found: dict[str, dict[int, tuple[int, str]]] = {}
+    rows = db.session.execute(
+        db.select(Hand.match_id, Hand.number, Hand.version, Hand.uid).where(Hand.match_id.in_(match_ids))
+    )
+    for match_id, number, version, uid in rows:
+        found.setdefault(match_id, {})[number] = (version, uid)
+    return found
+
+
+def hand_stamps(match: Match) -> dict[int, tuple[int, str]]:
+    """Each stored hand's version and uid by its number (one query)."""
+    rows = db.session.execute(db.select(Hand.number, Hand.version, Hand.uid).where(Hand.match_id == match.id))
+    return {number: (version, uid) for number, version, uid in rows}

@@ -13,6 +13,7 @@ small summary of its replay (`summary_of`), written in the same transaction as e
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
@@ -65,15 +66,16 @@ def computed(match: Match) -> Computed:
         return found
     revision = match.revision
     rows = db.session.execute(
-        db.select(Hand.record, Hand.version).where(Hand.match_id == match.id).order_by(Hand.number)
+        db.select(Hand.record, Hand.version, Hand.uid).where(Hand.match_id == match.id).order_by(Hand.number)
     ).all()
     # Keep it only if no change landed between reading the revision and the records.
     now = db.session.execute(db.select(Match.revision).where(Match.id == match.id)).scalar_one()
     run = Replay(setup_of(match))
     rules = match.setup["rules"]
-    for record, _ in rows:
+    for record, _version, _uid in rows:
         run.add(record_from_dict(record, rules))
-    return publish(match.id, revision, run, run.state(), (), [v for _, v in rows], keep=now == revision)
+    stamps = {n: (version, uid) for n, (_record, version, uid) in enumerate(rows, start=1)}
+    return publish(match.id, revision, run, run.state(), (), stamps, keep=now == revision)
 
 
 def publish(
@@ -82,15 +84,13 @@ def publish(
     run: Replay,
     sheet: MatchState,
     known: tuple[str, ...],
-    versions: list[int] | None = None,
+    stamps: Mapping[int, tuple[int, str]],
     keep: bool = True,
 ) -> Computed:
     """A replay and its sheet as the match's sheet at `revision` (kept unless `keep` is false);
-    `known`: its first hands, already encoded; `versions`: the stored hands' versions (new ones
-    are 1)."""
-    hands_text = known + tuple(
-        encode(hand_json(h, sheet.setup, versions[h.number - 1] if versions else 1)) for h in sheet.hands[len(known) :]
-    )
+    `known`: its first hands, already encoded; `stamps`: the version and uid of each stored
+    hand after those, by number."""
+    hands_text = known + tuple(encode(hand_json(h, sheet.setup, *stamps[h.number])) for h in sheet.hands[len(known) :])
     result = Computed(revision, run, sheet, hands_text)
     if not keep:
         return result

@@ -2,6 +2,10 @@
 seats to members, and a seat nobody claimed stays a guest name. Each change is written to the
 match's history (`audit`) in its own transaction.
 
+A seat someone claimed is theirs: nobody, the creator neither, claims or gives it to another
+(409) until its holder makes it a guest again (or the creator does). A holder whose seat
+someone else changed is told on their next page (`notices`).
+
 A player's history is their claimed seats; a claim that changes on a banked match
 recomputes the ratings from that match on (`ratings.rerate_match`).
 """
@@ -17,6 +21,7 @@ from ...storage.database import read_locked
 from ...storage.extensions import db
 from ...storage.models import Match, Member, Seat, User, lookup_name
 from ...words import _
+from .. import notices
 from ..errors import Conflict, Forbidden, NotFound
 from ..players import ratings
 from . import audit
@@ -82,6 +87,7 @@ def release(match: Match, by: User, seat: int) -> None:
         return
     if row.user_id != by.id:
         _creator_only(match, by)
+        notices.tell(row.user_id, "seat_released", match, seat, by)
     audit.log(match, by, "seat_released", before=_claim_words(row))
     db.session.delete(row)
     _changed(match)
@@ -109,17 +115,17 @@ def _claim_of(match: Match, seat: int) -> Seat | None:
 
 def _place(match: Match, by: User, user: User, seat: int) -> None:
     """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
-    claimed is a Conflict unless the creator (`by`) is giving it."""
+    claimed is a Conflict, for the creator too: its holder (or the creator) makes it a guest
+    first. A member given a seat by someone else is told on their next page."""
     read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
     row = _claim_of(match, seat)
     if row is not None and row.user_id == user.id:
         return
     before = None
     if row is not None:
-        before = _claim_words(row)
-        if match.created_by_id != by.id:
-            raise Conflict(_("%(name)s has claimed this seat already.", name=before["user"]))
-        db.session.delete(row)
+        raise Conflict(_("%(name)s has claimed this seat already.", name=_claim_words(row)["user"]))
+    if by.id != user.id:
+        notices.tell(user.id, "seat_assigned", match, seat, by)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
     db.session.flush()
     db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))

@@ -24,14 +24,15 @@ def match_status(match: Match | Row[Any], sheet_status: str) -> str:
     return match.status if match.status in ("banked", "ended") else sheet_status
 
 
-def hand_json(h: HandResult, setup: Setup, version: int) -> dict[str, Any]:
-    """One computed hand as API.md shows it, with its stored `version` (for edits)."""
+def hand_json(h: HandResult, setup: Setup, version: int, uid: str | None = None) -> dict[str, Any]:
+    """One computed hand as API.md shows it, with its stored `version` (for edits) and `uid`
+    (what names it for its whole life; none for a preview, which names no stored hand)."""
     r = h.record
     if isinstance(r, TichuRound):
-        return _round_json(h, r, version)
+        return _with_uid(_round_json(h, r, version), uid)
     played = r.kind == "played"
     marriages = r.marriages or ((),) * len(setup.players)
-    return {
+    hand = {
         "number": h.number,
         "kind": r.kind,
         "dealer": h.dealer,
@@ -60,6 +61,14 @@ def hand_json(h: HandResult, setup: Setup, version: int) -> dict[str, Any]:
         ],
         "version": version,
     }
+    return _with_uid(hand, uid)
+
+
+def _with_uid(hand: dict[str, Any], uid: str | None) -> dict[str, Any]:
+    """The hand with its `uid`, if it is a stored one."""
+    if uid is not None:
+        hand["uid"] = uid
+    return hand
 
 
 def _round_json(h: HandResult, r: TichuRound, version: int) -> dict[str, Any]:

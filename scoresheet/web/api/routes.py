@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from ...rules import Malformed, setup_from_dict
 from ...rules.figures import GAMES
 from ...services import accounts
-from ...services.matches import audit, backup, commands, links, queries, seats, serialize
+from ...services.matches import audit, backup, commands, links, members, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
 from ...services.players import profiles, ratings, statistics
 from ...storage.database import reads_only
@@ -170,6 +170,20 @@ def join_match() -> Any:
     return _match_response(match, queries.sheet_of(match))
 
 
+@bp.post("/matches/<match_id>/code")
+def replace_join_code(match_id: str) -> Any:
+    """A new join code for the match (any member): the old one joins nothing from now on."""
+    match = queries.get_match(match_id, g.api_user)
+    return {"join_code": members.replace_join_code(match, g.api_user)}, 201
+
+
+@bp.delete("/matches/<match_id>/members/<username>")
+def remove_member(match_id: str, username: str) -> Any:
+    """Remove a member (the creator removes anyone; a member removes themselves: leaving)."""
+    members.remove_member(queries.get_match(match_id, g.api_user), g.api_user, username)
+    return _no_content()
+
+
 @bp.get("/matches/<match_id>/links")
 def match_links(match_id: str) -> Any:
     """The match's join link and watch link (null while it has none)."""
@@ -225,15 +239,20 @@ def preview_hand(match_id: str) -> Any:
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand; later hands are recomputed."""
     match = queries.get_match(match_id, g.api_user)
-    record, _expected, version = request_bodies.hand_body(_body(), match.setup["rules"], correction=True)
-    return _match_response(match, commands.edit_hand(match, g.api_user, number, record, version))
+    body = _body()
+    record, _expected, version = request_bodies.hand_body(body, match.setup["rules"], correction=True)
+    uid = request_bodies.hand_uid(body, request.args.get("uid"))
+    return _match_response(match, commands.edit_hand(match, g.api_user, number, record, version, uid))
 
 
 @bp.delete("/matches/<match_id>/hands/<int:number>")
 def delete_hand(match_id: str, number: int) -> Any:
-    """Delete a hand; later hands renumber."""
+    """Delete a hand (while it is still the hand `uid` names, if one is sent); later hands
+    renumber."""
     match = queries.get_match(match_id, g.api_user)
-    return _match_response(match, commands.delete_hand(match, g.api_user, number))
+    body = _body() if request.get_data(cache=True) else None
+    uid = request_bodies.hand_uid(body, request.args.get("uid"))
+    return _match_response(match, commands.delete_hand(match, g.api_user, number, uid))
 
 
 @bp.post("/matches/<match_id>/bank")
@@ -296,8 +315,9 @@ def my_backup() -> Any:
 def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
     imported = backup.import_matches(g.api_user, _body())
-    members = [g.api_user.username]  # an imported match's one member; its hands are new (version 1)
-    return {"matches": [shapes.match_to_dict(m, sheet, versions={}, members=members) for m, sheet in imported]}, 201
+    members = [g.api_user.username]  # an imported match's one member
+    stamps = queries.hand_stamps_of([m.id for m, _sheet in imported])  # its hands' versions and uids: one query
+    return {"matches": [shapes.match_to_dict(m, sheet, stamps.get(m.id, {}), members) for m, sheet in imported]}, 201
 
 
 def _seats_answer(match: Any) -> Any:

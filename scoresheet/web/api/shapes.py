@@ -74,14 +74,17 @@ def _match_head(match: Match, sheet: MatchState, members: list[str] | None = Non
 
 
 def match_to_dict(
-    match: Match, sheet: MatchState, versions: dict[int, int] | None = None, members: list[str] | None = None
+    match: Match,
+    sheet: MatchState,
+    stamps: dict[int, tuple[int, str]] | None = None,
+    members: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The match object of API.md, every field; `versions`: its hands' versions by number,
-    if known (a hand not in it is at version 1), else read; `members`: their names, if known."""
-    if versions is None:
-        versions = queries.hand_versions(match)
+    """The match object of API.md, every field; `stamps`: its hands' versions and uids by
+    number, if known, else read; `members`: their names, if known."""
+    if stamps is None:
+        stamps = queries.hand_stamps(match)
     return _match_head(match, sheet, members) | {
-        "hands": [hand_json(h, sheet.setup, versions.get(h.number, 1)) for h in sheet.hands]
+        "hands": [hand_json(h, sheet.setup, *stamps[h.number]) for h in sheet.hands]
     }
 
 

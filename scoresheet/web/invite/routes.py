@@ -16,7 +16,8 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ...rules.tichu import team_of
-from ...services.matches import commands, links, queries, versions
+from ...services.errors import Conflict
+from ...services.matches import commands, links, members, queries, versions
 from ...storage.models import Match
 from .. import downloads, limits
 from ..forms import ButtonForm
@@ -40,7 +41,11 @@ def join_link(code: str) -> Any:
         return back_to(match)  # already at the table: straight to the sheet
     form = ButtonForm()
     if form.validate_on_submit():
-        commands.join(current_user, code)
+        try:
+            commands.join(current_user, code)
+        except Conflict as err:  # won, banked or ended: the watch link is for onlookers
+            flash(err.message, "warning")
+            return redirect(url_for("pages.index"))
         flash(_("You joined the match: its sheet is on your phone too."))
         return back_to(match)
     sheet = queries.sheet_of(match)
@@ -114,6 +119,18 @@ def make_watch(match_id: str) -> Response:
         match,
         lambda: links.make_watch_link(match, current_user),
         _("Watch link ready: anyone who has it sees the sheet, and can change nothing."),
+    )
+
+
+@bp.post("/matches/<match_id>/code")
+@login_required
+def replace_code(match_id: str) -> Response:
+    """Give the match a new join code (any member): the old link, QR code and code stop working."""
+    match = queries.get_match(match_id, current_user)
+    return _changed(
+        match,
+        lambda: members.replace_join_code(match, current_user),
+        _("New join code: the old link, QR code and code no longer work."),
     )
 
 

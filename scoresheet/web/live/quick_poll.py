@@ -23,6 +23,7 @@ from flask import Flask
 from itsdangerous import BadSignature
 from werkzeug.http import http_date, parse_cookie, parse_etags
 
+from ...services.accounts import session_parts
 from ...services.matches import versions
 from ...services.matches.versions import HANDS_AND_REVISION_SQL
 from ...storage.database import read_rows
@@ -34,10 +35,10 @@ _PATH = re.compile(r"/matches/([^/]+)/version")
 _VERSION = (
     f"SELECT {HANDS_AND_REVISION_SQL} FROM matches m"
     " JOIN members mb ON mb.match_id = m.id JOIN users u ON u.id = mb.user_id"
-    " WHERE m.id = ? AND u.id = ? AND u.session_version = ?"
+    " WHERE m.id = ? AND u.id = ? AND u.session_secret = ?"
 )
-"""The match's revision and hand count, if the session's user (still logged in at that session
-version) is a member: `versions.poll_version` and `accounts.load_user` in one query."""
+"""The match's revision and hand count, if the session's user (still logged in with that
+session secret) is a member: `versions.poll_version` and `accounts.load_user` in one query."""
 _HEADERS = [("Cache-Control", "no-cache, private, no-store"), *HEADERS.items(), ("Vary", "Cookie")]
 """What the version view's 304 carries besides its ETag and Date (`live.version`, then
 `security.security_headers` and `_private_no_store`)."""
@@ -85,14 +86,10 @@ class QuickPoll:
         session = self._session(environ)
         if session is None:
             return None
-        user, _sep, session_version = str(session.get("_user_id", "")).partition(":")
-        if (
-            not (user.isdigit() and session_version.isdigit())
-            or int(user) > 2**31 - 1
-            or int(session_version) > 2**31 - 1
-        ):
-            return None
-        rows = read_rows(self._engine, _VERSION, [path[1], int(user), int(session_version)])
+        parts = session_parts(str(session.get("_user_id", "")))
+        if parts is None:
+            return None  # not a session id, or issued too long ago: the app answers
+        rows = read_rows(self._engine, _VERSION, [path[1], *parts])
         if not rows:
             return None  # not a member, logged out since, or the database failed: the app answers
         version = versions.version(rows[0][0], rows[0][1])

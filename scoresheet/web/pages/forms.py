@@ -264,6 +264,8 @@ class HandForm(RefusableForm):
     forced = BooleanField(FORCED)
     expected_hand = HiddenField()
     version = HiddenField()
+    uid = HiddenField()
+    """A correction names the hand it corrects (`Hand.uid`)."""
 
     seats = 0
     """How many seats the table has (set by `_hand_form`)."""
@@ -363,6 +365,8 @@ class RoundForm(RefusableForm):
     )
     expected_hand = HiddenField()
     version = HiddenField()
+    uid = HiddenField()
+    """A correction names the round it corrects (`Hand.uid`)."""
 
     def calls(self) -> list[Any]:
         """The call toggles, one per player."""

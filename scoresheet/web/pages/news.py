@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from ...rules import MatchState
 from ...services.matches import audit, commands, seats
 from ...storage.extensions import db
-from ...storage.models import AuditEntry, Match, User, utcnow
+from ...storage.models import AuditEntry, Hand, Match, User, utcnow
 
 UNDO_SECONDS = 30
 """How long after saving (or undoing) a hand the page offers to undo it (or take it back)."""
@@ -33,6 +33,8 @@ class Offer:
     """The history entry of the change (`take_back` restores the hand it deleted)."""
     seconds_left: int
     """How much longer the offer stands."""
+    uid: str | None = None
+    """`undo`: the hand's uid, so the tap deletes that hand or nothing (`commands.delete_hand`)."""
 
 
 def latest_change(match: Match) -> AuditEntry | None:
@@ -57,7 +59,10 @@ def offer(match: Match, user: User, sheet: MatchState, change: AuditEntry | None
     if left <= 0:
         return None
     if change.action == "hand_added" and number == len(sheet.hands):
-        return Offer("undo", number, change.id, left)
+        uid = db.session.execute(
+            db.select(Hand.uid).where(Hand.match_id == match.id, Hand.number == number)
+        ).scalar_one_or_none()
+        return Offer("undo", number, change.id, left, uid)
     if change.action == "hand_deleted" and change.id in commands.restorable_ids(match, [change]):
         return Offer("take_back", number, change.id, left)
     return None

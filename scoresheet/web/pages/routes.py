@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from ...rules import HandResult, MatchState, RuleError, SeatResult, TichuRound, setup_from_dict
 from ...rules.tichu import TICHU
 from ...services import accounts
 from ...services.errors import Conflict, NotFound
-from ...services.matches import commands, queries, seats, serialize
+from ...services.matches import commands, members, queries, seats, serialize
 from ...storage.database import reads_only
-from ...storage.models import Match, User
+from ...storage.models import Match, User, fold
 from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
 from .. import downloads, i18n, limits, request_bodies, security
 from ..forms import ButtonForm, ConfirmForm
@@ -80,7 +81,12 @@ def login() -> Any:
 
 def _logged_in(user: User, remember: bool, welcome: str) -> Response:
     """Log the user in (the language chosen before becomes the account's), say `welcome`, and
-    go on to the page asked for (`next`) or home; this phone is remembered as the user's."""
+    go on to the page asked for (`next`) or home; this phone is remembered as the user's.
+    The session starts anew: nothing of it from before the log-in (its CSRF token above all)
+    is good after it."""
+    session.clear()
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)  # this request's, from before
+    generate_csrf()  # the new session's own token
     login_user(user, remember=remember)
     i18n.adopt_choice(user)
     flash(welcome)
@@ -129,7 +135,7 @@ def join() -> Any:
     if form.validate_on_submit():
         try:
             m = commands.join(current_user, form.code.data)
-        except NotFound as err:
+        except (NotFound, Conflict) as err:
             form.refuse("code", err.message)
         else:
             flash(_("You joined the match: its sheet is on your phone too."))
@@ -219,10 +225,27 @@ def match(match_id: str) -> str:
         offer=news.offer(m, current_user, sheet, change),
         news=news.news(change, context["tichu"], m),
         seat_list=seats.seats_of(m),
+        member_list=queries.member_names(m),
         next_match=next_match,
         rematch_started=next_match is not None or queries.rematch_of(m) is not None,
         **context,
     )
+
+
+@bp.post("/matches/<match_id>/members/<username>/remove")
+@login_required
+def remove_member(match_id: str, username: str) -> Response:
+    """Remove a member (the creator), or leave the match (a member, their own name)."""
+    m = queries.get_match(match_id, current_user)
+    if not ButtonForm().validate_on_submit():
+        return back_to(m)
+    leaving = fold(username) == fold(current_user.username)
+    members.remove_member(m, current_user, username)
+    if leaving:
+        flash(_("You left the match: it is no longer on your list."))
+        return redirect(url_for("pages.index"))
+    flash(_("%(name)s is no longer a member of this match.", name=username))
+    return back_to(m)
 
 
 @bp.get("/matches/<match_id>/sheet.csv")
@@ -287,12 +310,13 @@ def edit_hand(match_id: str, number: int) -> Any:
     deal = sheet.hands[number - 1]
     tichu = sheet.setup.rules == TICHU
     data = round_to_form_data(hand.record) if tichu else record_to_form_data(hand.record, len(sheet.setup.players))
-    form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version)})
+    form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version), "uid": hand.uid})
     if form.validate_on_submit():
         version = form.version.data
         try:
             record, _expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
-            commands.edit_hand(m, current_user, number, record, (ascii_number(version) or -1) if version else None)
+            version_seen = (ascii_number(version) or -1) if version else None
+            commands.edit_hand(m, current_user, number, record, version_seen, form.uid.data or None)
         except Conflict as err:
             if queued.wanted():
                 return queued.conflict(err.message, None)
@@ -337,22 +361,26 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
 @bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 @login_required
 def delete_hand(match_id: str, number: int) -> Any:
-    """Delete a hand after a confirmation; later hands move up and are recomputed."""
+    """Delete a hand after a confirmation; later hands move up and are recomputed. The link,
+    the form and the Undo toast name the hand (`?uid=`): a tap made before the sheet changed
+    deletes nothing once hand `number` is another hand."""
     m = queries.get_match(match_id, current_user)
-    queries.get_hand(m, number)
+    uid = request.args.get("uid") or None
+    if uid is None:
+        queries.get_hand(m, number)
     if m.setup["rules"] == TICHU:
         return _confirmed(
             m,
             _("Delete round %(num)d", num=number),
             _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
-            lambda m, user: commands.delete_hand(m, user, number),
+            lambda m, user: commands.delete_hand(m, user, number, uid),
             _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
         )
     return _confirmed(
         m,
         _("Delete hand %(num)d", num=number),
         _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
-        lambda m, user: commands.delete_hand(m, user, number),
+        lambda m, user: commands.delete_hand(m, user, number, uid),
         _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
     )
 

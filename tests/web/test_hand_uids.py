@@ -1,0 +1,130 @@
+"""Naming what a change is about: every hand carries a uid for its whole life; a delete or a
+correction that names one changes nothing (409) once hand n is another hand — the API, the
+pages' edit and delete forms, and the Undo toast."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
+
+from .helpers import played
+from .page_helpers import Phone, flashes, parse
+from .page_helpers import played as form_of
+
+BORIS = played(1, 100, [20, None, 20])
+VERA = played(2, 100, [20, 20, None])
+BORIS_FORM = form_of(1, 100, [20, None, 20])
+VERA_FORM = form_of(2, 100, [20, 20, None])
+
+
+def hands_url(match: dict[str, Any], number: int | None = None) -> str:
+    """The hands collection of a match, or one hand."""
+    url = f"/api/matches/{match['id']}/hands"
+    return url if number is None else f"{url}/{number}"
+
+
+def hands(user: Any, match: dict[str, Any]) -> list[dict[str, Any]]:
+    """The match's hands as the API shows them now."""
+    return user.get(f"/api/matches/{match['id']}").json["hands"]
+
+
+def test_every_hand_carries_a_uid_an_edit_keeps_and_no_new_hand_reuses(api_user: Any) -> None:
+    match = api_user.new_match()
+    for body in (BORIS, VERA, BORIS):
+        api_user.add_hand(match["id"], body)
+    before = hands(api_user, match)
+    uids = [h["uid"] for h in before]
+    assert len(set(uids)) == 3 and all(isinstance(u, str) and u for u in uids)
+    response = api_user.put(hands_url(match, 2), json={**BORIS, "uid": uids[1]})
+    assert response.status_code == 200, response.json
+    assert [h["uid"] for h in response.json["hands"]] == uids  # the correction keeps it
+    deleted = api_user.delete(hands_url(match, 2), query_string={"uid": uids[1]})
+    assert [h["uid"] for h in deleted.json["hands"]] == [uids[0], uids[2]]  # renumbered, the same
+    again = api_user.add_hand(match["id"], VERA)
+    assert again["hands"][-1]["uid"] not in uids
+
+
+def test_two_deletes_of_one_hand_delete_one_hand_not_two(api_user: Any) -> None:
+    match = api_user.new_match()
+    for body in (BORIS, VERA, BORIS, VERA):
+        api_user.add_hand(match["id"], body)
+    third = hands(api_user, match)[2]["uid"]
+    first = api_user.delete(hands_url(match, 3), query_string={"uid": third})
+    assert first.status_code == 200
+    second = api_user.delete(hands_url(match, 3), query_string={"uid": third})
+    assert second.status_code == 409 and "no longer the hand you saw" in second.json["error"]
+    assert len(hands(api_user, match)) == 3  # the fourth hand, now hand 3, is still there
+
+
+def test_a_delete_or_correction_names_its_hand_in_the_body_too(api_user: Any) -> None:
+    match = api_user.new_match()
+    for body in (BORIS, VERA):
+        api_user.add_hand(match["id"], body)
+    first, second = (h["uid"] for h in hands(api_user, match))
+    assert api_user.put(hands_url(match, 1), json={**VERA, "uid": second}).status_code == 409
+    assert api_user.put(hands_url(match, 1), json=VERA, query_string={"uid": second}).status_code == 409
+    assert hands(api_user, match)[0]["declarer"] == 1  # nothing changed
+    assert api_user.delete(hands_url(match, 1), json={"uid": second}).status_code == 409
+    assert api_user.delete(hands_url(match, 1), json={"uid": 7}).status_code == 400
+    assert api_user.delete(hands_url(match, 1), json={"uid": first}).status_code == 200
+    assert [h["uid"] for h in hands(api_user, match)] == [second]
+
+
+def toast_form(page: str) -> Any:
+    """The undo (or take-back) form of a match page."""
+    forms = [n for n in parse(page).walk() if "toast" in n.classes()]
+    assert forms, "no toast"
+    return forms[0]
+
+
+def test_a_stale_undo_never_deletes_the_hand_another_phone_recorded_in_its_place(
+    make_phone: Any, csrf_app: Flask
+) -> None:
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match()
+    with csrf_app.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    for number in range(1, 5):
+        assert boris.hand(match_id, number, **(BORIS_FORM if number % 2 else VERA_FORM)).status_code == 302
+    assert anna.hand(match_id, 5, **BORIS_FORM).status_code == 302
+    undo = toast_form(anna.get(f"/matches/{match_id}").text)  # anna's phone shows "Undo hand 5"
+    assert "uid=" in undo.attrs["action"]
+    delete = boris.post(f"/matches/{match_id}/hands/2/delete", {"confirm": "y"})
+    assert delete.status_code == 302
+    assert boris.hand(match_id, 5, **VERA_FORM).status_code == 302  # boris's own hand 5
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
+    assert any("no longer the hand you saw" in f for f in flashes(response.text))
+    with csrf_app.app_context():
+        match = db.session.get(Match, match_id)
+        assert [h.number for h in match.hands] == [1, 2, 3, 4, 5]
+        assert match.hands[4].created_by is not None and match.hands[4].created_by.username == "boris"
+
+
+def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    assert phone.hand(match_id, 1, **BORIS_FORM).status_code == 302
+    assert phone.hand(match_id, 2, **VERA_FORM).status_code == 302
+    with csrf_app.app_context():
+        first, second = (h.uid for h in db.session.get(Match, match_id).hands)
+    page = phone.get(f"/matches/{match_id}/hands/1/edit").text
+    assert f'name="uid" type="hidden" value="{first}"' in page
+    assert f"/matches/{match_id}/hands/1/delete?uid={first}" in page
+    # The link followed after another phone deleted hand 1: hand 1 is the second hand now.
+    phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"})
+    response = phone.post(
+        f"/matches/{match_id}/hands/1/delete?uid={first}", {"confirm": "y"}, form_url=f"/matches/{match_id}"
+    )
+    assert response.status_code == 302
+    with csrf_app.app_context():
+        assert [h.uid for h in db.session.get(Match, match_id).hands] == [second]
+    # A correction made on the page of the hand that moved: refused, nothing changed.
+    data = {**form_of(1, 100, [30, None, 10]), "uid": first}
+    response = phone.post(
+        f"/matches/{match_id}/hands/1/edit", data, form_url=f"/matches/{match_id}", follow_redirects=True
+    )
+    assert any("no longer the hand you saw" in f for f in flashes(response.text))
