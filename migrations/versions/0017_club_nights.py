@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column("seed", sa.BigInteger(), nullable=False),
         sa.Column("code", sa.String(length=16), nullable=False),
         sa.Column("watch_token", sa.String(length=64), nullable=False),
+        sa.Column("reseats", sa.Integer(), nullable=False),
         sa.Column("created_by_id", sa.Integer(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["created_by_id"], ["users.id"], ondelete="SET NULL"),

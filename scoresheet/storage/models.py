@@ -331,6 +331,9 @@ class Event(Model):
     """The code players join the roster with."""
     watch_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_watch_token)
     """The board's watch link: whoever holds it sees the board, without an account."""
+    reseats: Mapped[int] = mapped_column(default=0)
+    """How often the round to be seated next was seated and taken back (CLUB.md §3: a re-seat
+    draws again from seed, round and this count)."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     directors: Mapped[list[EventDirector]] = relationship(order_by="EventDirector.id", cascade="all, delete-orphan")
