@@ -427,3 +427,12 @@ def test_the_board_behind_the_watch_link_needs_no_account(director: Any, client:
     assert board.status_code == 200
     assert "Dana" in board.get_data(as_text=True)
     assert client.get("/events/watch/nosuchtoken").status_code == 404
+
+
+def test_a_refusal_of_the_club_engine_speaks_the_readers_language(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana", "Egor"])
+    headers = {**director.headers, "Accept-Language": "ru"}
+    response = director.client.post(f"/api/events/{event['id']}/rounds", headers=headers)
+    assert response.status_code == 422
+    assert response.json == {"error": "Для тура нужно не меньше 3 игроков на месте, а не 2.", "field": "roster"}
