@@ -436,3 +436,32 @@ def test_a_refusal_of_the_club_engine_speaks_the_readers_language(director: Any)
     response = director.client.post(f"/api/events/{event['id']}/rounds", headers=headers)
     assert response.status_code == 422
     assert response.json == {"error": "Для тура нужно не меньше 3 игроков на месте, а не 2.", "field": "roster"}
+
+
+def test_a_won_event_table_banked_counts_in_the_players_statistics_and_ratings(director: Any, make_user: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    players = {name: make_user(name) for name in ("anna", "vera", "boris", "gleb")}
+    for name, team in (("anna", "Reds"), ("vera", "Reds"), ("boris", "Blues"), ("gleb", "Blues")):
+        assert (
+            director.post(f"/api/events/{event['id']}/roster", json={"username": name, "team": team}).status_code == 201
+        )
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    grand = {"calls": ["grand", None, None, None], "first_out": 0, "double_victory": True, "card_points": None}
+    for _ in range(3):  # 400 a round: 1200, past the target
+        director.add_hand(table["match_id"], grand)
+    assert director.post(f"/api/matches/{table['match_id']}/bank").status_code == 200
+    winner = players[table["players"][0]]
+    profile = winner.get(f"/api/players/{winner.username}").json
+    tichu = next(r for r in profile["rulesets"] if r["rules"] == "tichu")
+    assert (tichu["banked"], tichu["won"]) == (1, 1)
+    assert profile["ratings"]["tichu"]["matches"] == 1
+    first = director.get(f"/api/events/{event['id']}/standings").json["standings"][0]
+    assert first["name"] in table["players"][0::2] and first["match_points"] == "2.0"
+    assert (first["table_score"], tichu["grand_called"]) == (600, 3)
+
+    plain = {"calls": [None, None, None, None], "first_out": 0, "double_victory": True, "card_points": None}
+    corrected = director.put(f"/api/matches/{table['match_id']}/hands/1", json=plain)  # banked: still taken
+    assert corrected.status_code == 200, corrected.json
+    first = director.get(f"/api/events/{event['id']}/standings").json["standings"][0]
+    tichu = next(r for r in winner.get(f"/api/players/{winner.username}").json["rulesets"] if r["rules"] == "tichu")
+    assert (first["table_score"], tichu["grand_called"], tichu["banked"]) == (500, 2, 1)
