@@ -418,14 +418,22 @@ def test_a_whole_night_of_nine_players_ends_in_the_standings_worked_by_hand(dire
     assert director.post(f"{url}/rounds").status_code == 409  # three rounds planned, three played
 
 
-def test_the_board_behind_the_watch_link_needs_no_account(director: Any, client: Any) -> None:
-    event = make_event(director)
+def test_the_board_behind_the_watch_link_shows_live_scores_and_the_countdown_to_anyone(
+    director: Any, client: Any
+) -> None:
+    event = make_event(director, time_limit=45)
     add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
-    director.post(f"/api/events/{event['id']}/rounds")
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    director.add_hand(table["match_id"], made(0))
     token = event["watch_url"].rsplit("/", 1)[1]
     board = client.get(f"/events/watch/{token}")
     assert board.status_code == 200
-    assert "Dana" in board.get_data(as_text=True)
+    page = board.get_data(as_text=True)
+    assert " · ".join(table["players"]) in page
+    assert "140 : 20 : 20" in page
+    assert "45 minutes left" in page
+    russian = client.get(f"/events/watch/{token}", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Осталось 45 минут" in russian
     assert client.get("/events/watch/nosuchtoken").status_code == 404
 
 

@@ -4,6 +4,8 @@ tables' matches (replayed) and the byes every time, never stored as the truth.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from math import ceil
 
 from ...club import Game, Round, StandingsRow, Table, standings_after
 from ...rules.figures import game_of
@@ -38,6 +40,20 @@ def table_result(event: Event, table: EventTable) -> Result | None:
     if sheet.winner is None and match.status == "open":
         return None
     return Result(tuple(s.score for s in sheet.standings), None)
+
+
+def live_scores(table: EventTable) -> list[int] | None:
+    """The table's scores as its sheet stands now, seat order (Tichu: per team), for the board."""
+    match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+    return [s.score for s in computed(match).sheet.standings] if match is not None else None
+
+
+def minutes_left(event: Event, seated_at: datetime, now: datetime) -> int | None:
+    """The round's countdown (CLUB.md §1): whole minutes of the time limit left, or None."""
+    if event.time_limit is None:
+        return None
+    start = seated_at if seated_at.tzinfo else seated_at.replace(tzinfo=UTC)
+    return max(0, ceil(event.time_limit - (now - start).total_seconds() / 60))
 
 
 def engine_rounds(event: Event) -> list[Round]:

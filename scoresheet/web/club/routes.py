@@ -16,8 +16,8 @@ from flask_babel import gettext as _
 
 from ...rules import Malformed
 from ...services import accounts
-from ...services.club import events, serialize
-from ...storage.models import Event
+from ...services.club import events, results, serialize
+from ...storage.models import Event, utcnow
 from .. import limits
 from ..errors import error_response
 from ..extensions import csrf
@@ -175,6 +175,15 @@ def board(token: str) -> Any:
         abort(404)
     seated = list(event.seated)
     current = serialize.round_data(event, seated[-1]) if seated else None
+    if seated:
+        assert current is not None
+        for shown, table in zip(current["tables"], seated[-1].tables, strict=True):
+            shown["live"] = shown["result"]["scores"] if shown["result"] else results.live_scores(table)
+    left = results.minutes_left(event, seated[-1].seated_at, utcnow()) if seated and not seated[-1].closed_at else None
     return render_template(
-        "club/board.html", event=event, round=current, standings=serialize.standings_data(event)["standings"]
+        "club/board.html",
+        event=event,
+        round=current,
+        minutes_left=left,
+        standings=serialize.standings_data(event)["standings"],
     )
