@@ -473,3 +473,23 @@ def test_a_won_event_table_banked_counts_in_the_players_statistics_and_ratings(d
     first = director.get(f"/api/events/{event['id']}/standings").json["standings"][0]
     tichu = next(r for r in winner.get(f"/api/players/{winner.username}").json["rulesets"] if r["rules"] == "tichu")
     assert (first["table_score"], tichu["grand_called"], tichu["banked"]) == (500, 2, 1)
+
+
+def test_an_account_claims_a_guest_and_takes_its_seats_at_the_tables_seated(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    dana = make_user("dana")
+    joined = dana.post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    assert joined.status_code == 200
+    assert joined.json["roster"][0] == {"name": "Dana", "username": "dana", "team": None, "status": "present"}
+    seats = dana.get(f"/api/matches/{table['match_id']}/seats").json["seats"]
+    assert seats[table["players"].index("Dana")]["username"] == "dana"
+    again = make_user("other").post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    assert (again.status_code, again.json["field"]) == (409, "name")
+    make_user("egor")
+    given = patch(director, f"{url}/roster/Egor", {"username": "egor"})
+    assert given.status_code == 200
+    assert given.json["roster"][1]["username"] == "egor"
+    assert patch(director, f"{url}/roster/Fima", {"username": "nobody"}).json["field"] == "username"

@@ -29,13 +29,14 @@ from ...storage.models import (
     EventRound,
     EventTable,
     Match,
+    Member,
     User,
     fold,
     utcnow,
 )
 from ...words import _
 from ..errors import Conflict, Forbidden, Invalid, NotFound
-from ..matches import commands
+from ..matches import commands, seats
 from .results import club_game, engine_rounds, table_result
 
 MOST_ROUNDS = 20
@@ -118,15 +119,16 @@ def add_rounds(event: Event, rounds: object) -> Event:
 
 def add_director(event: Event, username: object) -> User:
     """Make an account a co-director of the event (the same rights as its maker)."""
-    user = _account(username)
+    user = account(username)
     if not _is_director(event, user):
         event.directors.append(EventDirector(user_id=user.id))
         db.session.commit()
     return user
 
 
-def join(user: User, code: object, team: object = None) -> Event:
-    """The caller joins the roster of the event with this code (again: nothing changes)."""
+def join(user: User, code: object, team: object = None, name: object = None) -> Event:
+    """The caller joins the roster of the event with this code (again: nothing changes); with
+    `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
     event: Event | None = (
         db.session.execute(db.select(Event).where(Event.code == code.strip().upper())).scalar_one_or_none()
         if isinstance(code, str)
@@ -134,9 +136,37 @@ def join(user: User, code: object, team: object = None) -> Event:
     )
     if event is None:
         raise NotFound(_("No event has that code: check it with the director."))
-    if not any(p.user_id == user.id for p in event.roster):
+    if name is not None:
+        claim_guest(event, name if isinstance(name, str) else "", user, user)
+    elif not any(p.user_id == user.id for p in event.roster):
         _enter(event, user.username, user, team)
     return event
+
+
+def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
+    """A guest of the roster becomes an account's (its own player joining, or a director giving
+    it): the account plays under the guest's name, and takes the guest's seat at every table
+    seated so far, as a seat is claimed in a match (a banked table's ratings follow)."""
+    entry = _entry(event, name)
+    if entry.user_id == user.id:
+        return entry
+    if entry.user_id is not None:
+        raise Conflict(_("%(name)s is an account's already.", name=entry.name), "name")
+    if any(p.user_id == user.id for p in event.roster):
+        raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
+    entry.user_id = user.id
+    db.session.commit()
+    for round_ in event.seated:
+        for table in round_.tables:
+            match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+            if match is None or entry.name not in table.players:
+                continue
+            if not any(m.user_id == user.id for m in match.members):
+                match.members.append(Member(user_id=user.id))
+                db.session.commit()
+            creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
+            seats.assign_seat(match, creator or by, user, table.players.index(entry.name))
+    return entry
 
 
 def add_to_roster(event: Event, username: object = None, guest: object = None, team: object = None) -> EventPlayer:
@@ -144,7 +174,7 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
     if (username is None) == (guest is None):
         raise Invalid(_("Add a player by “username” or by “guest”, one of them."), "username")
     if username is not None:
-        user = _account(username)
+        user = account(username)
         if any(p.user_id == user.id for p in event.roster):
             raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
         return _enter(event, user.username, user, team)
@@ -298,7 +328,7 @@ def _team(event: Event, team: object) -> str | None:
     return _text(team, "team", MAX_NAME)
 
 
-def _account(username: object) -> User:
+def account(username: object) -> User:
     """The account of this username, else 422 on `username`."""
     user: User | None = (
         db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()

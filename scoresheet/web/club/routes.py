@@ -100,15 +100,19 @@ def add_player(event_id: str) -> Any:
 @limits.join_limits
 def join_event() -> Any:
     """The caller joins the roster of the event with this code."""
-    body = _body("code", "team")
-    return _event_json(events.join(g.api_user, body.get("code"), body.get("team")))
+    body = _body("code", "team", "name")
+    return _event_json(events.join(g.api_user, body.get("code"), body.get("team"), body.get("name")))
 
 
 @bp.patch(f"{_API}/<event_id>/roster/<name>")
 def change_player(event_id: str, name: str) -> Any:
-    """Mark a player present, absent or dropped, or give a Tichu team."""
+    """Mark a player present, absent or dropped, give a Tichu team, or give a guest to an account."""
     event = events.event_for_director(event_id, g.api_user)
-    events.change_roster(event, name, _body("status", "team"))
+    body = _body("status", "team", "username")
+    if "username" in body:
+        events.claim_guest(event, name, events.account(body.pop("username")), g.api_user)
+    if body:
+        events.change_roster(event, name, body)
     return _event_json(event)
 
 
