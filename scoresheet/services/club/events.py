@@ -223,12 +223,17 @@ def seat_round(event: Event, user: User) -> EventRound:
     event.reseats = 0
     accounts = {p.name: p.user_id for p in event.roster if p.user_id is not None}
     directors = [d.user_id for d in event.directors]
-    for t, players in enumerate(seating.tables, start=1):
-        setup = setup_from_dict({"players": list(players), **event.game})
-        claimed = {seat: accounts[name] for seat, name in enumerate(players) if name in accounts}
-        match = commands.create_table_match(user, setup, [*claimed.values(), *directors], claimed)
-        round_.tables.append(EventTable(number=t, players=list(players), match_id=match.id))
-    db.session.commit()
+    try:
+        db.session.flush()
+        for t, players in enumerate(seating.tables, start=1):
+            setup = setup_from_dict({"players": list(players), **event.game})
+            claimed = {seat: accounts[name] for seat, name in enumerate(players) if name in accounts}
+            match = commands.create_table_match(user, setup, [*claimed.values(), *directors], claimed)
+            round_.tables.append(EventTable(number=t, players=list(players), match_id=match.id))
+        db.session.commit()
+    except IntegrityError:  # another director seated this round at the same moment (SQLite)
+        db.session.rollback()
+        raise Conflict(_("Round %(r)d was seated meanwhile: look again.", r=number)) from None
     return round_
 
 
