@@ -88,7 +88,7 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
 def event_for_member(event_id: str, user: User) -> Event:
     """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6)."""
     event = db.session.get(Event, event_id)
-    if event is None or not (_is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
+    if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
         raise NotFound(_("There is no such event."))
     return event
 
@@ -96,7 +96,7 @@ def event_for_member(event_id: str, user: User) -> Event:
 def event_for_director(event_id: str, user: User) -> Event:
     """The event if the user directs it; a member who does not: 403; anyone else: 404."""
     event = event_for_member(event_id, user)
-    if not _is_director(event, user):
+    if not is_director(event, user):
         raise Forbidden(_("Only a director of the event can change it."))
     return event
 
@@ -120,7 +120,7 @@ def add_rounds(event: Event, rounds: object) -> Event:
 def add_director(event: Event, username: object) -> User:
     """Make an account a co-director of the event (the same rights as its maker)."""
     user = account(username)
-    if not _is_director(event, user):
+    if not is_director(event, user):
         event.directors.append(EventDirector(user_id=user.id))
         db.session.commit()
     return user
@@ -345,8 +345,16 @@ def account(username: object) -> User:
     return user
 
 
-def _is_director(event: Event, user: User) -> bool:
+def is_director(event: Event, user: User) -> bool:
+    """The user directs the event (its maker or a co-director)."""
     return any(d.user_id == user.id for d in event.directors)
+
+
+def matches_of(event: Event, user: User) -> set[str]:
+    """The ids of the event's table matches the user is a member of (their pages open)."""
+    ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
+    found = db.session.execute(db.select(Member.match_id).where(Member.user_id == user.id, Member.match_id.in_(ids)))
+    return set(found.scalars()) if ids else set()
 
 
 def _is_int(value: object) -> bool:

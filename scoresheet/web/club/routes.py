@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user, login_required
 
 from ...rules import Malformed
 from ...services import accounts
@@ -163,7 +164,11 @@ def get_standings(event_id: str) -> Any:
 @bp.get(f"{_API}/<event_id>/standings.csv")
 def standings_csv(event_id: str) -> Any:
     """The standings as CSV (UTF-8 with a BOM, so spreadsheets read the names right)."""
-    event = events.event_for_member(event_id, g.api_user)
+    return _csv(events.event_for_member(event_id, g.api_user))
+
+
+def _csv(event: Event) -> Response:
+    """The standings' CSV download (UTF-8 with a BOM, so spreadsheets read the names right)."""
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(serialize.standings_rows(event))
     response = Response("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
@@ -177,17 +182,40 @@ def board(token: str) -> Any:
     event = events.event_by_watch_token(token)
     if event is None:
         abort(404)
+    return render_template("club/board.html", event=event, links={}, **_round_view(event))
+
+
+@bp.get("/events/<event_id>")
+@login_required
+def event_page(event_id: str) -> Any:
+    """The event's page for its players and directors (anyone else: 404, as for a match)."""
+    event = events.event_for_member(event_id, current_user)
+    mine = events.matches_of(event, current_user)
+    return render_template(
+        "club/event.html",
+        event=event,
+        director=events.is_director(event, current_user),
+        board_url=url_for("club.board", token=event.watch_token),
+        csv_url=url_for("club.event_csv", event_id=event.id),
+        links={m: url_for("pages.match", match_id=m) for m in mine},
+        **_round_view(event),
+    )
+
+
+@bp.get("/events/<event_id>/standings.csv")
+@login_required
+def event_csv(event_id: str) -> Any:
+    """The standings as CSV, for the event's page."""
+    return _csv(events.event_for_member(event_id, current_user))
+
+
+def _round_view(event: Event) -> dict[str, Any]:
+    """What the board and the event's page show: the current round with each table's scores as
+    they stand, the countdown, and the standings."""
     seated = list(event.seated)
     current = serialize.round_data(event, seated[-1]) if seated else None
-    if seated:
-        assert current is not None
+    if current is not None:
         for shown, table in zip(current["tables"], seated[-1].tables, strict=True):
             shown["live"] = shown["result"]["scores"] if shown["result"] else results.live_scores(table)
     left = results.minutes_left(event, seated[-1].seated_at, utcnow()) if seated and not seated[-1].closed_at else None
-    return render_template(
-        "club/board.html",
-        event=event,
-        round=current,
-        minutes_left=left,
-        standings=serialize.standings_data(event)["standings"],
-    )
+    return {"round": current, "minutes_left": left, "standings": serialize.standings_data(event)["standings"]}
