@@ -345,6 +345,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     number = len(current.sheet.hands) + 1
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
+    limit = event_tables.hand_limit(match)  # asked before the hand is added: no flush between
     db.session.add(
         Hand(
             match_id=match.id,
@@ -355,7 +356,6 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
         )
     )
     audit.log(match, user, "hand_added", number, after=record_to_dict(record))
-    limit = event_tables.hand_limit(match)
     if limit is not None and sheet.winner is None and number >= limit:  # CLUB.md §1: the hand limit
         audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended", "hand_limit": limit})
         match.status = "ended"
