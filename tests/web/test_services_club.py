@@ -113,3 +113,21 @@ def test_the_round_waits_for_results_and_a_played_round_cannot_be_taken_back(dir
     events.seat_round(event, director)
     with pytest.raises(Conflict):
         events.unseat_round(event, 1)
+
+
+def test_closing_a_round_ends_the_unfinished_tables_and_leaves_a_won_one_to_be_banked(director: User) -> None:
+    from scoresheet.rules import record_from_dict
+    from scoresheet.services.matches import commands
+
+    event = night(director, ["Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"], seed=4)
+    won, unfinished = events.seat_round(event, director).tables
+    match = db.session.get(Match, won.match_id)
+    assert match is not None
+    match.setup = {**match.setup, "start_scores": [870, 0, 0]}
+    db.session.commit()
+    hand = {"kind": "played", "declarer": 0, "bid": 140, "points": [None, 20, 20], "marriages": [["hearts"], [], []]}
+    commands.add_hand(match, director, record_from_dict(hand, "squarescores"))
+    events.close_round(event, 1, director)
+    statuses = [db.session.get(Match, t.match_id).status for t in (won, unfinished)]  # type: ignore[union-attr]
+    assert statuses == ["open", "ended"]
+    assert serialize.round_data(event, event.seated[0])["tables"][0]["result"]["scores"] == [1010, 20, 20]

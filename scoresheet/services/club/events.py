@@ -268,7 +268,7 @@ def close_round(event: Event, number: int, user: User) -> EventRound:
     round_ = get_round(event, number)
     for table in round_.tables:
         match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        if match is not None and table.entered_scores is None:
+        if match is not None and table_result(event, table) is None:  # a won match stays open, to be banked
             commands.end_at(match, user)
     round_.closed_at = utcnow()
     db.session.commit()
