@@ -159,7 +159,7 @@ def test_api_md_documents_every_api_route(app: Any) -> None:
     documented = {
         (method, _route(path))
         for method, path in re.findall(
-            r"\b(GET|POST|PUT|DELETE) (/api/(?:<[^>]*>|[^\s`<])*)", API.read_text(encoding="utf-8")
+            r"\b(GET|POST|PUT|PATCH|DELETE) (/api/(?:<[^>]*>|[^\s`<])*)", API.read_text(encoding="utf-8")
         )
     }
     served = {

@@ -33,3 +33,8 @@ class Conflict(ServiceError):
 class WrongPassword(Conflict):
     """A password asked for again (to change it, to delete the account) is not the user's:
     answered 403, not 409; nothing changed."""
+
+
+class Invalid(ServiceError):
+    """A value the request may send but not this one (a club night's rounds, limits, names:
+    HTTP 422 with its `field`); nothing was stored."""

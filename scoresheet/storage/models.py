@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base, db
@@ -356,3 +356,105 @@ class Notice(Model):
     values: Mapped[dict[str, Any]] = mapped_column(JSON)
     """What the words name: the match, the seat's name, who did it."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Event(Model):
+    """A club night (CLUB.md §1): its game and options, its rounds, and how it seats them.
+
+    Standings are never stored: they are derived from the tables' matches (replayed) and the
+    byes every time they are read (`services.club`)."""
+
+    __tablename__ = "events"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """`{"rules", "options"}` every table's match starts with (fixed once round 1 is seated)."""
+    rounds: Mapped[int]
+    """Rounds planned (1–20); directors may add more."""
+    seating: Mapped[str] = mapped_column(String(10))
+    """`fours` or `byes` (CLUB.md §3)."""
+    hand_limit: Mapped[int | None]
+    """A table's match ends after this many hands if nobody has won (None: no limit)."""
+    time_limit: Mapped[int | None]
+    """Minutes a round's countdown runs on the board (None: no countdown)."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """The draw's seed (CLUB.md §3): round 1, seats and ties are drawn from it."""
+    code: Mapped[str] = mapped_column(String(16), unique=True, default=new_join_code)
+    """The code players join the roster with."""
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_watch_token)
+    """The board's watch link: whoever holds it sees the board, without an account."""
+    reseats: Mapped[int] = mapped_column(default=0)
+    """How often the round to be seated next was seated and taken back (CLUB.md §3: a re-seat
+    draws again from seed, round and this count)."""
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    directors: Mapped[list[EventDirector]] = relationship(order_by="EventDirector.id", cascade="all, delete-orphan")
+    roster: Mapped[list[EventPlayer]] = relationship(order_by="EventPlayer.id", cascade="all, delete-orphan")
+    seated: Mapped[list[EventRound]] = relationship(order_by="EventRound.number", cascade="all, delete-orphan")
+
+
+class EventDirector(Model):
+    """A director of an event: its maker, or a co-director with the same rights."""
+
+    __tablename__ = "event_directors"
+    __table_args__ = (UniqueConstraint("event_id", "user_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    user: Mapped[User] = relationship()
+
+
+class EventPlayer(Model):
+    """A roster entry: an account, or a guest name an account can claim later (CLUB.md §1)."""
+
+    __tablename__ = "event_players"
+    __table_args__ = (UniqueConstraint("event_id", "name"), UniqueConstraint("event_id", "user_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    """The name on the roster, the tables' seats and the standings."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    """The account playing under this name; None: a guest."""
+    team: Mapped[str | None] = mapped_column(String(40))
+    """Tichu: the team's name, shared by the two partners."""
+    status: Mapped[str] = mapped_column(String(10), default="present")
+    """`present`, `absent` (for the next round) or `dropped` (keeps the results played)."""
+    user: Mapped[User | None] = relationship()
+
+
+class EventRound(Model):
+    """A seated round: its tables and byes; `reseats` counts the draws again (CLUB.md §3)."""
+
+    __tablename__ = "event_rounds"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    reseats: Mapped[int] = mapped_column(default=0)
+    repeats: Mapped[int] = mapped_column(default=0)
+    """Pairs at its tables who had met before, as the seating found them."""
+    byes: Mapped[list[str]] = mapped_column(JSON)
+    """The names with a bye this round, in standings order."""
+    seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a director closed the round (its unfinished tables ended), or None."""
+    tables: Mapped[list[EventTable]] = relationship(order_by="EventTable.number", cascade="all, delete-orphan")
+
+
+class EventTable(Model):
+    """A table of a round: its ordinary match, or the final scores a director entered by hand."""
+
+    __tablename__ = "event_tables"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    players: Mapped[list[str]] = mapped_column(JSON)
+    """Roster names in seat order (Tichu: seats 0 and 2 are partners)."""
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"), unique=True)
+    """The table's ordinary match (None only if it was deleted since)."""
+    entered_scores: Mapped[list[int] | None] = mapped_column(JSON)
+    """Final scores entered by hand, in seat order (Tichu: per team): the table's result."""
+    entered_by: Mapped[str | None] = mapped_column(String(40))
+    """The director who entered them (the name at the time)."""
+    match: Mapped[Match | None] = relationship()

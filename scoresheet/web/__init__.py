@@ -1,4 +1,4 @@
-"""The web layer: the blueprints (pages, API, live updates, offline, invite, players, account,
+"""The web layer: the blueprints (pages, API, club nights, live updates, offline, invite, players, account,
 guide, recovery, language), the errors mapped to answers, and what every request goes through."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from ..services import accounts
 from . import assets, errors, i18n, limits, notices, security, template_globals
 from .account import routes as account
 from .api import routes as api
+from .club import routes as club
 from .extensions import csrf, limiter, login_manager
 from .guide import routes as guide
 from .invite import routes as invite
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
     notices.init_app(app)
     login_manager.user_loader(accounts.load_user)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_blueprint(club.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(recovery.bp)

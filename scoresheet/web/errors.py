@@ -17,8 +17,10 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..club import MESSAGES as CLUB_MESSAGES
+from ..club import ClubError
 from ..rules import Malformed, RuleError
-from ..services.errors import Conflict, Forbidden, NotFound, WrongPassword
+from ..services.errors import Conflict, Forbidden, Invalid, NotFound, WrongPassword
 from ..storage.extensions import db
 from .offline import queued
 
@@ -72,6 +74,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(WrongPassword, _wrong_password)
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(Forbidden, _forbidden)
+    app.register_error_handler(Invalid, _invalid)
+    app.register_error_handler(ClubError, _club_error)
     app.register_error_handler(OperationalError, _database_busy)
 
 
@@ -135,6 +139,20 @@ def _not_found(e: NotFound) -> Any:
 def _forbidden(e: Forbidden) -> Any:
     """Not the user's to do → 403."""
     return _refusal(403, e)
+
+
+def _invalid(e: Invalid) -> Any:
+    """A value out of range (a club night's rounds, limits, names) → 422 with its field."""
+    db.session.rollback()
+    return error_response(422, e.message, e.field) if _is_api() else _page(422, e.message)
+
+
+def _club_error(e: ClubError) -> Any:
+    """The club engine's refusal (a seating it cannot make, a table's scores that do not fit)
+    → 422 with its field, its sentence in the reader's language (looked up by its English)."""
+    db.session.rollback()
+    message = _(CLUB_MESSAGES[e.code]).format(**e.params)
+    return error_response(422, message, e.field) if _is_api() else _page(422, message)
 
 
 def _refusal(code: int, e: NotFound | Forbidden) -> Any:

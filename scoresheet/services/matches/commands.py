@@ -35,8 +35,9 @@ from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import AuditEntry, Hand, Match, Member, User, new_hand_uid, utcnow
+from ...storage.models import AuditEntry, Hand, Match, Member, Seat, SeatFigure, User, new_hand_uid, utcnow
 from ...words import _, _l
+from ..club import tables as event_tables
 from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
@@ -67,6 +68,26 @@ def _new_match(user: User, setup: Setup, member_ids: list[int]) -> Match:
     db.session.flush()
     audit.log(match, user, "match_created", after={"setup": match.setup, "status": "open"})
     return match
+
+
+def create_table_match(user: User, setup: Setup, member_ids: list[int], seats: dict[int, int]) -> Match:
+    """A club night's table (CLUB.md §3): a match of `user`'s with these members, the seats
+    `seats` (seat → account) claimed; not committed (the round is seated in one transaction)."""
+    match = _new_match(user, setup, list(dict.fromkeys([user.id, *member_ids])))
+    db.session.add_all(Seat(match_id=match.id, seat=seat, user_id=i) for seat, i in seats.items())
+    return match
+
+
+def end_at(match: Match, user: User, after: dict[str, Any] | None = None) -> None:
+    """End a club night's table where it stands (CLUB.md §4: a director closes the round or
+    enters its result): an open match ends, won or not; not committed."""
+    read_locked(match)
+    if match.status != "open":
+        return
+    sheet = computed(match).sheet
+    audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended", **(after or {})})
+    match.status = "ended"
+    _touch(match, sheet)
 
 
 def rematch(match: Match, user: User) -> tuple[Match, bool]:
@@ -171,8 +192,12 @@ def edit_hand(
     match: Match, user: User, number: int, record: Record, version: int | None = None, uid: str | None = None
 ) -> MatchState:
     """Correct hand `number` (if `version` is given, it must still be current; if `uid` is
-    given, hand `number` must still be that hand); the new sheet."""
-    hands = _lock(match)
+    given, hand `number` must still be that hand); the new sheet. A club night's table takes a
+    correction also once it is banked or ended (CLUB.md §4); a banked one's figures and ratings
+    follow it."""
+    read_locked(match)
+    closed_table = match.status != "open" and event_tables.is_event_table(match)
+    hands = stored_hands(match) if closed_table else _lock(match)
     hand = _numbered(hands, number, uid)
     if version is not None and hand.version != version:
         raise Conflict(
@@ -189,8 +214,22 @@ def edit_hand(
     hand.version += 1
     hand.updated_by_id = user.id
     hand.updated_at = _touch(match, sheet)
+    if closed_table and match.status == "banked":
+        _refigure(match, sheet)
     db.session.commit()
     return sheet
+
+
+def _refigure(match: Match, sheet: MatchState) -> None:
+    """A banked table's figures kept again after a correction, and its game's ratings from it on."""
+    banked_at = db.session.execute(
+        db.select(SeatFigure.banked_at).where(SeatFigure.match_id == match.id).limit(1)
+    ).scalar_one_or_none()
+    if banked_at is None:
+        return
+    db.session.execute(db.delete(SeatFigure).where(SeatFigure.match_id == match.id))
+    statistics.keep_figures(match, sheet, banked_at)
+    ratings.rate_from(game_of(sheet.setup.rules), banked_at)
 
 
 def delete_hand(match: Match, user: User, number: int, uid: str | None = None) -> MatchState:
@@ -317,6 +356,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
     uid = new_hand_uid()
+    limit = event_tables.hand_limit(match)  # asked before the hand is added: no flush between
     db.session.add(
         Hand(
             match_id=match.id,
@@ -328,6 +368,9 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
         )
     )
     audit.log(match, user, "hand_added", number, after=record_to_dict(record))
+    if limit is not None and sheet.winner is None and number >= limit:  # CLUB.md §1: the hand limit
+        audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended", "hand_limit": limit})
+        match.status = "ended"
     _touch(match, sheet)
     revision = match.revision
     try:

@@ -78,6 +78,12 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
     _place(match, by, member, seat)
 
 
+def assign_seat(match: Match, by: User, user: User, seat: int) -> None:
+    """Give `seat` to `user` on behalf of the match's creator `by` (a club night's guest whom an
+    account claimed, services.club): written to the history as the creator's assignment."""
+    _place(match, by, user, _checked(match, seat))
+
+
 def release(match: Match, by: User, seat: int) -> None:
     """Make a seat a guest again: its own player, or the creator, may."""
     _checked(match, seat)

@@ -1,0 +1,397 @@
+"""The commands and queries of a club night (CLUB.md §1, §4), each command one transaction.
+
+make_event, add_rounds, add_director, join, add_to_roster, change_roster, seat_round,
+unseat_round, close_round, enter_result — and get_event, event_for_member, get_round.
+Refusals: `NotFound` (not a member, 404), `Forbidden` (a member, not a director, 403),
+`Conflict` (409), `Invalid` (a value out of range, 422 with its field); the engine's
+`ClubError` (422) for a seating it cannot make. Every table of a seated round is an ordinary
+match (`commands.create_table_match`), with the event's game and options.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from ...club import seat_round as seat_players
+from ...club.records import Table, check_table
+from ...rules import check_setup, setup_from_dict
+from ...rules.figures import game_of
+from ...rules.house import check_new_match
+from ...storage.extensions import db
+from ...storage.models import (
+    Event,
+    EventDirector,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Match,
+    Member,
+    User,
+    fold,
+    utcnow,
+)
+from ...words import _
+from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..matches import commands, seats
+from .results import club_game, engine_rounds, table_result
+
+MOST_ROUNDS = 20
+"""Rounds an event plans at most (CLUB.md §1)."""
+HAND_LIMITS = (1, 60)
+"""A hand limit's least and most (CLUB.md §1)."""
+TIME_LIMITS = (10, 240)
+"""A time limit's least and most minutes (CLUB.md §1)."""
+MAX_EVENT_NAME = 80
+MAX_NAME = 40
+"""A roster name's most characters: a seat's name (RULES.md)."""
+STATUSES = ("present", "absent", "dropped")
+"""A roster entry's status (CLUB.md §1)."""
+SEATINGS = ("fours", "byes")
+SEED_BITS = 62
+"""A drawn seed fits a signed 64-bit column."""
+_PLACEHOLDERS = ("A", "B", "C", "D")
+"""Names a set-up is checked with when the event is made (no table is seated yet)."""
+
+
+def make_event(user: User, body: Mapping[str, Any]) -> Event:
+    """A new event, made by `user`, its director (not a player unless added to the roster)."""
+    name = _text(body.get("name"), "name", MAX_EVENT_NAME)
+    game = _game(body.get("game"))
+    seating = body.get("seating", "fours")
+    if seating not in SEATINGS:
+        raise Invalid(_("Seating is “fours” or “byes”."), "seating")
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    elif not _is_int(seed) or abs(seed) >= 2**63:
+        raise Invalid(_("The seed is a whole number."), "seed")
+    event = Event(
+        name=name,
+        game=game,
+        rounds=_rounds(body.get("rounds", 1)),
+        seating=seating,
+        hand_limit=_limit(body.get("hand_limit"), "hand_limit", HAND_LIMITS),
+        time_limit=_limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
+        seed=seed,
+        created_by_id=user.id,
+    )
+    event.directors.append(EventDirector(user_id=user.id))
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def event_for_member(event_id: str, user: User) -> Event:
+    """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6)."""
+    event = db.session.get(Event, event_id)
+    if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
+        raise NotFound(_("There is no such event."))
+    return event
+
+
+def event_for_director(event_id: str, user: User) -> Event:
+    """The event if the user directs it; a member who does not: 403; anyone else: 404."""
+    event = event_for_member(event_id, user)
+    if not is_director(event, user):
+        raise Forbidden(_("Only a director of the event can change it."))
+    return event
+
+
+def event_by_watch_token(token: str) -> Event | None:
+    """The event whose board this watch link shows, or None."""
+    found: Event | None = db.session.execute(db.select(Event).where(Event.watch_token == token)).scalar_one_or_none()
+    return found
+
+
+def add_rounds(event: Event, rounds: object) -> Event:
+    """Plan more rounds (never fewer than planned, CLUB.md §1)."""
+    wanted = _rounds(rounds)
+    if wanted < event.rounds:
+        raise Invalid(_("An event can add rounds, not take them away: it plans %(n)d.", n=event.rounds), "rounds")
+    event.rounds = wanted
+    db.session.commit()
+    return event
+
+
+def add_director(event: Event, username: object) -> User:
+    """Make an account a co-director of the event (the same rights as its maker)."""
+    user = account(username)
+    if not is_director(event, user):
+        event.directors.append(EventDirector(user_id=user.id))
+        db.session.commit()
+    return user
+
+
+def join(user: User, code: object, team: object = None, name: object = None) -> Event:
+    """The caller joins the roster of the event with this code (again: nothing changes); with
+    `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
+    event: Event | None = (
+        db.session.execute(db.select(Event).where(Event.code == code.strip().upper())).scalar_one_or_none()
+        if isinstance(code, str)
+        else None
+    )
+    if event is None:
+        raise NotFound(_("No event has that code: check it with the director."))
+    if name is not None:
+        claim_guest(event, name if isinstance(name, str) else "", user, user)
+    elif not any(p.user_id == user.id for p in event.roster):
+        _enter(event, user.username, user, team)
+    return event
+
+
+def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
+    """A guest of the roster becomes an account's (its own player joining, or a director giving
+    it): the account plays under the guest's name, and takes the guest's seat at every table
+    seated so far, as a seat is claimed in a match (a banked table's ratings follow)."""
+    entry = _entry(event, name)
+    if entry.user_id == user.id:
+        return entry
+    if entry.user_id is not None:
+        raise Conflict(_("%(name)s is an account's already.", name=entry.name), "name")
+    if any(p.user_id == user.id for p in event.roster):
+        raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
+    entry.user_id = user.id
+    db.session.commit()
+    for round_ in event.seated:
+        for table in round_.tables:
+            match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+            if match is None or entry.name not in table.players:
+                continue
+            if not any(m.user_id == user.id for m in match.members):
+                match.members.append(Member(user_id=user.id))
+                db.session.commit()
+            creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
+            seats.assign_seat(match, creator or by, user, table.players.index(entry.name))
+    return entry
+
+
+def add_to_roster(event: Event, username: object = None, guest: object = None, team: object = None) -> EventPlayer:
+    """Put an account (by username) or a guest name on the roster (CLUB.md §1)."""
+    if (username is None) == (guest is None):
+        raise Invalid(_("Add a player by “username” or by “guest”, one of them."), "username")
+    if username is not None:
+        user = account(username)
+        if any(p.user_id == user.id for p in event.roster):
+            raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
+        return _enter(event, user.username, user, team)
+    return _enter(event, _text(guest, "guest", MAX_NAME), None, team)
+
+
+def change_roster(event: Event, name: str, body: Mapping[str, Any]) -> EventPlayer:
+    """Mark a roster entry present, absent or dropped, or give it a Tichu team."""
+    entry = _entry(event, name)
+    if not body or set(body) - {"status", "team"}:
+        raise Invalid(_("Change a roster entry's “status” or “team”."), "status")
+    if "status" in body:
+        if body["status"] not in STATUSES:
+            raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), "status")
+        entry.status = body["status"]
+    if "team" in body:
+        entry.team = _team(event, body["team"])
+    db.session.commit()
+    return entry
+
+
+def seat_round(event: Event, user: User) -> EventRound:
+    """Seat the next round (CLUB.md §3): the present players, by the standings so far; every
+    table an ordinary match. 409 while a table of the current round has no result, or when
+    every planned round is seated; 422 (`roster`) with too few present players."""
+    _lock(event)
+    seated = list(event.seated)
+    if seated and any(table_result(event, t) is None for t in seated[-1].tables):
+        raise Conflict(_("Every table of round %(r)d needs its result first.", r=seated[-1].number))
+    if len(seated) >= event.rounds:
+        raise Conflict(_("All %(n)d planned rounds are seated: add a round first.", n=event.rounds))
+    present = [p for p in event.roster if p.status == "present"]
+    teams = {p.name: p.team for p in present if p.team is not None}
+    seating = seat_players(
+        [p.name for p in present],
+        engine_rounds(event),
+        game=club_game(event),
+        seating="byes" if event.seating == "byes" else "fours",
+        seed=event.seed,
+        reseat=event.reseats,
+        teams=teams,
+    )
+    number = len(seated) + 1
+    round_ = EventRound(number=number, reseats=event.reseats, repeats=seating.repeats, byes=list(seating.byes))
+    event.seated.append(round_)
+    event.reseats = 0
+    accounts = {p.name: p.user_id for p in event.roster if p.user_id is not None}
+    directors = [d.user_id for d in event.directors]
+    try:
+        db.session.flush()
+        for t, players in enumerate(seating.tables, start=1):
+            setup = setup_from_dict({"players": list(players), **event.game})
+            claimed = {seat: accounts[name] for seat, name in enumerate(players) if name in accounts}
+            match = commands.create_table_match(user, setup, [*claimed.values(), *directors], claimed)
+            round_.tables.append(EventTable(number=t, players=list(players), match_id=match.id))
+        db.session.commit()
+    except IntegrityError:  # another director seated this round at the same moment (SQLite)
+        db.session.rollback()
+        raise Conflict(_("Round %(r)d was seated meanwhile: look again.", r=number)) from None
+    return round_
+
+
+def get_round(event: Event, number: int) -> EventRound:
+    """The event's round with this number, else 404."""
+    for round_ in event.seated:
+        if round_.number == number:
+            return round_
+    raise NotFound(_("This event has no round %(r)d.", r=number))
+
+
+def unseat_round(event: Event, number: int) -> None:
+    """Take the current round back before any hand, to seat it again (CLUB.md §3: a re-seat
+    draws again); its tables' matches go with it."""
+    _lock(event)
+    round_ = get_round(event, number)
+    if number != len(event.seated):
+        raise Conflict(_("Only the current round can be seated again."))
+    matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
+    if any(t.entered_scores is not None for t in round_.tables) or any(m is not None and m.hands for m in matches):
+        raise Conflict(_("A table of this round has played: it can no longer be seated again."))
+    event.reseats = round_.reseats + 1
+    event.seated.remove(round_)
+    for match in matches:
+        if match is not None:
+            db.session.delete(match)
+    db.session.commit()
+
+
+def close_round(event: Event, number: int, user: User) -> EventRound:
+    """Every unfinished table of the round ends where it stands (CLUB.md §4)."""
+    round_ = get_round(event, number)
+    for table in round_.tables:
+        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+        if match is not None and table_result(event, table) is None:  # a won match stays open, to be banked
+            commands.end_at(match, user)
+    round_.closed_at = utcnow()
+    db.session.commit()
+    return round_
+
+
+def enter_result(event: Event, number: int, table_number: int, scores: object, user: User) -> EventTable:
+    """A table kept paper: its final scores (seat order; Tichu per team) are its result, and its
+    match ends, its history saying who entered them (CLUB.md §4)."""
+    round_ = get_round(event, number)
+    table = next((t for t in round_.tables if t.number == table_number), None)
+    if table is None:
+        raise NotFound(_("Round %(r)d has no table %(t)d.", r=number, t=table_number))
+    if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
+        raise Invalid(_("Scores are a list of whole numbers, in seat order."), "scores")
+    check_table(Table(players=tuple(table.players), scores=tuple(scores)), club_game(event))
+    table.entered_scores = list(scores)
+    table.entered_by = user.username
+    match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+    if match is not None:
+        commands.end_at(match, user, {"scores": list(scores), "entered_by": user.username})
+    db.session.commit()
+    return table
+
+
+def _lock(event: Event) -> None:
+    """Read the event's row afresh, locked (PostgreSQL) until the transaction ends: two
+    directors seating at one moment seat one round."""
+    db.session.execute(
+        db.select(Event).where(Event.id == event.id).with_for_update().execution_options(populate_existing=True)
+    ).scalar_one()
+
+
+def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
+    """A new roster entry (409 if the name is taken)."""
+    if any(fold(p.name) == fold(name) for p in event.roster):
+        raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
+    entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
+    event.roster.append(entry)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same name at the same moment
+        db.session.rollback()
+        raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest") from None
+    return entry
+
+
+def _entry(event: Event, name: str) -> EventPlayer:
+    """The roster entry of this name, else 404."""
+    for entry in event.roster:
+        if fold(entry.name) == fold(name):
+            return entry
+    raise NotFound(_("%(name)s is not on the roster.", name=name))
+
+
+def _team(event: Event, team: object) -> str | None:
+    """A Tichu team's name, checked (None: no team; Tysiacha has none)."""
+    if team is None:
+        return None
+    if club_game(event) != "tichu":
+        raise Invalid(_("Only Tichu is played in teams."), "team")
+    return _text(team, "team", MAX_NAME)
+
+
+def account(username: object) -> User:
+    """The account of this username, else 422 on `username`."""
+    user: User | None = (
+        db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
+        if isinstance(username, str)
+        else None
+    )
+    if user is None:
+        raise Invalid(_("There is no account of that username."), "username")
+    return user
+
+
+def is_director(event: Event, user: User) -> bool:
+    """The user directs the event (its maker or a co-director)."""
+    return any(d.user_id == user.id for d in event.directors)
+
+
+def matches_of(event: Event, user: User) -> set[str]:
+    """The ids of the event's table matches the user is a member of (their pages open)."""
+    ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
+    found = db.session.execute(db.select(Member.match_id).where(Member.user_id == user.id, Member.match_id.in_(ids)))
+    return set(found.scalars()) if ids else set()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: object, field: str, most: int) -> str:
+    """A name: text of 1 to `most` characters, spaces trimmed."""
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid(_("Give a name."), field)
+    if len(value.strip()) > most:
+        raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
+    return value.strip()
+
+
+def _rounds(value: object) -> int:
+    if not _is_int(value) or not 1 <= value <= MOST_ROUNDS:  # type: ignore[operator]
+        raise Invalid(_("An event plans 1 to %(n)d rounds.", n=MOST_ROUNDS), "rounds")
+    return value  # type: ignore[return-value]
+
+
+def _limit(value: object, field: str, bounds: tuple[int, int]) -> int | None:
+    if value is None:
+        return None
+    if not _is_int(value) or not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
+        raise Invalid(_("Give a whole number from %(least)d to %(most)d.", least=bounds[0], most=bounds[1]), field)
+    return value  # type: ignore[return-value]
+
+
+def _game(value: object) -> dict[str, Any]:
+    """The event's game: a ruleset and its options, checked as a match's set-up would be."""
+    if not isinstance(value, Mapping) or set(value) - {"rules", "options"}:
+        raise Invalid(_("The game is an object with “rules” and “options”."), "game")
+    game = {"rules": value.get("rules", "squarescores"), "options": value.get("options") or {}}
+    rules = game["rules"]
+    players = list(_PLACEHOLDERS if isinstance(rules, str) and game_of(rules) == "tichu" else _PLACEHOLDERS[:3])
+    setup = setup_from_dict({"players": players, **game})
+    check_setup(setup)
+    check_new_match(setup)
+    return game

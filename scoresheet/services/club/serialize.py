@@ -1,0 +1,112 @@
+"""A club night's data forms, as the API answers with them (CLUB.md §6; docs/api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...club import StandingsRow, Table, one_decimal, table_points, whole
+from ...storage.models import Event, EventRound
+from .results import Result, club_game, engine_rounds, standings, table_result
+
+STANDINGS_COLUMNS = (
+    "place",
+    "name",
+    "match_points",
+    "table_score",
+    "opponents_points",
+    "firsts",
+    "rounds_played",
+    "byes",
+)
+"""The standings' columns, in the API and the CSV alike."""
+
+
+def event_data(event: Event, watch_url: str) -> dict[str, Any]:
+    """The event object: its settings, directors, roster and how far it has come."""
+    rounds = engine_rounds(event)
+    return {
+        "id": event.id,
+        "name": event.name,
+        "code": event.code,
+        "game": {"rules": event.game["rules"], "options": event.game["options"]},
+        "rounds": event.rounds,
+        "seating": event.seating,
+        "hand_limit": event.hand_limit,
+        "time_limit": event.time_limit,
+        "seed": event.seed,
+        "watch_url": watch_url,
+        "directors": [d.user.username for d in event.directors],
+        "roster": [
+            {
+                "name": p.name,
+                "username": p.user.username if p.user is not None else None,
+                "team": p.team,
+                "status": p.status,
+            }
+            for p in event.roster
+        ],
+        "current_round": len(event.seated),
+        "rounds_played": [
+            r.number
+            for r, seen in zip(event.seated, rounds, strict=True)
+            if all(t.scores is not None for t in seen.tables)
+        ],
+    }
+
+
+def round_data(event: Event, round_: EventRound) -> dict[str, Any]:
+    """The round: its tables (seat order, each with its match and its result) and its byes."""
+    return {
+        "round": round_.number,
+        "tables": [
+            {
+                "table": t.number,
+                "match_id": t.match_id,
+                "players": list(t.players),
+                "result": _result(event, t.players, table_result(event, t)),
+            }
+            for t in round_.tables
+        ],
+        "byes": list(round_.byes),
+        "repeats": round_.repeats,
+        "closed": round_.closed_at is not None,
+    }
+
+
+def _result(event: Event, players: list[str], result: Result | None) -> dict[str, Any] | None:
+    """A table's result: its scores, each player's match points and table score (seat order)."""
+    if result is None:
+        return None
+    points = table_points(Table(players=tuple(players), scores=result.scores), club_game(event))
+    return {
+        "scores": list(result.scores),
+        "match_points": [one_decimal(points[p].match_points) for p in players],
+        "table_scores": [whole(points[p].table_score) for p in players],
+        "entered_by": result.entered_by,
+    }
+
+
+def standings_data(event: Event) -> dict[str, Any]:
+    """The standings after the results counted so far (CLUB.md §5, §6)."""
+    return {"round": len(event.seated), "standings": [_row(r) for r in standings(event)]}
+
+
+def standings_rows(event: Event) -> list[list[Any]]:
+    """The standings as the CSV's rows, its header first."""
+    return [
+        list(STANDINGS_COLUMNS),
+        *([row[c] for c in STANDINGS_COLUMNS] for row in standings_data(event)["standings"]),
+    ]
+
+
+def _row(row: StandingsRow) -> dict[str, Any]:
+    return {
+        "place": row.place,
+        "name": row.name,
+        "match_points": one_decimal(row.match_points),
+        "table_score": whole(row.table_score),
+        "opponents_points": one_decimal(row.opponents_points),
+        "firsts": row.firsts,
+        "rounds_played": row.rounds_played,
+        "byes": row.byes,
+    }

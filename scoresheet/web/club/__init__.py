@@ -1,0 +1,1 @@
+"""Club nights: the JSON API of CLUB.md §6 and the board behind an event's watch link."""

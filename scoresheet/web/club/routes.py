@@ -1,0 +1,221 @@
+"""Club nights: the JSON API of CLUB.md §6 (under `/api/events`, bearer tokens as in API.md),
+and the board behind the event's watch link (no account needed).
+
+Thin views over `services.club`: bodies read here, answers shaped by `services.club.serialize`,
+refusals answered by `web/errors.py` (the engine's `ClubError` → 422 with its field).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+
+from ...rules import Malformed
+from ...services import accounts
+from ...services.club import events, results, serialize
+from ...storage.models import Event, utcnow
+from .. import limits
+from ..errors import error_response
+from ..extensions import csrf
+
+bp = Blueprint("club", __name__)
+csrf.exempt(bp)
+_API = "/api/events"
+
+
+@bp.before_request
+def require_token() -> Response | None:
+    """Every API call sends `Authorization: Bearer <token>` (the board needs none)."""
+    if not request.path.startswith("/api/"):
+        return None
+    request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, as the API's other calls
+    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
+    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+    if user is None:
+        return error_response(401)
+    g.api_user, g.api_token = user, token.strip()
+    return None
+
+
+def _body(*keys: str) -> dict[str, Any]:
+    """The request body: a JSON object holding none but these keys."""
+    if not request.is_json:
+        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Malformed(None, _("The request body must be a JSON object."))
+    for key in data:
+        if key not in keys:
+            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
+    return data
+
+
+def _event_json(event: Event, status: int = 200) -> tuple[dict[str, Any], int]:
+    watch = url_for("club.board", token=event.watch_token, _external=True)
+    return serialize.event_data(event, watch), status
+
+
+@bp.post(_API)
+def create_event() -> Any:
+    """Make an event; the caller is its director."""
+    body = _body("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")
+    return _event_json(events.make_event(g.api_user, body), 201)
+
+
+@bp.get(f"{_API}/<event_id>")
+def get_event(event_id: str) -> Any:
+    """The event, for its directors and the players on its roster."""
+    return _event_json(events.event_for_member(event_id, g.api_user))
+
+
+@bp.patch(f"{_API}/<event_id>")
+def change_event(event_id: str) -> Any:
+    """Plan more rounds."""
+    event = events.event_for_director(event_id, g.api_user)
+    return _event_json(events.add_rounds(event, _body("rounds").get("rounds")))
+
+
+@bp.post(f"{_API}/<event_id>/directors")
+def add_director(event_id: str) -> Any:
+    """Make an account a co-director."""
+    event = events.event_for_director(event_id, g.api_user)
+    events.add_director(event, _body("username").get("username"))
+    return _event_json(event, 201)
+
+
+@bp.post(f"{_API}/<event_id>/roster")
+def add_player(event_id: str) -> Any:
+    """Put an account or a guest on the roster."""
+    event = events.event_for_director(event_id, g.api_user)
+    body = _body("username", "guest", "team")
+    events.add_to_roster(event, body.get("username"), body.get("guest"), body.get("team"))
+    return _event_json(event, 201)
+
+
+@bp.post(f"{_API}/join")
+@limits.join_limits
+def join_event() -> Any:
+    """The caller joins the roster of the event with this code."""
+    body = _body("code", "team", "name")
+    return _event_json(events.join(g.api_user, body.get("code"), body.get("team"), body.get("name")))
+
+
+@bp.patch(f"{_API}/<event_id>/roster/<name>")
+def change_player(event_id: str, name: str) -> Any:
+    """Mark a player present, absent or dropped, give a Tichu team, or give a guest to an account."""
+    event = events.event_for_director(event_id, g.api_user)
+    body = _body("status", "team", "username")
+    if "username" in body:
+        events.claim_guest(event, name, events.account(body.pop("username")), g.api_user)
+    if body:
+        events.change_roster(event, name, body)
+    return _event_json(event)
+
+
+@bp.post(f"{_API}/<event_id>/rounds")
+def seat_round(event_id: str) -> Any:
+    """Seat the next round."""
+    event = events.event_for_director(event_id, g.api_user)
+    return serialize.round_data(event, events.seat_round(event, g.api_user)), 201
+
+
+@bp.get(f"{_API}/<event_id>/rounds/<int:number>")
+def get_round(event_id: str, number: int) -> Any:
+    """A round, each table with its result."""
+    event = events.event_for_member(event_id, g.api_user)
+    return serialize.round_data(event, events.get_round(event, number))
+
+
+@bp.delete(f"{_API}/<event_id>/rounds/<int:number>")
+def unseat_round(event_id: str, number: int) -> Any:
+    """Take the current round back before any hand (to seat it again)."""
+    events.unseat_round(events.event_for_director(event_id, g.api_user), number)
+    response = current_app.response_class(status=204)
+    del response.headers["Content-Type"]
+    return response
+
+
+@bp.post(f"{_API}/<event_id>/rounds/<int:number>/close")
+def close_round(event_id: str, number: int) -> Any:
+    """Every unfinished table of the round ends where it stands."""
+    event = events.event_for_director(event_id, g.api_user)
+    return serialize.round_data(event, events.close_round(event, number, g.api_user))
+
+
+@bp.put(f"{_API}/<event_id>/rounds/<int:number>/tables/<int:table>/result")
+def enter_result(event_id: str, number: int, table: int) -> Any:
+    """A paper table's final scores, entered by a director."""
+    event = events.event_for_director(event_id, g.api_user)
+    events.enter_result(event, number, table, _body("scores").get("scores"), g.api_user)
+    return serialize.round_data(event, events.get_round(event, number))
+
+
+@bp.get(f"{_API}/<event_id>/standings")
+def get_standings(event_id: str) -> Any:
+    """The standings after the results counted so far."""
+    return serialize.standings_data(events.event_for_member(event_id, g.api_user))
+
+
+@bp.get(f"{_API}/<event_id>/standings.csv")
+def standings_csv(event_id: str) -> Any:
+    """The standings as CSV (UTF-8 with a BOM, so spreadsheets read the names right)."""
+    return _csv(events.event_for_member(event_id, g.api_user))
+
+
+def _csv(event: Event) -> Response:
+    """The standings' CSV download (UTF-8 with a BOM, so spreadsheets read the names right)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(serialize.standings_rows(event))
+    response = Response("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="standings-{event.id}.csv"'
+    return response
+
+
+@bp.get("/events/watch/<token>")
+def board(token: str) -> Any:
+    """The board behind the event's watch link: the current round and the standings."""
+    event = events.event_by_watch_token(token)
+    if event is None:
+        abort(404)
+    return render_template("club/board.html", event=event, links={}, **_round_view(event))
+
+
+@bp.get("/events/<event_id>")
+@login_required
+def event_page(event_id: str) -> Any:
+    """The event's page for its players and directors (anyone else: 404, as for a match)."""
+    event = events.event_for_member(event_id, current_user)
+    mine = events.matches_of(event, current_user)
+    return render_template(
+        "club/event.html",
+        event=event,
+        director=events.is_director(event, current_user),
+        board_url=url_for("club.board", token=event.watch_token),
+        csv_url=url_for("club.event_csv", event_id=event.id),
+        links={m: url_for("pages.match", match_id=m) for m in mine},
+        **_round_view(event),
+    )
+
+
+@bp.get("/events/<event_id>/standings.csv")
+@login_required
+def event_csv(event_id: str) -> Any:
+    """The standings as CSV, for the event's page."""
+    return _csv(events.event_for_member(event_id, current_user))
+
+
+def _round_view(event: Event) -> dict[str, Any]:
+    """What the board and the event's page show: the current round with each table's scores as
+    they stand, the countdown, and the standings."""
+    seated = list(event.seated)
+    current = serialize.round_data(event, seated[-1]) if seated else None
+    if current is not None:
+        for shown, table in zip(current["tables"], seated[-1].tables, strict=True):
+            shown["live"] = shown["result"]["scores"] if shown["result"] else results.live_scores(table)
+    left = results.minutes_left(event, seated[-1].seated_at, utcnow()) if seated and not seated[-1].closed_at else None
+    return {"round": current, "minutes_left": left, "standings": serialize.standings_data(event)["standings"]}

@@ -1,0 +1,495 @@
+"""The club nights' API (CLUB.md §6): every call and its refusals, and a whole night worked by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import played
+
+EVENT_KEYS = {
+    "id",
+    "name",
+    "code",
+    "game",
+    "rounds",
+    "seating",
+    "hand_limit",
+    "time_limit",
+    "seed",
+    "watch_url",
+    "directors",
+    "roster",
+    "current_round",
+    "rounds_played",
+}
+GAME = {"rules": "squarescores", "options": {}}
+GUESTS = ["Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"]
+
+
+def made(declarer: int) -> dict[str, Any]:
+    """A hand the declarer makes: bid 140 with the hearts marriage; the others take 20 each."""
+    points: list[int | None] = [20, 20, 20]
+    points[declarer] = None
+    marriages: list[list[str]] = [[], [], []]
+    marriages[declarer] = ["hearts"]
+    return played(declarer, 140, points, marriages=marriages)
+
+
+def missed(declarer: int) -> dict[str, Any]:
+    """A hand the declarer misses: bid 100 on 80 card points (−100); the others take 20 each."""
+    points: list[int | None] = [20, 20, 20]
+    points[declarer] = None
+    return played(declarer, 100, points)
+
+
+def make_event(director: Any, **body: Any) -> dict[str, Any]:
+    """An event of the director's (three rounds of squarescores by default)."""
+    body = {"name": "Friday", "game": GAME, "rounds": 3, **body}
+    response = director.post("/api/events", json=body)
+    assert response.status_code == 201, response.json
+    return dict(response.json)
+
+
+def patch(user: Any, url: str, body: Any) -> Any:
+    """PATCH JSON with the user's token."""
+    return user.client.patch(url, json=body, headers=user.headers)
+
+
+def add_guests(director: Any, event_id: str, names: list[str]) -> None:
+    """Put these guests on the roster."""
+    for name in names:
+        response = director.post(f"/api/events/{event_id}/roster", json={"guest": name})
+        assert response.status_code == 201, response.json
+
+
+@pytest.fixture
+def director(make_user: Any) -> Any:
+    """The director of the events below."""
+    return make_user("director")
+
+
+def test_making_an_event_answers_the_event_object_with_its_director_and_no_player(director: Any) -> None:
+    event = make_event(director, seating="byes", hand_limit=12, time_limit=45, seed=2026)
+    assert set(event) == EVENT_KEYS
+    assert event["game"] == GAME
+    assert (event["rounds"], event["seating"], event["hand_limit"], event["time_limit"]) == (3, "byes", 12, 45)
+    assert event["seed"] == 2026
+    assert event["directors"] == ["director"]
+    assert event["roster"] == []
+    assert (event["current_round"], event["rounds_played"]) == (0, [])
+    assert "/events/watch/" in event["watch_url"]
+
+
+def test_an_event_without_a_seed_draws_one_and_seats_by_fours(director: Any) -> None:
+    event = make_event(director)
+    assert isinstance(event["seed"], int)
+    assert event["seating"] == "fours"
+    assert event["hand_limit"] is None and event["time_limit"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"seating": "pairs"}, "seating"),
+        ({"rounds": 0}, "rounds"),
+        ({"rounds": 21}, "rounds"),
+        ({"rounds": "three"}, "rounds"),
+        ({"hand_limit": 61}, "hand_limit"),
+        ({"hand_limit": 0}, "hand_limit"),
+        ({"time_limit": 9}, "time_limit"),
+        ({"time_limit": 241}, "time_limit"),
+        ({"seed": "lucky"}, "seed"),
+        ({"name": ""}, "name"),
+        ({"game": "tysiacha"}, "game"),
+    ],
+)
+def test_a_bad_setting_is_refused_with_its_field(director: Any, body: dict[str, Any], field: str) -> None:
+    response = director.post("/api/events", json={"name": "Friday", "game": GAME, "rounds": 3, **body})
+    assert response.status_code == 422, response.json
+    assert response.json["field"] == field
+
+
+def test_the_event_is_seen_by_its_directors_and_roster_and_nobody_else(
+    director: Any, make_user: Any, stranger: Any
+) -> None:
+    event = make_event(director)
+    anna = make_user("anna")
+    assert anna.get(f"/api/events/{event['id']}").status_code == 404
+    assert anna.post("/api/events/join", json={"code": event["code"].lower()}).status_code == 200
+    seen = anna.get(f"/api/events/{event['id']}")
+    assert seen.status_code == 200
+    assert seen.json["roster"] == [{"name": "anna", "username": "anna", "team": None, "status": "present"}]
+    assert director.get(f"/api/events/{event['id']}").status_code == 200
+    assert stranger.get(f"/api/events/{event['id']}").status_code == 404
+
+
+def test_joining_twice_changes_nothing_and_a_wrong_code_is_404(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    anna = make_user("anna")
+    anna.post("/api/events/join", json={"code": event["code"]})
+    again = anna.post("/api/events/join", json={"code": event["code"]})
+    assert again.status_code == 200
+    assert len(again.json["roster"]) == 1
+    assert anna.post("/api/events/join", json={"code": "NOSUCHCODE"}).status_code == 404
+
+
+def test_only_directors_change_the_event_a_member_gets_403_a_stranger_404(
+    director: Any, make_user: Any, stranger: Any
+) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    anna = make_user("anna")
+    anna.post("/api/events/join", json={"code": event["code"]})
+    for user, status in ((anna, 403), (stranger, 404)):
+        assert patch(user, url, {"rounds": 5}).status_code == status
+        assert user.post(f"{url}/directors", json={"username": "anna"}).status_code == status
+        assert user.post(f"{url}/roster", json={"guest": "Dana"}).status_code == status
+        assert patch(user, f"{url}/roster/anna", {"status": "absent"}).status_code == status
+        assert user.post(f"{url}/rounds").status_code == status
+        assert user.post(f"{url}/rounds/1/close").status_code == status
+        assert user.delete(f"{url}/rounds/1").status_code == status
+        assert user.put(f"{url}/rounds/1/tables/1/result", json={"scores": [1, 2, 3]}).status_code == status
+
+
+def test_a_director_adds_rounds_but_never_takes_them_away(director: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    more = patch(director, url, {"rounds": 5})
+    assert more.status_code == 200
+    assert more.json["rounds"] == 5
+    fewer = patch(director, url, {"rounds": 4})
+    assert (fewer.status_code, fewer.json["field"]) == (422, "rounds")
+
+
+def test_a_co_director_has_the_same_rights(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    boris = make_user("boris")
+    added = director.post(f"{url}/directors", json={"username": "BORIS"})
+    assert added.status_code == 201
+    assert added.json["directors"] == ["director", "boris"]
+    assert patch(boris, url, {"rounds": 4}).status_code == 200
+    nobody = director.post(f"{url}/directors", json={"username": "nobody"})
+    assert (nobody.status_code, nobody.json["field"]) == (422, "username")
+
+
+def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}/roster"
+    make_user("anna")
+    assert director.post(url, json={"username": "anna"}).status_code == 201
+    added = director.post(url, json={"guest": "Dana"})
+    assert added.status_code == 201
+    assert added.json["roster"][1] == {"name": "Dana", "username": None, "team": None, "status": "present"}
+    twice = director.post(url, json={"guest": "dana"})
+    assert (twice.status_code, twice.json["field"]) == (409, "guest")
+    assert director.post(url, json={"username": "anna"}).status_code == 409
+    assert director.post(url, json={"username": "nobody"}).json["field"] == "username"
+    assert director.post(url, json={"guest": "Egor", "team": "Reds"}).json["field"] == "team"
+
+
+def test_a_player_is_marked_absent_or_dropped_and_a_bad_status_is_refused(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana"])
+    url = f"/api/events/{event['id']}/roster/Dana"
+    changed = patch(director, url, {"status": "absent"})
+    assert changed.status_code == 200
+    assert changed.json["roster"][0]["status"] == "absent"
+    assert patch(director, url, {"status": "dropped"}).json["roster"][0]["status"] == "dropped"
+    bad = patch(director, url, {"status": "asleep"})
+    assert (bad.status_code, bad.json["field"]) == (422, "status")
+    assert patch(director, f"/api/events/{event['id']}/roster/Nobody", {"status": "absent"}).status_code == 404
+
+
+def test_seating_with_fewer_than_three_present_players_is_refused_on_the_roster(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    patch(director, f"/api/events/{event['id']}/roster/Fima", {"status": "absent"})
+    response = director.post(f"/api/events/{event['id']}/rounds")
+    assert response.status_code == 422
+    assert response.json["field"] == "roster"
+    assert response.json["error"] == "A round needs at least 3 present players, not 2."
+
+
+def test_a_seated_round_is_a_match_per_table_with_the_accounts_seats_claimed(director: Any, make_user: Any) -> None:
+    event = make_event(director, seed=7)
+    anna = make_user("anna")
+    anna.post("/api/events/join", json={"code": event["code"]})
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima", "Gleb", "Hana"])
+    seated = director.post(f"/api/events/{event['id']}/rounds")
+    assert seated.status_code == 201
+    round_ = seated.json
+    assert round_["round"] == 1
+    assert round_["byes"] == [] and round_["repeats"] == 0
+    assert [len(t["players"]) for t in round_["tables"]] == [3, 3]  # 5 + anna = 6: two of three
+    table = next(t for t in round_["tables"] if "anna" in t["players"])
+    seats = anna.get(f"/api/matches/{table['match_id']}/seats").json["seats"]
+    assert [s["name"] for s in seats] == table["players"]
+    assert {s["username"] for s in seats} == {"anna", None}
+    match = director.get(f"/api/matches/{table['match_id']}").json
+    assert match["rules"] == "squarescores"
+    assert all(t["result"] is None for t in director.get(f"/api/events/{event['id']}/rounds/1").json["tables"])
+
+
+def test_five_players_make_a_table_of_three_and_two_byes(director: Any) -> None:
+    event = make_event(director, seed=1)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima", "Gleb", "Hana"])
+    round_ = director.post(f"/api/events/{event['id']}/rounds").json
+    assert [len(t["players"]) for t in round_["tables"]] == [3]
+    assert len(round_["byes"]) == 2
+    standings = director.get(f"/api/events/{event['id']}/standings").json["standings"]
+    byes = [r for r in standings if r["name"] in round_["byes"]]
+    assert all((r["match_points"], r["byes"], r["rounds_played"]) == ("1.0", 1, 1) for r in byes)
+
+
+def test_the_next_round_waits_for_every_result_and_for_a_planned_round(director: Any) -> None:
+    event = make_event(director, rounds=1, hand_limit=1)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    waiting = director.post(f"{url}/rounds")
+    assert waiting.status_code == 409
+    director.post(f"/api/matches/{table['match_id']}/hands", json=made(0))
+    assert director.get(f"/api/matches/{table['match_id']}").json["status"] == "ended"  # the hand limit
+    assert director.post(f"{url}/rounds").status_code == 409  # the one planned round is played
+    patch(director, url, {"rounds": 2})
+    assert director.post(f"{url}/rounds").status_code == 201
+
+
+def test_a_round_is_seated_again_before_any_hand_and_never_after(director: Any) -> None:
+    event = make_event(director, seed=11)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], GUESTS)
+    first = director.post(f"{url}/rounds").json
+    assert director.delete(f"{url}/rounds/2").status_code == 404
+    removed = director.delete(f"{url}/rounds/1")
+    assert removed.status_code == 204
+    assert director.get(f"/api/matches/{first['tables'][0]['match_id']}").status_code == 404
+    again = director.post(f"{url}/rounds").json
+    assert again["round"] == 1
+    assert [t["players"] for t in again["tables"]] != [t["players"] for t in first["tables"]]  # drawn again
+    director.post(f"/api/matches/{again['tables'][0]['match_id']}/hands", json=made(0))
+    assert director.delete(f"{url}/rounds/1").status_code == 409
+
+
+def test_a_result_by_hand_needs_a_score_per_seat(director: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    director.post(f"{url}/rounds")
+    short = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": [100, 50]})
+    assert (short.status_code, short.json["field"]) == (422, "scores")
+    words = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": "100 50 0"})
+    assert (words.status_code, words.json["field"]) == (422, "scores")
+    assert director.put(f"{url}/rounds/1/tables/9/result", json={"scores": [1, 2, 3]}).status_code == 404
+    entered = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": [100, 50, 0]})
+    assert entered.status_code == 200
+    result = entered.json["tables"][0]["result"]
+    assert result == {
+        "scores": [100, 50, 0],
+        "match_points": ["2.0", "1.0", "0.0"],
+        "table_scores": [50, 0, -50],
+        "entered_by": "director",
+    }
+    match_id = entered.json["tables"][0]["match_id"]
+    assert director.get(f"/api/matches/{match_id}").json["status"] == "ended"
+    history = director.get(f"/api/matches/{match_id}/history").json["history"]
+    assert history[0]["action"] == "match_ended"  # newest first
+    assert (history[0]["user"], history[0]["after"]["entered_by"]) == ("director", "director")
+    assert history[0]["after"]["scores"] == [100, 50, 0]
+
+
+def test_a_correction_after_the_hand_limit_changes_the_standings(director: Any) -> None:
+    event = make_event(director, hand_limit=1)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    director.post(f"/api/matches/{table['match_id']}/hands", json=made(0))
+    first = director.get(f"{url}/standings").json["standings"][0]
+    assert (first["name"], first["match_points"], first["table_score"]) == (table["players"][0], "2.0", 80)
+    corrected = director.put(f"/api/matches/{table['match_id']}/hands/1", json=made(1))
+    assert corrected.status_code == 200, corrected.json
+    first = director.get(f"{url}/standings").json["standings"][0]
+    assert (first["name"], first["match_points"], first["table_score"]) == (table["players"][1], "2.0", 80)
+
+
+def test_the_standings_csv_has_the_same_columns_with_a_bom(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Дана", "Egor", "Fima"])
+    director.post(f"/api/events/{event['id']}/rounds")
+    director.put(f"/api/events/{event['id']}/rounds/1/tables/1/result", json={"scores": [30, 20, 10]})
+    response = director.get(f"/api/events/{event['id']}/standings.csv")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    text = response.data.decode("utf-8")
+    assert text.startswith("\ufeffplace,name,match_points,table_score,opponents_points,firsts,rounds_played,byes\r\n")
+    assert len(text.splitlines()) == 4
+    assert "Дана" in text
+
+
+def test_a_tichu_event_seats_teams_and_counts_per_team(director: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    url = f"/api/events/{event['id']}/roster"
+    for name, team in (("Anna", "Reds"), ("Vera", "Reds"), ("Boris", "Blues"), ("Gleb", "Blues")):
+        assert director.post(url, json={"guest": name, "team": team}).status_code == 201
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    partners = {frozenset(table["players"][0::2]), frozenset(table["players"][1::2])}
+    assert partners == {frozenset({"Anna", "Vera"}), frozenset({"Boris", "Gleb"})}
+    short = director.put(f"/api/events/{event['id']}/rounds/1/tables/1/result", json={"scores": [1, 2, 3, 4]})
+    assert (short.status_code, short.json["field"]) == (422, "scores")
+    director.put(f"/api/events/{event['id']}/rounds/1/tables/1/result", json={"scores": [1040, 760]})
+    rows = {r["name"]: r for r in director.get(f"/api/events/{event['id']}/standings").json["standings"]}
+    assert (rows[table["players"][0]]["match_points"], rows[table["players"][0]]["table_score"]) == ("2.0", 140)
+    assert (rows[table["players"][3]]["match_points"], rows[table["players"][3]]["table_score"]) == ("0.0", -140)
+
+
+def test_a_tichu_player_without_a_team_cannot_be_seated(director: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    add_guests(director, event["id"], ["Anna", "Vera", "Boris", "Gleb"])
+    response = director.post(f"/api/events/{event['id']}/rounds")
+    assert (response.status_code, response.json["field"]) == (422, "roster")
+
+
+def test_a_whole_night_of_nine_players_ends_in_the_standings_worked_by_hand(director: Any, make_user: Any) -> None:
+    event = make_event(director, hand_limit=2, seed=2026)
+    url = f"/api/events/{event['id']}"
+    for name in ("anna", "boris", "vera"):
+        make_user(name).post("/api/events/join", json={"code": event["code"]})
+    add_guests(director, event["id"], GUESTS)
+
+    def play(number: int, hands: list[list[dict[str, Any]] | None], seats: list[list[str]]) -> None:
+        round_ = director.post(f"{url}/rounds")
+        assert round_.status_code == 201, round_.json
+        assert [t["players"] for t in round_.json["tables"]] == seats
+        assert round_.json["repeats"] == 0
+        for table, table_hands in zip(round_.json["tables"], hands, strict=True):
+            if table_hands is None:  # the table kept paper
+                entered = director.put(
+                    f"{url}/rounds/{number}/tables/{table['table']}/result", json={"scores": [300, 150, 0]}
+                )
+                assert entered.status_code == 200
+            for hand in table_hands or []:
+                director.add_hand(table["match_id"], hand)
+
+    # Round 1, drawn from the seed; every table ends at the hand limit (two hands).
+    play(1, [[made(0), made(1)], [missed(0), made(2)], [made(2), missed(1)]],
+         [["Hana", "Egor", "anna"], ["Gleb", "vera", "Dana"], ["Ivan", "Fima", "boris"]])  # fmt: skip
+    # Round 2, Swiss; table 2 kept paper (300, 150, 0).
+    play(2, [[made(1), made(1)], None, [missed(2), made(0)]],
+         [["Dana", "boris", "Egor"], ["vera", "Hana", "Ivan"], ["Gleb", "Fima", "anna"]])  # fmt: skip
+    # Round 3: one hand at each table, then the director closes the round.
+    play(3, [[made(0)], [missed(1)], [made(2)]],
+         [["vera", "anna", "boris"], ["Fima", "Dana", "Hana"], ["Gleb", "Egor", "Ivan"]])  # fmt: skip
+    assert director.post(f"{url}/rounds/4").status_code == 405
+    closed = director.post(f"{url}/rounds/3/close")
+    assert closed.status_code == 200
+    assert [t["result"]["scores"] for t in closed.json["tables"]] == [[140, 20, 20], [20, -100, 20], [20, 20, 140]]
+
+    # By hand. Round 1: 160 160 40 (mean 120) → Hana, Egor 1.5 (+40), anna 0 (−80);
+    # −80 40 160 (mean 40) → Gleb 0 (−120), vera 1 (0), Dana 2 (+120); 40 −80 160 → Ivan 1 (0),
+    # Fima 0 (−120), boris 2 (+120). Round 2: 40 280 40 (mean 120) → Dana 0.5 (−80), boris 2
+    # (+160), Egor 0.5 (−80); paper 300 150 0 → vera 2 (+150), Hana 1 (0), Ivan 0 (−150);
+    # 160 40 −80 → Gleb 2 (+120), Fima 1 (0), anna 0 (−120). Round 3: 140 20 20 (mean 60) →
+    # vera 2 (+80), anna and boris 0.5 (−40); 20 −100 20 (mean −20) → Fima, Hana 1.5 (+40),
+    # Dana 0 (−80); 20 20 140 → Gleb, Egor 0.5 (−40), Ivan 2 (+80).
+    # Opponents' points, e.g. vera met Gleb 2.5, Dana 2.5, Hana 4, Ivan 3, anna 0.5, boris 4.5 = 17.
+    # Dana and Gleb are equal on points and table score: Dana met stronger opponents (21 > 16).
+    # Egor and Fima are equal on all four: they share 7th place.
+    standings = director.get(f"{url}/standings").json
+    assert standings["round"] == 3
+    rows = [
+        (r["place"], r["name"], r["match_points"], r["table_score"], r["opponents_points"], r["firsts"])
+        for r in standings["standings"]
+    ]
+    assert rows[:6] == [
+        (1, "vera", "5.0", 230, "17.0", 2),
+        (2, "boris", "4.5", 240, "16.0", 2),
+        (3, "Hana", "4.0", 80, "16.0", 2),
+        (4, "Ivan", "3.0", -70, "21.0", 1),
+        (5, "Dana", "2.5", -40, "21.0", 1),
+        (6, "Gleb", "2.5", -40, "16.0", 1),
+    ]
+    assert sorted(rows[6:8]) == [(7, "Egor", "2.5", -80, "17.0", 1), (7, "Fima", "2.5", -80, "17.0", 1)]
+    assert rows[8] == (9, "anna", "0.5", -240, "21.0", 0)
+    assert all((r["rounds_played"], r["byes"]) == (3, 0) for r in standings["standings"])
+    assert director.get(url).json["rounds_played"] == [1, 2, 3]
+    assert director.post(f"{url}/rounds").status_code == 409  # three rounds planned, three played
+
+
+def test_the_board_behind_the_watch_link_shows_live_scores_and_the_countdown_to_anyone(
+    director: Any, client: Any
+) -> None:
+    event = make_event(director, time_limit=45)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    director.add_hand(table["match_id"], made(0))
+    token = event["watch_url"].rsplit("/", 1)[1]
+    board = client.get(f"/events/watch/{token}")
+    assert board.status_code == 200
+    page = board.get_data(as_text=True)
+    assert " · ".join(table["players"]) in page
+    assert "140 : 20 : 20" in page
+    assert "45 minutes left" in page
+    russian = client.get(f"/events/watch/{token}", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Осталось 45 минут" in russian
+    assert client.get("/events/watch/nosuchtoken").status_code == 404
+
+
+def test_a_refusal_of_the_club_engine_speaks_the_readers_language(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana", "Egor"])
+    headers = {**director.headers, "Accept-Language": "ru"}
+    response = director.client.post(f"/api/events/{event['id']}/rounds", headers=headers)
+    assert response.status_code == 422
+    assert response.json == {"error": "Для тура нужно не меньше 3 игроков на месте, а не 2.", "field": "roster"}
+
+
+def test_a_won_event_table_banked_counts_in_the_players_statistics_and_ratings(director: Any, make_user: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    players = {name: make_user(name) for name in ("anna", "vera", "boris", "gleb")}
+    for name, team in (("anna", "Reds"), ("vera", "Reds"), ("boris", "Blues"), ("gleb", "Blues")):
+        assert (
+            director.post(f"/api/events/{event['id']}/roster", json={"username": name, "team": team}).status_code == 201
+        )
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    grand = {"calls": ["grand", None, None, None], "first_out": 0, "double_victory": True, "card_points": None}
+    for _ in range(3):  # 400 a round: 1200, past the target
+        director.add_hand(table["match_id"], grand)
+    assert director.post(f"/api/matches/{table['match_id']}/bank").status_code == 200
+    winner = players[table["players"][0]]
+    profile = winner.get(f"/api/players/{winner.username}").json
+    tichu = next(r for r in profile["rulesets"] if r["rules"] == "tichu")
+    assert (tichu["banked"], tichu["won"]) == (1, 1)
+    assert profile["ratings"]["tichu"]["matches"] == 1
+    first = director.get(f"/api/events/{event['id']}/standings").json["standings"][0]
+    assert first["name"] in table["players"][0::2] and first["match_points"] == "2.0"
+    assert (first["table_score"], tichu["grand_called"]) == (600, 3)
+
+    plain = {"calls": [None, None, None, None], "first_out": 0, "double_victory": True, "card_points": None}
+    corrected = director.put(f"/api/matches/{table['match_id']}/hands/1", json=plain)  # banked: still taken
+    assert corrected.status_code == 200, corrected.json
+    first = director.get(f"/api/events/{event['id']}/standings").json["standings"][0]
+    tichu = next(r for r in winner.get(f"/api/players/{winner.username}").json["rulesets"] if r["rules"] == "tichu")
+    assert (first["table_score"], tichu["grand_called"], tichu["banked"]) == (500, 2, 1)
+
+
+def test_an_account_claims_a_guest_and_takes_its_seats_at_the_tables_seated(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    dana = make_user("dana")
+    joined = dana.post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    assert joined.status_code == 200
+    assert joined.json["roster"][0] == {"name": "Dana", "username": "dana", "team": None, "status": "present"}
+    seats = dana.get(f"/api/matches/{table['match_id']}/seats").json["seats"]
+    assert seats[table["players"].index("Dana")]["username"] == "dana"
+    again = make_user("other").post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    assert (again.status_code, again.json["field"]) == (409, "name")
+    make_user("egor")
+    given = patch(director, f"{url}/roster/Egor", {"username": "egor"})
+    assert given.status_code == 200
+    assert given.json["roster"][1]["username"] == "egor"
+    assert patch(director, f"{url}/roster/Fima", {"username": "nobody"}).json["field"] == "username"
