@@ -1,4 +1,4 @@
-"""Benchmark: the match page of a 40-hand, four-player match on a slow phone (issue 6).
+"""Benchmark: the match page of a 40-hand, four-player match on a slow phone.
 
 Run:  .venv/bin/python bench/budgets.py            (--runs N; needs /usr/bin/chromium)
 

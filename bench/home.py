@@ -40,7 +40,7 @@ from bench.timing import (  # noqa: E402
 
 
 def _empty_replay_cache() -> Callable[[], None]:
-    """What empties this process's replay cache (`replay_cache`; `sheets` before issue 9)."""
+    """What empties this process's replay cache (`replay_cache`; `sheets` in older versions)."""
     for name in ("scoresheet.services.matches.replay_cache", "scoresheet.sheets"):
         try:
             return importlib.import_module(name)._cache.clear  # type: ignore[no-any-return]

@@ -1,4 +1,4 @@
-"""Load benchmark: gunicorn on SQLite and on PostgreSQL, N tables of three phones (issue 5).
+"""Load benchmark: gunicorn on SQLite and on PostgreSQL, N tables of three phones.
 
 Run:  .venv/bin/python bench/load.py                 (200 tables, 60 s per database)
       .venv/bin/python bench/load.py --tables 50 --duration 20 --databases sqlite
@@ -21,7 +21,7 @@ whole match when it names a new version; the report adds how long each saved han
 reach the other phones.
 
 The client is the standard library only (asyncio, one connection per request as with gunicorn's
-sync workers). A script, not a test: figures belong in docs/performance.md ("Load (issue 5)").
+sync workers). A script, not a test: figures belong in docs/performance.md ("Current figures").
 The server runs with cheap password hashing and very high login/registration rate limits so
 that setting up hundreds of users is quick; neither is on the measured paths.
 """

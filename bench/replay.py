@@ -1,14 +1,14 @@
-"""Benchmark: replay a realistic long match through the engine (issues 2 and 9).
+"""Benchmark: replay a realistic long match through the engine.
 
 Run:  .venv/bin/python bench/replay.py            (add --quick for a short smoke run)
 
 Reports microseconds per hand for a 200-hand SquareScores match (3 and 4 seats), side by side
-in one run with the engine of an earlier commit (`--baseline`, default 63158d1, where issue 9
+in one run with the engine of an earlier commit (`--baseline`, default 63158d1, where the speed-up work
 started): that engine is read from a temporary `git worktree` of the commit, imported under
 another name and the worktree removed again, so nothing is copied into the repository. Both
 engines replay the same hands (converted through the JSON shapes), interleaved, best of 5.
 Then the same kind of match with every house rule of RULES.md §11 switched on against none
-(issue 14: at most 1.2×), per round for a 100-round Tichu match (with its ratio to the 3-seat
+(at most 1.2×), per round for a 100-round Tichu match (with its ratio to the 3-seat
 Tysiacha hand), and
 the memory per hand (tracemalloc) for 50, 200 and 800 hands: the output kept (the
 MatchState) and the peak while replaying. A script, not a timed test: timings belong on a
@@ -50,7 +50,7 @@ from scoresheet.rules import (  # noqa: E402
 from scoresheet.rules.house import HOUSE_RULES  # noqa: E402
 
 BASELINE = "63158d1"
-"""The commit issue 9 started from: the engine the speed-up is measured against."""
+"""The commit the engine's speed-up started from: what it is measured against."""
 
 
 def load_engine(commit: str) -> ModuleType:

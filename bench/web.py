@@ -1,4 +1,4 @@
-"""Benchmark: what a 200-hand match costs the web app, against GET /healthz (issue 3).
+"""Benchmark: what a 200-hand match costs the web app, against GET /healthz.
 
 Run:  .venv/bin/python bench/web.py            (--rounds N, --hands N; DATABASE_URL to use PostgreSQL)
 

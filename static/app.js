@@ -40,7 +40,7 @@
     });
   }
 
-  // Quick bids (issue 12): one tap sets the bid; the pressed one follows the box.
+  // Quick bids: one tap sets the bid; the pressed one follows the box.
   function setUpQuickBids(root) {
     root.querySelectorAll("[data-quick-for]").forEach(function (row) {
       var input = document.getElementById(row.getAttribute("data-quick-for"));
@@ -63,7 +63,7 @@
     });
   }
 
-  // Card points (issue 12): once a number cannot grow any more (a third digit would pass 120),
+  // Card points: once a number cannot grow any more (a third digit would pass 120),
   // the next empty box of another player than the declarer gets the keypad, saving a tap.
   function setUpPointsAdvance(form) {
     var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-seat-points]"));
@@ -127,7 +127,7 @@
     ask();
   }
 
-  // Live sheet. Where the server pushes (data-events-url, issue 17) one EventSource hears each
+  // Live sheet. Where the server pushes (data-events-url) one EventSource hears each
   // new version, and an "alive" every few seconds while nothing changes; elsewhere ask whether
   // the match changed (ETag/304 keeps it tiny): every 3 s, and once the sheet has not changed
   // for half a minute (the table is thinking) a half longer each time, up to every 12 s, back
@@ -243,7 +243,7 @@
     if (!document.hidden) start();
   }
 
-  // Issue 12: the watch page and the board (no account, so no offline.js) say when their live
+  // The watch page and the board (no account, so no offline.js) say when their live
   // updates fail, with the time of the last one that worked; the next that works clears it.
   function setUpStaleLine(line) {
     var since = new Date();
@@ -259,7 +259,7 @@
     window.addEventListener("offline", function () { show(true); });
   }
 
-  // Issue 12: after a live update, say what another phone corrected, deleted or restored (the
+  // After a live update, say what another phone corrected, deleted or restored (the
   // fresh page names its newest change), and clear the messages that no longer apply.
   function liveSwapped(previous, fresh) {
     document.querySelectorAll("ul.flashes").forEach(function (old) { old.remove(); });
@@ -279,7 +279,7 @@
     });
   }
 
-  // Issue 12: "Undo hand n" and "Take it back" stand for the seconds the server gave them.
+  // "Undo hand n" and "Take it back" stand for the seconds the server gave them.
   function setUpToasts(root) {
     root.querySelectorAll("[data-toast-seconds]").forEach(function (toast) {
       var seconds = Number(toast.getAttribute("data-toast-seconds")) || 0;

@@ -1,4 +1,4 @@
-// Tysiacha scoresheet: "Share the result" of a won match (issue 12). The picture is drawn here,
+// Tysiacha scoresheet: "Share the result" of a won match. The picture is drawn here,
 // from the page itself: its standings as text, its score race from the page's own inline SVG.
 // Nothing is fetched from anywhere; the phone's share sheet where it takes files, else a
 // download of the PNG.

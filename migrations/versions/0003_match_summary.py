@@ -1,4 +1,4 @@
-"""match summary: what lists show, stored with every change (issue 9)
+"""match summary: what lists show, stored with every change
 
 Adds `matches.summary` and fills it for every existing match by replaying its hands once
 through the engine (the same `summary_of` the app keeps it with).

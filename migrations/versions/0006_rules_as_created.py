@@ -4,7 +4,7 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-01 07:30:00
 
-RULES.md §7 corrected two rulesets (issue 14): a classic miss on the barrel now stays at 880
+RULES.md §7 corrected two rulesets: a classic miss on the barrel now stays at 880
 (classic's default `barrel_miss` is "stays"), and in tyzicha only the dealer's left can be
 forced, at exactly 100. A match stored before then keeps its old rule, written into its stored
 options: classic `barrel_miss: "costs_bid"`, tyzicha `forced_any_seat: true`. No sheet, no
@@ -39,7 +39,7 @@ HOUSE_KEYS = (
     "ace_marriage",
     "forced_any_seat",
 )
-"""Every option added with issue 14 (written out: a migration does not follow later code)."""
+"""Every option the house rules added (RULES.md §11), written out: a migration does not follow later code."""
 
 MATCHES = sa.table("matches", sa.column("id", sa.String), sa.column("setup", sa.JSON))
 
@@ -63,7 +63,7 @@ def _keep_old_rule(setup: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _without_house_rules(setup: dict[str, Any]) -> dict[str, Any] | None:
-    """The set-up without any option of issue 14, or None if it has none."""
+    """The set-up without any house rule option (RULES.md §11), or None if it has none."""
     options = setup.get("options") or {}
     if not any(key in options for key in HOUSE_KEYS):
         return None

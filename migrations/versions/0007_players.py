@@ -1,4 +1,4 @@
-"""players: claimed seats, each banked match's seat figures, ratings (issue 16)
+"""players: claimed seats, each banked match's seat figures, ratings
 
 Adds `seats`, `seat_figures` and `ratings`, and fills `seat_figures` for every match banked
 already by replaying its hands once through the engine (the same `seat_figures` the app keeps

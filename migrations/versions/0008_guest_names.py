@@ -1,4 +1,4 @@
-"""guest names: each banked seat's name on the sheet, so guests' statistics go by it (issue 16)
+"""guest names: each banked seat's name on the sheet, so guests' statistics go by it
 
 Adds `seat_figures.name` and fills it from each match's set-up.
 

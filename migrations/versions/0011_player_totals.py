@@ -1,4 +1,4 @@
-"""player totals and rating summaries: what a player's page reads, kept at write time (issue 16)
+"""player totals and rating summaries: what a player's page reads, kept at write time
 
 Adds `player_totals` (each account's seat figures per ruleset added up over its claimed seats
 of banked matches) and `rating_summaries` (each account's latest rating per game and its

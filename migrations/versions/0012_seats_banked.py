@@ -2,7 +2,7 @@
 
 Adds `seats.banked` (the seat's match is banked), fills it from `matches.status`, and replaces
 the index on `seats.user_id` with one on (`user_id`, `banked`): a player's page then finds the
-seats of matches not banked yet without reading every banked match (issue 16).
+seats of matches not banked yet without reading every banked match.
 
 Revision ID: 0012
 Revises: 0011

@@ -1,4 +1,4 @@
-"""Values inside sentences, in the reader's language (issue 11): numbers written the way the
+"""Values inside sentences, in the reader's language: numbers written the way the
 language writes them, and the engine's word parameters (suits, calls, ruleset names, "3 or 4")
 looked up in the catalog. The sheet's cells, the CSV and the JSON keep plain digits: there a
 player compares them with the paper."""

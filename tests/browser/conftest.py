@@ -1,5 +1,5 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright against the app served on
-127.0.0.1 from a werkzeug server thread, on SQLite (issue 6).
+127.0.0.1 from a werkzeug server thread, on SQLite.
 
 Nothing is downloaded: Chromium is /usr/bin/chromium (`.ci/run` installs it). Without it the
 tests are skipped on a developer machine and fail in CI.

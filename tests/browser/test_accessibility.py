@@ -1,5 +1,5 @@
 """axe-core finds no WCAG 2.x A or AA violation on any page a player can reach, in light and
-in dark, on a 360×640 phone (issue 12).
+in dark, on a 360×640 phone.
 
 The pages come from the app's URL map: every GET route that answers a page must have a stop
 on the tour below (test_the_tour_visits_every_page_of_the_url_map fails on a new page nobody

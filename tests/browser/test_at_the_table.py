@@ -1,4 +1,4 @@
-"""At the table on a small phone (issue 12): the sheet readable at a glance, names and scores
+"""At the table on a small phone: the sheet readable at a glance, names and scores
 always on screen, the newest hand on screen when the page opens."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ TAP_RECORDER = """(() => {
   addEventListener("keydown", e => keep("key " + e.key), true);
 })()"""
 ORDINARY_HAND_TAPS = 10
-"""Issue 12: declarer Boris, bid 120, defenders 35 and 45, Boris's hearts marriage, save."""
+"""Declarer Boris, bid 120, defenders 35 and 45, Boris's hearts marriage, save."""
 
 
 def three_at_the_table(new_phone: Any, size: dict[str, int], **options: Any) -> tuple[Phone, str, dict[str, str]]:
@@ -362,7 +362,7 @@ def test_at_200_percent_text_nothing_is_cut_off_on_any_page_at_the_table(
 
 
 JOIN_TAPS = 2
-"""Issue 12: joining from a link or QR code, for a player already logged in."""
+"""Joining from a link or QR code, for a player already logged in."""
 
 
 def test_a_logged_in_player_joins_a_40_hand_match_by_link_in_two_taps_and_hears_of_a_correction(

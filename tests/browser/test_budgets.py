@@ -60,7 +60,7 @@ def test_the_match_page_of_40_hands_fits_the_byte_budgets(forty: tuple[Phone, st
     )
     assert phone.page.locator("table.sheet tbody tr").count() == 40
     assert html <= HTML_BUDGET
-    # app.js and offline.js (the hands kept offline, issue 13), both deferred, one stylesheet
+    # app.js and offline.js (the hands kept offline), both deferred, one stylesheet
     assert kinds == ["script", "script", "stylesheet"] and code <= ASSETS_BUDGET
 
 

@@ -1,4 +1,4 @@
-"""House rules on a phone in a real browser (issue 14): chosen in the closed section of the
+"""House rules on a phone in a real browser: chosen in the closed section of the
 new-match page, shown as the table's rule card, played through the hand form (a 555 dump with
 the ace marriage); a ruleset's and a table's rules pages, the start form's barrel figures
 moving with the target, the standings' extras and the usual rules' one-tap start, at 360 px."""

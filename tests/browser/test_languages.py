@@ -1,4 +1,4 @@
-"""The table's language in a real browser (issue 11): a whole match played in Russian and one in
+"""The table's language in a real browser: a whole match played in Russian and one in
 Polish, with the history's times in the phone's own time zone, and no event or statistics label
 that only fits a man (docs/glossary.md, "Words that fit every player")."""
 

@@ -1,5 +1,5 @@
 """Every page a player sees, at 360 px in each of the five languages, fits the phone: nothing
-overflows sideways and nothing is cut off (issue 11). One browser context per kind of visitor
+overflows sideways and nothing is cut off. One browser context per kind of visitor
 (a player, a stranger who is logged out), reused for every page and language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Never lose a hand to a bad connection (issue 13): hands saved offline wait on the phone and
+"""Never lose a hand to a bad connection: hands saved offline wait on the phone and
 are sent in order when it is back, conflicts are shown, a following phone says it is offline,
 and a new service worker takes over with a hand waiting.
 

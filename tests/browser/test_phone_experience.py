@@ -1,6 +1,6 @@
 """What a player's phone gets, measured in a real browser: no zooming at 360 px, thumb-sized
 tap targets, the numeric keypad, dark mode, contrast for sunlight, JavaScript optional, an
-installable app that works offline, nothing fetched from elsewhere (issue 6)."""
+installable app that works offline, nothing fetched from elsewhere."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
       return keys.map(k => new URL(k.url).pathname + new URL(k.url).search).sort(); }""")
     assert "/offline" in cached
     assert any(k.startswith("/static/app.css?v=") for k in cached)
-    assert all(k == "/offline" or "?v=" in k for k in cached)  # sheets: their own cache (issue 13)
+    assert all(k == "/offline" or "?v=" in k for k in cached)  # sheets: their own cache
     phone.context.set_offline(True)
     phone.page.goto("/matches/new")
     assert phone.page.locator("h1").inner_text() == "No connection"
@@ -190,7 +190,7 @@ def test_the_app_installs_and_shows_a_friendly_page_offline(new_phone: Any) -> N
 
 
 def test_a_thinking_table_is_asked_less_often_until_someone_touches_a_phone(new_phone: Any) -> None:
-    """Polling (where the server does not push, issue 17): every 3 s while the sheet changes,
+    """Polling (where the server does not push): every 3 s while the sheet changes,
     then a half longer each time up to every 12 s; a touch asks at once and often again."""
     phone = new_phone()
     name = unique("olga")

@@ -1,4 +1,4 @@
-"""A player's page on a phone in a real browser (issue 16): each person taps "I am …" on the
+"""A player's page on a phone in a real browser: each person taps "I am …" on the
 match page, the match is won and banked, and a tablemate opens the winner's page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Live updates pushed (issue 17), in Chromium: where the server holds connections, a phone
+"""Live updates pushed, in Chromium: where the server holds connections, a phone
 following the match listens to one event stream instead of asking every 3 s, hears a hand saved
 elsewhere within 3 s, and sends nothing while the table is thinking."""
 

@@ -1,4 +1,4 @@
-"""At the table (issue 12): the scoreboard of the watch link on a tablet or TV (big numbers,
+"""At the table: the scoreboard of the watch link on a tablet or TV (big numbers,
 who deals, the barrel, live, landscape and portrait, light and dark), the watch page and the
 board saying they may be out of date while their updates fail, and a won match shared as a
 picture drawn from the page's own chart (headless Chromium has no Web Share: the download)."""

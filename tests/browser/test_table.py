@@ -1,4 +1,4 @@
-"""A whole match played as a table would, on two phones in a real browser (issue 6)."""
+"""A whole match played as a table would, on two phones in a real browser."""
 
 from __future__ import annotations
 

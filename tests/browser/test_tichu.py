@@ -1,4 +1,4 @@
-"""A Tichu match played to the target on two phones in a real browser (issue 15): a typical
+"""A Tichu match played to the target on two phones in a real browser: a typical
 round in at most five taps, a failed Grand Tichu, a double victory, a correction, the bank."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from .helpers import Phone, bank_and_download
 from .test_table import LIVE_WAIT_MS, correct, standings, wait_for_preview
 
 TYPICAL_ROUND_TAPS = 5
-"""Issue 15: no calls, who went out first, card points 60, save — at most this many taps."""
+"""No calls, who went out first, card points 60, save — at most this many taps."""
 
 
 class Thumb:

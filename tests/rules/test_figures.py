@@ -1,4 +1,4 @@
-"""Each seat's figures read from a replay (scoresheet.rules.figures, issue 16): crafted hands,
+"""Each seat's figures read from a replay (scoresheet.rules.figures): crafted hands,
 one figure at a time."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine is pure and typed (STYLE.md habit 1; issue 2)."""
+"""The engine is pure and typed (STYLE.md habit 1)."""
 
 from __future__ import annotations
 

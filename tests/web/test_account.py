@@ -1,4 +1,4 @@
-"""Your account (issue 10, item 9; issue 12 "stay logged in"): change the password, log out
+"""Your account : change the password, log out
 everywhere, delete the account, commonly used passwords refused, remember-me for 30 days,
 `__Host-` cookies, `Cache-Control: no-store` on everything private."""
 

@@ -107,7 +107,7 @@ def test_a_backup_from_before_the_corrections_keeps_its_old_rule(
     backup = api_user.get("/api/backup").json
     new = backup["matches"][0]["setup"]["options"]
     assert new[option] == now  # a backup of today names the option
-    del new[option]  # as a backup written before issue 14
+    del new[option]  # as a backup written before the house rules
     response = api_user.post("/api/matches/import", json=backup)
     assert response.status_code == 201, response.json
     imported = [api_user.get(f"/api/matches/{m['id']}").json for m in api_user.get("/api/matches").json["matches"]]

@@ -1,5 +1,5 @@
 """What a backup import checks (docs/backup.schema.json, then what a schema cannot say): each
-crafted backup of the attack in issue 10 is refused with its place in the document and stores
+crafted backup of an attack on the import is refused with its place in the document and stores
 nothing; whatever an import accepts reads, backs up and imports again without a fault."""
 
 from __future__ import annotations

@@ -257,7 +257,7 @@ def test_the_start_form_offers_names_played_with_and_names_the_dealers(phone: Ph
     assert 'data-dealer-names="Player 9999"' in refused.text
 
 
-# --- The scoreboard (issue 12): the watch link's big-number view ----------------------------
+# --- The scoreboard: the watch link's big-number view ----------------------------
 
 
 def _board_sides(page: str) -> list[dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Values inside translated sentences speak the reader's language too (issue 11): the engine's
+"""Values inside translated sentences speak the reader's language too: the engine's
 word parameters (suits, calls, ruleset names, "1000 or 2000") and numbers written as the
 language writes them; the sheet's cells, the CSV and the English API sentences keep plain
 digits."""

@@ -1,5 +1,5 @@
 """Brute-force limits: log-in limits keep guessing slow without handing anybody a switch that
-locks the real player out (issue 10, item 7; docs/security.md, "Brute-force limits");
+locks the real player out (docs/security.md, "Brute-force limits");
 registrations and join codes are limited per address."""
 
 from __future__ import annotations

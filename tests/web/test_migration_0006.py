@@ -1,4 +1,4 @@
-"""Migration 0006 (issue 14): stored matches keep scoring as they were created. Matches of
+"""Migration 0006: stored matches keep scoring as they were created. Matches of
 every ruleset, stored at revision 0005 with seeded hands that the engine of the time took
 (classic misses on the barrel, tyzicha's old forced hands at any seat and bid), one of them
 banked, with the sheets that engine computed (commit 11320f9, recorded in

@@ -188,7 +188,7 @@ def test_the_summary_migration_fills_every_match_from_its_replay(engine: Engine)
 
 
 OLD_OPTIONS = {"gold_set": False, "blind_bids": False, "sitter_bonus": False, "sheet": "deferred"}
-"""A Tysiacha match's stored options before issue 14 (no house rules)."""
+"""A Tysiacha match's stored options before the house rules (no house rules)."""
 STORED = {
     # Seat 0 mounts the barrel (800 + 100), misses 150 on it (the old classic rule: 880 − 150,
     # off), then defends with 10.
@@ -230,7 +230,7 @@ computed them (before RULES.md §7's corrections)."""
 
 
 def stored_setup(rules: str, start: list[int]) -> dict[str, Any]:
-    """A set-up as a match created before issue 14 stored it."""
+    """A set-up as a match created before the house rules stored it."""
     if rules == "tichu":
         return {
             "players": ["A", "B", "C", "D"],

@@ -1,4 +1,4 @@
-"""Players' pages (issue 16): "I am Anna" on the match page, the creator giving seats, a
+"""Players' pages: "I am Anna" on the match page, the creator giving seats, a
 player's page and the leaderboard, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_a_tichu_players_page_counts_calls_by_kind_and_double_victories(make_pho
 
 
 def test_the_leaderboard_compares_any_two_players_of_my_table(make_phone: Any) -> None:
-    """Head to head of any two people of the viewer's table (issue 16): Vera, who shares a
+    """Head to head of any two people of the viewer's table: Vera, who shares a
     match with Anna and with Boris, compares them; a name outside one's table answers as a
     missing player; the same player twice is refused next to the field."""
     anna, boris, _match_id = seated_win(make_phone)

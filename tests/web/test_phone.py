@@ -1,5 +1,5 @@
 """What a phone gets besides the pages: the hand preview, the live-update version, the
-service worker, the manifest, versioned and compressed static files (issue 6)."""
+service worker, the manifest, versioned and compressed static files."""
 
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ class Reader:
 
     def check_html(self, where: str, html: str) -> None:
         """Every text and every attribute a player reads is marked, and the page has the
-        language switch (issue 11: on every page)."""
+        language switch (on every page)."""
         self.seen.append(where)
         page = parse(html)
         if where != "/offline" and not any(  # the page shown offline, where no switch could work

@@ -1,4 +1,4 @@
-"""Live updates pushed as Server-Sent Events (issue 17): a member's or a watch link's stream says
+"""Live updates pushed as Server-Sent Events: a member's or a watch link's stream says
 the version, then each new one, `alive` between; anyone else gets what `…/version` answers; on
 gunicorn's gevent workers many streams stay open and each hears a saved hand within 3 s."""
 

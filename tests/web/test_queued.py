@@ -1,4 +1,4 @@
-"""Hands a phone kept offline and sends later (issue 13): the same hand form, answered in JSON
+"""Hands a phone kept offline and sends later: the same hand form, answered in JSON
 that the phone's script reads; a fresh CSRF token at send time; the offline page in the
 player's language."""
 

@@ -1,5 +1,5 @@
 """A reading request on PostgreSQL runs its statements without a transaction: no BEGIN and no
-ROLLBACK round trip (issue 16's player page, every page). A request that may write keeps its
+ROLLBACK round trip (the player's page, every page). A request that may write keeps its
 transaction, a snapshot keeps its REPEATABLE READ, and a write in a reading request is refused
 (it would be committed alone): nothing of it is stored."""
 

@@ -1,6 +1,6 @@
 """The documented limits hold however many workers serve the app: their counters live in a
 store every worker shares (Redis), and the app refuses to start several workers that would each
-count on their own (issue 10, item 6). Real gunicorn, real Redis."""
+count on their own. Real gunicorn, real Redis."""
 
 from __future__ import annotations
 

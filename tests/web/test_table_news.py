@@ -1,4 +1,4 @@
-"""The match page right after a change (issue 12): undo in one tap for whoever saved the hand,
+"""The match page right after a change: undo in one tap for whoever saved the hand,
 take it back after an undo, a few words for the other phones; nothing of it stored."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Usernames are unique ignoring case in the database itself (issue 10, item 3), and are
+"""Usernames are unique ignoring case in the database itself, and are
 written in any alphabet, but never in a mix of alphabets that imitates another name."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's usual rules (issue 14): saved from one of its matches, and the next match started
+"""A table's usual rules: saved from one of its matches, and the next match started
 with them in one tap from the home page. On SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Only real writes take SQLite's write lock: a log-in's password hash and a backup never hold
-it, so hands are saved meanwhile without waiting (issue 10, item 4). Run on PostgreSQL too."""
+it, so hands are saved meanwhile without waiting. Run on PostgreSQL too."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Live updates pushed to the phones as Server-Sent Events (issue 17), where the server can hold
+"""Live updates pushed to the phones as Server-Sent Events, where the server can hold
 connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development server).
 
 A phone following a match keeps one `GET /matches/<id>/events` (a watch link:

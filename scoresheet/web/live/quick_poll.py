@@ -1,4 +1,4 @@
-"""The live-update poll's common case, answered before Flask builds a request (issue 17).
+"""The live-update poll's common case, answered before Flask builds a request.
 
 Every phone at every table asks `GET /matches/<id>/version` every few seconds, and nearly
 always the answer is 304: nothing changed. Through Flask that costs the request context, the

@@ -1,4 +1,4 @@
-"""What the match page says right after a change at the table (issue 12): undo the hand you
+"""What the match page says right after a change at the table: undo the hand you
 have just saved, take that undo back, and the latest change in a few words for the other phones.
 
 Nothing is stored for it: the match's history (audit entries) already says who changed what and

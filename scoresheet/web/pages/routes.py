@@ -344,7 +344,7 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
         )
     min_bid = lowest_bid(sheet, deal.gold)
     if not editing and not form.is_submitted():
-        form.bid.data = min_bid  # a new hand's bid starts at the lowest (issue 12)
+        form.bid.data = min_bid  # a new hand's bid starts at the lowest
     return render_template(
         "pages/hand_form.html",
         form=form,
