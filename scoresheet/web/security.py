@@ -140,13 +140,16 @@ def _private_no_store(response: Response) -> Response:
 
 
 def _guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """A match id or hand number that cannot exist is answered 404 before any query runs
+    """A match or event id or a hand number that cannot exist is answered 404 before any query runs
     (PostgreSQL refuses NUL bytes and numbers beyond its integers with an error, not a miss)."""
     if not values:
         return
     match_id = values.get("match_id")
     if match_id is not None and not MATCH_ID.fullmatch(str(match_id)):
         abort(404, _("There is no such match."))
+    event_id = values.get("event_id")  # a club night's id is made as a match's is
+    if event_id is not None and not MATCH_ID.fullmatch(str(event_id)):
+        abort(404, _("There is nothing here."))
     number = values.get("number")
     if isinstance(number, int) and not 1 <= number <= MAX_HAND_NUMBER:
         abort(404, _("This match has no hand %(num)d.", num=number))

@@ -205,7 +205,7 @@ def test_the_edit_form_shows_the_hand_as_entered(phone: Phone) -> None:
     assert 'id="points_0" inputmode="numeric" max="120" min="0" name="points_0" type="number" value="42"' in page
     assert 'checked data-seat-marriage="1" id="marriages_1-0"' in page
     assert 'name="version" type="hidden" value="1"' in page
-    assert f'href="/matches/{match_id}/hands/1/delete"' in page
+    assert f'href="/matches/{match_id}/hands/1/delete?uid=' in page  # the delete names the hand it deletes
 
 
 def test_correcting_a_hand_recomputes_every_later_hand(phone: Phone, csrf_app: Flask) -> None:

@@ -13,7 +13,7 @@ from flask import Flask
 from scoresheet import create_app
 from scoresheet.services import accounts
 from scoresheet.services.errors import NotFound
-from scoresheet.services.matches import queries
+from scoresheet.services.matches import queries, versions
 from scoresheet.storage.extensions import db
 
 from .helpers import played
@@ -78,8 +78,8 @@ def test_the_live_update_version_moves_on_every_worker(app: Flask, second_app: F
         with an_app.app_context():
             user = accounts.find_user(username)
             assert user is not None
-            version = queries.poll_version(match["id"], user)
-            assert version == queries.version_of(queries.get_match(match["id"], user))
+            version = versions.poll_version(match["id"], user)
+            assert version == versions.version_of(queries.get_match(match["id"], user))
             return version
 
     before = version_on(second_app)

@@ -32,11 +32,13 @@ from ...storage.models import (
     Member,
     User,
     fold,
+    lookup_name,
     utcnow,
 )
 from ...words import _
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
+from ..matches.links import WATCH_TOKEN
 from .results import club_game, engine_rounds, table_result
 
 MOST_ROUNDS = 20
@@ -102,7 +104,10 @@ def event_for_director(event_id: str, user: User) -> Event:
 
 
 def event_by_watch_token(token: str) -> Event | None:
-    """The event whose board this watch link shows, or None."""
+    """The event whose board this watch link shows, or None (never a query for what no token
+    looks like: PostgreSQL answers a NUL byte with an error, not a miss)."""
+    if not WATCH_TOKEN.fullmatch(token):
+        return None
     found: Event | None = db.session.execute(db.select(Event).where(Event.watch_token == token)).scalar_one_or_none()
     return found
 
@@ -335,9 +340,10 @@ def _team(event: Event, team: object) -> str | None:
 
 def account(username: object) -> User:
     """The account of this username, else 422 on `username`."""
+    folded = lookup_name(username)  # None for what no username can be (a NUL byte is looked up nowhere)
     user: User | None = (
-        db.session.execute(db.select(User).where(User.username_folded == fold(username))).scalar_one_or_none()
-        if isinstance(username, str)
+        db.session.execute(db.select(User).where(User.username_folded == folded)).scalar_one_or_none()
+        if folded is not None
         else None
     )
     if user is None:

@@ -16,7 +16,7 @@ from ...words import _
 from ..errors import NotFound
 from . import audit
 
-_WATCH_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+WATCH_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a watch token can look like (`models.new_watch_token`); anything else is not there."""
 
 
@@ -37,7 +37,7 @@ def by_watch_token(token: str) -> Match:
     """The match this watch link shows, else 404 (a stopped or replaced link is not there)."""
     match: Match | None = (
         db.session.execute(db.select(Match).where(Match.watch_token == token)).scalar_one_or_none()
-        if _WATCH_TOKEN.fullmatch(token)
+        if WATCH_TOKEN.fullmatch(token)
         else None
     )
     if match is None:
@@ -64,7 +64,7 @@ def stop_watch_link(match: Match, user: User) -> None:
 
 def still_watched(match_id: str, token: str) -> bool:
     """Whether the watch link `token` still shows this match (one query)."""
-    if not _WATCH_TOKEN.fullmatch(token):
+    if not WATCH_TOKEN.fullmatch(token):
         return False
     found = db.session.execute(db.select(Match.id).where(Match.watch_token == token)).scalar_one_or_none()
     return found == match_id

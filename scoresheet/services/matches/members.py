@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import Match, Member, User, fold, new_join_code
+from ...storage.models import Match, Member, User, lookup_name, new_join_code
 from ...words import _
 from ..errors import Forbidden, NotFound
 from . import audit
@@ -30,12 +30,16 @@ def remove_member(match: Match, by: User, username: object) -> None:
     member only themselves. A match nobody is left in is deleted (with its hands and history),
     as when the last member's account is deleted."""
     read_locked(match)
-    name = fold(username) if isinstance(username, str) else ""
-    row = db.session.execute(
-        db.select(Member)
-        .join(User, User.id == Member.user_id)
-        .where(Member.match_id == match.id, User.username_folded == name)
-    ).scalar_one_or_none()
+    name = lookup_name(username)  # None for what no username can be: a NUL byte is looked up nowhere
+    row = (
+        None
+        if name is None
+        else db.session.execute(
+            db.select(Member)
+            .join(User, User.id == Member.user_id)
+            .where(Member.match_id == match.id, User.username_folded == name)
+        ).scalar_one_or_none()
+    )
     if row is None:
         raise NotFound(_("Nobody of that name is a member of this match."))
     leaving = row.user_id == by.id
