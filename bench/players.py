@@ -18,7 +18,7 @@ figures, the player's totals and the ratings are kept as in the app. Then times:
   (`GET /`) made; it then times `GET /healthz` and the one cold request side by side, once.
 
 Reports medians and their ratio to /healthz, wall clock and CPU (`bench/timing.py`; the cold
-rows against the fresh processes' own /healthz). Targets (issue 16): at most 5× /healthz warm
+rows against the fresh processes' own /healthz). Targets: at most 5× /healthz warm
 and 15× cold. A script, not a timed test.
 """
 

@@ -1,4 +1,4 @@
-"""Players (issue 16): seats, each banked match's figures, a player's page and API, head to
+"""Players: seats, each banked match's figures, a player's page and API, head to
 head and ratings, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
