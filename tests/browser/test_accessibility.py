@@ -85,6 +85,7 @@ def page_endpoints() -> set[str]:
         if "GET" in (rule.methods or ())
         and rule.endpoint not in NOT_PAGES
         and not rule.endpoint.startswith(("api.", "static"))
+        and not rule.rule.startswith("/api/")  # JSON (a club night's API sits in its blueprint)
         and "." not in rule.rule.rsplit("/", 1)[-1]
     }
 
@@ -209,6 +210,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     theirs = _api(player, other, "/api/matches", {"players": ["Dana", "Egor", "Fima"]})
     house_code = _api(player, auth, f"/api/matches/{house}", method="get")["join_code"]
     _api(player, other, "/api/matches/join", {"code": house_code})  # a tablemate to compare
+    night = _api(player, auth, "/api/events", {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 3})
     player.log_in(name)
     player.page.goto(f"/matches/{three}/history")
 
@@ -236,6 +238,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("error page (404), logged out", stranger, "/no-such-page", status=404),
         Stop("log-out question, logged out", stranger, "/logout"),
         Stop("offline page", stranger, "/offline"),
+        Stop("a club night's board", stranger, urlsplit(night["watch_url"]).path),
         Stop("home", player, "/"),
         Stop("new match", player, "/matches/new"),
         Stop("new match, house rules open", player, "/matches/new", _open_house_rules),
@@ -275,6 +278,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("head to head", player, f"/head-to-head?one={name}&two={host}"),
         Stop("head to head, the same player twice", player, f"/head-to-head?one={name}&two={name}", status=422),
         Stop("guests", player, "/guests"),
+        Stop("a club night", player, f"/events/{night['id']}"),
         Stop("import", player, "/import"),
         Stop("offline page", player, "/offline"),
         Stop("error page (404)", player, "/matches/nosuchmatch", status=404),
