@@ -1,8 +1,8 @@
 """The sheet as a workbook (.xlsx) that a spreadsheet opens in its own language: the CSV's rows
 (export.py) with the headers and outcome words in the reader's language, numbers as numbers,
 the header row frozen, names written as text (never run as a formula), and a second sheet with
-the standings. XlsxWriter writes it: 2.6 times less CPU than openpyxl for a 200-hand sheet, the
-same size (docs/performance.md)."""
+the standings. XlsxWriter writes it: 2.2 times less CPU than openpyxl for a 200-hand sheet, about the
+same size (bench/workbook.py, docs/performance.md)."""
 
 from __future__ import annotations
 
