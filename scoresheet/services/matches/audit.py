@@ -74,6 +74,26 @@ WHO_DID = {
     "member_left": _l("%(name)s left the match"),
 }
 """The entries told by who did them alone (never a watch link's token)."""
+HAND_SENTENCES = {
+    "hand_added": (
+        _l("%(name)s recorded hand %(num)d: %(hand)s"),
+        _l("%(name)s recorded round %(num)d: %(round)s"),
+    ),
+    "hand_deleted": (
+        _l("%(name)s deleted hand %(num)d (%(hand)s)"),
+        _l("%(name)s deleted round %(num)d (%(round)s)"),
+    ),
+    "hand_restored": (
+        _l("%(name)s restored a deleted hand as hand %(num)d: %(hand)s"),
+        _l("%(name)s restored a deleted round as round %(num)d: %(round)s"),
+    ),
+    "hand_edited": (
+        _l("%(name)s corrected hand %(num)d: %(changes)s"),
+        _l("%(name)s corrected round %(num)d: %(changes)s"),
+    ),
+}
+"""A change of a hand told in words, for a Tysiacha hand and a Tichu round (a whole sentence
+each, for the translators)."""
 
 
 def log(
@@ -117,8 +137,8 @@ def describe(entry: AuditEntry, players: list[str], names: Mapping[str, str] | N
     who, n = entry.username, entry.hand_number or 0
     if names and entry.action not in BESIDE_THE_SHEET:
         who = names.get(who, who)
-    if "calls" in (entry.after or entry.before or {}):  # a Tichu round says round, not hand
-        return _describe_round(entry, players, who)
+    if entry.action in HAND_SENTENCES:
+        return _hand_change(entry, players, who, n)
     match entry.action:
         case "match_created":
             return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
@@ -129,58 +149,19 @@ def describe(entry: AuditEntry, players: list[str], names: Mapping[str, str] | N
         case "member_removed":
             member = (entry.after or {}).get("user") or "?"
             return _("%(name)s removed %(member)s from the match", name=who, member=member)
-        case "hand_added":
-            return _("%(name)s recorded hand %(num)d: %(hand)s", name=who, num=n, hand=hand_words(entry.after, players))
-        case "hand_deleted":
-            return _(
-                "%(name)s deleted hand %(num)d (%(hand)s)", name=who, num=n, hand=hand_words(entry.before, players)
-            )
-        case "hand_restored":
-            return _(
-                "%(name)s restored a deleted hand as hand %(num)d: %(hand)s",
-                name=who,
-                num=n,
-                hand=hand_words(entry.after, players),
-            )
-        case "hand_edited":
-            changes = _changed(entry.before or {}, entry.after or {}, players)
-            return _(
-                "%(name)s corrected hand %(num)d: %(changes)s",
-                name=who,
-                num=n,
-                changes="; ".join(changes) or _("no change"),
-            )
     return f"{who}: {entry.action}"
 
 
-def _describe_round(entry: AuditEntry, players: list[str], who: str) -> str:
-    """A Tichu round's entry in plain words: "anna corrected round 3: out first Anna → Boris"."""
-    n = entry.hand_number or 0
-    match entry.action:
-        case "hand_added":
-            return _(
-                "%(name)s recorded round %(num)d: %(round)s", name=who, num=n, round=hand_words(entry.after, players)
-            )
-        case "hand_deleted":
-            return _(
-                "%(name)s deleted round %(num)d (%(round)s)", name=who, num=n, round=hand_words(entry.before, players)
-            )
-        case "hand_restored":
-            return _(
-                "%(name)s restored a deleted round as round %(num)d: %(round)s",
-                name=who,
-                num=n,
-                round=hand_words(entry.after, players),
-            )
-        case "hand_edited":
-            changes = _changed(entry.before or {}, entry.after or {}, players)
-            return _(
-                "%(name)s corrected round %(num)d: %(changes)s",
-                name=who,
-                num=n,
-                changes="; ".join(changes) or _("no change"),
-            )
-    return f"{who}: {entry.action}"
+def _hand_change(entry: AuditEntry, players: list[str], who: str, n: int) -> str:
+    """A hand's (a Tichu round's) change in plain words: "anna corrected hand 3: bid 120 → 140"."""
+    record = entry.before if entry.action == "hand_deleted" else entry.after
+    words = hand_words(record, players)
+    changes = ""
+    if entry.action == "hand_edited":
+        changes = "; ".join(_changed(entry.before or {}, entry.after or {}, players)) or _("no change")
+    tichu = "calls" in (entry.after or entry.before or {})  # a Tichu round says round, not hand
+    sentence = HAND_SENTENCES[entry.action][tichu]
+    return str(sentence) % {"name": who, "num": n, "hand": words, "round": words, "changes": changes}
 
 
 def _seat_words(entry: AuditEntry, players: list[str]) -> str:
