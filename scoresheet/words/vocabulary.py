@@ -48,6 +48,28 @@ SUIT_WORDS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("c
 GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
 """A game as the leaderboard and the player page name it."""
 
+SHEET_COLUMNS = {
+    "hand": _l("Hand"),
+    "dealer": _l("Dealer"),
+    "declarer": _l("Declarer"),
+    "bid": _l("Bid"),
+    # TRANSLATORS: a column of the downloaded sheet: made, missed, given up, redealt
+    "outcome": _l("Outcome"),
+    "first_out": _l("First out"),
+    "calls": _l("Calls"),
+    # TRANSLATORS: a column of the downloaded sheet: what the house rules did (555, knocked off)
+    "events": _l("House rules"),
+}
+"""The downloaded workbook's fixed columns (the CSV's header keys) in the reader's language."""
+OUTCOME_WORDS = {
+    # TRANSLATORS: a hand's outcome in the downloaded sheet: the declarer made the bid
+    "made": _l("made"),
+    # TRANSLATORS: a hand's outcome in the downloaded sheet: the declarer missed the bid
+    "missed": _l("missed"),
+    "redeal": _l("redeal"),
+}
+"""A hand's outcome in the downloaded workbook."""
+
 WORDS: dict[str, dict[str, Any]] = {
     "status": {
         # TRANSLATORS: a match's state in lists; below: a seat's events in the sheet, chart lines

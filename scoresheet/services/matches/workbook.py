@@ -10,30 +10,9 @@ import io
 from typing import Any
 
 from ...rules import MatchState, TichuRound
-from ...words import _, _l
-from ...words.vocabulary import CALL_NAMES, FORFEIT_WORDS, WORDS
+from ...words import _
+from ...words.vocabulary import CALL_NAMES, FORFEIT_WORDS, OUTCOME_WORDS, SHEET_COLUMNS, WORDS
 from .export import HOUSE_EVENTS, sheet_rows
-
-COLUMNS = {
-    "hand": _l("Hand"),
-    "dealer": _l("Dealer"),
-    "declarer": _l("Declarer"),
-    "bid": _l("Bid"),
-    # TRANSLATORS: a column of the downloaded sheet: made, missed, given up, redealt
-    "outcome": _l("Outcome"),
-    "first_out": _l("First out"),
-    "calls": _l("Calls"),
-    # TRANSLATORS: a column of the downloaded sheet: what the house rules did (555, knocked off)
-    "events": _l("House rules"),
-}
-"""The words of the CSV's fixed columns (its header keys) in the reader's language."""
-OUTCOMES = {
-    # TRANSLATORS: a hand's outcome in the downloaded sheet: the declarer made the bid
-    "made": _l("made"),
-    # TRANSLATORS: a hand's outcome in the downloaded sheet: the declarer missed the bid
-    "missed": _l("missed"),
-    "redeal": _l("redeal"),
-}
 
 
 def sheet_xlsx(sheet: MatchState) -> bytes:
@@ -53,7 +32,7 @@ def sheet_xlsx(sheet: MatchState) -> bytes:
 def _header(sheet: MatchState, header: list[str | int]) -> list[str | int]:
     """The CSV's header in the reader's words: the fixed columns, then each player's four."""
     events = header[-1] == "events"
-    fixed = [str(COLUMNS[str(key)]) for key in header[: len(header) - 4 * len(sheet.standings) - events]]
+    fixed = [str(SHEET_COLUMNS[str(key)]) for key in header[: len(header) - 4 * len(sheet.standings) - events]]
     players: list[str | int] = []
     for st in sheet.standings:
         players += [
@@ -62,7 +41,7 @@ def _header(sheet: MatchState, header: list[str | int]) -> list[str | int]:
             _("%(name)s: owed", name=st.name),
             _("%(name)s: score", name=st.name),
         ]
-    return [*fixed, *players, *([str(COLUMNS["events"])] if events else [])]
+    return [*fixed, *players, *([str(SHEET_COLUMNS["events"])] if events else [])]
 
 
 def _body(sheet: MatchState, rows: list[list[str | int]]) -> list[list[str | int]]:
@@ -77,7 +56,7 @@ def _body(sheet: MatchState, rows: list[list[str | int]]) -> list[list[str | int
         if isinstance(r, TichuRound):
             row[3] = "; ".join(f"{players[i]}: {CALL_NAMES.get(c, c)}" for i, c in enumerate(r.calls) if c)
         else:
-            row[4] = forfeit if row[4] == "forfeit" else str(OUTCOMES.get(str(row[4]), row[4]))
+            row[4] = forfeit if row[4] == "forfeit" else str(OUTCOME_WORDS.get(str(row[4]), row[4]))
         if events:
             words = WORDS["events"]
             row[-1] = "; ".join(
