@@ -543,7 +543,9 @@ def gunicorn(
         env["WEB_CONCURRENCY"] = str(workers)
     if redis:
         env["RATELIMIT_STORAGE_URI"] = redis
-    app = f"scoresheet:create_app({BENCH_CONFIG!r})"
+    # Counters under this run's own keys: an earlier run's on the same Redis never count.
+    config = {**BENCH_CONFIG, "RATELIMIT_KEY_PREFIX": f"bench-{os.getpid()}-{time.time_ns()}"}
+    app = f"scoresheet:create_app({config!r})"
     with open(log, "w") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app], cwd=ROOT, env=env, stdout=out, stderr=out

@@ -31,6 +31,14 @@ limiter = Limiter(key_func=get_remote_address)
 """Brute-force limits on logging in, registering and joining (see `limits.py`)."""
 
 
+@limiter.request_filter
+def _limits_off() -> bool:
+    """Whether the app serving this request has its limits off. The one `limiter` keeps the
+    `RATELIMIT_ENABLED` of the last app bound to it; asked per request, one process's apps
+    (a test suite's, a browser test's served app among them) keep their own."""
+    return not current_app.config["RATELIMIT_ENABLED"]
+
+
 _Made = TypeVar("_Made")
 
 

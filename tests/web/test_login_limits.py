@@ -136,3 +136,30 @@ def test_registration_and_join_codes_are_limited_per_address(limited_app: Flask)
     ]
     assert guesses == [404, 404, 404, 429]
     assert count_matches(limited_app) == 0 and count_hands(limited_app) == 0
+
+
+def test_an_app_with_its_limits_off_keeps_them_off_when_another_app_turns_them_on(tmp_path: Any) -> None:
+    """One process, two apps (as a test run serving the browser tests' app): the limiter is one
+    object, and the last app bound to it must not switch the other's limits on."""
+    unlimited = create_app(app_config(f"sqlite:///{tmp_path / 'off.sqlite'}", tmp_path / "off"))
+    limited = create_app(
+        app_config(
+            f"sqlite:///{tmp_path / 'on.sqlite'}",
+            tmp_path / "on",
+            RATELIMIT_ENABLED=True,
+            REGISTER_LIMIT_PER_ADDRESS="2 per minute",
+        )
+    )
+
+    def statuses(app: Flask, name: str, count: int) -> list[int]:
+        client = from_address(app, "198.51.100.9")
+        return [
+            client.post("/api/users", json={"username": f"{name}{i}", "password": PASSWORD}).status_code
+            for i in range(count)
+        ]
+
+    assert statuses(unlimited, "free", 7) == [201] * 7  # over the default 5 per minute
+    assert statuses(limited, "held", 3) == [201, 201, 429]
+    for app in (unlimited, limited):
+        with app.app_context():
+            db.engine.dispose()
