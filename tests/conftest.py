@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.script import ScriptDirectory
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, make_url, text
+from werkzeug.routing.rules import Rule
 
 from scoresheet import create_app
 from scoresheet.config import psycopg_url
-from scoresheet.storage.database import MIGRATIONS
+from scoresheet.storage.database import newest_revisions
 from scoresheet.storage.extensions import db
 
 CHEAP_HASH = "pbkdf2:sha256:1"
@@ -36,6 +36,28 @@ TIERS = {
 """Each test's tier (markers registered in pyproject.toml), by the first path that holds it.
 The fast tier needs no database server: a fast test's PostgreSQL twin is in the web tier."""
 WORKER_DATABASE = pytest.StashKey[tuple[str, str]]()
+
+
+def _builders_compiled_once() -> None:
+    """The suite makes an app per test, and werkzeug compiles each app's URL builders from
+    generated source: most of the time `create_app` takes. A builder is a function of its
+    rule's text, parts, defaults and kind alone (it reaches the rule's converters through the
+    rule it is bound to), so a test process compiles each one once."""
+    compile_builder = Rule._compile_builder
+    compiled: dict[tuple[Any, ...], Any] = {}
+
+    def once(rule: Rule, append_unknown: bool = True) -> Any:
+        defaults = tuple(sorted((rule.defaults or {}).items()))
+        converters = tuple(sorted((name, type(c)) for name, c in rule._converters.items()))
+        key = (rule.rule, tuple(rule._trace), defaults, converters, append_unknown)
+        if key not in compiled:
+            compiled[key] = compile_builder(rule, append_unknown)
+        return compiled[key]
+
+    Rule._compile_builder = once  # type: ignore[method-assign]
+
+
+_builders_compiled_once()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -135,9 +157,10 @@ def migrated_database(database_url: str, migrated_sqlite: Path) -> None:
     engine = create_engine(psycopg_url(database_url))
     with engine.begin() as conn:
         kept = conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar()
-        at_head = kept is not None and {
-            row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))
-        } == set(ScriptDirectory(MIGRATIONS).get_heads())
+        at_head = (
+            kept is not None
+            and {row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))} == newest_revisions()
+        )
         if at_head:
             tables = conn.execute(
                 text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename != 'alembic_version'")

@@ -3,6 +3,7 @@ reading a match's row locked."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sqlite3
@@ -142,8 +143,14 @@ def _needs_upgrade(conn: Connection) -> bool:
         return True
     if conn.dialect.name != "sqlite" or "alembic_version" not in tables:
         return False
-    current = MigrationContext.configure(conn).get_current_heads()
-    return set(current) != set(ScriptDirectory(MIGRATIONS).get_heads())
+    return set(MigrationContext.configure(conn).get_current_heads()) != newest_revisions()
+
+
+@functools.cache
+def newest_revisions() -> frozenset[str]:
+    """The head revisions of the migrations this code ships (read once: they are files of the
+    installed package, and reading them parses every migration)."""
+    return frozenset(ScriptDirectory(MIGRATIONS).get_heads())
 
 
 def upgrade(conn: Connection, revision: str = "head") -> None:
