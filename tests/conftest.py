@@ -162,13 +162,31 @@ def migrated_database(database_url: str, migrated_sqlite: Path) -> None:
             and {row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))} == newest_revisions()
         )
         if at_head:
-            tables = conn.execute(
-                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename != 'alembic_version'")
-            ).scalars()
-            conn.execute(text(f"TRUNCATE {', '.join(f'public.{name}' for name in tables)} RESTART IDENTITY CASCADE"))
+            conn.execute(text(_emptying(conn)))
     engine.dispose()
     if not at_head:
         empty_database(database_url)
+
+
+def _emptying(conn: Any) -> str:
+    """SQL that empties every table and restarts every sequence: a DELETE per table, the
+    referring tables first (a tenth of the time a TRUNCATE takes, which makes new files for
+    every table); a TRUNCATE when the tables are not the models' own."""
+    tables = set(
+        conn.execute(
+            text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename != 'alembic_version'")
+        ).scalars()
+    )
+    ordered = [table.name for table in reversed(db.metadata.sorted_tables)]
+    if tables != set(ordered):
+        return f"TRUNCATE {', '.join(f'public.{name}' for name in tables)} RESTART IDENTITY CASCADE"
+    sequences = conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).scalars()
+    return "; ".join(
+        [
+            *(f"DELETE FROM public.{name}" for name in ordered),
+            *(f"ALTER SEQUENCE public.{name} RESTART" for name in sequences),
+        ]
+    )
 
 
 def stop(app: Flask) -> None:
