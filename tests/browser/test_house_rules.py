@@ -173,7 +173,8 @@ def test_the_house_rules_section_fits_one_screen_with_its_groups_closed_in_every
         assert phone.page.evaluate(MISFITS_JS) == [], language
         last = groups.nth(3).locator("summary").bounding_box()
         assert last is not None and last["y"] + last["height"] <= PHONE_640["height"], language  # all on screen
-        phone.screenshot(shots, f"house-rules-groups-{language}-360")
+        if language == "en":
+            phone.screenshot(shots, "house-rules-groups-360")
 
 
 def test_a_group_opens_its_rules_and_the_match_plays_them(new_phone: Any, shots: Path) -> None:
