@@ -342,18 +342,37 @@
     });
   }
 
-  // Start form: the house rules' words name the barrel's figures of the target chosen (1880
-  // at 2000); the page gives each target's words, as the server writes them.
-  function setUpTargetWords(select) {
-    var form = select.form;
-    select.addEventListener("change", function () {
-      form.querySelectorAll("[data-by-target]").forEach(function (node) {
-        var text = JSON.parse(node.getAttribute("data-by-target"))[select.value];
+  // Start form: the house rules' words name the barrel's figures of the target and the barrel
+  // gap chosen (1880 at 2000; 900 with the barrel 100 below); the page gives each pair's words,
+  // as the server writes them, keyed "target/gap".
+  function setUpBarrelWords(form) {
+    var target = form.querySelector("select[name=target]");
+    var gap = form.querySelector("select[name=barrel_gap]");
+    function update() {
+      var key = (target ? target.value : "") + "/" + (gap ? gap.value : "");
+      form.querySelectorAll("[data-by-barrel]").forEach(function (node) {
+        var text = JSON.parse(node.getAttribute("data-by-barrel"))[key];
         if (text === undefined) return;  // no barrel plays to that target: the words stay
         if (node.tagName === "OPTION") node.textContent = text;
         else if (node.nextSibling) node.nextSibling.textContent = " " + text;  // a switch's label
       });
-    });
+    }
+    [target, gap].forEach(function (select) { if (select) select.addEventListener("change", update); });
+  }
+
+  // Start form: the dump's choices name the score typed for it (the page gives each choice's
+  // words with 9999 for the score; an empty box is the usual score).
+  function setUpDumpWords(input) {
+    var form = input.form;
+    function update() {
+      var n = num(input);
+      var score = n === null || isNaN(n) ? input.getAttribute("data-usual") : String(n);
+      form.querySelectorAll("[data-by-dump]").forEach(function (option) {
+        option.textContent = option.getAttribute("data-by-dump").split("9999").join(score);
+      });
+    }
+    input.addEventListener("input", update);
+    update();
   }
 
   // Start form: "First dealer" offers the names typed above it, as they are typed ("Player 3"
@@ -393,8 +412,10 @@
     document.querySelectorAll("form.round").forEach(setUpRound);
     document.querySelectorAll("[data-share-url]").forEach(setUpShare);
     document.querySelectorAll("select[data-dealer-names]").forEach(setUpDealerNames);
-    var target = document.querySelector("form select[name=target]");
-    if (target && target.form.querySelector("[data-by-target]")) setUpTargetWords(target);
+    var barrel = document.querySelector("form [data-by-barrel]");
+    if (barrel) setUpBarrelWords(barrel.form || barrel.closest("form"));
+    var dump = document.querySelector("form input[name=dump_at][data-usual]");
+    if (dump) setUpDumpWords(dump);
     var live = document.getElementById("live");
     var stale = document.querySelector("[data-stale-words]");
     if (stale && !document.getElementById("offline-words")) setUpStaleLine(stale);

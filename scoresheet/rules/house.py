@@ -47,7 +47,8 @@ LEGACY = "forced_any_seat"
 """Tyzicha's forced rule from before the correction of RULES.md §7, kept for stored matches."""
 _ZERO_PENALTIES = range(50, 201, 10)
 _BARREL_HANDS = range(1, 6)
-_DUMP_SCORES = range(100, 876, 5)
+DUMP_SCORES = range(100, 876, 5)
+"""The scores the dump may be moved to (RULES.md §11.18)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,10 +173,10 @@ def check_house_rules(setup: Setup, game: str) -> None:
         raise refuse("options", "barrel_gap", usual=usual, other=other)
     if h.barrel_zeros and h.zeros == "off":
         raise refuse("options", "barrel_zeros_without_zeros")
-    if h.dump_at not in _DUMP_SCORES:
+    if h.dump_at not in DUMP_SCORES:
         raise refuse("options", "dump_at")
     if h.dump_at != DUMP_AT and h.dump_555 == "off":
-        raise refuse("options", "dump_at_without_dump")
+        raise refuse("options", "dump_at_without_dump", dump_at=h.dump_at)
     if h.dump_555 != "off":
         dumped = dump_scores(h)
         for name, score in zip(setup.players, setup.start_scores, strict=False):

@@ -3,15 +3,15 @@ match page's rule card say the same thing."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..rules import RULESETS, Setup
-from ..rules.house import HOUSE_RULES, defaults, resolved
+from ..rules.house import DUMP_SCORES, HOUSE_RULES, defaults, resolved
 from ..rules.messages import N_
-from ..rules.rulesets import BARREL_BELOW
+from ..rules.rulesets import BARREL_BELOW, DUMP_AT
 
 USUAL = ""
 """The form's choice that leaves an option out: the ruleset's own rule."""
@@ -30,9 +30,21 @@ TARGET_WORDS = ("barrel_knock_off", "three_falls_reset", "barrel_miss")
 """The house rules whose words name a barrel figure, which moves with the target."""
 
 
-def target_words(key: str, target: int, gap: int = BARREL_BELOW) -> Any:
+def dump_words(dump_at: int = DUMP_AT) -> list[tuple[str, Any]]:
+    """The dump's choices with the score it sends back to 0 (RULES.md §11.2, §11.18)."""
+    return [
+        ("off", _l("off: %(dump)d is a score like any other", dump=dump_at)),
+        ("plus", _l("exactly %(dump)d goes back to 0", dump=dump_at)),
+        ("both", _l("%(dump)d and −%(dump)d go back to 0", dump=dump_at)),
+    ]
+
+
+def target_words(key: str, target: int, gap: int = BARREL_BELOW, dump_at: int = DUMP_AT) -> Any:
     """A house rule's label (a switch) or its choices (a word) with the barrel's figures of
-    this target (and barrel gap, §11.11): the others' words do not depend on it."""
+    this target and barrel gap (§11.11), and the dump's score (§11.18): the others' words
+    depend on neither."""
+    if key == "dump_555":
+        return dump_words(dump_at)
     barrel, fall = figures(target, gap)
     if key == "barrel_knock_off":
         return _l("Knock-off: climbing on the barrel drops whoever is on it to %(fall)d", fall=fall)
@@ -49,7 +61,7 @@ def target_words(key: str, target: int, gap: int = BARREL_BELOW) -> Any:
 LABELS: dict[str, Any] = {
     "zeros": _l("Zeros (no card points in a hand)"),
     "zero_penalty": _l("What a costly zero takes off"),
-    "dump_555": _l("555 dump"),
+    "dump_555": _l("The dump"),
     "barrel_knock_off": target_words("barrel_knock_off", USUAL_TARGET),
     "barrel_miss": _l("A missed bid on the barrel"),
     "barrel_hands": _l("Hands on the barrel before the fall"),
@@ -76,11 +88,7 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
         ("off", _l("zeros cost nothing")),
     ],
     "zero_penalty": [(str(n), str(n)) for n in range(50, 201, 10)],
-    "dump_555": [
-        ("off", _l("off: 555 is a score like any other")),
-        ("plus", _l("a score of exactly 555 goes back to 0")),
-        ("both", _l("555 and −555 both go back to 0")),
-    ],
+    "dump_555": dump_words(),
     "barrel_miss": target_words("barrel_miss", USUAL_TARGET),
     "barrel_hands": [(str(n), str(n)) for n in range(1, 6)],
     "forfeit_pays": [("60", "60"), ("half_bid", _l("half the bid (125 pays 65)"))],
@@ -94,9 +102,61 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
     ],
     "barrel_win_score": [("target", _l("exactly the target")), ("added", _l("the barrel plus the hand's points"))],
     "forfeit_penalty": [("true", _l("costs the declarer 120")), ("false", _l("costs no penalty"))],
-    "dump_at": [(str(n), str(n)) for n in range(100, 876, 5)],
 }
-"""The choices of each house rule that is not a switch, with what each does."""
+"""The choices of each house rule offered as a list, with what each does (`dump_at`, a number
+from 100 to 875, is typed)."""
+
+
+class Typed(NamedTuple):
+    """A house rule typed as a number: the numbers it takes, and what its box says of them."""
+
+    step: int
+    low: int
+    high: int
+    hint: Any
+
+
+TYPED = {
+    "dump_at": Typed(
+        DUMP_SCORES.step,
+        DUMP_SCORES[0],
+        DUMP_SCORES[-1],
+        _l(
+            "A multiple of %(step)d from %(low)d to %(high)d; the usual is %(usual)d.",
+            step=DUMP_SCORES.step,
+            low=DUMP_SCORES[0],
+            high=DUMP_SCORES[-1],
+            usual=DUMP_AT,
+        ),
+    )
+}
+"""The house rules the form takes as a typed number (its box shows the rule's default)."""
+GROUPS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
+    (
+        "penalties",
+        _l("Zeros and penalties"),
+        ("zeros", "zero_penalty", "forfeit_pays", "forfeit_penalty"),
+    ),
+    (
+        "barrel",
+        _l("The barrel"),
+        (
+            "barrel_gap",
+            "barrel_hands",
+            "barrel_miss",
+            "barrel_knock_off",
+            "three_falls_reset",
+            "barrel_jump",
+            "barrel_clash",
+            "barrel_defender_wins",
+            "barrel_win_score",
+            "barrel_zeros",
+        ),
+    ),
+    ("dump", _l("The dump"), ("dump_555", "dump_at")),
+    ("bids", _l("Marriages and blind bids"), ("ace_marriage", "blind_doubles", "declarer_rounding")),
+)
+"""The start form's house rules in four groups, each closed until opened (every rule once)."""
 SWITCHES = (
     "barrel_knock_off",
     "three_falls_reset",
@@ -119,6 +179,7 @@ FORCED = _l("Forced to take it at 100")
 PAGE_SENTENCES: dict[str, str] = {
     "no_house_rules_switch": N_("{game} has no house rules: untick “{option}”."),
     "no_house_rules_choice": N_("{game} has no house rules: for “{option}”, choose “{usual}”."),
+    "no_house_rules_typed": N_("{game} has no house rules: for “{option}”, enter {usual}."),
     "no_barrel_switch": N_("{game} has no barrel: untick “{option}”."),
     "no_barrel_choice": N_("{game} has no barrel: for “{option}”, choose “{usual}”."),
     "option_word": N_("For “{option}”, choose one of the choices offered."),
@@ -155,13 +216,13 @@ def rule_card(setup: Setup) -> list[str]:
     usual, house = defaults(setup.rules), resolved(o, setup.rules)
     for key in HOUSE_RULES:
         value = getattr(house, key)
-        if value == getattr(usual, key):
+        if value == getattr(usual, key) or key in TYPED:  # the dump's line names its score
             continue
-        words = target_words(key, o.target, o.barrel_gap)
+        words = target_words(key, o.target, o.barrel_gap, house.dump_at)
         if key in SWITCHES:
             lines.append(str(words))
         else:
-            # TRANSLATORS: a house rule on the match page, e.g. "555 dump: 555 and −555 …"
+            # TRANSLATORS: a house rule on the match page, e.g. "The dump: 555 and −555 …"
             said = ("true" if value else "false") if isinstance(value, bool) else str(value)
             lines.append(_("%(rule)s: %(choice)s", rule=LABELS[key], choice=dict(words)[said]))
     return lines
@@ -173,11 +234,11 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
     in the form's words. None for any other refusal: its sentence is the same on a page."""
     option = params.get("option")
     if code in ("no_house_rules", "no_barrel") and option in LABELS:
-        kind = "switch" if option in SWITCHES else "choice"
+        kind = "switch" if option in SWITCHES else "typed" if option in TYPED else "choice"
         return PAGE_SENTENCES[f"{code}_{kind}"], {
             "game": params.get("game"),
             "option": str(LABELS[option]),
-            "usual": str(THE_USUAL),
+            "usual": params.get("value") if option in TYPED else str(THE_USUAL),
         }
     if code in ("option_word", "barrel_hands") and option in LABELS:
         return PAGE_SENTENCES[code], {"option": str(LABELS[option])}
@@ -189,7 +250,8 @@ def page_refusal(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]
             "consecutive": str(zeros["consecutive"]),
         }
     if code == "dump_at_without_dump":
-        dump = dict(CHOICES["dump_555"])
+        at = params.get("dump_at")
+        dump = dict(dump_words(at if isinstance(at, int) else DUMP_AT))
         return PAGE_SENTENCES[code], {
             "dump": str(LABELS["dump_555"]),
             "plus": str(dump["plus"]),

@@ -57,7 +57,7 @@ SHEET_COLUMNS = {
     "outcome": _l("Outcome"),
     "first_out": _l("First out"),
     "calls": _l("Calls"),
-    # TRANSLATORS: a column of the downloaded sheet: what the house rules did (555, knocked off)
+    # TRANSLATORS: a column of the downloaded sheet: what the house rules did (dump, knocked off)
     "events": _l("House rules"),
 }
 """The downloaded workbook's fixed columns (the CSV's header keys) in the reader's language."""
@@ -81,7 +81,7 @@ WORDS: dict[str, dict[str, Any]] = {
     "events": {
         Event.ZERO: _l("zero"),
         Event.ZERO_PENALTY: _l("zero penalty"),
-        Event.DUMP: _l("555: back to 0"),
+        Event.DUMP: _l("dump: back to 0"),
         Event.KNOCKED_OFF: _l("knocked off the barrel"),
         Event.BARREL_RESET: _l("third fall: back to 0"),
         Event.BARREL_CLASH: _l("clash: off the barrel"),
@@ -105,7 +105,7 @@ WORDS: dict[str, dict[str, Any]] = {
     "guides": {"target": _l("target"), "barrel": _l("barrel"), "lock": _l("lock")},
     "marks": {
         # TRANSLATORS: markers on the score race chart and their key; → reads "goes to"
-        Event.DUMP: _l("555 → 0"),
+        Event.DUMP: _l("dump → 0"),
         Event.KNOCKED_OFF: _l("knocked off the barrel"),
         Event.BARREL_FALL: _l("fell off the barrel"),
         Event.BARREL_RESET: _l("third fall → 0"),

@@ -120,8 +120,13 @@ def _won_match(phone: Phone, auth: dict[str, str]) -> str:
 
 
 def _open_house_rules(page: Any) -> None:
+    """The house rules and each of their groups opened: every field in them is checked."""
     page.locator("details.house-rules > summary").click()
     assert page.locator("details.house-rules").get_attribute("open") is not None
+    groups = page.locator("details.house-group")
+    for i in range(groups.count()):
+        groups.nth(i).locator("> summary").click()
+    assert page.locator("details.house-group:not([open])").count() == 0
 
 
 def _bad_registration(page: Any) -> None:

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from scoresheet.rules import RULESETS
+from scoresheet.web.i18n import LANGUAGES
 
 from .helpers import PASSWORD, Phone, unique
+from .test_narrow_pages import MISFITS_JS, speak
 from .test_table import enter_played, open_hand_form, save, standings, wait_for_preview
 
 
@@ -24,14 +26,17 @@ def test_a_table_plays_its_own_rules_on_a_phone(new_phone: Any, shots: Path) -> 
     house = anna.page.locator("details.house-rules")
     assert not anna.page.locator("#dump_555").is_visible()  # closed until asked for
     anna.tap("details.house-rules summary")
+    anna.tap("#house-dump summary")
     anna.page.select_option("#dump_555", "plus")
+    anna.tap("#house-penalties summary")
     anna.page.select_option("#zeros", "consecutive")
+    anna.tap("#house-bids summary")
     anna.tap("label.check:has(#ace_marriage)")
     assert house.get_attribute("open") is not None
     anna.tap("button:text('Start the match')")
     anna.page.wait_for_selector("li.flash:has-text('Match started')")
     card = anna.page.locator(".rule-card").inner_text()
-    assert "555 dump: a score of exactly 555 goes back to 0" in card
+    assert "The dump: exactly 555 goes back to 0" in card
     assert "three zeros in a row cost" in card and "Ace marriage" in card
     anna.screenshot(shots, "house-rules-card")
 
@@ -72,6 +77,7 @@ def test_the_start_form_names_the_barrel_of_the_target_chosen(new_phone: Any) ->
     anna.register(unique("anna"))
     anna.page.goto("/matches/new")
     anna.tap("details.house-rules summary")
+    anna.tap("#house-barrel summary")
     knock_off = anna.page.locator("label.check:has(#barrel_knock_off)")
     stays = anna.page.locator("#barrel_miss option[value=stays]")
     assert knock_off.inner_text().strip().endswith("to 760") and "880" in stays.inner_text()
@@ -92,7 +98,9 @@ def test_the_tables_rules_standings_and_usual_rules_on_a_phone(new_phone: Any, s
         anna.page.fill(f"#players-{seat}", name)
     anna.page.fill("#start_scores-0", "800")
     anna.tap("details.house-rules summary")
+    anna.tap("#house-penalties summary")
     anna.page.select_option("#zero_penalty", "100")
+    anna.tap("#house-barrel summary")
     anna.page.select_option("#barrel_hands", "2")
     anna.tap("button:text('Start the match')")
     anna.page.wait_for_selector("li.flash:has-text('Match started')")
@@ -137,3 +145,83 @@ def test_the_tables_rules_standings_and_usual_rules_on_a_phone(new_phone: Any, s
     assert "Hands on the barrel before the fall: 2" in card
     assert anna.page.locator(".standing .name").all_inner_texts() == ["Anna", "Boris", "Vera"]
     fits(anna, ".rule-card li")
+
+
+PHONE_640 = {"width": 360, "height": 640}
+
+
+def test_the_house_rules_section_fits_one_screen_with_its_groups_closed_in_every_language(
+    new_phone: Any, shots: Path
+) -> None:
+    # 18 house rules in four groups (RULES.md §11): opened, the section is its hint and the
+    # groups' names, on one 360×640 screen whatever the language.
+    phone = new_phone(viewport=PHONE_640, screen=PHONE_640)
+    phone.register(unique("anna"))
+    for language in LANGUAGES:
+        speak(phone, language)
+        phone.page.goto("/matches/new")
+        phone.tap("details.house-rules summary")
+        groups = phone.page.locator("details.house-group")
+        assert groups.count() == 4
+        assert all(groups.nth(i).get_attribute("open") is None for i in range(4)), language
+        assert not phone.page.locator("#dump_at").is_visible()  # closed until opened
+        section = phone.page.locator("details.house-rules")
+        section.evaluate("node => node.scrollIntoView()")
+        box = section.bounding_box()
+        assert box is not None and box["height"] <= PHONE_640["height"], (language, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE_640["width"], (language, box)
+        assert phone.page.evaluate(MISFITS_JS) == [], language
+        last = groups.nth(3).locator("summary").bounding_box()
+        assert last is not None and last["y"] + last["height"] <= PHONE_640["height"], language  # all on screen
+        if language == "en":
+            phone.screenshot(shots, "house-rules-groups-360")
+
+
+def test_a_group_opens_its_rules_and_the_match_plays_them(new_phone: Any, shots: Path) -> None:
+    anna = new_phone(viewport=PHONE_640, screen=PHONE_640)
+    anna.register(unique("anna"))
+    anna.page.goto("/matches/new")
+    for seat, name in enumerate(["Anna", "Boris", "Vera"]):
+        anna.page.fill(f"#players-{seat}", name)
+    anna.tap("details.house-rules summary")
+    anna.tap("#house-barrel summary")
+    assert anna.page.locator("#house-barrel").get_attribute("open") is not None
+    assert anna.page.locator("#house-dump").get_attribute("open") is None  # one group at a time
+    knock_off = anna.page.locator("label.check:has(#barrel_knock_off)")
+    assert knock_off.inner_text().strip().endswith("to 760")
+    anna.page.select_option("#barrel_gap", "100")  # the barrel at 900: a fall to 780
+    assert knock_off.inner_text().strip().endswith("to 780")
+    assert "stays at 900," in anna.page.locator("#barrel_miss option[value=stays]").inner_text()
+    anna.tap("label.check:has(#barrel_knock_off)")
+    anna.page.select_option("#barrel_clash", "all_fall")
+    anna.tap("#house-dump summary")
+    plus = anna.page.locator("#dump_555 option[value=plus]")
+    assert plus.inner_text() == "exactly 555 goes back to 0"
+    assert anna.page.input_value("#dump_at") == "555"
+    anna.page.select_option("#dump_555", "plus")
+    anna.page.fill("#dump_at", "552")  # not a multiple of 5: refused next to the box
+    assert plus.inner_text() == "exactly 552 goes back to 0"  # the words follow it
+    anna.tap("button:text('Start the match')")
+    error = anna.page.locator(".field.has-error:has(#dump_at) .errors")
+    assert error.inner_text().endswith("The dump score is a multiple of 5 from 100 to 875.")
+    assert anna.page.url.endswith("/matches/new")  # nothing started
+    anna.errors[:] = [e for e in anna.errors if "status of 422" not in e]  # the refused form's answer
+    assert anna.page.locator("#house-dump").get_attribute("open") is not None  # the error shows
+    assert anna.page.locator("#house-barrel").get_attribute("open") is not None  # what was chosen too
+    assert anna.page.locator("#house-penalties").get_attribute("open") is None
+    error.scroll_into_view_if_needed()
+    anna.screenshot(shots, "house-rules-dump-refused-360")
+    anna.page.fill("#dump_at", "545")
+    anna.tap("button[data-step-for=dump_at][data-step='1']")  # the + beside the box: 5 more
+    assert anna.page.input_value("#dump_at") == "550"
+    assert plus.inner_text() == "exactly 550 goes back to 0"
+    anna.tap("button:text('Start the match')")
+    anna.page.wait_for_selector("li.flash:has-text('Match started')")
+    card = anna.page.locator(".rule-card").inner_text()
+    assert "Where the barrel sits: 100 below the target" in card
+    assert "Knock-off: climbing on the barrel drops whoever is on it to 780" in card
+    assert "Two players climbing on the barrel in the same hand: all fall off" in card
+    assert "The dump: exactly 550 goes back to 0" in card
+    assert "555" not in card and "760" not in card and "880" not in card
+    fits(anna, ".rule-card li")
+    anna.screenshot(shots, "house-rules-round-two-card-360")

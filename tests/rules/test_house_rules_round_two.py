@@ -92,6 +92,32 @@ def test_count_penalties_stay_120_with_a_gap_of_100() -> None:
     assert history(s, [zero, zero, zero], 1) == [300, 300, 180]
 
 
+B_ON_900 = played(0, 100, [None, 50, 0])  # A takes 70 and misses; B 850 + 50 = 900, the barrel
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "hand", "b_score", "winner", "on_barrel"),
+    [
+        # §11.4 "stays" (classic's own): a miss on the barrel keeps B at 900, a barrel hand.
+        ("classic", {}, played(1, 120, [30, None, 30]), 900, None, True),
+        # §11.14: a defender on the barrel wins with barrel_gap (100) or more, not with 95.
+        ("squarescores", {"barrel_defender_wins": True}, played(0, 100, [None, 100, 0]), 1000, 1, False),
+        ("squarescores", {"barrel_defender_wins": True}, played(0, 100, [None, 95, 0]), 900, None, True),
+        # §11.15 "added": B + the hand's points, 900 + 120.
+        ("squarescores", {"barrel_win_score": "added"}, played(1, 120, [0, None, 0]), 1020, 1, False),
+        # §11.16: a zero on the barrel at 900 keeps it there.
+        ("squarescores", {"barrel_zeros": True}, played(0, 100, [None, 0, 20]), 900, None, True),
+    ],
+)
+def test_the_other_barrel_rules_move_with_the_barrel(
+    rules: str, options: dict[str, object], hand: object, b_score: int, winner: int | None, on_barrel: bool
+) -> None:
+    # §11.11: every barrel figure of 11.3–11.16 moves with B (here 900).
+    sheet = replay(setup(rules, start=[0, 850, 0], barrel_gap=100, **options), [B_ON_900, hand])  # type: ignore[list-item]
+    assert sheet.hands[0].results[1].score == 900 and sheet.hands[0].results[1].barrel
+    assert scores(sheet)[1] == b_score and sheet.winner == winner and sheet.standings[1].barrel is on_barrel
+
+
 # -- 11.12 barrel_jump -----------------------------------------------------------------------
 
 JUMP = played(0, 240, [None, 0, 0], {0: ["hearts", "diamonds"]})  # A takes 120 + 180 = 300

@@ -366,3 +366,23 @@ def test_a_backup_carries_the_new_house_rules_and_imports_them(api_user: Any) ->
     imported = [m["id"] for m in api_user.get("/api/matches").json["matches"] if m["id"] != match["id"]]
     assert len(imported) == 1
     assert api_user.get(f"/api/matches/{imported[0]}").json["options"] == match["options"]
+
+
+def test_a_club_nights_game_takes_the_new_house_rules_and_seats_its_tables_with_them(api_user: Any) -> None:
+    # CLUB.md: an event's game is checked as a match's set-up and every table's match plays it.
+    game = {"rules": "squarescores", "options": ROUND_TWO}
+    refused = api_user.post(
+        "/api/events",
+        json={"name": "Friday", "game": {**game, "options": {**ROUND_TWO, "dump_at": 552}}, "rounds": 1},
+    )
+    assert refused.status_code == 422 and refused.json["field"] == "options"  # as for a match
+    assert refused.json["error"] == "The dump score is a multiple of 5 from 100 to 875."
+    event = api_user.post("/api/events", json={"name": "Friday", "game": game, "rounds": 1})
+    assert event.status_code == 201, event.json
+    assert event.json["game"] == game
+    for name in ("Dana", "Egor", "Fima"):
+        assert api_user.post(f"/api/events/{event.json['id']}/roster", json={"guest": name}).status_code == 201
+    seated = api_user.post(f"/api/events/{event.json['id']}/rounds")
+    assert seated.status_code == 201, seated.json
+    match = api_user.get(f"/api/matches/{seated.json['tables'][0]['match_id']}").json
+    assert {k: match["options"][k] for k in ROUND_TWO} == ROUND_TWO

@@ -40,7 +40,7 @@ FALLS = (
         ANNA_MAKES,
     ],
 )
-"""Anna 455 makes 100: 555 → 0; Boris mounts, falls (hand 3), again (5), and the third fall
+"""Anna 455 makes 100: 555, dumped to 0; Boris mounts, falls (hand 3), again (5), and the third fall
 (hand 7) puts him at 0."""
 KNOCK_OFF = ({"barrel_knock_off": True}, [0, 800, 800], [(1, 100, [10, None, 10]), (2, 100, [10, 10, None])])
 """Boris mounts; Vera mounts in hand 2 and knocks him off."""
@@ -68,13 +68,13 @@ FELL = "fell off the barrel"
         (
             FALLS,
             [
-                ("dump", 0, 1, "Anna: 555 → 0, hand 1"),
+                ("dump", 0, 1, "Anna: dump → 0, hand 1"),
                 ("barrel_fall", 1, 3, "Boris: fell off the barrel, hand 3"),
                 ("barrel_fall", 1, 5, "Boris: fell off the barrel, hand 5"),
                 ("barrel_reset", 1, 7, "Boris: fell off the barrel, third fall → 0, hand 7"),
             ],
-            [("dump", "555 → 0"), ("barrel_fall", FELL), ("barrel_reset", "third fall → 0")],
-            [FELL, "third fall: back to 0", FELL, FELL, "555: back to 0"],
+            [("dump", "dump → 0"), ("barrel_fall", FELL), ("barrel_reset", "third fall → 0")],
+            [FELL, "third fall: back to 0", FELL, FELL, "dump: back to 0"],
         ),
         (
             KNOCK_OFF,
@@ -104,9 +104,9 @@ def test_the_markers_speak_the_players_language(api_user: Any, language: str) ->
     found = MARK.findall(page)
     assert len(found) == 4 and len(KEY.findall(page)) == 3
     words = " ".join(title for *_, title in found) + " ".join(w for _, w in KEY.findall(page))
-    for english in ("fell off the barrel", "third fall", "hand 7"):
+    for english in ("fell off the barrel", "third fall", "hand 7", "dump"):
         assert english not in words, (language, words)
-    assert "Boris" in words and "7" in words and "555" in words
+    assert "Boris" in words and "7" in words and "→ 0" in words
 
 
 def test_a_marker_sits_on_its_seat_s_line_where_the_hand_left_it() -> None:

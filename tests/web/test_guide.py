@@ -200,6 +200,56 @@ def test_the_new_house_rules_are_on_the_rules_page(phone: Phone) -> None:
         "the barrel plus the hand's points",
         "A player on the barrel takes zeros too",
         "A forfeit costs no penalty",
+        # each with its example (RULES.md §11.11–§11.18), worked out by the engine at 900
+        "Example: Anna at 850 bids 100 and makes it: 900, on the barrel.",
+        "Example: Anna at 450 bids 100 and makes it: 0.",
+        "Example: Anna at 800 bids 240 and takes 300: 900, on the barrel, and play goes on.",
+        "Example: Anna misses; Boris and Vera, at 880 each, take 30 as defenders and both climb on "
+        "the barrel: Boris ends at 780, Vera at 780.",
+        "Example: Boris, on the barrel, defends and takes 60 card points and hearts (160): 1060, and wins.",
+        "Example: Anna, on the barrel, bids 140 and makes it: 1040, not 1000.",
+        "Example: Boris, on the barrel, takes no card points as a defender: a zero (1 so far), nothing "
+        "paid; Boris is at 900.",
+        "Example: Anna gives up a bid of 120 three times: 0, 0, 0.",
     ):
         assert words in text, (words, text)
-    assert "880" not in text and "760" not in text
+    assert "880" not in text.replace("at 880 each", "") and "760" not in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "examples"),
+    [
+        (
+            "classic",
+            {"target": 2000, "barrel_clash": "one_stays", "forfeit_penalty": True, "dump_555": "both", "dump_at": 300},
+            [
+                "Example: Anna at 200 bids 100 and makes it: 0.",
+                "Example: Anna misses; Boris and Vera, at 1860 each, take 30 as defenders and both climb on "
+                "the barrel: Boris ends at 1880, Vera at 1760.",
+                "Example: Anna gives up a bid of 120 three times: −120, −120, −240.",
+            ],
+        ),
+        (
+            "squarescores",
+            {"barrel_jump": "mounts", "barrel_defender_wins": True},
+            [
+                "Example: Anna at 800 bids 240 and takes 300: 880, on the barrel, and play goes on.",
+                "Example: Boris, on the barrel, defends and takes 60 card points and hearts (160): 1000, and wins.",
+            ],
+        ),
+    ],
+)
+def test_each_new_house_rules_example_is_the_engines_at_the_tables_target_and_ruleset(
+    phone: Phone, rules: str, options: dict[str, object], examples: list[str]
+) -> None:
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    created = phone.client.post(
+        "/api/matches",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"players": ["Anna", "Boris", "Vera"], "rules": rules, "options": options},
+    )
+    assert created.status_code == 201, created.json
+    text = said(phone, f"/matches/{created.json['id']}/rules")
+    for example in examples:
+        assert example in text, (example, text)
+    assert "on the barrel at 900" not in text and "bids 100 and makes it: 900" not in text  # the gap is usual

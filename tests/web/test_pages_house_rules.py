@@ -13,16 +13,53 @@ from scoresheet.rules.house import HOUSE_RULES
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match
 
-from .page_helpers import Phone, count_matches, group_errors, parse, played
+from .page_helpers import Phone, all_errors, count_matches, errors_next_to, group_errors, parse, played
 
 
-def test_the_new_match_page_has_every_house_rule_in_a_closed_section(phone: Phone) -> None:
+def groups_on(html: str) -> dict[str, tuple[bool, list[str]]]:
+    """The start form's groups of house rules: each one's key, whether it is open, and the
+    ids of the house rules in it."""
+    return {
+        n.attrs["id"].removeprefix("house-"): (
+            "open" in n.attrs,
+            [c.attrs["id"] for c in n.walk() if c.attrs.get("id") in HOUSE_RULES],
+        )
+        for n in parse(html).walk()
+        if n.tag == "details" and "house-group" in n.classes()
+    }
+
+
+def test_the_new_match_page_has_every_house_rule_in_four_closed_groups(phone: Phone) -> None:
     page = phone.get("/matches/new").text
     details = [n for n in parse(page).walk() if n.tag == "details"]
-    assert len(details) == 1 and "open" not in details[0].attrs
-    for key in HOUSE_RULES:
-        assert f'id="{key}"' in page
+    assert len(details) == 5 and not any("open" in d.attrs for d in details)  # the section, 4 groups
+    groups = groups_on(page)
+    assert {k: ids for k, (_, ids) in groups.items()} == {
+        "penalties": ["zeros", "zero_penalty", "forfeit_pays", "forfeit_penalty"],
+        "barrel": [
+            "barrel_gap",
+            "barrel_hands",
+            "barrel_miss",
+            "barrel_knock_off",
+            "three_falls_reset",
+            "barrel_jump",
+            "barrel_clash",
+            "barrel_defender_wins",
+            "barrel_win_score",
+            "barrel_zeros",
+        ],
+        "dump": ["dump_555", "dump_at"],
+        "bids": ["ace_marriage", "blind_doubles", "declarer_rounding"],
+    }
+    assert sorted(k for _, ids in groups.values() for k in ids) == sorted(HOUSE_RULES)  # each once
+    titles = [n.text() for n in parse(page).walk() if n.tag == "summary"]
+    assert titles == ["House rules", "Zeros and penalties", "The barrel", "The dump", "Marriages and blind bids"]
     assert "Three zeros in a row cost" not in page and "three zeros in a row cost" in page
+    # The dump's score is typed (RULES.md §11.18), not one of 156 choices: its box shows 555.
+    box = next(n for n in parse(page).walk() if n.attrs.get("id") == "dump_at")
+    assert box.tag == "input" and page.count("<option") < 100
+    assert (box.attrs["value"], box.attrs["step"], box.attrs["min"], box.attrs["max"]) == ("555", "5", "100", "875")
+    assert "A multiple of 5 from 100 to 875; the usual is 555." in page
 
 
 def test_house_rules_chosen_on_the_page_are_stored_and_shown_as_the_rule_card(phone: Phone, csrf_app: Flask) -> None:
@@ -49,7 +86,7 @@ def test_house_rules_chosen_on_the_page_are_stored_and_shown_as_the_rule_card(ph
     page = phone.get(f"/matches/{match_id}").text
     card = [n.text() for n in parse(page).walk() if "rule-card" in n.attrs.get("class", "")]
     assert card and "Zeros (no card points in a hand): three zeros in a row cost" in card[0]
-    assert "555 dump: 555 and −555 both go back to 0" in card[0]
+    assert "The dump: 555 and −555 go back to 0" in card[0]
     assert "A missed bid on the barrel: costs the bid" in card[0]
     assert "Ace marriage: all four aces declared count 200" in card[0]
     assert "Hands on the barrel" not in card[0]  # the usual is not on the card
@@ -70,11 +107,18 @@ def test_a_house_rule_the_ruleset_does_not_take_is_refused_with_the_options(phon
     }
     response = phone.post("/matches/new", data)
     assert response.status_code == 422
-    assert (
+    assert errors_next_to(response.text, "barrel_hands") == [
         "Polish has no barrel: for “Hands on the barrel before the fall”, choose “The usual for these rules”."
-    ) in group_errors(response.text, "Options")
+    ]
+    assert group_errors(response.text, "Options") == []
     details = [n for n in parse(response.text).walk() if n.tag == "details"]
     assert "open" in details[0].attrs  # what was chosen is not hidden
+    assert {k: is_open for k, (is_open, _) in groups_on(response.text).items()} == {
+        "penalties": False,
+        "barrel": True,
+        "dump": False,
+        "bids": False,
+    }
     assert count_matches(csrf_app) == 0
 
 
@@ -118,13 +162,14 @@ def test_the_house_rules_words_name_the_barrel_of_the_target_chosen(phone: Phone
     assert words["barrel_knock_off"].endswith(f"whoever is on it to {fall}")
     assert words["three_falls_reset"].endswith(f"goes back to 0, not {fall}")
     assert f"stays at {barrel}," in words["barrel_miss"]
-    # each target's words for the page's script, the one chosen among them
-    swaps = [json.loads(n.attrs["data-by-target"]) for n in parse(page.text).walk() if "data-by-target" in n.attrs]
+    # each target's and barrel gap's words for the page's script, the one chosen among them
+    swaps = [json.loads(n.attrs["data-by-barrel"]) for n in parse(page.text).walk() if "data-by-barrel" in n.attrs]
     assert len(swaps) == 3
     for swap in swaps:
-        assert set(swap) == {"", "1000", "2000", "3000"}
-        assert swap[str(target)] in words.values()
-        assert swap[""] == swap["1000"] != swap["2000"] != swap["3000"]
+        assert set(swap) == {f"{t}/{g}" for t in ("", "1000", "2000", "3000") for g in ("", "120", "100")}
+        assert swap[f"{target}/"] == swap[f"{target}/120"] in words.values()
+        assert swap["/"] == swap["1000/"] != swap["2000/"] != swap["3000/"]
+        assert str(barrel + 20) in swap[f"{target}/100"] or str(fall + 20) in swap[f"{target}/100"]
 
 
 def test_the_rule_card_names_the_barrel_of_the_matchs_target(phone: Phone) -> None:
@@ -164,3 +209,96 @@ def test_the_new_house_rules_are_chosen_on_the_page_and_named_on_the_rule_card(p
     assert "Two players climbing on the barrel in the same hand: all fall off" in card[0]
     assert "Every third forfeit (Rospisat'): costs no penalty" in card[0]
     assert "climbing on the barrel drops whoever is on it to 780" in card[0]
+
+
+def refused_start(phone: Phone, **fields: str) -> str:
+    """The start form sent with these fields and refused (422); the page that comes back."""
+    data = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "rules": "squarescores"}
+    response = phone.post("/matches/new", {**data, "target": "", "sheet": "", "first_dealer": "0", **fields})
+    assert response.status_code == 422, response.status_code
+    return str(response.text)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"dump_555": "plus", "dump_at": "552"}, "The dump score is a multiple of 5 from 100 to 875."),
+        ({"dump_555": "plus", "dump_at": "880"}, "The dump score is a multiple of 5 from 100 to 875."),
+        ({"dump_555": "plus", "dump_at": "95"}, "The dump score is a multiple of 5 from 100 to 875."),
+        ({"dump_555": "plus", "dump_at": "five"}, "Enter a whole number."),
+        (
+            {"dump_at": "550"},
+            "There is no dump to move: for “The dump”, choose “exactly 550 goes back to 0” or "
+            "“550 and −550 go back to 0”.",
+        ),
+        (
+            {"rules": "tyzicha", "dump_at": "550"},
+            "Tyzicha has no house rules: for “The score the dump sends back to 0”, enter 555.",
+        ),
+    ],
+)
+def test_a_dump_score_the_rules_refuse_is_said_next_to_its_box_and_nothing_is_stored(
+    phone: Phone, csrf_app: Flask, fields: dict[str, str], error: str
+) -> None:
+    page = refused_start(phone, **fields)
+    assert errors_next_to(page, "dump_at") == [error]
+    assert all_errors(page) == [error]  # nowhere else
+    assert groups_on(page)["dump"][0]  # its group is open: the player sees it
+    assert count_matches(csrf_app) == 0
+
+
+def test_the_dump_words_name_the_score_typed_and_give_the_script_their_shape(phone: Phone) -> None:
+    page = refused_start(phone, **{"players-1": "", "players-2": "", "dump_555": "both", "dump_at": "550"})
+    dump = [n for n in parse(page).walk() if n.attrs.get("id") == "dump_555"][0]
+    said = {n.attrs["value"]: n for n in dump.walk() if n.tag == "option"}
+    assert said["plus"].text() == "exactly 550 goes back to 0"
+    assert said["both"].text() == "550 and −550 go back to 0" and "selected" in said["both"].attrs
+    assert said["both"].attrs["data-by-dump"] == "9999 and −9999 go back to 0"  # app.js puts the typed score in
+    assert "555" not in dump.text()
+    assert groups_on(page)["dump"][0] and not groups_on(page)["barrel"][0]
+
+
+def test_an_empty_dump_box_is_the_usual_555(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match(dump_555="plus", dump_at="")
+    with csrf_app.app_context():
+        options = db.session.get(Match, match_id).setup["options"]
+    assert (options["dump_555"], options["dump_at"]) == ("plus", 555)
+
+
+def test_a_moved_dump_is_stored_and_the_rule_card_names_its_score_once(phone: Phone, csrf_app: Flask) -> None:
+    # RULES.md §11.18, §11.11: the card's words follow the dump's score and the barrel's gap.
+    match_id = phone.new_match(
+        dump_555="plus", dump_at="550", barrel_gap="100", barrel_miss="stays", three_falls_reset="y"
+    )
+    with csrf_app.app_context():
+        options = db.session.get(Match, match_id).setup["options"]
+    assert (options["dump_555"], options["dump_at"], options["barrel_gap"]) == ("plus", 550, 100)
+    card = [n.text() for n in parse(phone.get(f"/matches/{match_id}").text).walk() if "rule-card" in n.classes()]
+    assert "The dump: exactly 550 goes back to 0" in card[0]
+    assert "The score the dump sends back to 0" not in card[0]  # the dump's line says it
+    assert "A missed bid on the barrel: costs nothing: the player stays at 900" in card[0]
+    assert "The third fall from the barrel goes back to 0, not 780" in card[0]
+    assert "555" not in card[0] and "880" not in card[0] and "760" not in card[0]
+
+
+def test_the_groups_holding_a_rule_set_come_back_open(phone: Phone) -> None:
+    page = refused_start(phone, **{"players-1": "", "players-2": "", "forfeit_penalty": "false", "ace_marriage": "y"})
+    assert {k: is_open for k, (is_open, _) in groups_on(page).items()} == {
+        "penalties": True,
+        "barrel": False,
+        "dump": False,
+        "bids": True,
+    }
+
+
+def test_the_hand_forms_preview_says_a_moved_dump_without_555(phone: Phone) -> None:
+    # RULES.md §11.18 example: with the dump at 550, Anna at 450 declares 100 and makes it → 0.
+    match_id = phone.new_match(dump_555="plus", dump_at="550", **{"start_scores-0": "450"})
+    answer = phone.post(
+        f"/matches/{match_id}/hands/preview",
+        played(0, 100, [None, 10, 10], {0: ["hearts"]}),
+        form_url=f"/matches/{match_id}",
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json["seats"][0] == "Anna: -450 → 0 (the sheet writes +0; the debt is now 450), dump: back to 0"
+    assert "555" not in answer.text

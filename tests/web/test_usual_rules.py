@@ -8,9 +8,9 @@ from typing import Any
 from flask import Flask
 
 from scoresheet.storage.extensions import db
-from scoresheet.storage.models import Match
+from scoresheet.storage.models import Match, User
 
-from .page_helpers import Phone, count_matches, flashes
+from .page_helpers import Phone, count_matches, flashes, parse
 
 HOUSE = {
     "zeros": "consecutive",
@@ -19,7 +19,27 @@ HOUSE = {
     "barrel_knock_off": True,
     "barrel_hands": 2,
     "forfeit_pays": "half_bid",
+    # round two (RULES.md §11.11–§11.18), each away from classic's default
+    "barrel_gap": 100,
+    "barrel_jump": "mounts",
+    "barrel_clash": "one_stays",
+    "barrel_defender_wins": True,
+    "barrel_win_score": "added",
+    "barrel_zeros": True,
+    "forfeit_penalty": True,
+    "dump_at": 550,
 }
+ROUND_TWO = (
+    "barrel_gap",
+    "barrel_jump",
+    "barrel_clash",
+    "barrel_defender_wins",
+    "barrel_win_score",
+    "barrel_zeros",
+    "forfeit_penalty",
+    "dump_at",
+)
+"""The house rules of RULES.md §11.11–§11.18."""
 
 
 def api_match(phone: Phone, **body: Any) -> str:
@@ -79,3 +99,58 @@ def test_tyzichas_old_forced_rule_is_not_carried_into_a_new_match(phone: Phone, 
     started = phone.post("/matches/usual", {}, form_url="/")
     new = setup_of(csrf_app, started.headers["Location"].rsplit("/", 1)[-1])
     assert new["rules"] == "tyzicha" and not new["options"].get("forced_any_seat")
+
+
+def rule_card(phone: Phone, match_id: str) -> str:
+    """The match page's rule card as text."""
+    cards = [n.text() for n in parse(phone.get(f"/matches/{match_id}").text).walk() if "rule-card" in n.classes()]
+    return cards[0]
+
+
+def test_usual_rules_chosen_on_the_start_form_with_the_new_house_rules_start_the_next_match(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    first = phone.new_match(
+        rules="classic",
+        barrel_gap="100",
+        barrel_clash="all_fall",
+        barrel_win_score="added",
+        forfeit_penalty="true",
+        dump_555="both",
+        dump_at="450",
+    )
+    phone.post(f"/matches/{first}/usual", {}, form_url=f"/matches/{first}")
+    started = phone.post("/matches/usual", {}, form_url="/")
+    assert started.status_code == 302
+    second = started.headers["Location"].rsplit("/", 1)[-1]
+    options = setup_of(csrf_app, second)["options"]
+    assert options == setup_of(csrf_app, first)["options"]
+    assert (options["barrel_gap"], options["barrel_clash"], options["dump_at"]) == (100, "all_fall", 450)
+    assert rule_card(phone, second) == rule_card(phone, first)
+    assert "The dump: 450 and −450 go back to 0" in rule_card(phone, second)
+
+
+def test_usual_rules_saved_before_the_new_house_rules_start_with_their_defaults(phone: Phone, csrf_app: Flask) -> None:
+    # A user's usual rules stored before RULES.md §11.11–§11.18 name none of them.
+    with csrf_app.app_context():
+        user = db.session.execute(db.select(User).filter_by(username="anna")).scalar_one()
+        user.usual_rules = {
+            "players": ["Anna", "Boris", "Vera"],
+            "rules": "classic",
+            "options": {"target": 1000, "dump_555": "plus", "barrel_knock_off": True, "barrel_hands": 2},
+        }
+        db.session.commit()
+    started = phone.post("/matches/usual", {}, form_url="/")
+    assert started.status_code == 302
+    options = setup_of(csrf_app, started.headers["Location"].rsplit("/", 1)[-1])["options"]
+    assert (options["dump_555"], options["barrel_knock_off"], options["barrel_hands"]) == ("plus", True, 2)
+    assert {k: options[k] for k in ROUND_TWO} == {
+        "barrel_gap": 120,
+        "barrel_jump": "wins",
+        "barrel_clash": "all_stay",
+        "barrel_defender_wins": False,
+        "barrel_win_score": "target",
+        "barrel_zeros": False,
+        "forfeit_penalty": False,
+        "dump_at": 555,
+    }

@@ -17,7 +17,7 @@ from flask_login import current_user, login_required
 
 from ...rules import RULESETS, SUITS, HandRecord, Ruleset, SeatResult, Setup, replay, setup_from_dict
 from ...rules.house import HouseRules, defaults, resolved
-from ...rules.rulesets import BARREL_DROP, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
+from ...rules.rulesets import BARREL_BELOW, BARREL_DROP, COUNT_PENALTY, GOLD_MIN_BID, MAX_BID
 from ...rules.tichu import CALLS, DOUBLE_VICTORY, TARGETS, TICHU
 from ...services.matches import queries
 from ...services.matches.replay_cache import setup_of
@@ -95,7 +95,7 @@ def _explain(setup: Setup) -> list[Topic]:
     rs, target = RULESETS[setup.rules], setup.options.target
     house = resolved(setup.options, setup.rules)
     topics = [_hand(setup, rs), _forfeit(setup, rs), _endgame(setup, rs, house)]
-    zeros = _zeros(house, rs)
+    zeros = _zeros(setup, house, rs)
     if zeros is not None:
         topics.insert(2, zeros)
     topics += [_winning(rs, target), _sheet(setup)]
@@ -105,7 +105,7 @@ def _explain(setup: Setup) -> list[Topic]:
     return topics
 
 
-def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
+def _zeros(setup: Setup, house: HouseRules, rs: Ruleset) -> Topic | None:
     """What zeros cost at this table (RULES.md §4, §11.1), if anything."""
     if house.zeros == "off":
         return None
@@ -124,6 +124,20 @@ def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
     lines = [what, cost]
     if rs.has_barrel and house.barrel_zeros:  # §11.16
         lines.append(_("A player on the barrel takes zeros too, but pays nothing for them there."))
+        # §11.16: Boris climbs on the barrel, then takes no card points there.
+        barrel = setup.options.target - house.barrel_gap
+        climbs = HandRecord("played", declarer=0, bid=100, points=(None, 80, 0))
+        zero = HandRecord("played", declarer=0, bid=100, points=(None, 0, 20))
+        sheet = replay(_example(setup, (0, barrel - 80, 0)), [climbs, zero])
+        lines.append(
+            _(
+                "Example: %(name)s, on the barrel, takes no card points as a defender: a zero "
+                "(%(zeros)d so far), nothing paid; %(name)s is at %(score)d.",
+                name=setup.players[1],
+                zeros=sheet.standings[1].zeros,
+                score=sheet.standings[1].score,
+            )
+        )
     elif rs.has_barrel:
         lines.append(
             _("A player on the barrel takes no zero; a hand they play there starts their count again.")
@@ -142,14 +156,19 @@ def _zeros(house: HouseRules, rs: Ruleset) -> Topic | None:
 def _play(setup: Setup, *records: HandRecord, start: tuple[int, ...] | None = None, seats: int = 3) -> list[SeatResult]:
     """What the last of these hands did to each seat, replayed by the engine on the table's
     ruleset and target (`start`: the scores before the first)."""
-    example = Setup(
+    return list(replay(_example(setup, start, seats), records).hands[-1].results)
+
+
+def _example(setup: Setup, start: tuple[int, ...] | None = None, seats: int = 3) -> Setup:
+    """The table's ruleset, target and options (no gold set) for an example's players, the
+    first dealing (`start`: their scores before the first hand)."""
+    return Setup(
         players=tuple(str(p) for p in EXAMPLE_PLAYERS[:seats]),
         rules=setup.rules,
         options=replace(setup.options, gold_set=False),
         first_dealer=0,
         start_scores=start or (0,) * seats,
     )
-    return list(replay(example, records).hands[-1].results)
 
 
 def _signed(points: int) -> str:
@@ -294,6 +313,7 @@ def _endgame(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
                     win=win,
                     target=target,
                 ),
+                *([_barrel_gap_example(setup, barrel)] if house.barrel_gap != BARREL_BELOW else []),
                 _barrel_miss(setup, house, barrel),
                 ngettext(
                     "After %(num)d hand on the barrel without winning, the player falls to %(fall)d.",
@@ -396,13 +416,105 @@ def _table_options(setup: Setup, rs: Ruleset, house: HouseRules) -> Topic:
         lines.append(_("A blind bid (made without looking at the talon) counts double."))
     if options.sitter_bonus and len(setup.players) == 4:
         lines.append(_("The player sitting out may be given points for what lay in the talon."))
-    lines += _house_lines(rs, house, defaults(setup.rules), options.target)
+    usual = defaults(setup.rules)
+    lines += _house_lines(rs, house, usual, options.target, _round_two_examples(setup, house, usual))
     return Topic(_("This table's options"), lines)
 
 
-def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int) -> list[str]:
+def _round_two_examples(setup: Setup, house: HouseRules, usual: HouseRules) -> dict[str, str]:
+    """An example of each house rule of RULES.md §11.11–§11.18 this table plays other than its
+    ruleset does (and of its dump), by the rule's name, as RULES.md works them, replayed by the
+    engine at this table's target and options (§11.16's is in the zeros' topic)."""
+    a, b, c = setup.players[:3]
+    target, barrel = setup.options.target, setup.options.target - house.barrel_gap
+    lines: dict[str, str] = {}
+    if house.dump_555 != "off":  # §11.2, §11.18: a made 100 lands on the dump
+        before = house.dump_at - 100
+        after = _play(setup, _made(100), start=(before, 0, 0))[0].score
+        lines["dump_555"] = _(
+            "Example: %(name)s at %(before)d bids 100 and makes it: %(after)d.",
+            name=a,
+            before=before,
+            after=after,
+        )
+    if house.barrel_jump != usual.barrel_jump:  # §11.12: 800 + 240 = 1040
+        before = target - 200
+        jump = HandRecord(
+            "played", declarer=0, bid=240, points=(None, 0, 0), marriages=(("hearts", "diamonds"), (), ())
+        )
+        after = _play(setup, jump, start=(before, 0, 0))[0].score
+        lines["barrel_jump"] = _(
+            "Example: %(name)s at %(before)d bids 240 and takes 300: %(after)d, on the barrel, and play goes on.",
+            name=a,
+            before=before,
+            after=after,
+        )
+    if house.barrel_clash != usual.barrel_clash:  # §11.13: two defenders climb on together
+        before = barrel - 20
+        both = _play(setup, HandRecord("played", declarer=0, bid=100, points=(None, 30, 30)), start=(0, before, before))
+        lines["barrel_clash"] = _(
+            "Example: %(declarer)s misses; %(first)s and %(second)s, at %(before)d each, take 30 "
+            "as defenders and both climb on the barrel: %(first)s ends at %(first_after)d, "
+            "%(second)s at %(second_after)d.",
+            declarer=a,
+            first=b,
+            second=c,
+            before=before,
+            first_after=both[1].score,
+            second_after=both[2].score,
+        )
+    on_barrel = (HandRecord("played", declarer=0, bid=100, points=(None, 80, 0)),)  # B climbs on
+    if house.barrel_defender_wins:  # §11.14: 60 card points and hearts
+        hand = HandRecord("played", declarer=0, bid=100, points=(None, 60, 0), marriages=((), ("hearts",), ()))
+        after = _play(setup, *on_barrel, hand, start=(0, barrel - 80, 0))[1].score
+        lines["barrel_defender_wins"] = _(
+            "Example: %(name)s, on the barrel, defends and takes 60 card points and hearts (160): %(after)d, and wins.",
+            name=b,
+            after=after,
+        )
+    if house.barrel_win_score != usual.barrel_win_score:  # §11.15: a bid of 140 from the barrel
+        climbs = HandRecord("played", declarer=2, bid=100, points=(100, 0, None))
+        after = _play(setup, climbs, _made(140), start=(barrel - 80, 0, 0))[0].score
+        lines["barrel_win_score"] = _(
+            "Example: %(name)s, on the barrel, bids 140 and makes it: %(after)d, not %(target)d.",
+            name=a,
+            after=after,
+            target=target,
+        )
+    if house.forfeit_penalty != usual.forfeit_penalty:  # §11.17
+        gave_up = HandRecord("forfeit", declarer=0, bid=120)
+        costs = [_signed(_play(setup, *(gave_up,) * n)[0].delta) for n in (1, 2, 3)]
+        lines["forfeit_penalty"] = _(
+            "Example: %(name)s gives up a bid of 120 three times: %(first)s, %(second)s, %(third)s.",
+            name=a,
+            first=costs[0],
+            second=costs[1],
+            third=costs[2],
+        )
+    return lines
+
+
+def _barrel_gap_example(setup: Setup, barrel: int) -> str:
+    """RULES.md §11.11: a made 100 from 50 below the barrel puts the declarer on it."""
+    before = barrel - 50
+    after = _play(setup, _made(100), start=(before, 0, 0))[0].score
+    return _(
+        "Example: %(name)s at %(before)d bids 100 and makes it: %(after)d, on the barrel.",
+        name=setup.players[0],
+        before=before,
+        after=after,
+    )
+
+
+def _made(bid: int) -> HandRecord:
+    """The first player bids `bid` and makes it: 120 card points and hearts (220), the others none."""
+    return HandRecord("played", declarer=0, bid=bid, points=(None, 0, 0), marriages=(("hearts",), (), ()))
+
+
+def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int, examples: dict[str, str]) -> list[str]:
     """A sentence for each house rule this table plays other than its ruleset does (zeros,
-    the barrel's hands and a miss on it are told in their own topics)."""
+    the barrel's hands and a miss on it are told in their own topics), each followed by its
+    example where it has one (`examples`, by the rule's name)."""
     lines = []
     if house.dump_555 != usual.dump_555:
         lines.append(
@@ -410,6 +522,7 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
             if house.dump_555 == "plus"
             else _("A score of exactly %(dump)d or −%(dump)d goes back to 0.", dump=house.dump_at)
         )
+    lines += [examples[k] for k in ("dump_555",) if k in examples]
     if house.barrel_knock_off:
         lines.append(
             _(
@@ -445,6 +558,7 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
                 "the match is won from it."
             )
         )
+    lines += [examples[k] for k in ("barrel_jump",) if k in examples]
     if house.barrel_clash == "one_stays":
         lines.append(
             _(
@@ -457,6 +571,7 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
         lines.append(
             _("When several players get onto the barrel in the same hand, they all fall to %(fall)d.", fall=fall)
         )
+    lines += [examples[k] for k in ("barrel_clash",) if k in examples]
     if house.barrel_defender_wins:
         lines.append(
             _(
@@ -464,14 +579,17 @@ def _house_lines(rs: Ruleset, house: HouseRules, usual: HouseRules, target: int)
                 gap=house.barrel_gap,
             )
         )
+    lines += [examples[k] for k in ("barrel_defender_wins",) if k in examples]
     if house.barrel_win_score != usual.barrel_win_score:
         lines.append(_("A win from the barrel scores the barrel plus the hand's points, and at least the target."))
+    lines += [examples[k] for k in ("barrel_win_score",) if k in examples]
     if house.forfeit_penalty != usual.forfeit_penalty:
         lines.append(
             _("Every third forfeit costs the declarer %(penalty)d more.", penalty=COUNT_PENALTY)
             if house.forfeit_penalty
             else _("A forfeit costs no penalty, however many a player gives up.")
         )
+    lines += [examples[k] for k in ("forfeit_penalty",) if k in examples]
     return lines
 
 

@@ -23,6 +23,7 @@ from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
 from ...storage.database import reads_only
 from ...storage.models import Match, User, fold
+from ...words.house_rules import TYPED
 from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
 from .. import downloads, i18n, limits, request_bodies, security
 from ..forms import ButtonForm, ConfirmForm
@@ -160,6 +161,7 @@ def new_match() -> Any:
     return render_template(
         "pages/match_new.html",
         form=form,
+        typed=TYPED,
         rulesets=RULESET_LABELS.values(),
         known_names=queries.known_names(current_user),
     )
