@@ -76,7 +76,8 @@
         var n = num(box);
         if (n === null || isNaN(n) || n * 10 <= 120 || box.value.trim().length < 2) return;
         var next = boxes.filter(function (b) {
-          return b !== box && b.value.trim() === "" && b.getAttribute("data-seat-points") !== declarer();
+          return b !== box && b.value.trim() === "" && !b.closest("[hidden]") &&
+            b.getAttribute("data-seat-points") !== declarer();
         })[0];
         if (next) next.focus();
       });

@@ -343,7 +343,9 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
     form.kind.choices = choices(
         [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
     )
-    form.declarer.choices = choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
+    # Every seat, the sitter's choice hidden by the page (a form kept on the phone seats a later
+    # dealer out, static/offline.js); the engine refuses a sitter who declares (RULES.md §6).
+    form.declarer.choices = choices((i, name) for i, name in enumerate(setup.players))
     return form
 
 
