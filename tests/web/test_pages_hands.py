@@ -73,6 +73,15 @@ def test_the_hand_form_shows_only_what_the_table_plays(phone: Phone) -> None:
     assert "Concede" in page
 
 
+def test_a_sitter_posted_as_declarer_is_refused_in_the_rules_words_and_nothing_is_stored(phone: Phone) -> None:
+    match_id = phone.new_match(["A", "B", "C", "D"], first_dealer="1")  # B deals hand 1, sits out
+    response = phone.hand(match_id, 1, **played(1, 100, [40, None, 20, 60]))
+    assert response.status_code == 422
+    assert "B deals and sits out this hand, so cannot declare." in response.text
+    page = phone.get(f"/matches/{match_id}").text
+    assert "Hand 1 recorded." not in page and "Enter hand 1" in page  # still the first hand
+
+
 def test_a_played_hand_is_recorded_with_the_declarers_points_filled_in(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420", "start_scores-2": "300"})
     response = phone.hand(match_id, 1, **played(1, 160, [42, None, 23], {1: ["hearts", "clubs"]}))
