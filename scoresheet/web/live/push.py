@@ -3,7 +3,7 @@ connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development ser
 which holds each in a thread of its own).
 
 A phone following a match keeps one `GET /matches/<id>/events` (a watch link:
-`/watch/<token>/events`) open instead of asking for the version every 3 s: a table that is
+`/watch/<token>/events`) open instead of asking for the version every 1.5 s: a table that is
 thinking costs an idle connection and a short `alive` event every `PUSH_HEARTBEAT` seconds, and
 a saved hand reaches the other phones within `PUSH_EVERY` seconds (one thread per process reads
 the versions of every match its streams follow, in one query, that often). Each stream says the
