@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .helpers import PASSWORD, Phone, api_match, api_user, unique
+from .helpers import PASSWORD, Phone, api_match, api_tichu_match, api_user, unique
 
 SENT_WITHIN_MS = 10_000
 """Proof 1: both hands recorded within 10 s of the connection coming back."""
@@ -961,4 +961,36 @@ def test_with_four_at_the_table_a_kept_form_seats_the_next_dealer_out(new_phone:
     go_online(phone)
     phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 100), (4, 2, 120)]
+    forget_network_errors(phone)
+
+
+def test_a_tichu_round_saved_offline_follows_the_newest_sheet_and_its_dealer(new_phone: Any) -> None:
+    phone = new_phone()
+    name = unique("olga")
+    auth = api_user(phone, name)
+    match_id = api_tichu_match(phone, auth)  # two rounds: Vera deals round 3, Gleb round 4
+    phone.log_in(name)
+    sheet = f"/matches/{match_id}"
+    phone.page.goto(sheet)
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.goto(f"{sheet}/hands/new")
+    assert phone.page.locator("h1 + p").inner_text() == "Vera deals."
+    phone.page.goto(sheet)
+    kept(phone, sheet, f"{sheet}/hands/new")
+    round_3 = {"calls": [None, None, None, None], "first_out": 0, "card_points": [60, 40], "expected_hand": 3}
+    assert phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth, data=round_3).status == 201
+    sheet_hears(phone, match_id, 3)
+
+    go_offline(phone)
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter round 4"
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Round 4')")
+    assert phone.page.locator("h1 + p").inner_text().startswith("Gleb deals.")
+    phone.choose("Out first", "Boris")
+    phone.tap("button:text('Save round 4')")
+    phone.page.wait_for_selector("#live tr.queued th:text-is('4')")
+    go_online(phone)
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    rounds = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["hands"]
+    assert [(r["number"], r["first_out"]) for r in rounds][2:] == [(3, 0), (4, 1)]
     forget_network_errors(phone)
