@@ -249,7 +249,8 @@
       form.setAttribute("data-dealer", String(next.dealer));
       var deal = document.querySelector(".form-deal, h1 + p");
       if (deal) {
-        deal.textContent = next.deals[next.dealer] + (words.formOffline ? " " + words.formOffline : "");
+        var note = cutOff() && words.formOffline ? " " + words.formOffline : "";
+        deal.textContent = next.deals[next.dealer] + note;
       }
       var four = Boolean(form.querySelector(".sitting-out"));  // the dealer sits out
       form.querySelectorAll(four ? "[data-seat]" : "none").forEach(function (el) {
