@@ -58,8 +58,8 @@ def one_run(phone: Phone, match_id: str, hand: int) -> tuple[float, float]:
     page.locator("a.button", has_text=f"Enter hand {hand}").tap()
     page.wait_for_selector(f"h1:text('Hand {hand}')")
     page.locator("label.choice", has_text="Played").first.tap()
-    seats = page.locator("[id^=points_]")
-    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice").first.tap()
+    seats = page.locator("[id^=points_]:visible")  # the sitter's boxes are hidden
+    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible").first.tap()
     page.fill("#bid", "100")
     chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
     for i in range(seats.count()):

@@ -306,14 +306,15 @@ async def nap(seconds: float, until: float) -> None:
 
 QUIET = 30.0
 """With --backoff: after this many seconds without a change a phone polls less often, as
-static/app.js does (a half longer each time, up to --poll-most seconds)."""
+static/app.js did until 2026-12-04 (a half longer each time, up to --poll-most seconds); the
+page now polls every 1.5 s however long the table thinks, the default here."""
 
 
 async def poll_loop(
     port: int, table: Table, phone: Phone, args: argparse.Namespace, stats: Stats, until: float
 ) -> None:
     """A phone polling its match every `--poll` seconds, from a random first moment (with
-    --backoff, less often while the match does not change, as the page does)."""
+    --backoff, less often while the match does not change, as the page once did)."""
     await nap(random.uniform(0, args.poll), until)
     every, changed_at = args.poll, time.perf_counter()
     while time.perf_counter() < until:
@@ -746,9 +747,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds per database")
-    parser.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
+    parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (static/app.js: 1.5)")
     parser.add_argument(
-        "--backoff", action="store_true", help="poll less often while the match does not change (static/app.js)"
+        "--backoff",
+        action="store_true",
+        help="poll less often while the match does not change (static/app.js until 2026-12-04)",
     )
     parser.add_argument("--poll-most", type=float, default=12.0, help="with --backoff, the longest wait between polls")
     parser.add_argument("--hand-every", type=float, default=60.0, help="seconds between hands")

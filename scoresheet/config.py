@@ -53,7 +53,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_SECURE": None,  # None: decided by web/security.py's configure_cookies
     "SCORESHEET_INSECURE_COOKIES": False,
-    "LIVE_PUSH": False,
+    "LIVE_PUSH": None,  # None: pushed under `flask run`, else polled (web/live/push.py)
     "PUSH_EVERY": 0.5,
     "PUSH_HEARTBEAT": 5.0,
     "PUSH_STREAM_SECONDS": 300.0,

@@ -76,7 +76,8 @@
         var n = num(box);
         if (n === null || isNaN(n) || n * 10 <= 120 || box.value.trim().length < 2) return;
         var next = boxes.filter(function (b) {
-          return b !== box && b.value.trim() === "" && b.getAttribute("data-seat-points") !== declarer();
+          return b !== box && b.value.trim() === "" && !b.closest("[hidden]") &&
+            b.getAttribute("data-seat-points") !== declarer();
         })[0];
         if (next) next.focus();
       });
@@ -129,11 +130,11 @@
 
   // Live sheet. Where the server pushes (data-events-url) one EventSource hears each
   // new version, and an "alive" every few seconds while nothing changes; elsewhere ask whether
-  // the match changed (ETag/304 keeps it tiny): every 3 s, and once the sheet has not changed
-  // for half a minute (the table is thinking) a half longer each time, up to every 12 s, back
-  // to 3 s at a change or as soon as someone touches the phone. Only while the page is visible;
-  // on a change, fetch the page and swap the live part in.
-  var POLL_MS = 3000, POLL_MOST_MS = 12000, QUIET_MS = 30000;
+  // the match changed (ETag/304 keeps it tiny) every 1.5 s, whether the table plays or thinks: a
+  // saved hand is on every phone within 2 s after any idle time (docs/performance.md has what
+  // that costs the server). Only while the page is visible; on a change, fetch the page and
+  // swap the live part in.
+  var POLL_MS = 1500;
   function setUpLive(live) {
     var url = live.getAttribute("data-version-url");
     var events = window.EventSource ? live.getAttribute("data-events-url") : null;
@@ -143,8 +144,6 @@
     var source = null;
     var heardOf = null;   // the newest version the stream named
     var silence = null;
-    var pollEvery = POLL_MS;
-    var changedAt = Date.now();
     function swap() {
       return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
@@ -165,25 +164,16 @@
                           headers: { "If-None-Match": '"' + version + '"' } })
         .then(function (r) { return r.status === 200 ? r.json() : null; })
         .then(function (answer) {
-          if (answer && answer.version && answer.version !== version) {
-            awake();
-            return swap();
-          }
+          if (answer && answer.version && answer.version !== version) return swap();
         })
         .then(function () { document.dispatchEvent(new Event("sheet-reached")); })
         .catch(function () {
           // Offline for a moment: ask again later; offline.js says since when the sheet is old.
           document.dispatchEvent(new Event("sheet-unreachable"));
         })
-        .then(function () {
-          busy = false;
-          if (Date.now() - changedAt > QUIET_MS) {
-            pollEvery = Math.min(POLL_MOST_MS, Math.round(pollEvery * 1.5));
-          }
-        });
+        .then(function () { busy = false; });
     }
-    function awake() { pollEvery = POLL_MS; changedAt = Date.now(); }
-    function schedule() { clearTimeout(timer); timer = setTimeout(tick, pollEvery); }
+    function schedule() { clearTimeout(timer); timer = setTimeout(tick, POLL_MS); }
     function tick() { poll().then(function () { if (timer !== null) schedule(); }); }
     var tries = 0;
     function catchUp() {  // swap until the page shows the newest version the stream named
@@ -209,12 +199,14 @@
       source = new EventSource(events);
       source.onmessage = function (e) { heard(); heardOf = e.data; catchUp(); };
       source.addEventListener("alive", heard);
+      // The stream's time is up: open the next one at once rather than after the browser's
+      // pause for a lost connection (a hand saved in between is named by the next one first).
+      source.addEventListener("reopen", function () { hush(); listen(); });
       source.onerror = function () {
         if (source && source.readyState === EventSource.CLOSED) {
           // Refused (logged out, or no stream here): ask for the version as before.
           hush();
           events = null;
-          awake();
           start();
         }
       };
@@ -230,12 +222,7 @@
     }
     function stop() { clearTimeout(timer); timer = null; hush(); }
     document.addEventListener("visibilitychange", function () {
-      if (document.hidden) { stop(); } else { if (!events) { awake(); poll(); } start(); }
-    });
-    document.addEventListener("pointerdown", function () {  // someone looks: ask now, then often
-      var slowed = pollEvery !== POLL_MS;
-      awake();
-      if (slowed && !events && timer !== null) { clearTimeout(timer); tick(); }
+      if (document.hidden) { stop(); } else { if (!events) poll(); start(); }
     });
     window.addEventListener("online", function () {  // back online: catch up at once
       if (events) { hush(); listen(); } else { poll(); }

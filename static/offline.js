@@ -142,6 +142,64 @@
     });
   }
 
+  // ---- The next hand: its number and who deals it --------------------------------------------
+  // The server names the next hand and its dealer on the sheet's banner and on the hand form
+  // (with each seat's deal sentence, in the page's language). Offline, the phone goes on from
+  // the newest of those it knows (the form kept for offline use may be older than the sheet it
+  // last heard of) and past the hands waiting on it: after every hand but a redeal the next
+  // seat deals (RULES.md §6). Whether the server agrees is its to say when the hand goes out.
+
+  function dealOf(el, handName, dealerName) {
+    var hand = Number(el.getAttribute(handName));
+    var dealer = Number(el.getAttribute(dealerName));
+    var deals = null;
+    try { deals = JSON.parse(el.getAttribute("data-deals") || "null"); } catch (e) { deals = null; }
+    if (!hand || isNaN(dealer) || !deals || !deals.length) return null;
+    return { hand: hand, dealer: dealer, deals: deals };
+  }
+
+  function isRedeal(entry) {
+    return entry.fields.some(function (f) { return f[0] === "kind" && f[1] === "redeal"; });
+  }
+
+  // The hand after `deal` and the hands of this match waiting on the phone that follow it.
+  function dealAfter(deal, entries, match) {
+    var adds = entries.filter(function (e) {
+      return e.match === match && e.kind === "add" && e.state === "waiting";
+    }).sort(function (a, b) { return a.number - b.number || a.id - b.id; });
+    var hand = deal.hand;
+    var dealer = deal.dealer;
+    adds.forEach(function (e) {
+      if (e.number !== hand) return;  // taken meanwhile, or out of order: the server will say
+      hand += 1;
+      if (!isRedeal(e)) dealer = (dealer + 1) % deal.deals.length;
+    });
+    return { hand: hand, dealer: dealer, deals: deal.deals };
+  }
+
+  // The next hand as the sheet this phone last kept says it (the copy static/sw.js keeps of
+  // every version the sheet heard of), or null.
+  function keptSheetDeal(match) {
+    if (!window.caches) return Promise.resolve(null);
+    return caches.open(PAGES).then(function (cache) {
+      return cache.match("/matches/" + match);
+    }).then(function (hit) {
+      return hit ? hit.text() : null;
+    }).then(function (html) {
+      if (!html) return null;
+      var banner = new DOMParser().parseFromString(html, "text/html")
+        .querySelector("#live .banner[data-next-hand]");
+      return banner ? dealOf(banner, "data-next-hand", "data-next-dealer") : null;
+    }).catch(function () { return null; });
+  }
+
+  // Not in touch with the server: offline, or this page is the copy kept for offline use and
+  // the server has not answered since (the sheet's updates say when it does: "sheet-reached").
+  var unreachable = document.documentElement.hasAttribute("data-kept-at");
+  function cutOff() {
+    return !navigator.onLine || unreachable;
+  }
+
   // ---- Saving: the hand form --------------------------------------------------------------
 
   function summaryOf(form) {
@@ -175,25 +233,49 @@
     var expected = form.querySelector("input[name=expected_hand]");
     var shown = expected ? Number(expected.value) : null;
 
-    // This form for the hand after the ones waiting on this phone (the page may be the copy
-    // kept for offline use, made for an earlier hand).
-    function renumberForm(number) {
-      if (!expected || !number || number === shown) return;
+    var own = adding ? dealOf(form, "data-hand", "data-dealer") : null;
+
+    // This form for the hand after the newest sheet this phone knows and the hands waiting on
+    // it (the page may be the copy kept for offline use, made for an earlier hand): its number,
+    // who deals, and with four at the table whose boxes it shows.
+    function renumberForm(next) {
+      if (!expected || (next.hand === shown && next.dealer === own.dealer)) return;
       [document.querySelector("h1"), form.querySelector("button[type=submit]")].forEach(function (el) {
-        if (el) el.textContent = el.textContent.replace(String(shown), String(number));
+        if (el) el.textContent = el.textContent.replace(String(shown), String(next.hand));
       });
-      expected.value = String(number);
+      document.title = document.title.replace(String(shown), String(next.hand));
+      expected.value = String(next.hand);
+      form.setAttribute("data-hand", String(next.hand));
+      form.setAttribute("data-dealer", String(next.dealer));
       var deal = document.querySelector(".form-deal, h1 + p");
-      if (deal && words.formOffline) deal.textContent = words.formOffline;
-      shown = number;
+      if (deal) {
+        var note = cutOff() && words.formOffline ? " " + words.formOffline : "";
+        deal.textContent = next.deals[next.dealer] + note;
+      }
+      var four = Boolean(form.querySelector(".sitting-out"));  // the dealer sits out
+      form.querySelectorAll(four ? "[data-seat]" : "none").forEach(function (el) {
+        var out = Number(el.getAttribute("data-seat")) === next.dealer;
+        el.hidden = el.classList.contains("sitting-out") ? !out : out;
+      });
+      form.querySelectorAll("[data-seat-choice]").forEach(function (el) {
+        var out = Number(el.getAttribute("data-seat-choice")) === next.dealer;
+        el.hidden = out;
+        if (out) el.querySelector("input").checked = false;
+      });
+      shown = next.hand;
     }
 
-    waitingHands().then(function (all) {
-      var mine = all.filter(function (e) { return e.match === match; });
+    Promise.all([
+      waitingHands(),
+      own && cutOff() ? keptSheetDeal(match) : null
+    ]).then(function (both) {
+      var mine = both[0].filter(function (e) { return e.match === match; });
       var again = queuedId && mine.filter(function (e) { return e.id === queuedId; })[0];
       if (again) { fill(form, again); return; }
-      var adds = mine.filter(function (e) { return e.kind === "add"; });
-      if (adding && adds.length) renumberForm(adds[adds.length - 1].number + 1);
+      if (!own) return;
+      var sheet = both[1];
+      var base = sheet && sheet.hand > own.hand && sheet.deals.length === own.deals.length ? sheet : own;
+      renumberForm(dealAfter({ hand: base.hand, dealer: base.dealer, deals: own.deals }, mine, match));
     }).catch(function () { /* no IndexedDB: the form still posts */ });
 
     var saving = false;  // a second tap on save while the first is kept: the same hand
@@ -517,8 +599,7 @@
         note.textContent = words.logIn;
         live.parentNode.insertBefore(note, live);
       }
-      var adds = mine.filter(function (e) { return e.kind === "add"; });
-      nextHandBanner(live, adds.length ? adds[adds.length - 1].number + 1 : null);
+      nextHandBanner(live, mine, match);
       if (!rows.length) return;
       var table = live.querySelector("table.sheet tbody");
       if (table) {
@@ -536,30 +617,42 @@
     }).catch(function () { /* no IndexedDB: nothing can be waiting */ });
   }
 
-  // The banner names the next hand the server expects; with hands waiting on the phone the
-  // next one is after them, and who deals it is for the server to say.
-  function nextHandBanner(live, number) {
-    var banner = live.querySelector(".banner");
+  // The banner names the next hand the server expects and who deals it; with hands waiting on
+  // the phone the next one is after them (dealAfter). Offline it says that the server checks the
+  // deal when the hand goes out; back in touch, a hand not sent (a conflict, a refusal) is for
+  // the player to settle and moves no number on.
+  function nextHandBanner(live, mine, match) {
+    var banner = live.querySelector(".banner[data-next-hand]");
     var link = banner && banner.querySelector("a.button[href$='/hands/new']");
-    if (!link) return;
-    if (!link.hasAttribute("data-server-text")) link.setAttribute("data-server-text", link.textContent);
-    var serverText = link.getAttribute("data-server-text");
+    var deal = banner && dealOf(banner, "data-next-hand", "data-next-dealer");
+    if (!link || !deal) return;
+    var big = banner.querySelector("p.big");
+    if (!link.hasAttribute("data-server-text")) {
+      link.setAttribute("data-server-text", link.textContent);
+      if (big) big.setAttribute("data-server-text", big.textContent);
+    }
+    var next = dealAfter(deal, mine, match);
+    var moved = next.hand !== deal.hand;
     var note = banner.querySelector(".offline-deal");
     banner.querySelectorAll("p").forEach(function (p) {
-      if (!p.contains(link) && p !== note) p.hidden = Boolean(number);
+      if (!p.contains(link) && p !== note && p !== big) p.hidden = moved;
     });
-    if (!number) {
-      link.textContent = serverText;
+    var serverText = link.getAttribute("data-server-text");
+    link.textContent = moved ? serverText.replace(String(deal.hand), String(next.hand)) : serverText;
+    if (big) {
+      big.textContent = moved ? next.deals[next.dealer].replace("9999", String(next.hand))
+        : big.getAttribute("data-server-text");
+    }
+    var offline = moved && cutOff() && words.formOffline;
+    if (!offline) {
       if (note) note.remove();
       return;
     }
-    var shown = (/\d+/.exec(serverText) || [""])[0];
-    link.textContent = shown ? serverText.replace(shown, String(number)) : serverText;
     if (!note) {
       note = document.createElement("p");
       note.className = "offline-deal";
       note.textContent = words.formOffline;
-      banner.insertBefore(note, banner.firstChild);
+      banner.insertBefore(note, big ? big.nextSibling : banner.firstChild);
     }
   }
 
@@ -568,7 +661,6 @@
   function setUpOfflineLine(live) {
     var kept = document.documentElement.getAttribute("data-kept-at");
     var asOf = kept ? new Date(kept) : new Date();
-    var unreachable = Boolean(kept);
     var line = document.createElement("p");
     line.className = "offline-line";
     line.setAttribute("role", "status");
@@ -582,14 +674,16 @@
         document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
       line.textContent = (words.asOf || "").replace("{time}", time);
     }
-    document.addEventListener("sheet-reached", function () {
-      asOf = new Date();
-      unreachable = false;
+    function reached(now) {
+      var changed = unreachable !== !now;
+      unreachable = !now;
       show();
-    });
-    document.addEventListener("sheet-unreachable", function () { unreachable = true; show(); });
-    window.addEventListener("offline", show);
-    window.addEventListener("online", show);
+      if (changed) render();  // the banner's "Offline: …" comes or goes
+    }
+    document.addEventListener("sheet-reached", function () { asOf = new Date(); reached(true); });
+    document.addEventListener("sheet-unreachable", function () { reached(false); });
+    window.addEventListener("offline", function () { show(); render(); });
+    window.addEventListener("online", function () { show(); render(); });
     show();
   }
 

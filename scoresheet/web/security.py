@@ -75,7 +75,7 @@ def configure_cookies(app: Flask) -> None:
     """
     secure = app.config.get("SESSION_COOKIE_SECURE")
     if secure is None:
-        secure = not (app.debug or app.testing or _development_server() or app.config["SCORESHEET_INSECURE_COOKIES"])
+        secure = not (app.debug or app.testing or development_server() or app.config["SCORESHEET_INSECURE_COOKIES"])
     app.config["SESSION_COOKIE_SECURE"] = bool(secure)
     app.config.setdefault("REMEMBER_COOKIE_SECURE", bool(secure))
     app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)
@@ -97,7 +97,7 @@ def cookie_name(name: str) -> str:
     return (HOST_PREFIX if _host_prefixed(current_app.config) else "") + name
 
 
-def _development_server() -> bool:
+def development_server() -> bool:
     """Started by the `flask` command (`flask run`: the plain-http development server)."""
     return os.environ.get("FLASK_RUN_FROM_CLI") == "true"
 

@@ -201,7 +201,7 @@ def test_without_javascript_the_form_shows_no_dead_buttons_and_still_saves(new_p
 
 
 LIVE_WAIT_MS = 8_000
-"""The other phone asks every 3 s: it must show news well within this."""
+"""The other phone asks every 1.5 s: it must show news well within this."""
 
 
 def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any, shots: Path) -> None:

@@ -83,8 +83,8 @@ def test_the_sheet_paints_after_two_round_trips_and_a_saved_hand_is_on_it_after_
     page.locator("a.button", has_text="Enter hand 41").tap()
     page.wait_for_selector("h1:text('Hand 41')")
     page.locator("label.choice", has_text="Played").first.tap()
-    seats = page.locator("[id^=points_]")
-    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice").first.tap()
+    seats = page.locator("[id^=points_]:visible")  # the sitter's boxes are hidden
+    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible").first.tap()
     page.fill("#bid", "100")
     chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
     for i in range(seats.count()):

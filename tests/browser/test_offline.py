@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .helpers import PASSWORD, Phone, api_match, api_user, unique
+from .helpers import PASSWORD, Phone, api_match, api_tichu_match, api_user, unique
 
 SENT_WITHIN_MS = 10_000
 """Proof 1: both hands recorded within 10 s of the connection coming back."""
@@ -819,4 +819,179 @@ def test_a_phone_logged_out_everywhere_from_another_drops_its_sheets_and_hands_a
     assert "/hands/new" not in phone.page.content()
     assert phone.page.locator(".code").count() == 0
     go_online(phone)
+    forget_network_errors(phone)
+
+
+def record_by_api(phone: Phone, auth: dict[str, str], match_id: str, number: int) -> None:
+    """Another phone of the same player (the API) records hand `number`: Boris 100, made."""
+    hand = {
+        "kind": "played",
+        "declarer": 1,
+        "bid": 100,
+        "points": [15, None, 10],
+        "marriages": [[], ["spades"], []],
+        "expected_hand": number,
+    }
+    response = phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth, data=hand)
+    assert response.status == 201, response.text()
+
+
+def sheet_hears(phone: Phone, match_id: str, hands: int) -> None:
+    """The open sheet shows `hands` hands, and the copy kept for offline use is that sheet."""
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(hands - 1).wait_for(timeout=10_000)
+    until(
+        phone,
+        """([path, next]) => caches.open('tysiacha-pages-1').then(c => c.match(path))
+      .then(r => r ? r.text() : '').then(html => html.includes('data-next-hand="' + next + '"'))""",
+        [f"/matches/{match_id}", hands + 1],
+    )
+
+
+def test_the_first_hand_saved_offline_follows_the_newest_sheet_not_the_kept_form_and_goes_in_by_itself(
+    new_phone: Any,
+) -> None:
+    # The form was kept at hand 3 (Vera deals); the sheet then heard of hands 3 and 4.
+    phone, auth, match_id = table(new_phone, hands=2)
+    record_by_api(phone, auth, match_id, 3)
+    record_by_api(phone, auth, match_id, 4)
+    sheet_hears(phone, match_id, 4)
+
+    go_offline(phone)
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter hand 5"
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Hand 5')")
+    deal = phone.page.locator(".form-deal").inner_text()
+    assert deal == "Boris deals. Offline: the dealer and the lowest bid are checked when this hand is sent."
+    assert phone.page.input_value("input[name=expected_hand]") == "5"
+    phone.page.go_back()
+    enter(phone, 5, "Anna", 120, {1: 20, 2: 30})
+    assert waiting(phone) == ["5: Anna · 120 (waiting to be sent)"]
+    # The next one after it: hand 6, Vera's deal, said to be checked when it is sent.
+    banner = phone.page.locator("#live .banner")
+    assert banner.locator("a.button").inner_text() == "Enter hand 6"
+    assert banner.locator("p.big").inner_text() == "Hand 6: Vera deals."
+    assert banner.locator(".offline-deal").is_visible()
+
+    # Back online it goes in by itself, as hand 5, no tap and no conflict.
+    deadline = time.monotonic() + SENT_WITHIN_MS / 1000
+    go_online(phone)
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=left_ms(deadline))
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100), (4, 1, 100), (5, 0, 120)]
+    phone.page.locator("#live table.sheet tbody tr").nth(4).wait_for(timeout=left_ms(deadline))
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter hand 6"
+    assert phone.page.locator("#live .banner .offline-deal").count() == 0
+    forget_network_errors(phone)
+
+
+def test_a_rematchs_first_hand_saved_offline_gets_the_next_hand_and_its_dealer(new_phone: Any) -> None:
+    phone, auth, first = table(new_phone, hands=2)
+    request = phone.context.request
+    assert request.post(f"/api/matches/{first}/end", headers=auth).status == 200
+    answer = request.post(f"/api/matches/{first}/rematch", headers=auth)
+    assert answer.status == 201, answer.text()
+    match_id = answer.json()["id"]
+    sheet = f"/matches/{match_id}"
+    phone.page.goto(f"{sheet}/hands/new")
+    # The deal moves one seat on: Boris deals hand 1 of the rematch, Vera hand 2.
+    assert phone.page.locator(".form-deal").inner_text() == "Boris deals."
+    phone.page.goto(sheet)
+    kept(phone, sheet, f"{sheet}/hands/new")
+    record_by_api(phone, auth, match_id, 1)
+    sheet_hears(phone, match_id, 1)
+
+    go_offline(phone)
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Hand 2')")
+    assert phone.page.locator(".form-deal").inner_text().startswith("Vera deals.")
+    phone.page.go_back()
+    enter(phone, 2, "Anna", 120, {1: 20, 2: 30})
+    go_online(phone)
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    assert server_hands(phone, auth, match_id) == [(1, 1, 100), (2, 0, 120)]
+    forget_network_errors(phone)
+
+
+def test_back_online_with_a_conflict_the_banner_offers_the_servers_next_hand_and_says_nothing_of_offline(
+    new_phone: Any,
+) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    banner = phone.page.locator("#live .banner")
+    assert banner.locator(".offline-deal").is_visible()  # offline, it says so
+    record_by_api(phone, auth, match_id, 3)
+    record_by_api(phone, auth, match_id, 4)
+
+    go_online(phone)
+    phone.page.locator("#live tr.queued.state-conflict").wait_for(timeout=SENT_WITHIN_MS)
+    phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(timeout=10_000)
+    assert banner.locator("a.button").inner_text() == "Enter hand 5"
+    assert banner.locator("p.big").inner_text() == "Hand 5: Boris deals."
+    assert banner.locator(".offline-deal").count() == 0
+    assert "Offline" not in banner.inner_text()
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
+def test_with_four_at_the_table_a_kept_form_seats_the_next_dealer_out(new_phone: Any) -> None:
+    phone = new_phone()
+    name = unique("olga")
+    auth = api_user(phone, name)
+    match_id = api_match(phone, auth, hands=2, seats=4)  # hand 3: Vera deals and sits out
+    phone.log_in(name)
+    sheet = f"/matches/{match_id}"
+    phone.page.goto(sheet)
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.goto(f"{sheet}/hands/new")
+    assert phone.page.locator(".form-deal").inner_text() == "Vera deals and sits out."
+    phone.page.goto(sheet)
+    kept(phone, sheet, f"{sheet}/hands/new")
+    hand = {"kind": "played", "declarer": 0, "bid": 100, "points": [None, 15, None, 10], "expected_hand": 3}
+    assert phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth, data=hand).status == 201
+    sheet_hears(phone, match_id, 3)
+
+    go_offline(phone)
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Hand 4')")
+    assert phone.page.locator(".form-deal").inner_text().startswith("Gleb deals and sits out.")
+    assert phone.page.locator("#points_2").is_visible() and phone.page.locator("#points_3").is_hidden()
+    assert phone.page.locator("p.sitting-out:visible").inner_text() == "Gleb sits out this hand."
+    declarers = phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible")
+    assert declarers.all_inner_texts() == ["Anna", "Boris", "Vera"]
+    phone.page.go_back()
+    enter(phone, 4, "Vera", 120, {0: 20, 1: 30})
+    go_online(phone)
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 100), (4, 2, 120)]
+    forget_network_errors(phone)
+
+
+def test_a_tichu_round_saved_offline_follows_the_newest_sheet_and_its_dealer(new_phone: Any) -> None:
+    phone = new_phone()
+    name = unique("olga")
+    auth = api_user(phone, name)
+    match_id = api_tichu_match(phone, auth)  # two rounds: Vera deals round 3, Gleb round 4
+    phone.log_in(name)
+    sheet = f"/matches/{match_id}"
+    phone.page.goto(sheet)
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.goto(f"{sheet}/hands/new")
+    assert phone.page.locator("h1 + p").inner_text() == "Vera deals."
+    phone.page.goto(sheet)
+    kept(phone, sheet, f"{sheet}/hands/new")
+    round_3 = {"calls": [None, None, None, None], "first_out": 0, "card_points": [60, 40], "expected_hand": 3}
+    assert phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth, data=round_3).status == 201
+    sheet_hears(phone, match_id, 3)
+
+    go_offline(phone)
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter round 4"
+    phone.tap("#live .banner a.button")
+    phone.page.wait_for_selector("h1:text-is('Round 4')")
+    assert phone.page.locator("h1 + p").inner_text().startswith("Gleb deals.")
+    phone.choose("Out first", "Boris")
+    phone.tap("button:text('Save round 4')")
+    phone.page.wait_for_selector("#live tr.queued th:text-is('4')")
+    go_online(phone)
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    rounds = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["hands"]
+    assert [(r["number"], r["first_out"]) for r in rounds][2:] == [(3, 0), (4, 1)]
     forget_network_errors(phone)

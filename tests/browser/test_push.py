@@ -1,5 +1,5 @@
 """Live updates pushed, in Chromium: where the server holds connections, a phone
-following the match listens to one event stream instead of asking every 3 s, hears a hand saved
+following the match listens to one event stream instead of asking every 1.5 s, hears a hand saved
 elsewhere within 3 s, and sends nothing while the table is thinking."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 from .helpers import Phone, bank_and_download
 
 LIVE_WAIT_MS = 8_000
-"""The other phone polls every 3 s: it must show a new hand well within this."""
+"""The other phone polls every 1.5 s: it must show a new hand well within this."""
 
 
 def enter_played(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -61,11 +62,24 @@ def test_the_hand_form_shows_only_what_the_table_plays(phone: Phone) -> None:
     assert 'name="blind"' in page and 'name="sitter_points"' in page
     assert 'min="120"' in page  # gold set
     assert "B sits out this hand." in page
-    assert 'name="points_1"' not in page and 'value="1"><span>B<' not in page
+    # The sitter's boxes and declarer choice are hidden (there for a form kept on the phone
+    # offline, which seats a later dealer out: static/offline.js), every other seat's shown.
+    assert '<div class="seat" data-seat="1" hidden>' in page
+    assert re.search(r'<label class="choice" data-seat-choice="1" hidden><input[^>]*value="1"><span>B<', page)
+    assert '<div class="seat" data-seat="0">' in page and '<p class="seat sitting-out" data-seat="0" hidden>' in page
     tyzicha = phone.new_match(rules="tyzicha")
     page = phone.get(f"/matches/{tyzicha}/hands/new").text
     assert 'name="forced"' in page and 'step="10"' in page and 'min="100"' in page
     assert "Concede" in page
+
+
+def test_a_sitter_posted_as_declarer_is_refused_in_the_rules_words_and_nothing_is_stored(phone: Phone) -> None:
+    match_id = phone.new_match(["A", "B", "C", "D"], first_dealer="1")  # B deals hand 1, sits out
+    response = phone.hand(match_id, 1, **played(1, 100, [40, None, 20, 60]))
+    assert response.status_code == 422
+    assert "B deals and sits out this hand, so cannot declare." in response.text
+    page = phone.get(f"/matches/{match_id}").text
+    assert "Hand 1 recorded." not in page and "Enter hand 1" in page  # still the first hand
 
 
 def test_a_played_hand_is_recorded_with_the_declarers_points_filled_in(phone: Phone, csrf_app: Flask) -> None:

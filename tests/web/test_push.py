@@ -47,6 +47,28 @@ def lines(response: Any) -> list[str]:
     return b"".join(response.response).decode().splitlines()
 
 
+@pytest.mark.parametrize(
+    ("environment", "pushed"),
+    [
+        ({"FLASK_RUN_FROM_CLI": "true"}, True),  # flask --app scoresheet run
+        ({"FLASK_RUN_FROM_CLI": "true", "LIVE_PUSH": "0"}, False),
+        ({}, False),  # gunicorn's sync workers, tests
+        ({"LIVE_PUSH": "1"}, True),  # gunicorn's gevent workers (scoresheet/serve.py)
+    ],
+)
+def test_the_development_server_pushes_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, environment: dict[str, str], pushed: bool
+) -> None:
+    from scoresheet import create_app
+
+    for name in ("FLASK_RUN_FROM_CLI", "LIVE_PUSH"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    assert app.config["LIVE_PUSH"] is pushed
+
+
 def test_without_push_the_pages_poll_and_the_streams_are_not_there(phone: Phone) -> None:
     match_id = phone.new_match()
     assert phone.get(f"/matches/{match_id}/events").status_code == 404
@@ -72,6 +94,8 @@ def test_a_member_hears_the_version_then_each_new_one_and_alive_between(pushing:
     versions = [line for line in got if line.startswith("data: ") and line != "data: "]
     assert versions == ["data: 0-0", "data: 1-1"]
     assert got.count("event: alive") >= 2  # 1.5 s, an alive every 0.3 s while nothing changed
+    # Its time up, the stream asks for the next one at once (not after the retry's 2 s).
+    assert got[-3:] == ["event: reopen", "data: ", ""]
 
 
 def test_no_alive_while_the_versions_cannot_be_read(

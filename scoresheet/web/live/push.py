@@ -1,13 +1,14 @@
 """Live updates pushed to the phones as Server-Sent Events, where the server can hold
-connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development server).
+connections open (`LIVE_PUSH`: gunicorn's gevent workers, or the development server, `flask run`,
+which holds each in a thread of its own).
 
 A phone following a match keeps one `GET /matches/<id>/events` (a watch link:
-`/watch/<token>/events`) open instead of asking for the version every 3 s: a table that is
+`/watch/<token>/events`) open instead of asking for the version every 1.5 s: a table that is
 thinking costs an idle connection and a short `alive` event every `PUSH_HEARTBEAT` seconds, and
 a saved hand reaches the other phones within `PUSH_EVERY` seconds (one thread per process reads
 the versions of every match its streams follow, in one query, that often). Each stream says the
-match's version first, then each new one; it ends after `PUSH_STREAM_SECONDS`, and the browser's
-EventSource comes back at once, logged in afresh (a session logged out since gets the app's own
+match's version first, then each new one; after `PUSH_STREAM_SECONDS` it says `reopen` and ends, and
+the page opens the next stream at once, logged in afresh (a session logged out since gets the app's own
 answer). Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
 """
 
@@ -27,6 +28,7 @@ from ...services.matches import links, queries
 from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
 from ...storage.database import read_only, read_rows
 from ...storage.extensions import db
+from ..security import development_server
 
 ACCESS_EVERY = 2.0
 """How often, in seconds, a stream checks that it may still be read: its session's user is
@@ -137,7 +139,11 @@ def enabled() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its hub (it starts reading when the first stream waits)."""
+    """Give the app its hub (it starts reading when the first stream waits). `LIVE_PUSH` left
+    unset (None) means: push under the development server (`flask run`), which holds each
+    stream in a thread of its own, and poll elsewhere."""
+    if app.config.get("LIVE_PUSH") is None:
+        app.config["LIVE_PUSH"] = development_server()
     with app.app_context():
         app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
 
@@ -204,6 +210,9 @@ def stream(match_id: str, version: str, allowed: Callable[[], bool]) -> Response
                 said = now
                 if hub.current(beat):  # else silence: the page says it may be out of date
                     yield "event: alive\ndata: \n\n"
+        # Time is up: the page opens the next stream at once (not after `retry`, the pause
+        # for a lost connection), which names the version first.
+        yield "event: reopen\ndata: \n\n"
 
     response = Response(events(), mimetype="text/event-stream")
     response.cache_control.no_store = True

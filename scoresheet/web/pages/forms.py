@@ -372,7 +372,7 @@ def _with_expected_hand(data: dict[str, Any], expected: str | None) -> dict[str,
     return data
 
 
-def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> HandForm:
+def _hand_form(sheet: MatchState, **kwargs: Any) -> HandForm:
     """The hand form for this table: one row per seat, only the options it plays."""
     setup = sheet.setup
     n = len(setup.players)
@@ -413,7 +413,9 @@ def _hand_form(sheet: MatchState, sitting_out: int | None, **kwargs: Any) -> Han
     form.kind.choices = choices(
         [("played", _("Played")), ("forfeit", FORFEIT_WORDS.get(setup.rules, _("Forfeit"))), ("redeal", _("Redeal"))]
     )
-    form.declarer.choices = choices((i, name) for i, name in enumerate(setup.players) if i != sitting_out)
+    # Every seat, the sitter's choice hidden by the page (a form kept on the phone seats a later
+    # dealer out, static/offline.js); the engine refuses a sitter who declares (RULES.md §6).
+    form.declarer.choices = choices((i, name) for i, name in enumerate(setup.players))
     return form
 
 
@@ -481,11 +483,12 @@ def _round_form(sheet: MatchState, **kwargs: Any) -> RoundForm:
     return form
 
 
-def entry_form(sheet: MatchState, sitting_out: int | None, data: dict[str, Any] | None = None) -> RoundForm | HandForm:
-    """The form for one hand of this table: Tichu's round form or Tysiacha's hand form."""
+def entry_form(sheet: MatchState, data: dict[str, Any] | None = None) -> RoundForm | HandForm:
+    """The form for one hand of this table: Tichu's round form or Tysiacha's hand form (every
+    seat in it; who sits out a hand is the page's to show and the engine's to check)."""
     if sheet.setup.rules == TICHU:
         return _round_form(sheet, data=data)
-    return _hand_form(sheet, sitting_out, data=data)
+    return _hand_form(sheet, data=data)
 
 
 def round_to_form_data(record: dict[str, Any]) -> dict[str, Any]:

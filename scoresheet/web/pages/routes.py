@@ -278,7 +278,7 @@ def new_hand(match_id: str) -> Any:
         flash(closed, "warning")
         return back_to(m)
     tichu = sheet.setup.rules == TICHU
-    form = entry_form(sheet, nxt.sitting_out, {"expected_hand": str(nxt.hand)})
+    form = entry_form(sheet, {"expected_hand": str(nxt.hand)})
     if form.validate_on_submit():
         try:
             record, expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules)
@@ -312,7 +312,7 @@ def edit_hand(match_id: str, number: int) -> Any:
     deal = sheet.hands[number - 1]
     tichu = sheet.setup.rules == TICHU
     data = round_to_form_data(hand.record) if tichu else record_to_form_data(hand.record, len(sheet.setup.players))
-    form = entry_form(sheet, deal.sitting_out, {**data, "version": str(hand.version), "uid": hand.uid})
+    form = entry_form(sheet, {**data, "version": str(hand.version), "uid": hand.uid})
     if form.validate_on_submit():
         version = form.version.data
         try:
@@ -441,7 +441,7 @@ def preview(match_id: str) -> Any:
     deal = sheet.next if number is None else sheet.hands[number - 1]
     if m.status != "open" or deal is None:
         return {"ok": False, "message": _("No more hands can be entered in this match.")}
-    form = entry_form(sheet, deal.sitting_out)
+    form = entry_form(sheet)
     if not form.validate():
         message = next(iter(e for errs in form.errors.values() for e in errs), _("Check the form."))
         return {"ok": False, "message": str(message)}
