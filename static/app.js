@@ -393,12 +393,16 @@
     update();
   }
 
-  // Keep the screen on during a match, where the browser allows it.
+  // Keep the screen on during a match and on the scoreboard, where the browser allows it (the
+  // Screen Wake Lock API; nothing happens where there is none). The browser lets the lock go
+  // whenever the page is hidden: it is asked for again each time the page is shown.
   function setUpWakeLock() {
     if (!("wakeLock" in navigator)) return;
+    var held = null;
     function ask() {
-      if (document.hidden) return;
-      navigator.wakeLock.request("screen").catch(function () { /* not allowed: fine */ });
+      if (document.hidden || (held && !held.released)) return;
+      navigator.wakeLock.request("screen").then(function (lock) { held = lock; },
+                                                 function () { /* not allowed: fine */ });
     }
     document.addEventListener("visibilitychange", ask);
     ask();
