@@ -63,24 +63,44 @@
     });
   }
 
-  // Card points: once a number cannot grow any more (a third digit would pass 120),
-  // the next empty box of another player than the declarer gets the keypad, saving a tap.
+  // The keypad moves on, saving a tap each time (docs/performance.md, "Taps"): once the
+  // contract is set (a declarer picked, a quick bid tapped, a bid typed to its third digit) the
+  // first empty card-points box of a defender gets the keypad, and once a number cannot grow
+  // any more (a third digit would pass 120) the next one. It only moves the keypad: nothing is
+  // filled in for the player. A tap on the bid selects it, so the digits typed replace it.
   function setUpPointsAdvance(form) {
     var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-seat-points]"));
+    var bid = form.querySelector("input[name=bid]");
     function declarer() {
       var checked = form.querySelector("input[name=declarer]:checked");
       return checked ? checked.value : null;
+    }
+    function moveOn(from) {
+      var next = boxes.filter(function (b) {
+        return b !== from && b.value.trim() === "" && b.getAttribute("data-seat-points") !== declarer() &&
+          b.offsetParent !== null;  // a Rospisat' or a redeal hides the boxes: nothing to type
+      })[0];
+      if (next) next.focus();
     }
     boxes.forEach(function (box) {
       box.addEventListener("input", function () {
         var n = num(box);
         if (n === null || isNaN(n) || n * 10 <= 120 || box.value.trim().length < 2) return;
-        var next = boxes.filter(function (b) {
-          return b !== box && b.value.trim() === "" && !b.closest("[hidden]") &&
-            b.getAttribute("data-seat-points") !== declarer();
-        })[0];
-        if (next) next.focus();
+        moveOn(box);
       });
+    });
+    form.querySelectorAll("input[name=declarer]").forEach(function (radio) {
+      radio.addEventListener("change", function () { moveOn(null); });
+    });
+    form.querySelectorAll("button[data-bid]").forEach(function (button) {
+      button.addEventListener("click", function () { if (declarer() !== null) moveOn(null); });
+    });
+    if (!bid) return;
+    var fresh = false;
+    bid.addEventListener("focus", function () { fresh = true; bid.select(); });
+    bid.addEventListener("click", function () { if (fresh) bid.select(); fresh = false; });
+    bid.addEventListener("input", function (event) {
+      if (event.inputType && /^[0-9]{3}$/.test(bid.value.trim()) && declarer() !== null) moveOn(null);
     });
   }
 
@@ -378,12 +398,16 @@
     update();
   }
 
-  // Keep the screen on during a match, where the browser allows it.
+  // Keep the screen on during a match and on the scoreboard, where the browser allows it (the
+  // Screen Wake Lock API; nothing happens where there is none). The browser lets the lock go
+  // whenever the page is hidden: it is asked for again each time the page is shown.
   function setUpWakeLock() {
     if (!("wakeLock" in navigator)) return;
+    var held = null;
     function ask() {
-      if (document.hidden) return;
-      navigator.wakeLock.request("screen").catch(function () { /* not allowed: fine */ });
+      if (document.hidden || (held && !held.released)) return;
+      navigator.wakeLock.request("screen").then(function (lock) { held = lock; },
+                                                 function () { /* not allowed: fine */ });
     }
     document.addEventListener("visibilitychange", ask);
     ask();

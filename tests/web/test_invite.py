@@ -388,3 +388,23 @@ def test_the_watch_page_and_the_board_carry_the_out_of_date_line_for_the_script(
         )
         assert line, url
         assert line.group(1) == "The sheet may be out of date: no connection since {time}."
+
+
+def test_the_scoreboard_installs_as_an_app_of_its_own_while_its_token_lives(
+    phone: Phone, csrf_app: Flask, make_phone: Any
+) -> None:
+    match_id = phone.new_match()
+    path = _watch_path(phone, match_id)
+    watcher = csrf_app.test_client()
+    assert f'<link rel="manifest" href="{path}/board.webmanifest?lang=en">' in watcher.get(f"{path}/board").text
+    answer = watcher.get(f"{path}/board.webmanifest?lang=ru")
+    assert answer.status_code == 200 and answer.mimetype == "application/manifest+json"
+    assert answer.headers["Cache-Control"] == "no-store" and answer.headers["Referrer-Policy"] == "no-referrer"
+    manifest = answer.get_json(force=True)
+    board = f"{path}/board"
+    assert (manifest["id"], manifest["start_url"], manifest["scope"]) == (board, board, board)
+    assert manifest["display"] == "fullscreen" and len(manifest["icons"]) == 2
+    assert (manifest["name"], manifest["short_name"]) == ("Табло: Anna · Boris · Vera", "Табло")
+    assert watcher.get("/manifest.webmanifest").get_json(force=True)["scope"] == "/"  # the phone's app
+    phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}")
+    assert watcher.get(f"{path}/board.webmanifest").status_code == 404

@@ -36,7 +36,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         *[f"{match}/sheet.csv", f"{match}/sheet.xlsx", f"{match}/backup.json", f"{match}/version", "/backup.json"],
         "/import",
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
-        *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version"],
+        *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version", f"{watch[1]}/board.webmanifest"],
     ]
     for url in pages:
         assert phone.get(url).status_code == 200, url

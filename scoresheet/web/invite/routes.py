@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
@@ -19,8 +20,9 @@ from ...rules.tichu import team_of
 from ...services.errors import Conflict
 from ...services.matches import commands, links, members, queries, versions
 from ...storage.models import Match
-from .. import downloads, limits
+from .. import downloads, limits, manifests
 from ..forms import ButtonForm
+from ..i18n import languages
 from ..match_view import back_to, match_context
 
 bp = Blueprint("invite", __name__)
@@ -76,6 +78,19 @@ def board(token: str) -> Response:
     return _private(
         render_template("invite/board.html", match=match, sheet=sheet, token=token, dealing=dealing, **context)
     )
+
+
+@bp.get("/watch/<token>/board.webmanifest")
+def board_manifest(token: str) -> Response:
+    """The scoreboard as an app of its own on a tablet (`manifests.board`): named after the
+    board and its sides, in the board's language (`?lang=`); only for a live token."""
+    match = links.by_watch_token(token)
+    sides = " · ".join(s.name for s in queries.sheet_of(match).standings)
+    lang = request.args.get("lang", "").replace("-", "_")
+    with force_locale(lang if lang in languages() else "en"):
+        body = {**manifests.board(url_for("invite.board", token=token)), "name": f"{_('Scoreboard')}: {sides}"}
+        body["short_name"] = _("Scoreboard")
+    return _private(manifests.answer(body))
 
 
 @bp.get("/watch/<token>/version")

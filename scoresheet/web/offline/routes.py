@@ -6,8 +6,6 @@ the hands the phone kept offline and sends later (`static/offline.js`; their ans
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_babel import force_locale
 from flask_babel import gettext as _
@@ -15,23 +13,10 @@ from flask_login import login_required
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
+from .. import manifests
 from ..i18n import languages
 
 bp = Blueprint("offline", __name__)
-MANIFEST = {
-    "id": "/",
-    "start_url": "/",
-    "scope": "/",
-    "display": "standalone",
-    "orientation": "any",
-    "background_color": "#ffffff",
-    "theme_color": "#0b4fa8",
-    "icons": [
-        {"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any maskable"},
-        {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"},
-    ],
-}
-"""The manifest's fields that no language changes (`manifest` adds the words)."""
 
 
 @bp.get("/sw.js")
@@ -57,12 +42,12 @@ def manifest() -> Response:
     lang = request.args.get("lang", "").replace("-", "_")
     with force_locale(lang if lang in languages() else "en"):
         body = {
-            **MANIFEST,
+            **manifests.APP,
             "name": _("Tysiacha scoresheet"),
             "short_name": _("Tysiacha"),
             "description": _("The score sheet of a Tysiacha (1000) table, kept on every player's phone."),
         }
-    response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    response = manifests.answer(body)
     response.cache_control.public = True
     response.cache_control.max_age = 24 * 3600
     return response
