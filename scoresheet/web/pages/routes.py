@@ -57,11 +57,14 @@ def register() -> Any:
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
-            return _logged_in(
-                user,
-                form.remember.data,
-                _("Welcome, %(name)s. Start a match or join your table's.", name=user.username),
+            # With a page to go on to (a join link's, above all) the welcome leaves the next
+            # step to that page; on the home page it says what to do there.
+            welcome = (
+                _("Welcome, %(name)s: your account is ready.", name=user.username)
+                if request.args.get("next")
+                else _("Welcome, %(name)s. Start a match or join your table's.", name=user.username)
             )
+            return _logged_in(user, form.remember.data, welcome)
     return render_template("pages/register.html", form=form)
 
 
@@ -111,10 +114,19 @@ def logout() -> Any:
 
 
 @bp.get("/")
-@login_required
-def index() -> str:
-    """Home: your matches, start one, join one."""
+def index() -> Any:
+    """Home: your matches, start one, join one; logged out, the welcome page."""
+    if not current_user.is_authenticated:
+        return redirect(url_for("pages.welcome"))  # a first visit: what this is, not "log in"
     return _home(JoinForm(formdata=None))
+
+
+@bp.get("/welcome")
+def welcome() -> Any:
+    """What the app is, with Make an account and Log in (logged in: the home page)."""
+    if current_user.is_authenticated:
+        return redirect(url_for("pages.index"))
+    return render_template("pages/welcome.html")
 
 
 def _home(join_form: JoinForm) -> str:
