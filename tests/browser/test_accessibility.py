@@ -227,7 +227,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("log-in", stranger, "/login"),
         Stop("register", stranger, "/register"),
         Stop("register, its errors shown", stranger, "/register", _bad_registration),
-        Stop("welcome (the first visit)", stranger, "/"),
+        Stop("welcome (the first visit)", stranger, "/welcome"),
         Stop("join link, logged out: make an account or log in", stranger, f"/join/{theirs['join_code']}"),
         Stop("watch page", stranger, watch),
         Stop("watch page, offline", stranger, watch, _offline),
