@@ -29,6 +29,7 @@ from ..forms import ButtonForm, ConfirmForm
 from ..match_view import back_to, match_context, refused_form
 from ..offline import queued
 from ..security import ascii_number
+from ..template_globals import session_ended
 from . import news
 from .forms import (
     JoinForm,
@@ -123,9 +124,13 @@ def index() -> Any:
 
 @bp.get("/welcome")
 def welcome() -> Any:
-    """What the app is, with Make an account and Log in (logged in: the home page)."""
+    """What the app is, with Make an account and Log in (logged in: the home page). A phone
+    whose session the server ended goes to the log-in page instead, which says so and drops
+    that account's kept sheets and waiting hands (docs/offline.md)."""
     if current_user.is_authenticated:
         return redirect(url_for("pages.index"))
+    if session_ended():
+        return redirect(url_for("pages.login"))
     return render_template("pages/welcome.html")
 
 
