@@ -16,7 +16,7 @@ from ..services.matches.versions import sheet_version
 from ..services.players.profiles import CHART_HEIGHT, CHART_WIDTH
 from ..storage.models import isoformat
 from ..words.house_rules import rule_card
-from ..words.values import decimal, number
+from ..words.values import decimal, figure, number, signed
 from ..words.vocabulary import GAME_WORDS
 from .assets import static_url
 from .i18n import language_context, per_language, utc_time
@@ -52,6 +52,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(utc_time, "utc_time")
     app.add_template_filter(number, "number")
     app.add_template_filter(decimal, "decimal")
+    app.add_template_filter(figure, "figure")
+    app.add_template_filter(signed, "signed")
 
 
 def session_ended() -> bool:

@@ -19,9 +19,14 @@ from ..rules.messages import Coded, OneOf
 from ..rules.tichu import CALL_WORDS
 from .vocabulary import CALL_NAMES, RULESET_NAMES, SUIT_WORDS
 
-_MINIMUM_GROUPING = {"pl": 2}
-"""CLDR's minimumGroupingDigits where it is not 1 (Babel 2.19 does not apply it): Polish writes
-1000 and 10 000, as the phone's own number format does."""
+_GROUPED_FROM = 10_000
+"""The smallest number written with a group separator, in every language: the game's own
+figures (scores, targets, bids: below 10 000) are written as on the sheet, 1000 and 1020,
+in a sentence too, so that a screen or a shared picture never says "1 000" beside "1000"
+(as CLDR's minimumGroupingDigits of 2, which Polish has and Babel 2.19 does not apply)."""
+MINUS = "\u2212"
+"""The minus sign a player reads (U+2212, as wide as the plus); the CSV and the JSON keep
+ASCII's hyphen-minus."""
 
 _WORDS: dict[str, Mapping[str, Any]] = {
     "suit": SUIT_WORDS,
@@ -37,14 +42,25 @@ def _locale() -> Locale:
 
 
 def number(value: int) -> str:
-    """A whole number as the request's language writes it in a sentence: 1,020 / 1 020 /
-    1.020 (Polish: 1020), negative with the language's minus sign."""
+    """A whole number as the request's language writes it in a sentence: 1020 as on the
+    sheet; from 10 000 grouped, 12,345 / 12 345 / 12.345; negative with the language's minus
+    sign (an API refusal's sentence carries it too)."""
     locale = _locale()
-    grouped_from = 10 ** (2 + _MINIMUM_GROUPING.get(locale.language, 1))
     digits = str(abs(value))
-    if abs(value) >= grouped_from:
+    if abs(value) >= _GROUPED_FROM:
         digits = format_decimal(abs(value), locale=locale)
     return f"{get_minus_sign_symbol(locale)}{digits}" if value < 0 else digits
+
+
+def figure(value: int) -> str:
+    """A score as the page shows it: plain digits, a negative one with the minus sign
+    (−150, never the hyphen of -150)."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def signed(value: int) -> str:
+    """A hand's entry or change as the page shows it: +35, −150, 0."""
+    return f"+{value}" if value > 0 else figure(value)
 
 
 _DECIMAL_POINT = {"en": "."}

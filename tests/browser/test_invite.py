@@ -39,14 +39,18 @@ def test_invite_copies_the_link_and_a_logged_out_phone_joins_with_one_tap(
     anna.screenshot(shots, "invite")
 
     boris = new_phone(**SMALL)
-    boris.page.goto(link)  # opened from the chat: logged out
-    boris.page.wait_for_url(re.compile(r"/login\?next=%2Fjoin%2F|/login\?next=/join/"))
-    boris.tap("a:text('Make an account')")
+    boris.page.goto(link)  # opened from the chat: logged out, the table's match and the way in
+    expect(boris.page.locator("main")).to_contain_text(
+        "Make an account or log in to join the match of Anna · Boris · Vera."
+    )
+    boris.tap("a.button:text('Make an account')")
+    boris.page.wait_for_url(re.compile(r"/register\?next=%2Fjoin%2F|/register\?next=/join/"))
     boris.page.fill("#username", unique("boris"))
     boris.page.fill("#password", PASSWORD)
     boris.tap("button:text('Make my account')")
     boris.page.wait_for_url(link)
     expect(boris.page.locator("h1")).to_have_text("Join this match?")
+    expect(boris.page.locator("li.flash")).to_have_text(re.compile(r"^Welcome, boris\d+: your account is ready\.$"))
     boris.tap("button:text('Join')")  # the one tap after the account (the taps of a logged-in
     boris.page.wait_for_selector("h1:text('Anna · Boris · Vera')")  # join: test_at_the_table)
     expect(boris.page.locator("li.flash")).to_contain_text("You joined the match")

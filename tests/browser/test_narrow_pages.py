@@ -227,7 +227,7 @@ def test_every_page_fits_a_360_px_phone_in_every_language(
     speak(player, language)
     speak(stranger, language)
     found = {url: misfits(player, url) for url in pages}
-    found |= {url: misfits(stranger, url) for url in ("/login", "/register")}
+    found |= {url: misfits(stranger, url) for url in ("/login", "/register", "/welcome")}
     bad = [f"{url}: {what}" for url, misfit in found.items() for what in misfit]
     if bad:
         pytest.fail("\n".join(bad))

@@ -76,9 +76,9 @@ def test_the_board_shows_big_scores_who_deals_and_the_barrel_and_follows_the_tab
     )
     expect(tv.page.locator(".board-status")).to_have_text("Hand 3: Vera deals.", timeout=20_000)
     after = _sides(tv.page)
-    assert [s["score"] for s in after] == ["880", "-90", "20"]
+    assert [s["score"] for s in after] == ["880", "−90", "20"]
     assert after[0]["marks"] == "on the barrel: 2 hands left" and after[2]["marks"] == "deals next"
-    expect(tv.page.locator(".board-side.seat-1 .board-change")).to_have_text("hand 2: -100")
+    expect(tv.page.locator(".board-side.seat-1 .board-change")).to_have_text("hand 2: −100")
 
     # Portrait, dark: one side under another, still all on a 360 x 640 screen.
     phone = new_phone(**PHONE, color_scheme="dark")

@@ -109,7 +109,7 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     anna.choose("Anna called", "Tichu")
     anna.page.fill("#card_points", "35")
     save_round(anna, 4)
-    anna.page.wait_for_selector(".banner.win:has-text('Anna & Vera win with 1,025!')")
+    anna.page.wait_for_selector(".banner.win:has-text('Anna & Vera win with 1025!')")
     boris.page.locator(".banner.win", has_text="Anna & Vera win").wait_for(timeout=LIVE_WAIT_MS)
     assert boris.page.evaluate("window.stillTheSamePage") is True
     calls = anna.page.locator("table.calls-table")
@@ -146,4 +146,4 @@ def test_negative_card_points_are_typed_on_the_keypad_and_the_sign_key(new_phone
     assert anna.page.locator("output[data-complement-of]").inner_text() == "115"
     wait_for_preview(anna, "Anna & Vera: -15")
     save_round(anna, 1)
-    assert standings(anna) == {"Anna & Vera": "-15", "Boris & Gleb": "115"}
+    assert standings(anna) == {"Anna & Vera": "−15", "Boris & Gleb": "115"}

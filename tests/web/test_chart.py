@@ -78,7 +78,7 @@ def test_the_match_page_draws_the_race_as_inline_svg_without_style_attributes(
     assert svg.group(0).count("<polyline") == 3
     assert "guide-barrel" in svg.group(0) and "guide-target" in svg.group(0)
     assert "style=" not in svg.group(0) and "<script" not in svg.group(0)
-    assert "Score race over 1 hand: Anna 40, Boris -100, Vera 20" in page
+    assert "Score race over 1 hand: Anna 40, Boris −100, Vera 20" in page
 
 
 def test_the_barrel_line_follows_the_barrel_gap() -> None:

@@ -20,6 +20,13 @@ from .test_strangers import match_routes, url_for_rule
 WATCH = re.compile(r'id="watch-link" href="http://localhost(/watch/[A-Za-z0-9_-]+)"')
 
 
+def _code_of(phone: Phone, match_id: str) -> str:
+    """The match's join code, as its page shows it."""
+    found = re.search(r'href="http://localhost/join/(\w+)"', phone.get(f"/matches/{match_id}").text)
+    assert found
+    return found.group(1)
+
+
 def _code(app: Flask, match_id: str) -> str:
     with app.app_context():
         return db.session.get(Match, match_id).join_code
@@ -54,8 +61,12 @@ def test_a_join_link_opened_logged_out_leads_through_log_in_into_the_match(phone
     boris = Phone(csrf_app.test_client())
     boris.register("boris")
     boris.post("/logout", {}, form_url="/logout")
-    response = boris.get(path)
-    assert response.status_code == 302 and response.location == f"/login?next={path}"
+    page = boris.get(path)  # logged out: the table's match, and the way in, in its words
+    assert page.status_code == 200 and "Anna · Boris · Vera" in page.text
+    assert "Make an account or log in to join the match of Anna · Boris · Vera." in page.text
+    assert f'href="/register?next={path}"' in page.text and f'href="/login?next={path}"' in page.text
+    assert "Log in to see that page" not in page.text and ">Join</button>" not in page.text
+    assert boris.get("/join/ABCDEFGHJK").status_code == 404  # a wrong code says so (and counts)
     login = f"/login?next={path}"
     response = boris.post(login, {"username": "boris", "password": "correct horse"})
     assert response.location == path
@@ -76,6 +87,8 @@ def test_a_join_link_leads_a_newcomer_through_registration_into_the_match(phone:
     assert f'href="/register?next={path}"' in login_page
     response = vera.post(f"/register?next={path}", {"username": "vera", "password": "correct horse"})
     assert response.location == path
+    page = vera.get(path).text  # the welcome fits the join page it lands on
+    assert "Welcome, vera: your account is ready." in page and "Start a match" not in page
     assert vera.post(path, {}).location == f"/matches/{match_id}"
 
 
@@ -240,6 +253,34 @@ def test_the_rematch_button_starts_the_next_match_and_the_old_sheet_points_to_it
     assert f'href="/matches/{new_id}"' in phone.get(f"/matches/{match_id}").text
 
 
+def test_a_rematch_seats_each_player_where_they_sat(api_user: Any, make_user: Any) -> None:
+    boris, vera = make_user("boris"), make_user("vera")
+    match = api_user.new_match()
+    for player in (boris, vera):
+        assert player.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    assert api_user.post(f"/api/matches/{match['id']}/seats/0/claim").status_code == 200
+    assert boris.post(f"/api/matches/{match['id']}/seats/1/claim").status_code == 200  # vera stays a guest
+    api_user.post(f"/api/matches/{match['id']}/end")
+    new = vera.post(f"/api/matches/{match['id']}/rematch").json
+    seats = api_user.get(f"/api/matches/{new['id']}/seats").json["seats"]
+    assert [(s["name"], s["username"]) for s in seats] == [("Anna", "anna"), ("Boris", "boris"), ("Vera", None)]
+    old = api_user.get(f"/api/matches/{match['id']}/seats").json["seats"]
+    assert [s["username"] for s in old] == ["anna", "boris", None]  # the old match keeps its own
+
+
+def test_a_banked_sheet_keeps_listening_until_its_rematch_starts(phone: Phone, make_phone: Any) -> None:
+    match_id = phone.new_match(**{"start_scores-0": "870"})
+    boris = make_phone("boris")
+    boris.post("/join", {"code": _code_of(phone, match_id)}, form_url="/")
+    phone.hand(match_id, 1, **played(0, 140, [None, 20, 20], {0: ["hearts"]}))  # Anna wins
+    assert phone.post(f"/matches/{match_id}/bank", {"confirm": "y"}).status_code == 302
+    live = f'data-version-url="/matches/{match_id}/version"'
+    assert live in boris.get(f"/matches/{match_id}").text  # another phone may start the rematch
+    phone.post(f"/matches/{match_id}/rematch", {}, form_url=f"/matches/{match_id}")
+    page = boris.get(f"/matches/{match_id}").text  # what the live update swaps in
+    assert "Open the rematch" in page and live not in page  # nothing more to wait for
+
+
 def test_the_start_form_offers_names_played_with_and_names_the_dealers(phone: Phone) -> None:
     assert "<datalist" not in phone.get("/matches/new").text
     phone.new_match(["Anna", "Boris", "Vera"])
@@ -296,7 +337,7 @@ def test_the_scoreboard_shows_each_side_its_score_the_next_dealer_and_the_barrel
     assert f'href="{path}/board"' in client.get(path).text  # the watch page links to it
     api_user.add_hand(match["id"], {"declarer": 1, "bid": 100, "points": [40, None, 0]})
     after = _board_sides(client.get(f"{path}/board").text)
-    assert [s["change"] for s in after] == ["hand 2: 0", "hand 2: -100", "hand 2: 0"]
+    assert [s["change"] for s in after] == ["hand 2: 0", "hand 2: −100", "hand 2: 0"]
     assert after[0]["marks"] == "on the barrel: 2 hands left"
     assert after[2]["marks"] == "deals next"
 

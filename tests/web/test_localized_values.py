@@ -5,12 +5,13 @@ digits."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scoresheet.words.values import number
+from scoresheet.words.values import figure, number, signed
 
 from .helpers import WINNING_HAND, WINNING_START
 from .page_helpers import parse
@@ -56,12 +57,12 @@ def test_a_refusal_that_names_a_suit_reads_wholly_in_the_readers_language(
     [
         (
             "ru",
-            f"По правилам «Польские» играют до 1{NBSP}000, а не до 500.",
+            "По правилам «Польские» играют до 1000, а не до 500.",
             "По правилам «Польские» игроков должно быть 3 или 4, а не 2.",
         ),
         (
             "uk",
-            f"За правилами «Польські» грають до 1{NBSP}000, а не до 500.",
+            "За правилами «Польські» грають до 1000, а не до 500.",
             "За правилами «Польські» гравців має бути 3 або 4, а не 2.",
         ),
         (
@@ -71,7 +72,7 @@ def test_a_refusal_that_names_a_suit_reads_wholly_in_the_readers_language(
         ),
         (
             "de",
-            "Nach den Regeln „Polnisch“ geht es bis 1.000, nicht bis 500.",
+            "Nach den Regeln „Polnisch“ geht es bis 1000, nicht bis 500.",
             "Nach den Regeln „Polnisch“ spielen 3 oder 4 Spieler, nicht 2.",
         ),
         (
@@ -117,11 +118,11 @@ def test_a_refused_call_names_the_calls_in_the_readers_words(
 @pytest.mark.parametrize(
     ("language", "written"),
     [
-        ("en", "-1,020"),
-        ("de", "-1.020"),
-        ("ru", f"-1{NBSP}020"),
-        ("uk", f"-1{NBSP}020"),
-        ("pl", "-1020"),
+        ("en", "-12,345"),
+        ("de", "-12.345"),
+        ("ru", f"-12{NBSP}345"),
+        ("uk", f"-12{NBSP}345"),
+        ("pl", f"-12{NBSP}345"),
     ],
 )
 def test_numbers_in_sentences_are_written_as_the_language_writes_them(
@@ -130,21 +131,29 @@ def test_numbers_in_sentences_are_written_as_the_language_writes_them(
     written: str,
 ) -> None:
     with app.test_request_context(headers={"Accept-Language": language}):
-        assert number(-1020) == written
+        assert number(-12345) == written
+        # The game's figures (below 10 000) as on the sheet, in every language: "to 1000"
+        # and "wins with 1020" beside the cells' 1020, never "1 000" beside "1000".
+        assert number(1020) == "1020" and number(9999) == "9999"
         assert number(880) == "880" and number(-5) == "-5"
-    with app.test_request_context(headers={"Accept-Language": "pl"}):
-        assert number(12345) == f"12{NBSP}345"  # Polish groups from five digits
+
+
+def test_a_score_on_the_page_has_the_minus_sign_and_an_entry_its_plus() -> None:
+    assert [figure(v) for v in (-150, 0, 1020)] == ["\u2212150", "0", "1020"]
+    assert [signed(v) for v in (-150, 0, 35)] == ["\u2212150", "0", "+35"]
 
 
 @pytest.mark.parametrize(
     ("language", "banner", "target"),
     [
-        ("de", "Anna gewinnt mit 1.010!", "bis 1.000"),
-        ("ru", f"Победа: Anna, счёт 1{NBSP}010!", f"до 1{NBSP}000"),
-        ("en", "Anna wins with 1,010!", "to 1,000"),
+        ("de", "Anna gewinnt mit 1010!", "bis 1000"),
+        ("ru", "Победа: Anna, счёт 1010!", "до 1000"),
+        ("en", "Anna wins with 1010!", "to 1000"),
+        ("uk", "1010!", "до 1000"),
+        ("pl", "1010!", "do 1000"),
     ],
 )
-def test_the_winner_and_the_target_are_written_for_the_language_and_the_sheet_keeps_digits(
+def test_the_winner_and_the_target_are_written_as_the_sheet_writes_its_figures(
     phone: Any,
     language: str,
     banner: str,
@@ -165,3 +174,6 @@ def test_the_winner_and_the_target_are_written_for_the_language_and_the_sheet_ke
     page = parse(html)
     cells = [n.text() for n in page.walk() if n.tag == "span" and "total" in n.classes()]
     assert "1010" in cells  # the sheet's cell: plain digits, as on paper
+    # One way of writing a figure on the screen (and so in the picture Share the result draws
+    # from it): never "1 000" or "1,010" beside the sheet's "1010".
+    assert not re.search(r"\b1[ ,.\u00a0\u202f]0[01]0\b", page.text()), page.text()

@@ -135,8 +135,25 @@ def test_log_out_is_a_post_and_ends_the_session(phone: Phone) -> None:
     assert phone.get("/").status_code == 302
 
 
+def test_a_first_visit_says_what_the_app_is_with_register_and_log_in(csrf_app: Flask, phone: Phone) -> None:
+    visitor = csrf_app.test_client()
+    response = visitor.get("/")
+    assert response.status_code == 302 and response.location == "/welcome"
+    page = visitor.get("/welcome").text
+    assert "<h1>Tysiacha scoresheet</h1>" in page and "every phone at the table sees the same sheet" in page
+    assert 'class="button" href="/register"' in page and 'class="button secondary" href="/login"' in page
+    assert flashes(page) == []  # no "Log in to see that page" for someone who never asked for one
+    assert phone.get("/welcome").location == "/"  # logged in: home
+    other = Phone(csrf_app.test_client())  # a phone whose session the server ends
+    assert other.post("/login", {"username": "anna", "password": "correct horse"}).status_code == 302
+    assert phone.post("/account/logout-everywhere", {}, form_url="/account").status_code == 302
+    assert other.get("/").location == "/welcome"
+    # … where the log-in page says the session ended and drops that account's kept sheets
+    assert other.get("/welcome").location == "/login"
+    assert "data-session-ended" in other.get("/login").text
+
+
 PAGES = [
-    "/",
     "/matches/new",
     "/matches/{id}",
     "/matches/{id}/hands/new",

@@ -34,7 +34,8 @@ def records(app: Flask) -> list[dict[str, Any]]:
 def scores(phone: Phone, match_id: str) -> list[int]:
     """The true scores shown in the standings."""
     page = parse(phone.get(f"/matches/{match_id}").text)
-    return [int(n.text()) for n in page.walk() if "score" in n.classes() and n.tag == "div"]
+    # a page writes the minus sign (U+2212)
+    return [int(n.text().replace("\u2212", "-")) for n in page.walk() if "score" in n.classes() and n.tag == "div"]
 
 
 def test_the_hand_form_is_built_for_a_thumb(phone: Phone) -> None:

@@ -185,7 +185,7 @@ def test_the_match_page_shows_the_sheet_and_what_is_owed(phone: Phone) -> None:
     row = [n for n in parse(page).walk() if n.tag == "tr"][1]  # newest hand first
     assert "Boris deals" in row.text() and "Vera 120" in row.text()
     assert "missed 60" in row.text()
-    assert "120✗ -95 owes 120" in row.text()  # Vera: bid 120 missed, score −95 (sheet 25)
+    assert "120✗ −95 owes 120" in row.text()  # Vera: bid 120 missed, score −95 (sheet 25)
     assert "zero" in row.text()  # Anna's 0 card points
     standings = [n for n in parse(page).walk() if "standing" in n.classes()]
     assert "sheet 25, owes 120" in standings[2].text()
@@ -204,6 +204,36 @@ def test_the_match_page_marks_the_barrel_and_hands_left(phone: Phone) -> None:
     assert "on the barrel: 2 hands left" in standings[1].text()
 
 
+def test_a_rospisat_has_a_mark_of_its_own_that_the_legend_explains(phone: Phone) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, kind="forfeit", declarer="1", bid="120")
+    phone.hand(match_id, 2, **played(2, 120, [0, 60, None]))  # a missed bid, for comparison
+    page = parse(phone.get(f"/matches/{match_id}").text)
+    rows = [n for n in page.walk() if n.tag == "tr"][1:]
+    forfeit = [n for n in rows[1].walk() if "outcome-forfeit" in n.classes()]
+    assert [n.text() for n in forfeit] == ["120⊘"] and "120✗" not in rows[1].text()
+    assert "Rospisat'" in rows[1].text()  # the screen reader's words, as before
+    assert [n.text() for n in rows[0].walk() if "outcome-missed" in n.classes()] == ["120✗"]
+    legend = next(n for n in page.walk() if "legend" in n.classes()).text()
+    assert "120✓ or 120✗: the declarer's bid, made or missed" in legend
+    assert "120⊘: Rospisat', the bid called off." in legend
+    csv = phone.get(f"/matches/{match_id}/sheet.csv").text
+    assert "⊘" not in csv and "forfeit" in csv  # the file keeps its words
+
+
+def test_once_the_match_is_over_no_barrel_counts_down(phone: Phone) -> None:
+    match_id = phone.new_match(**{"start_scores-0": "875", "start_scores-1": "875"})
+    phone.hand(match_id, 1, **played(0, 120, [None, 10, 10], {0: ["hearts"]}))  # Anna mounts
+    page = phone.get(f"/matches/{match_id}").text
+    assert "on the barrel: 3 hands left" in page and "barrel: 3 left" in page  # the chip, and in words
+    phone.hand(match_id, 2, **played(1, 120, [10, None, 10], {1: ["hearts"]}))  # Boris wins
+    for status in ("finished", "banked"):
+        page = phone.get(f"/matches/{match_id}").text
+        assert "Boris wins with 1000!" in page, status
+        assert "hands left" not in page and " left<" not in page and 'class="mark barrel"' not in page, status
+        phone.post(f"/matches/{match_id}/bank", {"confirm": "y"})
+
+
 def test_the_match_page_marks_the_polish_lock(phone: Phone) -> None:
     match_id = phone.new_match(rules="polish", **{"start_scores-0": "850"})
     phone.hand(match_id, 1, **played(0, 100, [None, 0, 0]))
@@ -215,7 +245,7 @@ def test_a_finished_match_shows_the_winner_and_can_be_banked(phone: Phone, csrf_
     match_id = phone.new_match(**{"start_scores-0": "870"})
     phone.hand(match_id, 1, **WIN)
     page = phone.get(f"/matches/{match_id}").text
-    assert "Anna wins with 1,010!" in page
+    assert "Anna wins with 1010!" in page
     assert "Enter hand" not in page and "End the match" not in page
     confirm = phone.get(f"/matches/{match_id}/bank")
     assert confirm.status_code == 200 and 'id="confirm"' in confirm.text

@@ -67,8 +67,8 @@ BEFORE_SECRETS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(; Expires=)\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT"), r"\1<date>"),
     # werkzeug dates every conditional answer (the CSV, the version)
     (re.compile(r"^(< Date: )\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$", re.M), r"\1<date>"),
-    # a download is named with the day it is made ("tysiacha-2026-12-04-<id>.csv")
-    (re.compile(r'^(< Content-Disposition: attachment; filename="\w+-)\d{4}-\d{2}-\d{2}(-)', re.M), r"\1<day>\2"),
+    # a download is named with the day it was made (a recording made yesterday is no different)
+    (re.compile(r"^(< Content-Disposition: [^\n]*?filename\*?=[^\n]*?)\d{4}-\d{2}-\d{2}", re.M), r"\1<day>"),
 ]
 HAND_UID = re.compile(r'(?:"uid": ?"|uid=|name="uid" type="hidden" value=")([A-Za-z0-9_-]{16})')
 """A hand's uid (random), in the match object, a link or a form: learned as `<hand:n>`."""

@@ -41,7 +41,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
     for url in pages:
         assert phone.get(url).status_code == 200, url
     assert make_phone("boris").get(f"/join/{code[1]}").status_code == 200  # not at the table yet
-    logged_out = ["/login", "/register"]
+    logged_out = ["/login", "/register", "/welcome"]
     for url in logged_out:
         assert csrf_app.test_client().get(url).status_code == 200, url
     opened = {

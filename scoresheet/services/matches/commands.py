@@ -93,8 +93,9 @@ def end_at(match: Match, user: User, after: dict[str, Any] | None = None) -> Non
 def rematch(match: Match, user: User) -> tuple[Match, bool]:
     """The table's next match: the same players, rules and options, the first deal one seat
     on (to the left of this match's first dealer), no start scores; every member of this
-    match is a member of it. One per match: a second tap, on any phone, gets the one already
-    started. The match, and whether it was started now."""
+    match is a member of it, and each seat claimed here is claimed there by the same player.
+    One per match: a second tap, on any phone, gets the one already started. The match, and
+    whether it was started now."""
     read_locked(match)
     started = rematch_of(match, user)
     if started is not None:
@@ -113,6 +114,10 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
     # RULES.md §7: tyzicha's old forced rule stays with the stored match, not its rematch
     members = [m.user_id for m in match.members]
     new = _new_match(user, setup, [user.id, *(i for i in members if i != user.id)])
+    # The same players sit in the same seats: each claim goes with its player (a seat is its
+    # place in `players`, which the rematch keeps).
+    claims = db.session.execute(db.select(Seat.seat, Seat.user_id).where(Seat.match_id == match.id)).all()
+    db.session.add_all(Seat(match_id=new.id, seat=seat, user_id=i) for seat, i in claims if i in members)
     match.rematch_id = new.id
     match.revision += 1  # the other phones' sheets show the way to the new match
     db.session.commit()

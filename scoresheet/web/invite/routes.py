@@ -32,13 +32,17 @@ bp = Blueprint("invite", __name__)
 @limits.join_limits
 @limits.join_link_limits
 def join_link(code: str) -> Any:
-    """The join link: log in or register first if need be, then join with one tap."""
-    if not current_user.is_authenticated:
-        flash(_("Log in, or make an account, to join the match."))
-        return redirect(url_for("pages.login", next=request.path))
+    """The join link: logged out, the table's match and its way in (make an account or log
+    in, then back here); logged in, join with one tap. A code that is not there is a 404 either
+    way (counted against the join limit)."""
     match = links.by_join_code(code)
     if match is None:
         return render_template("invite/join.html", match=None, form=None), 404
+    if not current_user.is_authenticated:
+        sheet = queries.sheet_of(match)
+        return render_template(
+            "invite/join.html", match=match, sheet=sheet, form=None, back=request.path, **match_context(match, sheet)
+        )
     if any(m.user_id == current_user.id for m in match.members):
         return back_to(match)  # already at the table: straight to the sheet
     form = ButtonForm()

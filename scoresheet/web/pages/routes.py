@@ -30,6 +30,7 @@ from ..forms import ButtonForm, ConfirmForm
 from ..match_view import back_to, match_context, refused_form
 from ..offline import queued
 from ..security import ascii_number
+from ..template_globals import session_ended
 from . import news
 from .forms import (
     JoinForm,
@@ -58,11 +59,14 @@ def register() -> Any:
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
-            return _logged_in(
-                user,
-                form.remember.data,
-                _("Welcome, %(name)s. Start a match or join your table's.", name=user.username),
+            # With a page to go on to (a join link's, above all) the welcome leaves the next
+            # step to that page; on the home page it says what to do there.
+            welcome = (
+                _("Welcome, %(name)s: your account is ready.", name=user.username)
+                if request.args.get("next")
+                else _("Welcome, %(name)s. Start a match or join your table's.", name=user.username)
             )
+            return _logged_in(user, form.remember.data, welcome)
     return render_template("pages/register.html", form=form)
 
 
@@ -112,10 +116,23 @@ def logout() -> Any:
 
 
 @bp.get("/")
-@login_required
-def index() -> str:
-    """Home: your matches, start one, join one."""
+def index() -> Any:
+    """Home: your matches, start one, join one; logged out, the welcome page."""
+    if not current_user.is_authenticated:
+        return redirect(url_for("pages.welcome"))  # a first visit: what this is, not "log in"
     return _home(JoinForm(formdata=None))
+
+
+@bp.get("/welcome")
+def welcome() -> Any:
+    """What the app is, with Make an account and Log in (logged in: the home page). A phone
+    whose session the server ended goes to the log-in page instead, which says so and drops
+    that account's kept sheets and waiting hands (docs/offline.md)."""
+    if current_user.is_authenticated:
+        return redirect(url_for("pages.index"))
+    if session_ended():
+        return redirect(url_for("pages.login"))
+    return render_template("pages/welcome.html")
 
 
 def _home(join_form: JoinForm) -> str:
