@@ -21,7 +21,9 @@
         var max = input.max === "" ? Infinity : Number(input.max);
         var current = num(input);
         var delta = Number(button.getAttribute("data-step")) * step;
-        var next = current === null || isNaN(current) ? (isFinite(min) ? min : 0) : current + delta;
+        var usual = input.getAttribute("data-usual");  // an empty box that means a score
+        var next = current === null || isNaN(current)
+          ? (usual !== null ? Number(usual) + delta : isFinite(min) ? min : 0) : current + delta;
         input.value = String(Math.min(max, Math.max(min, next)));
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });

@@ -361,7 +361,8 @@
     });
     form.querySelectorAll("input, select, textarea").forEach(function (input) {
       if (skip[input.name] || input.name === "csrf_token" || !input.name) return;
-      var given = values[input.name] || [];
+      // the seat out of this hand (four at the table) takes nothing, whatever the kept hand had
+      var given = input.closest("[hidden]") ? [] : values[input.name] || [];
       if (input.type === "radio" || input.type === "checkbox") {
         input.checked = given.indexOf(input.value) >= 0;
       } else if (input.type !== "hidden" && input.type !== "submit") {

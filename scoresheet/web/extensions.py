@@ -34,8 +34,11 @@ limiter = Limiter(key_func=get_remote_address)
 @limiter.request_filter
 def _limits_off() -> bool:
     """Whether the app serving this request has its limits off. The one `limiter` keeps the
-    `RATELIMIT_ENABLED` of the last app bound to it; asked per request, one process's apps
-    (a test suite's, a browser test's served app among them) keep their own."""
+    `RATELIMIT_ENABLED` of the last app bound to it: asked per request, an app with its limits
+    off is never limited, whichever app of the process was bound last (a test suite's, the
+    browser tests' served app among them). The other way round does not hold: an app with its
+    limits on, bound before one with them off, is no longer limited; a deployment binds one
+    app a process."""
     return not current_app.config["RATELIMIT_ENABLED"]
 
 

@@ -213,6 +213,9 @@ def test_a_group_opens_its_rules_and_the_match_plays_them(new_phone: Any, shots:
     assert anna.page.locator("#house-penalties").get_attribute("open") is None
     error.scroll_into_view_if_needed()
     anna.screenshot(shots, "house-rules-dump-refused-360")
+    anna.page.fill("#dump_at", "")  # an empty box is the usual 555: the + steps from there
+    anna.tap("button[data-step-for=dump_at][data-step='1']")
+    assert anna.page.input_value("#dump_at") == "560"
     anna.page.fill("#dump_at", "545")
     anna.tap("button[data-step-for=dump_at][data-step='1']")  # the + beside the box: 5 more
     assert anna.page.input_value("#dump_at") == "550"

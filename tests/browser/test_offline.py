@@ -965,6 +965,40 @@ def test_with_four_at_the_table_a_kept_form_seats_the_next_dealer_out(new_phone:
     forget_network_errors(phone)
 
 
+def test_with_four_at_the_table_a_conflict_added_as_the_next_hand_gives_the_new_sitter_nothing(
+    new_phone: Any,
+) -> None:
+    phone = new_phone()
+    name = unique("olga")
+    auth = api_user(phone, name)
+    match_id = api_match(phone, auth, hands=2, seats=4)  # hand 3: Vera sits out; hand 4: Gleb
+    phone.log_in(name)
+    sheet = f"/matches/{match_id}"
+    phone.page.goto(sheet)
+    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    phone.page.goto(f"{sheet}/hands/new")
+    phone.page.goto(sheet)
+    kept(phone, sheet, f"{sheet}/hands/new")
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 3: 30})  # Gleb's 30: he plays hand 3
+    hand = {"kind": "played", "declarer": 1, "bid": 100, "points": [15, None, None, 10], "expected_hand": 3}
+    assert phone.context.request.post(f"/api/matches/{match_id}/hands", headers=auth, data=hand).status == 201
+
+    go_online(phone)
+    conflict = phone.page.locator("#live tr.queued.state-conflict")
+    conflict.wait_for(timeout=SENT_WITHIN_MS)
+    conflict.locator("button", has_text="Add as the next hand").tap()
+    phone.page.wait_for_selector("h1:text-is('Hand 4')")
+    assert phone.page.locator("#points_3").is_hidden()  # Gleb deals hand 4 and sits out
+    assert phone.page.input_value("#points_3") == ""  # so his 30 of hand 3 is not kept
+    assert phone.page.input_value("#points_1") == "20"
+    phone.page.fill("#points_2", "30")
+    phone.tap("button:text('Save hand 4')")
+    phone.page.wait_for_selector("li.flash:has-text('Hand 4 recorded.')")
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100), (4, 0, 120)]
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
 def test_a_tichu_round_saved_offline_follows_the_newest_sheet_and_its_dealer(new_phone: Any) -> None:
     phone = new_phone()
     name = unique("olga")

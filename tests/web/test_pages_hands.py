@@ -65,9 +65,10 @@ def test_the_hand_form_shows_only_what_the_table_plays(phone: Phone) -> None:
     assert "B sits out this hand." in page
     # The sitter's boxes and declarer choice are hidden (there for a form kept on the phone
     # offline, which seats a later dealer out: static/offline.js), every other seat's shown.
-    assert '<div class="seat" data-seat="1" hidden>' in page
+    assert '<div class="field seat" data-seat="1" hidden>' in page
     assert re.search(r'<label class="choice" data-seat-choice="1" hidden><input[^>]*value="1"><span>B<', page)
-    assert '<div class="seat" data-seat="0">' in page and '<p class="seat sitting-out" data-seat="0" hidden>' in page
+    assert '<div class="field seat" data-seat="0">' in page
+    assert '<p class="seat sitting-out" data-seat="0" hidden>' in page
     tyzicha = phone.new_match(rules="tyzicha")
     page = phone.get(f"/matches/{tyzicha}/hands/new").text
     assert 'name="forced"' in page and 'step="10"' in page and 'min="100"' in page

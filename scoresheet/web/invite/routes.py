@@ -92,7 +92,10 @@ def board_manifest(token: str) -> Response:
     sides = " · ".join(s.name for s in queries.sheet_of(match).standings)
     lang = request.args.get("lang", "").replace("-", "_")
     with force_locale(lang if lang in languages() else "en"):
-        body = {**manifests.board(url_for("invite.board", token=token)), "name": f"{_('Scoreboard')}: {sides}"}
+        body = {
+            **manifests.board(url_for("invite.board", token=token)),
+            "name": _("Scoreboard: %(sides)s", sides=sides),
+        }
         body["short_name"] = _("Scoreboard")
     return _private(manifests.answer(body))
 
