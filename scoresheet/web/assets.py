@@ -76,7 +76,16 @@ def compress(response: Response) -> Response:
     return response
 
 
+def _close_unsent(response: Response) -> Response:
+    """A 304 sends no body: close the file a static answer opened for it (werkzeug drops it
+    unclosed, to the garbage collector; an icon revalidated by every board leaked one)."""
+    if response.status_code == 304:
+        response.close()
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Add `static_url` to the templates and the caching and compression hooks."""
     app.after_request(_cache_versioned)
     app.after_request(compress)
+    app.after_request(_close_unsent)

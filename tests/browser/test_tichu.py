@@ -83,7 +83,7 @@ def test_a_tichu_table_plays_to_the_target_on_two_phones(new_phone: Any, shots: 
     open_round_form(anna, 2)
     anna.choose("Out first", "Anna")
     anna.choose("Boris called", "Grand")
-    wait_for_preview(anna, "Boris & Gleb: -150 → 390, Grand failed")
+    wait_for_preview(anna, "Boris & Gleb: −150 → 390, Grand failed")
     anna.screenshot(shots, "tichu-round")
     save_round(anna, 2)
 
@@ -144,6 +144,6 @@ def test_negative_card_points_are_typed_on_the_keypad_and_the_sign_key(new_phone
     anna.tap("button[data-sign-for=card_points]")
     assert points.input_value() == "-15"
     assert anna.page.locator("output[data-complement-of]").inner_text() == "115"
-    wait_for_preview(anna, "Anna & Vera: -15")
+    wait_for_preview(anna, "Anna & Vera: −15")
     save_round(anna, 1)
     assert standings(anna) == {"Anna & Vera": "−15", "Boris & Gleb": "115"}

@@ -300,5 +300,5 @@ def test_the_hand_forms_preview_says_a_moved_dump_without_555(phone: Phone) -> N
         form_url=f"/matches/{match_id}",
     )
     assert answer.status_code == 200, answer.text
-    assert answer.json["seats"][0] == "Anna: -450 → 0 (the sheet writes +0; the debt is now 450), dump: back to 0"
+    assert answer.json["seats"][0] == "Anna: −450 → 0 (the sheet writes 0; the debt is now 450), dump: back to 0"
     assert "555" not in answer.text

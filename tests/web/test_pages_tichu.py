@@ -208,7 +208,7 @@ def test_the_preview_shows_the_engine_result_per_team(phone: Phone) -> None:
     }
     answer = phone.post(f"/matches/{match_id}/hands/preview", fields, form_url=f"/matches/{match_id}/hands/new").json
     assert answer["ok"] is True
-    assert answer["seats"] == ["Anna & Vera: +135 → 135, Tichu made", "Boris & Gleb: -135 → -135, Grand failed"]
+    assert answer["seats"] == ["Anna & Vera: +135 → 135, Tichu made", "Boris & Gleb: −135 → −135, Grand failed"]
     refused = phone.post(
         f"/matches/{match_id}/hands/preview", {**fields, "first_out": ""}, form_url=f"/matches/{match_id}/hands/new"
     ).json

@@ -3,9 +3,11 @@ service worker, the manifest, versioned and compressed static files."""
 
 from __future__ import annotations
 
+import gc
 import gzip
 import re
 import struct
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -82,17 +84,17 @@ def test_the_preview_is_the_engines_result_and_stores_nothing(phone: Phone, csrf
     }  # RULES.md §9 worked hand
     missed = preview(phone, match_id, played(1, 200, [42, None, 23]))
     assert missed.json["outcome"] == "missed"
-    assert missed.json["seats"][1] == "Boris: -200 → 220 (the sheet writes +0; the debt is now 200)"
+    assert missed.json["seats"][1] == "Boris: −200 → 220 (the sheet writes 0; the debt is now 200)"
     assert count_hands(csrf_app) == 0
 
 
 def test_the_preview_says_a_gain_pays_a_debt_off_first(phone: Phone) -> None:
-    """Boris owes 200 after a missed 200; a made 100 pays half of it (the sheet writes +0), and
+    """Boris owes 200 after a missed 200; a made 100 pays half of it (the sheet writes 0), and
     then a made 120 pays the other 100 and writes the last 20 (RULES.md §8)."""
     match_id = phone.new_match(**{"start_scores-0": "650", "start_scores-1": "420", "start_scores-2": "300"})
     phone.hand(match_id, **played(1, 200, [42, None, 23]))
     paying = preview(phone, match_id, played(1, 100, [5, None, 5]))
-    assert paying.json["seats"][1] == "Boris: +100 → 320 (the sheet writes +0; 100 pays off debt, 100 still owed)"
+    assert paying.json["seats"][1] == "Boris: +100 → 320 (the sheet writes 0; 100 pays off debt, 100 still owed)"
     phone.hand(match_id, **played(1, 100, [5, None, 5]))
     paid = preview(phone, match_id, played(1, 120, [5, None, 5], {1: ["hearts"]}))
     assert paid.json["seats"][1] == "Boris: +120 → 440 (the sheet writes +20; 100 pays the debt off)"
@@ -169,6 +171,18 @@ def test_static_urls_carry_a_content_hash_and_are_kept_a_year(client: Any) -> No
         assert "max-age=31536000" in response.headers["Cache-Control"]
         assert "no-cache" not in response.headers["Cache-Control"]
     assert "immutable" not in fetch(client, "/static/app.css").headers.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize("url", ["/static/icon-192.png", "/favicon.ico"])
+def test_a_file_revalidated_with_304_is_closed_not_left_to_the_garbage_collector(client: Any, url: str) -> None:
+    etag = fetch(client, url).headers["ETag"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        answer = client.get(url, headers={"If-None-Match": etag})
+        assert answer.status_code == 304 and answer.data == b""
+        del answer
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
 
 
 def test_text_is_sent_gzipped_to_browsers_that_take_it(client: Any) -> None:

@@ -24,6 +24,7 @@ from ...services.matches import commands, members, queries, seats, serialize
 from ...storage.database import reads_only
 from ...storage.models import Match, User, fold
 from ...words.house_rules import TYPED
+from ...words.values import figure, signed
 from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
 from .. import downloads, i18n, limits, request_bodies, security
 from ..forms import ButtonForm, ConfirmForm
@@ -473,7 +474,7 @@ def preview(match_id: str) -> Any:
 def _debt_words(s: SeatResult) -> str:
     """Why the sheet writes another number than the score moves: the debt grew, or a gain paid
     some or all of it off."""
-    entry = f"{s.entry:+d}"
+    entry = signed(s.entry)
     if s.delta < s.entry:
         return _("(the sheet writes %(entry)s; the debt is now %(owed)d)", entry=entry, owed=s.owed)
     paid = s.delta - s.entry
@@ -516,9 +517,9 @@ def _preview_words(sheet: MatchState, h: HandResult) -> dict[str, Any]:
     for i, s in enumerate(h.results):
         name = _("%(name)s (out)", name=names[i]) if i == h.sitting_out else names[i]
         # What the hand does to the score; the paper sheet's own entry only when it differs: a
-        # loss it owes ("Boris: -200 → 220 (the sheet writes +0; the debt is now 200)") or a gain
+        # loss it owes ("Boris: −200 → 220 (the sheet writes 0; the debt is now 200)") or a gain
         # that pays a debt off first (RULES.md §8).
-        text = f"{name}: {s.delta:+d} → {s.score}"
+        text = f"{name}: {signed(s.delta)} → {figure(s.score)}"
         if s.delta != s.entry:
             text += " " + _debt_words(s)
         events = [str(WORDS["events"][e]) for e in s.events if e in WORDS["events"]]
