@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..rules import RULESETS, Setup
+from ..rules import RULESETS, Setup, house
 from ..rules.house import DUMP_SCORES, HOUSE_RULES, defaults, resolved
 from ..rules.messages import N_
 from ..rules.rulesets import BARREL_BELOW, DUMP_AT
@@ -157,18 +157,11 @@ GROUPS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
     ("bids", _l("Marriages and blind bids"), ("ace_marriage", "blind_doubles", "declarer_rounding")),
 )
 """The start form's house rules in four groups, each closed until opened (every rule once)."""
-SWITCHES = (
-    "barrel_knock_off",
-    "three_falls_reset",
-    "declarer_rounding",
-    "ace_marriage",
-    "barrel_defender_wins",
-    "barrel_zeros",
-)
-"""The house rules the form ticks on; `forfeit_penalty`, a yes or no whose usual value differs
-by ruleset (RULES.md §11.17), is a choice."""
 YES_NO = ("forfeit_penalty",)
-"""The house rules that are a yes or no (API.md: true or false) offered as a choice."""
+"""The house rules that are a yes or no (API.md: true or false) whose usual value differs by
+ruleset (RULES.md §11.17): offered as a choice, not ticked."""
+SWITCHES = tuple(name for name in house.SWITCHES if name not in YES_NO)
+"""The house rules the form ticks on."""
 THE_USUAL = _l("The usual for these rules")
 """The label of the choice `USUAL`."""
 BLIND_BIDS = _l("Blind bids (doubled)")
