@@ -21,6 +21,7 @@ from .. import downloads, limits, request_bodies
 from ..errors import error_response
 from ..extensions import csrf
 from ..links import join_url, watch_url
+from ..tokens import require_bearer_token
 from . import shapes
 
 bp = Blueprint("api", __name__)
@@ -42,12 +43,7 @@ def require_token() -> Response | None:
     """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
     if request.endpoint in _PUBLIC:
         return None
-    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
-    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-    if user is None:
-        return error_response(401)
-    g.api_user, g.api_token = user, token.strip()
-    return None
+    return require_bearer_token()
 
 
 def _body() -> dict[str, Any]:

@@ -16,12 +16,11 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ...rules import Malformed
-from ...services import accounts
 from ...services.club import events, results, serialize
 from ...storage.models import Event, utcnow
 from .. import limits
-from ..errors import error_response
 from ..extensions import csrf
+from ..tokens import require_bearer_token
 
 bp = Blueprint("club", __name__)
 csrf.exempt(bp)
@@ -34,12 +33,7 @@ def require_token() -> Response | None:
     if not request.path.startswith("/api/"):
         return None
     request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, as the API's other calls
-    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
-    user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-    if user is None:
-        return error_response(401)
-    g.api_user, g.api_token = user, token.strip()
-    return None
+    return require_bearer_token()
 
 
 def _body(*keys: str) -> dict[str, Any]:
