@@ -25,21 +25,24 @@ def replace_join_code(match: Match, user: User) -> str:
     return match.join_code
 
 
+def member_named(match: Match, username: object) -> Member | None:
+    """The match's member with this username (as a username is looked up: folded), if any."""
+    name = lookup_name(username)  # None for what no username can be: a NUL byte is looked up nowhere
+    if name is None:
+        return None
+    return db.session.execute(
+        db.select(Member)
+        .join(User, User.id == Member.user_id)
+        .where(Member.match_id == match.id, User.username_folded == name)
+    ).scalar_one_or_none()
+
+
 def remove_member(match: Match, by: User, username: object) -> None:
     """Remove the member with this username from the match: the creator removes anyone, a
     member only themselves. A match nobody is left in is deleted (with its hands and history),
     as when the last member's account is deleted."""
     read_locked(match)
-    name = lookup_name(username)  # None for what no username can be: a NUL byte is looked up nowhere
-    row = (
-        None
-        if name is None
-        else db.session.execute(
-            db.select(Member)
-            .join(User, User.id == Member.user_id)
-            .where(Member.match_id == match.id, User.username_folded == name)
-        ).scalar_one_or_none()
-    )
+    row = member_named(match, username)
     if row is None:
         raise NotFound(_("Nobody of that name is a member of this match."))
     leaving = row.user_id == by.id

@@ -19,12 +19,12 @@ from sqlalchemy.exc import IntegrityError
 from ...rules import Refused
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import Match, Member, Seat, User, lookup_name
+from ...storage.models import Match, Seat, User
 from ...words import _
 from .. import notices
 from ..errors import Conflict, Forbidden, NotFound
 from ..players import ratings
-from . import audit
+from . import audit, members
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +63,10 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
     """The match's creator gives this seat to a member (named by username)."""
     _creator_only(match, by)
     _checked(match, seat)
-    folded = lookup_name(username)
-    member = (
-        None
-        if folded is None
-        else db.session.execute(
-            db.select(User)
-            .join(Member, Member.user_id == User.id)
-            .where(Member.match_id == match.id, User.username_folded == folded)
-        ).scalar_one_or_none()
-    )
-    if member is None:
+    row = members.member_named(match, username)
+    if row is None:
         raise Refused("username", _("Only a member of the match can have a seat: they join with its code first."))
-    _place(match, by, member, seat)
+    _place(match, by, row.user, seat)
 
 
 def assign_seat(match: Match, by: User, user: User, seat: int) -> None:
