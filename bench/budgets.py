@@ -26,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.browser.conftest import CHROMIUM, FLAGS  # noqa: E402
-from tests.browser.helpers import Phone, api_match, api_user, serving, unique  # noqa: E402
+from tests.browser.helpers import Phone, api_match, api_user, fill_ordinary_hand, serving, unique  # noqa: E402
 
 FCP_BUDGET_MS = 1500
 SAVE_BUDGET_MS = 1000
@@ -55,17 +55,7 @@ def one_run(phone: Phone, match_id: str, hand: int) -> tuple[float, float]:
     page.goto(f"/matches/{match_id}")
     page.wait_for_function(PAINTED)
     fcp = float(page.evaluate(FCP))
-    page.locator("a.button", has_text=f"Enter hand {hand}").tap()
-    page.wait_for_selector(f"h1:text('Hand {hand}')")
-    page.locator("label.choice", has_text="Played").first.tap()
-    seats = page.locator("[id^=points_]:visible")  # the sitter's boxes are hidden
-    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible").first.tap()
-    page.fill("#bid", "100")
-    chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
-    for i in range(seats.count()):
-        if seats.nth(i).get_attribute("id") != f"points_{chosen}":
-            seats.nth(i).fill("10")
-    page.locator(".preview", has_text="Preview:").wait_for()
+    fill_ordinary_hand(page, hand)
     page.evaluate(
         "document.addEventListener('click', () => sessionStorage.setItem('tapAt', String(Date.now())), {capture: true})"
     )

@@ -71,6 +71,22 @@ class Phone:
         self.page.screenshot(path=str(folder / f"{name}.png"), scale="css", animations="disabled")
 
 
+def fill_ordinary_hand(page: Any, hand: int) -> None:
+    """From the sheet: open hand `hand`'s form and fill in a played hand (the first declarer
+    offered, bid 100, 10 card points to every other seat at the table), up to its preview."""
+    page.locator("a.button", has_text=f"Enter hand {hand}").tap()
+    page.wait_for_selector(f"h1:text('Hand {hand}')")
+    page.locator("label.choice", has_text="Played").first.tap()
+    seats = page.locator("[id^=points_]:visible")  # the sitter's boxes are hidden
+    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible").first.tap()
+    page.fill("#bid", "100")
+    chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
+    for i in range(seats.count()):
+        if seats.nth(i).get_attribute("id") != f"points_{chosen}":
+            seats.nth(i).fill("10")
+    page.locator(".preview", has_text="Preview:").wait_for()
+
+
 def bank_and_download(phone: Phone) -> list[list[str]]:
     """Bank the finished match on the open match page, download its sheet: the CSV's rows
     (after checking its byte-order mark)."""

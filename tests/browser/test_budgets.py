@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Phone, api_match, api_user, unique
+from .helpers import Phone, api_match, api_user, fill_ordinary_hand, unique
 
 HTML_BUDGET = 14 * 1024
 ASSETS_BUDGET = 30 * 1024
@@ -80,17 +80,7 @@ def test_the_sheet_paints_after_two_round_trips_and_a_saved_hand_is_on_it_after_
     assert blocking == [("link", True)]
     assert page.evaluate("[...document.scripts].every(s => s.src && s.defer)")
 
-    page.locator("a.button", has_text="Enter hand 41").tap()
-    page.wait_for_selector("h1:text('Hand 41')")
-    page.locator("label.choice", has_text="Played").first.tap()
-    seats = page.locator("[id^=points_]:visible")  # the sitter's boxes are hidden
-    page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice:visible").first.tap()
-    page.fill("#bid", "100")
-    chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
-    for i in range(seats.count()):
-        if seats.nth(i).get_attribute("id") != f"points_{chosen}":
-            seats.nth(i).fill("10")
-    page.locator(".preview", has_text="Preview:").wait_for()
+    fill_ordinary_hand(page, 41)
     # From the tap on save to the sheet: what went over the network (the page's own files
     # and requests; the browser's fetch of the home-screen icon aside).
     sent: dict[str, str] = {}
