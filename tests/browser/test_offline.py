@@ -67,13 +67,13 @@ def until(phone: Phone, script: str, arg: Any = None, timeout_ms: int = 15_000) 
     raise AssertionError(f"still false after {timeout_ms} ms: {script}")
 
 
-def table(new_phone: Any, hands: int) -> tuple[Phone, dict[str, str], str]:
-    """A logged-in phone on the sheet of a three-player match of `hands` hands, with the sheet
-    and the hand form kept for offline use: (phone, API auth, match id)."""
+def table(new_phone: Any, hands: int, seats: int = 3) -> tuple[Phone, dict[str, str], str]:
+    """A logged-in phone on the sheet of a match of `hands` hands (three players, or `seats`),
+    with the sheet and the hand form kept for offline use: (phone, API auth, match id)."""
     phone = new_phone()
     name = unique("olga")
     auth = api_user(phone, name)
-    match_id = api_match(phone, auth, hands=hands)
+    match_id = api_match(phone, auth, hands=hands, seats=seats)
     phone.log_in(name)
     sheet = f"/matches/{match_id}"
     phone.page.goto(sheet)
@@ -968,17 +968,7 @@ def test_with_four_at_the_table_a_kept_form_seats_the_next_dealer_out(new_phone:
 def test_with_four_at_the_table_a_conflict_added_as_the_next_hand_gives_the_new_sitter_nothing(
     new_phone: Any,
 ) -> None:
-    phone = new_phone()
-    name = unique("olga")
-    auth = api_user(phone, name)
-    match_id = api_match(phone, auth, hands=2, seats=4)  # hand 3: Vera sits out; hand 4: Gleb
-    phone.log_in(name)
-    sheet = f"/matches/{match_id}"
-    phone.page.goto(sheet)
-    phone.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
-    phone.page.goto(f"{sheet}/hands/new")
-    phone.page.goto(sheet)
-    kept(phone, sheet, f"{sheet}/hands/new")
+    phone, auth, match_id = table(new_phone, hands=2, seats=4)  # hand 3: Vera sits out; hand 4: Gleb
     go_offline(phone)
     enter(phone, 3, "Anna", 120, {1: 20, 3: 30})  # Gleb's 30: he plays hand 3
     hand = {"kind": "played", "declarer": 1, "bid": 100, "points": [15, None, None, 10], "expected_hand": 3}
