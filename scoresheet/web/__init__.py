@@ -1,5 +1,6 @@
-"""The web layer: the blueprints (pages, API, club nights, live updates, offline, invite, players, account,
-guide, recovery, language), the errors mapped to answers, and what every request goes through."""
+"""The web layer: the blueprints (pages, API, club nights and their pages, live updates, offline,
+invite, players, account, guide, recovery, language), the errors mapped to answers, and what every request
+goes through."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .invite import routes as invite
 from .language import routes as language
 from .live import push, quick_poll
 from .live import routes as live
+from .nights import routes as nights
 from .offline import routes as offline
 from .pages import routes as pages
 from .players import routes as players
@@ -36,6 +38,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(accounts.load_user)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(club.bp)
+    app.register_blueprint(nights.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(recovery.bp)

@@ -151,8 +151,13 @@ def _club_error(e: ClubError) -> Any:
     """The club engine's refusal (a seating it cannot make, a table's scores that do not fit)
     → 422 with its field, its sentence in the reader's language (looked up by its English)."""
     db.session.rollback()
-    message = _(CLUB_MESSAGES[e.code]).format(**e.params)
+    message = club_message(e)
     return error_response(422, message, e.field) if _is_api() else _page(422, message)
+
+
+def club_message(e: ClubError) -> str:
+    """The club engine's refusal in the reader's language (its sentence looked up by its English)."""
+    return str(_(CLUB_MESSAGES[e.code])).format(**e.params)
 
 
 def _refusal(code: int, e: NotFound | Forbidden) -> Any:

@@ -1,5 +1,6 @@
-"""A match's join link and watch link as URLs, and a link as a QR code drawn on the server
-(services/matches/links.py finds a match by either and makes or stops a watch link)."""
+"""A match's join link and watch link and a club night's check-in link as URLs, and a link as a
+QR code drawn on the server (services/matches/links.py finds a match by either and makes or stops
+a watch link)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import segno
 from flask import current_app, url_for
 from markupsafe import Markup
 
-from ..storage.models import Match
+from ..storage.models import Event, Match
 
 
 def _public(endpoint: str, **values: Any) -> str:
@@ -25,6 +26,11 @@ def _public(endpoint: str, **values: Any) -> str:
 def join_url(match: Match) -> str:
     """The join link: opened, it asks to join the match (after logging in, if need be)."""
     return _public("invite.join_link", code=match.join_code)
+
+
+def event_join_url(event: Event) -> str:
+    """A club night's check-in link: opened, it asks to join the night's roster (after logging in)."""
+    return _public("nights.join_link", code=event.code)
 
 
 def watch_url(match: Match) -> str | None:

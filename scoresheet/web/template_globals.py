@@ -20,7 +20,7 @@ from ..words.values import decimal, figure, number, signed
 from ..words.vocabulary import GAME_WORDS
 from .assets import static_url
 from .i18n import language_context, per_language, utc_time
-from .links import join_url, qr_code, watch_url
+from .links import event_join_url, join_url, qr_code, watch_url
 from .live.push import enabled as live_push
 from .match_view import call_statistics_of, words_in_language
 
@@ -42,6 +42,7 @@ def init_app(app: Flask) -> None:
         "event_mark": event_mark,
         "sheet_version": sheet_version,
         "join_url": join_url,
+        "event_join_url": event_join_url,
         "watch_url": watch_url,
         "qr_code": qr_code,
         "session_ended": session_ended,

@@ -1,10 +1,18 @@
-"""The club night's page for its players and directors: the round, its tables' matches, the standings."""
+"""The club night's pages: the director's phone (make a night, its roster, its rounds, a paper
+result, the table cards), a player's table, refusals next to their fields; on both databases."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
+from sqlalchemy import func
+
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Event, EventRound, EventTable, Match
+
+from .page_helpers import Node, Phone, all_errors, errors_next_to, flashes, parse, played
 
 
 def api_token(app: Flask, username: str) -> dict[str, str]:
@@ -39,3 +47,291 @@ def test_a_player_sees_the_round_with_a_link_to_their_table_and_a_stranger_sees_
     assert "match_points" in anna.get(f"/events/{event['id']}/standings.csv").get_data(as_text=True)
     assert stranger.get(f"/events/{event['id']}").status_code == 404
     assert csrf_app.test_client().get(f"/events/{event['id']}").status_code == 302  # log in first
+
+
+def make_night(director: Phone, **fields: str) -> str:
+    """Make a night through the page (three rounds of squarescores); its id."""
+    data = {"name": "Friday club", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours"}
+    response = director.post("/events/new", {**data, **fields})
+    assert response.status_code == 302, all_errors(response.text)
+    return str(response.location).rsplit("/", 1)[1]
+
+
+def add_guests(director: Phone, night: str, names: list[str]) -> None:
+    """Put these guests on the roster through the page."""
+    for name in names:
+        response = director.post(f"/events/{night}/roster", {"guest": name}, form_url=f"/events/{night}")
+        assert response.status_code == 302, all_errors(response.text)
+
+
+def roster_of(app: Flask, night: str) -> dict[str, str]:
+    """Each roster name and its status, as stored."""
+    with app.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        return {p.name: p.status for p in event.roster}
+
+
+def test_the_director_makes_a_night_from_the_home_page_and_sees_its_check_in(make_phone: Any) -> None:
+    director = make_phone("director")
+    assert 'href="/events/new"' in director.get("/").text
+    night = make_night(director, hand_limit="12", time_limit="45", target="1000")
+    page = director.get(f"/events/{night}").text
+    assert "Club night made" in page
+    assert "<svg" in page and 'class="qr"' in page  # the check-in QR
+    with director.client.application.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        assert (event.rounds, event.seating, event.hand_limit, event.time_limit) == (3, "fours", 12, 45)
+        assert event.game == {"rules": "squarescores", "options": {"target": 1000}}
+        assert event.code in page
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "error"),
+    [
+        ({"name": ""}, "name", "Give the night a name."),
+        ({"rounds": "0"}, "rounds", "An event plans 1 to 20 rounds."),
+        ({"rounds": "x"}, "rounds", "Enter a whole number."),
+        ({"hand_limit": "61"}, "hand_limit", "Give a whole number from 1 to 60."),
+        ({"time_limit": "5"}, "time_limit", "Give a whole number from 10 to 240."),
+        ({"seating": "sixes"}, "seating", "Choose what happens to the players left over."),
+    ],
+)
+def test_a_bad_night_is_refused_next_to_its_field_and_nothing_is_stored(
+    make_phone: Any, fields: dict[str, str], field: str, error: str
+) -> None:
+    director = make_phone("director")
+    data = {"name": "Friday", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours", **fields}
+    response = director.post("/events/new", data)
+    assert response.status_code == 200
+    html = response.text
+    element = f"{field}-0" if field == "seating" else field
+    assert errors_next_to(html, element) == [error]
+    with director.client.application.app_context():
+        assert db.session.execute(db.select(func.count(Event.id))).scalar_one() == 0
+
+
+def test_the_roster_takes_guests_and_accounts_and_refuses_a_name_twice_or_an_unknown_account(make_phone: Any) -> None:
+    director = make_phone("director")
+    make_phone("anna")
+    night = make_night(director)
+    add_guests(director, night, ["Dana"])
+    url, page = f"/events/{night}/roster", f"/events/{night}"
+    assert director.post(url, {"username": "anna"}, form_url=page).status_code == 302
+    twice = director.post(url, {"guest": "dana"}, form_url=page)
+    assert twice.status_code == 422
+    assert errors_next_to(twice.text, "guest") == ["dana is on the roster already: give a guest another name."]
+    nobody = director.post(url, {"username": "nobody"}, form_url=page)
+    assert errors_next_to(nobody.text, "username") == ["There is no account of that username."]
+    neither = director.post(url, {}, form_url=page)
+    assert errors_next_to(neither.text, "guest") == ["Add a player by “username” or by “guest”, one of them."]
+    assert roster_of(director.client.application, night) == {"Dana": "present", "anna": "present"}
+
+
+def test_the_director_marks_a_player_absent_then_dropped_and_back(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana"])
+    app = director.client.application
+    for status in ("absent", "dropped", "present"):
+        response = director.post(f"/events/{night}/roster/Dana", {"status": status}, form_url=f"/events/{night}")
+        assert response.status_code == 302
+        assert roster_of(app, night) == {"Dana": status}
+    bad = director.post(f"/events/{night}/roster/Dana", {"status": "gone"}, form_url=f"/events/{night}")
+    assert flashes(director.get(bad.location).text) == ["A player's status is “present”, “absent” or “dropped”."]
+    assert roster_of(app, night) == {"Dana": "present"}
+
+
+def test_seating_with_too_few_players_is_refused_under_the_button_and_seats_nothing(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor"])
+    response = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert response.status_code == 422
+    assert all_errors(response.text) == ["A round needs at least 3 present players, not 2."]
+    with director.client.application.app_context():
+        assert db.session.execute(db.select(func.count(EventRound.id))).scalar_one() == 0
+
+
+def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_home_page_links_the_sheet(
+    make_phone: Any,
+) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director)
+    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
+    add_guests(director, night, ["Dana", "Egor"])
+    seated = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert seated.status_code == 302
+    with director.client.application.app_context():
+        table = db.session.execute(db.select(EventTable)).scalar_one()
+        players, match_id = list(table.players), table.match_id
+    seat = players.index("anna")
+    others = ", ".join(p for p in players if p != "anna")
+    page = anna.get(f"/events/{night}").text
+    assert "Round 1: your table" in page
+    assert f"Table 1</strong> · seat {seat + 1}" in page
+    assert f"With {others}" in page
+    assert f'id="my-table-sheet" href="/matches/{match_id}"' in page
+    assert "Seat round" not in page and "Add to the roster" not in page  # the controls are the directors'
+    home = anna.get("/").text
+    assert f"round 1, table 1, seat {seat + 1}" in home
+    assert f'href="/matches/{match_id}"' in home and f'href="/events/{night}"' in home
+
+
+def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refused_next_to_it(
+    make_phone: Any,
+) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director)
+    app = director.client.application
+    with app.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        code = event.code
+    page = anna.get(f"/events/join/{code}")
+    assert page.status_code == 200 and f'value="{code}"' in page.text
+    wrong = anna.post("/events/join", {"code": "NOPE"}, form_url=f"/events/join/{code}")
+    assert wrong.status_code == 422
+    assert errors_next_to(wrong.text, "code") == ["No event has that code: check it with the director."]
+    assert roster_of(app, night) == {}
+    joined = anna.post("/events/join", {"code": code.lower()}, form_url="/")
+    assert joined.status_code == 302 and joined.location.endswith(f"/events/{night}")
+    assert roster_of(app, night) == {"anna": "present"}
+
+
+def test_only_a_director_sees_or_uses_the_controls(make_phone: Any) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    stranger = make_phone("stranger")
+    night = make_night(director)
+    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
+    for url in (f"/events/{night}/roster", f"/events/{night}/rounds", f"/events/{night}/directors"):
+        assert anna.post(url, {"guest": "X", "director": "anna"}, form_url="/").status_code == 403
+        assert stranger.post(url, {"guest": "X", "director": "anna"}, form_url="/").status_code == 404
+    assert anna.get(f"/events/{night}/cards").status_code == 403
+    assert roster_of(director.client.application, night) == {"anna": "present"}
+    added = director.post(f"/events/{night}/directors", {"director": "anna"}, form_url=f"/events/{night}")
+    assert added.status_code == 302
+    assert "Add to the roster" in anna.get(f"/events/{night}").text
+    nobody = director.post(f"/events/{night}/directors", {"director": "nobody"}, form_url=f"/events/{night}")
+    assert errors_next_to(nobody.text, "director") == ["There is no account of that username."]
+
+
+def test_the_table_cards_carry_number_players_in_seat_order_and_the_tables_join_code(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    cards = director.get(f"/events/{night}/cards").text
+    with director.client.application.app_context():
+        tables = db.session.execute(db.select(EventTable).order_by(EventTable.number)).scalars().all()
+        assert len(tables) == 2
+        for table in tables:
+            match = db.session.get(Match, table.match_id)
+            assert match is not None
+            assert f"<h1>Table {table.number}</h1>" in cards
+            seats = "".join(f"<li>{p}" for p in table.players)
+            assert seats in cards.replace(' <span class="hint">(deals first)</span>', "").replace("</li>", "")
+            assert match.join_code in cards
+    assert cards.count('class="table-card"') == 2 and cards.count("<svg") == 2
+    assert "<nav" not in cards
+
+
+def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_counts(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    url = f"/events/{night}/rounds/1/tables/1/result"
+    app = director.client.application
+    with app.app_context():
+        players = list(db.session.execute(db.select(EventTable)).scalar_one().players)
+    bad = director.post(url, {"score_0": "1020", "score_1": "six", "score_2": ""})
+    assert bad.status_code == 200
+    assert errors_next_to(bad.text, "score_1") == ["Enter a whole number."]
+    assert errors_next_to(bad.text, "score_2") == ["Enter a whole number."]
+    # 1020, 640, 640: the first 2 match points and 1020 − 766⅔ = +253; the others share
+    # the rest, 0.5 each, and 640 − 766⅔ = −127 (CLUB.md §2).
+    good = director.post(url, {"score_0": "1020", "score_1": "640", "score_2": "640"})
+    assert good.status_code == 302
+    page = director.get(f"/events/{night}").text
+    assert "entered by director" in page
+    rows = standings_rows(page)
+    assert rows[0] == ["1", players[0], "2.0", "253"]
+    assert sorted(rows[1:]) == sorted([["2", players[1], "0.5", "-127"], ["2", players[2], "0.5", "-127"]])
+
+
+def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    url = f"/events/{night}/rounds/1/close"
+    unticked = director.post(url, {})
+    assert unticked.status_code == 200 and errors_next_to(unticked.text, "confirm") == ["Tick the box to confirm."]
+    app = director.client.application
+    with app.app_context():
+        match_id = db.session.execute(db.select(EventTable)).scalar_one().match_id
+        assert db.session.get(Match, match_id).status == "open"  # type: ignore[union-attr]
+    assert director.post(url, {"confirm": "y"}).status_code == 302
+    with app.app_context():
+        assert db.session.get(Match, match_id).status == "ended"  # type: ignore[union-attr]
+    page = director.get(f"/events/{night}").text
+    assert "Round 1 · closed" in page
+    # Nobody scored: three at 0 share 1 match point each (CLUB.md §2).
+    assert [r[2] for r in standings_rows(page)] == ["1.0", "1.0", "1.0"]
+
+
+def test_the_round_is_seated_again_before_any_hand_and_a_round_is_added(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director, rounds="1")
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    app = director.client.application
+    with app.app_context():
+        first = db.session.execute(db.select(EventTable)).scalar_one().match_id
+    again = director.post(f"/events/{night}/rounds/1/reseat", {}, form_url=f"/events/{night}")
+    assert again.status_code == 302
+    with app.app_context():
+        table = db.session.execute(db.select(EventTable)).scalar_one()
+        assert table.match_id != first and db.session.get(Match, first) is None
+        event = db.session.get(Event, night)
+        assert event is not None and event.reseats == 0 and event.seated[0].reseats == 1
+    director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"})
+    refused = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert refused.status_code == 409
+    assert all_errors(refused.text) == ["All 1 planned rounds are seated: add a round first."]
+    assert director.post(f"/events/{night}/rounds/more", {}, form_url=f"/events/{night}").status_code == 302
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    with app.app_context():
+        assert db.session.execute(db.select(func.count(EventRound.id))).scalar_one() == 2
+
+
+def test_the_nights_version_is_answered_304_until_a_table_plays_a_hand(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    first = director.get(f"/events/{night}/version")
+    version = first.json["version"]
+    assert f'data-version="{version}"' in director.get(f"/events/{night}").text
+    assert director.get(f"/events/{night}/version", headers={"If-None-Match": f'"{version}"'}).status_code == 304
+    with director.client.application.app_context():
+        match_id = db.session.execute(db.select(EventTable)).scalar_one().match_id
+    assert director.hand(match_id, **played(0, 100, [None, 20, 20])).status_code == 302
+    assert director.get(f"/events/{night}/version").json["version"] != version
+    page = director.get(f"/events/{night}").text
+    assert "1 hand" in page and "Tables done: 0 of 1" in page
+
+
+def standings_rows(html: str) -> list[list[str]]:
+    """The night's standings table as rows of cell texts."""
+    table = next(n for n in parse(html).walk() if "night-standings" in n.classes())
+    return [
+        [c.text() for c in row.children if isinstance(c, Node) and c.tag == "td"]
+        for row in table.walk()
+        if row.tag == "tr" and any(isinstance(c, Node) and c.tag == "td" for c in row.children)
+    ]

@@ -11,8 +11,8 @@ from flask import Flask
 from .page_helpers import Phone, played
 
 NOT_PAGES = {"static", "healthz", "offline.csrf_token", "offline.favicon", "offline.manifest", "offline.service_worker"}
-"""GET routes that are no page: files, probes, tokens. (A club night's pages and API need an event:
-tests/web/test_pages_club.py opens them.)"""
+"""GET routes that are no page: files, probes, tokens. (A club night's API and board need an event:
+tests/web/test_api_club.py opens them.)"""
 WATCH = re.compile(r'id="watch-link" href="http://localhost(/watch/[A-Za-z0-9_-]+)"')
 
 
@@ -29,6 +29,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
     assert watch is not None
     code = re.search(r'href="http://localhost/join/(\w+)"', phone.get(match).text)
     assert code is not None
+    night = club_night(phone)
     pages = [
         *["/", "/account", "/guests", "/head-to-head", "/leaderboard", "/players/anna", "/matches/new"],
         *[match, f"{match}/hands/new", f"{match}/hands/1/edit", f"{match}/hands/1/delete", f"{match}/history"],
@@ -37,6 +38,8 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         "/import",
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
         *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version", f"{watch[1]}/board.webmanifest"],
+        *["/events/new", night, f"{night}/version", f"{night}/cards", f"{night}/rounds/1/close"],
+        *[f"{night}/rounds/1/tables/1/result", "/events/join/ABC"],
     ]
     for url in pages:
         assert phone.get(url).status_code == 200, url
@@ -51,3 +54,13 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
     assert {e for e in routes - opened - NOT_PAGES if not e.startswith(("api.", "live.", "club."))} == set(), (
         "open it here"
     )
+
+
+def club_night(phone: Phone) -> str:
+    """A club night of the phone's, its first round seated: its page's path."""
+    data = {"name": "Friday", "rules": "squarescores", "target": "", "rounds": "2", "seating": "fours"}
+    night = str(phone.post("/events/new", data).location)
+    for guest in ("Dana", "Egor", "Fima"):
+        assert phone.post(f"{night}/roster", {"guest": guest}, form_url=night).status_code == 302
+    assert phone.post(f"{night}/rounds", {}, form_url=night).status_code == 302
+    return night

@@ -179,27 +179,10 @@ def board(token: str) -> Any:
     return render_template("club/board.html", event=event, links={}, **_round_view(event))
 
 
-@bp.get("/events/<event_id>")
-@login_required
-def event_page(event_id: str) -> Any:
-    """The event's page for its players and directors (anyone else: 404, as for a match)."""
-    event = events.event_for_member(event_id, current_user)
-    mine = events.matches_of(event, current_user)
-    return render_template(
-        "club/event.html",
-        event=event,
-        director=events.is_director(event, current_user),
-        board_url=url_for("club.board", token=event.watch_token),
-        csv_url=url_for("club.event_csv", event_id=event.id),
-        links={m: url_for("pages.match", match_id=m) for m in mine},
-        **_round_view(event),
-    )
-
-
 @bp.get("/events/<event_id>/standings.csv")
 @login_required
 def event_csv(event_id: str) -> Any:
-    """The standings as CSV, for the event's page."""
+    """The standings as CSV, for the event's page (web/nights/)."""
     return _csv(events.event_for_member(event_id, current_user))
 
 

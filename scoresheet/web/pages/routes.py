@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from ...rules import HandResult, MatchState, RuleError, SeatResult, TichuRound, setup_from_dict
 from ...rules.tichu import TICHU
 from ...services import accounts
+from ...services.club import progress
 from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
 from ...storage.database import reads_only
@@ -142,7 +143,8 @@ def _home(join_form: JoinForm) -> str:
     matches = [serialize.match_brief(m) for m in queries.listed_matches(current_user)]
     # One url_for for every row (match ids are URL-safe): a list of 100 costs 100 fewer.
     match_url = url_for("pages.match", match_id="-").removesuffix("-")
-    return render_template("pages/index.html", matches=matches, match_url=match_url, join_form=join_form)
+    nights = [(e, progress.my_seat(e, current_user)) for e in progress.running_events(current_user)]
+    return render_template("pages/index.html", matches=matches, match_url=match_url, join_form=join_form, nights=nights)
 
 
 @bp.post("/join")

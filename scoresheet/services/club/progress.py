@@ -1,0 +1,139 @@
+"""How a club night stands for the people in the room: each table of the current round as it is
+being played, where a player sits, the nights a player is in, and the night's version that a
+phone asks for to know when to show it again (CLUB.md §4). Read only; nothing here is stored."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import func
+
+from ...storage.extensions import db
+from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Hand, Match, User, utcnow
+from ..matches.replay_cache import computed
+from .results import table_result
+
+RUNNING_FOR = timedelta(hours=36)
+"""How long after it was made a night unfinished is still shown on its players' home page."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableState:
+    """One table of the round as it stands now."""
+
+    table: EventTable
+    match: Match | None
+    hands: int
+    """Hands (Tichu: rounds) played so far."""
+    scores: list[int]
+    """The scores as they stand, seat order (Tichu: per team); the result once it counts."""
+    on_barrel: list[str]
+    """The players on the barrel now."""
+    done: bool
+    """The table's result counts (won, ended, or entered by hand)."""
+    entered_by: str | None
+    """The director who entered the result by hand, or None."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MySeat:
+    """Where a player sits in the current round: a table and seat, or a bye."""
+
+    round: int
+    table: int | None
+    """The table's number; None: a bye this round."""
+    seat: int | None
+    """The seat, counted from 0 (seat 0 deals first)."""
+    tablemates: list[str]
+    """The others at the table, seat order."""
+    match_id: str | None
+
+
+def table_states(event: Event, round_: EventRound) -> list[TableState]:
+    """Every table of the round as it stands: hands played, scores, the barrel, done or not."""
+    states = []
+    for table in round_.tables:
+        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+        result = table_result(event, table)
+        sheet = computed(match).sheet if match is not None else None
+        standings = sheet.standings if sheet is not None else ()
+        states.append(
+            TableState(
+                table=table,
+                match=match,
+                hands=len(sheet.hands) if sheet is not None else 0,
+                scores=list(result.scores) if result else [s.score for s in standings],
+                on_barrel=[s.name for s in standings if s.barrel],
+                done=result is not None,
+                entered_by=result.entered_by if result else None,
+            )
+        )
+    return states
+
+
+def my_seat(event: Event, user: User) -> MySeat | None:
+    """Where the user sits in the event's current round (None: not on the roster, or no round
+    seated yet, or not seated this round)."""
+    entry = next((p for p in event.roster if p.user_id == user.id), None)
+    if entry is None or not event.seated:
+        return None
+    round_ = event.seated[-1]
+    if entry.name in round_.byes:
+        return MySeat(round=round_.number, table=None, seat=None, tablemates=[], match_id=None)
+    for table in round_.tables:
+        if entry.name in table.players:
+            seat = table.players.index(entry.name)
+            others = [p for p in table.players if p != entry.name]
+            return MySeat(
+                round=round_.number, table=table.number, seat=seat, tablemates=others, match_id=table.match_id
+            )
+    return None
+
+
+def running_events(user: User) -> list[Event]:
+    """The nights the user plays in or directs that are still on: made in the last 36 hours,
+    with a round still to seat or a table of the current round still playing."""
+    mine = db.select(EventPlayer.event_id).where(EventPlayer.user_id == user.id)
+    directed = db.select(EventDirector.event_id).where(EventDirector.user_id == user.id)
+    recent = db.session.execute(
+        db.select(Event)
+        .where(Event.id.in_(mine.union(directed)), Event.created_at >= utcnow() - RUNNING_FOR)
+        .order_by(Event.created_at.desc())
+    ).scalars()
+    return [e for e in recent if _on(e)]
+
+
+def _on(event: Event) -> bool:
+    """The night has a round to seat, or a table of its current round without a result."""
+    if len(event.seated) < event.rounds:
+        return True
+    return any(table_result(event, t) is None for t in event.seated[-1].tables)
+
+
+def event_version(event: Event) -> str:
+    """A short fingerprint of everything the event's page shows: it changes when a round is
+    seated or taken back, a player checks in or is marked, a table's match changes (a hand,
+    its end) or a result is entered; the page asks for it and shows itself again."""
+    ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
+    matches = (
+        db.session.execute(
+            db.select(Match.id, Match.revision, func.count(Hand.id))
+            .outerjoin(Hand, Hand.match_id == Match.id)
+            .where(Match.id.in_(ids))
+            .group_by(Match.id, Match.revision)
+            .order_by(Match.id)
+        ).all()
+        if ids
+        else []
+    )
+    parts = [
+        event.rounds,
+        event.reseats,
+        [(p.name, p.status, p.team, p.user_id) for p in event.roster],
+        [d.user_id for d in event.directors],
+        [(r.number, str(r.closed_at), [(t.number, t.entered_scores) for t in r.tables]) for r in event.seated],
+        [tuple(m) for m in matches],
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
