@@ -42,6 +42,7 @@ NOT_PAGES = {
     "offline.favicon",
     "live.events",
     "live.watch_events",
+    "nights.version",
 }
 """GET routes that answer JSON, a file or an event stream, not a page (besides the API, static
 files and the routes whose last part names a file: sheet.csv, backup.json)."""
@@ -216,6 +217,10 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
     house_code = _api(player, auth, f"/api/matches/{house}", method="get")["join_code"]
     _api(player, other, "/api/matches/join", {"code": house_code})  # a tablemate to compare
     night = _api(player, auth, "/api/events", {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 3})
+    for guest in ("Dana", "Egor", "Fima"):
+        _api(player, auth, f"/api/events/{night['id']}/roster", {"guest": guest})
+    _api(player, auth, f"/api/events/{night['id']}/rounds")
+    nights = f"/events/{night['id']}"
     player.log_in(name)
     player.page.goto(f"/matches/{three}/history")
 
@@ -284,7 +289,12 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("head to head", player, f"/head-to-head?one={name}&two={host}"),
         Stop("head to head, the same player twice", player, f"/head-to-head?one={name}&two={name}", status=422),
         Stop("guests", player, "/guests"),
-        Stop("a club night", player, f"/events/{night['id']}"),
+        Stop("a club night, its director's phone", player, nights),
+        Stop("new club night", player, "/events/new"),
+        Stop("a club night's table cards", player, f"{nights}/cards"),
+        Stop("closing a club night's round", player, f"{nights}/rounds/1/close"),
+        Stop("a paper table's result", player, f"{nights}/rounds/1/tables/1/result"),
+        Stop("check in to a club night", player, f"/events/join/{night['code']}"),
         Stop("import", player, "/import"),
         Stop("offline page", player, "/offline"),
         Stop("error page (404)", player, "/matches/nosuchmatch", status=404),

@@ -190,6 +190,10 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     house = house_match(player, auth)
     tablemate = unique("tablemate")
     _banked_matches(player, auth, tablemate)
+    night = _api(player, auth, "/api/events", {"name": "Friday club", "game": {"rules": "squarescores"}, "rounds": 3})
+    for entry in ({"username": name}, {"guest": "Dana"}, {"guest": "Egor"}):
+        _api(player, auth, f"/api/events/{night['id']}/roster", entry)
+    _api(player, auth, f"/api/events/{night['id']}/rounds", {})
     player.log_in(name)
     pages = [
         "/",
@@ -210,6 +214,11 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
         "/leaderboard",
         f"/head-to-head?one={name}&two={tablemate}",
         "/guests",
+        f"/events/{night['id']}",
+        "/events/new",
+        f"/events/{night['id']}/rounds/1/tables/1/result",
+        f"/events/{night['id']}/cards",
+        f"/events/join/{night['code']}",
     ]
     yield player, stranger, pages
     for phone in (player, stranger):

@@ -96,6 +96,7 @@ def test_the_director_makes_a_night_from_the_home_page_and_sees_its_check_in(mak
         ({"hand_limit": "61"}, "hand_limit", "Give a whole number from 1 to 60."),
         ({"time_limit": "5"}, "time_limit", "Give a whole number from 10 to 240."),
         ({"seating": "sixes"}, "seating", "Choose what happens to the players left over."),
+        ({"rules": "tyzicha", "target": "500"}, "target", "Tyzicha plays to 1001, not 500."),
     ],
 )
 def test_a_bad_night_is_refused_next_to_its_field_and_nothing_is_stored(
@@ -170,7 +171,7 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     seat = players.index("anna")
     others = ", ".join(p for p in players if p != "anna")
     page = anna.get(f"/events/{night}").text
-    assert "Round 1: your table" in page
+    assert "Round 1 of 3: your table" in page
     assert f"Table 1</strong> · seat {seat + 1}" in page
     assert f"With {others}" in page
     assert f'id="my-table-sheet" href="/matches/{match_id}"' in page
@@ -280,7 +281,7 @@ def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_p
     with app.app_context():
         assert db.session.get(Match, match_id).status == "ended"  # type: ignore[union-attr]
     page = director.get(f"/events/{night}").text
-    assert "Round 1 · closed" in page
+    assert "Round 1 of 3 · closed" in page
     # Nobody scored: three at 0 share 1 match point each (CLUB.md §2).
     assert [r[2] for r in standings_rows(page)] == ["1.0", "1.0", "1.0"]
 
@@ -335,3 +336,33 @@ def standings_rows(html: str) -> list[list[str]]:
         for row in table.walk()
         if row.tag == "tr" and any(isinstance(c, Node) and c.tag == "td" for c in row.children)
     ]
+
+
+def test_a_tichu_night_takes_teams_on_the_roster_and_a_paper_result_per_team(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director, rules="tichu", target="")
+    page = f"/events/{night}"
+    assert 'id="team"' in director.get(page).text  # the roster asks for the team
+    for name, team in (("Dana", "Red"), ("Egor", "Blue"), ("Fima", "Red")):
+        assert director.post(f"{page}/roster", {"guest": name, "team": team}, form_url=page).status_code == 302
+    director.post(f"{page}/roster", {"guest": "Gleb"}, form_url=page)
+    refused = director.post(f"{page}/rounds", {}, form_url=page)
+    assert refused.status_code == 422
+    assert all_errors(refused.text) == ["Gleb plays Tichu in no team: give every player a team of two."]
+    director.post(f"{page}/roster/Gleb", {"status": "dropped"}, form_url=page)
+    director.post(f"{page}/roster", {"guest": "Hana", "team": "Blue"}, form_url=page)
+    assert director.post(f"{page}/rounds", {}, form_url=page).status_code == 302
+    app = director.client.application
+    with app.app_context():
+        players = list(db.session.execute(db.select(EventTable)).scalar_one().players)
+    url = f"{page}/rounds/1/tables/1/result"
+    form = director.get(url).text
+    assert f"{players[0]} &amp; {players[2]}" in form and f"{players[1]} &amp; {players[3]}" in form
+    assert "score_2" not in form  # one box a team
+    # 1040 against 760 (mean 900): the first team 2 match points each and +140, the other 0
+    # and −140 (CLUB.md §2, Tichu).
+    assert director.post(url, {"score_0": "1040", "score_1": "760"}).status_code == 302
+    rows = {r[1]: r[2:] for r in standings_rows(director.get(page).text)}
+    for seat, name in enumerate(players):
+        assert rows[name] == (["2.0", "140"] if seat % 2 == 0 else ["0.0", "-140"])
+    assert rows["Gleb"] == ["0.0", "0"]

@@ -49,8 +49,10 @@ def new_event() -> Any:
     if form.validate_on_submit():
         try:
             event = events.make_event(current_user, form.to_data())
-        except (Invalid, RuleError) as err:
-            _refuse(form, err, "rules" if getattr(err, "field", None) in ("game", "options", "players") else None)
+        except Invalid as err:
+            _refuse(form, err, "rules" if err.field == "game" else None)
+        except RuleError as err:  # the game's set-up, judged as a match's (RULES.md §1, §11)
+            form.refuse("target" if err.code == "target" else "rules", err.message)
         else:
             flash(_("Club night made. Let the players check in with its code or QR."))
             return _back(event)
