@@ -161,6 +161,8 @@
     var url = live.getAttribute("data-version-url");
     var events = window.EventSource ? live.getAttribute("data-events-url") : null;
     var version = live.getAttribute("data-version");
+    // A club night's page asks less often (data-poll-seconds): every player of the night has it open.
+    var pollMs = Number(live.getAttribute("data-poll-seconds") || 0) * 1000 || POLL_MS;
     var timer = null;
     var busy = false;
     var source = null;
@@ -195,7 +197,7 @@
         })
         .then(function () { busy = false; });
     }
-    function schedule() { clearTimeout(timer); timer = setTimeout(tick, POLL_MS); }
+    function schedule() { clearTimeout(timer); timer = setTimeout(tick, pollMs); }
     function tick() { poll().then(function () { if (timer !== null) schedule(); }); }
     var tries = 0;
     function catchUp() {  // swap until the page shows the newest version the stream named

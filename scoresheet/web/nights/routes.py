@@ -162,7 +162,7 @@ def add_player(event_id: str) -> Any:
     return _event_page(event, 422, roster=form)
 
 
-@bp.post("/events/<event_id>/roster/<name>")
+@bp.post("/events/<event_id>/roster/<path:name>")
 @login_required
 def mark_player(event_id: str, name: str) -> Any:
     """Mark a player present, absent (for the next round) or dropped."""
