@@ -370,3 +370,27 @@ def test_a_tichu_night_takes_teams_on_the_roster_and_a_paper_result_per_team(mak
     for seat, name in enumerate(players):
         assert rows[name] == (["2.0", "140"] if seat % 2 == 0 else ["0.0", "-140"])
     assert rows["Gleb"] == ["0.0", "0"]
+
+
+def test_a_player_the_director_typed_in_as_a_guest_checks_in_as_that_guest_and_takes_the_seat(
+    make_phone: Any,
+) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director)
+    add_guests(director, night, ["Anya", "Dana", "Egor"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    app = director.client.application
+    with app.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        code = event.code
+    form = f"/events/join/{code}"
+    nobody = anna.post("/events/join", {"code": code, "name": "Vera"}, form_url=form)
+    assert nobody.status_code == 422 and errors_next_to(nobody.text, "name") == ["Vera is not on the roster."]
+    assert anna.post("/events/join", {"code": code, "name": "anya"}, form_url=form).status_code == 302
+    assert roster_of(app, night) == {"Anya": "present", "Dana": "present", "Egor": "present"}
+    page = anna.get(f"/events/{night}").text
+    assert "Round 1 of 3: your table" in page and 'id="my-table-sheet"' in page
+    taken = make_phone("boris").post("/events/join", {"code": code, "name": "Anya"}, form_url=form)
+    assert errors_next_to(taken.text, "name") == ["Anya is an account's already."]

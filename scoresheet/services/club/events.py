@@ -1,6 +1,6 @@
 """The commands and queries of a club night (CLUB.md §1, §4), each command one transaction.
 
-make_event, add_rounds, add_director, join, add_to_roster, change_roster, seat_round,
+make_event, add_rounds, add_director, join (event_by_code), add_to_roster, change_roster, seat_round,
 unseat_round, close_round, enter_result — and get_event, event_for_member, get_round.
 Refusals: `NotFound` (not a member, 404), `Forbidden` (a member, not a director, 403),
 `Conflict` (409), `Invalid` (a value out of range, 422 with its field); the engine's
@@ -134,6 +134,16 @@ def add_director(event: Event, username: object) -> User:
 def join(user: User, code: object, team: object = None, name: object = None) -> Event:
     """The caller joins the roster of the event with this code (again: nothing changes); with
     `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
+    event = event_by_code(code)
+    if name is not None:
+        claim_guest(event, name if isinstance(name, str) else "", user, user)
+    elif not any(p.user_id == user.id for p in event.roster):
+        _enter(event, user.username, user, team)
+    return event
+
+
+def event_by_code(code: object) -> Event:
+    """The event players check in to with this code (spaces and case as typed), else 404."""
     event: Event | None = (
         db.session.execute(db.select(Event).where(Event.code == code.strip().upper())).scalar_one_or_none()
         if isinstance(code, str)
@@ -141,10 +151,6 @@ def join(user: User, code: object, team: object = None, name: object = None) -> 
     )
     if event is None:
         raise NotFound(_("No event has that code: check it with the director."))
-    if name is not None:
-        claim_guest(event, name if isinstance(name, str) else "", user, user)
-    elif not any(p.user_id == user.id for p in event.roster):
-        _enter(event, user.username, user, team)
     return event
 
 

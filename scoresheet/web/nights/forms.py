@@ -111,6 +111,12 @@ class JoinEventForm(RefusableForm):
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
     )
     team = StringField(_l("Team (Tichu)"), filters=[strip], validators=[Optional()], render_kw={"maxlength": MAX_NAME})
+    name = StringField(
+        _l("Already on the list as a guest? That name"),
+        filters=[strip],
+        validators=[Optional()],
+        render_kw={"maxlength": MAX_NAME, "autocomplete": "off"},
+    )
 
 
 class ResultForm(RefusableForm):

@@ -136,9 +136,14 @@ def join() -> Any:
 
 def _join(form: JoinEventForm) -> Any:
     try:
-        event = events.join(current_user, form.code.data, form.team.data or None)
-    except (NotFound, Conflict, Invalid) as err:
-        _refuse(form, err, "code" if isinstance(err, NotFound) else None)
+        events.event_by_code(form.code.data)
+    except NotFound as err:
+        _refuse(form, err, "code")
+        return render_template("nights/join.html", form=form), 422
+    try:
+        event = events.join(current_user, form.code.data, form.team.data or None, form.name.data or None)
+    except (NotFound, Conflict, Invalid) as err:  # the guest's name: not on the roster, or taken
+        _refuse(form, err, "team" if err.field == "team" else "name" if form.name.data else "code")
         return render_template("nights/join.html", form=form), 422
     flash(_("You are checked in. Your table shows here when the round is seated."))
     return _back(event)
