@@ -6,6 +6,7 @@ where the browser adds nothing go through the API."""
 
 from __future__ import annotations
 
+import re
 import time
 from fractions import Fraction
 from typing import Any
@@ -179,3 +180,28 @@ def _board(tv: Any) -> dict[str, tuple[str, str]]:
     except Error:  # the page reloaded under the question
         return {}
     return {r[1]: (r[2], r[3]) for r in rows}
+
+
+def test_the_table_cards_print_two_a_page_with_nothing_else(new_phone: Any) -> None:
+    director = new_phone(**PHONE)
+    auth = _log_in(director, "carddirector")
+    night = _call(director, "POST", "/api/events", auth, {"name": "Cards", "game": {"rules": "squarescores"}})
+    for guest in ("Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan", "Kira", "Lev", "Mila"):
+        _call(director, "POST", f"/api/events/{night['id']}/roster", auth, {"guest": guest})
+    tables = _call(director, "POST", f"/api/events/{night['id']}/rounds", auth)["tables"]
+    page = director.page
+    page.goto(f"/events/{night['id']}")
+    director.tap("a:text('Table cards')")
+    page.wait_for_url("**/cards")
+    cards = page.locator(".table-card")
+    assert cards.count() == 3
+    for card, table in zip(cards.all(), tables, strict=True):
+        assert card.locator("h1").inner_text() == f"Table {table['table']}"
+        assert card.locator(".seats li").all_inner_texts()[0].startswith(table["players"][0])
+        assert card.locator("svg.qr").count() == 1
+    page.emulate_media(media="print")
+    assert not page.locator(".no-print").is_visible()
+    half = page.viewport_size["height"] / 2
+    assert abs(cards.first.bounding_box()["height"] - half) < 1  # one card a half page
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 2  # three cards: two on a page, one on the next

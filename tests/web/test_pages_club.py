@@ -176,6 +176,7 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     others = ", ".join(p for p in players if p != "anna")
     page = anna.get(f"/events/{night}").text
     assert "Round 1 of 3: your table" in page
+    assert "Seat round 2" not in director.get(f"/events/{night}").text  # not while the tables play
     assert f"Table 1</strong> · seat {seat + 1}" in page
     assert f"With {others}" in page
     assert f'id="my-table-sheet" href="/matches/{match_id}"' in page
