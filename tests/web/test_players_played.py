@@ -139,18 +139,22 @@ def test_the_page_lists_everyone_i_played_and_a_tablemate_sees_only_head_to_head
     anna, boris = phone_of(csrf_app, "anna"), phone_of(csrf_app, "boris")
     page = parse(anna.get("/players/anna").text)
     table = next(n for n in page.walk() if "played" in n.classes())
-    lines = [[c.text() for c in r.children if not isinstance(c, str)] for r in table.walk() if r.tag == "tr"][1:]
-    assert [line[:-1] for line in lines] == [
-        ["boris", "2", "1", "1 / 1", "5.0", "—"],
-        ["vera", "1", "1", "1 / 0", "990.0", "—"],
+    lines = [
+        [c.text() for c in li.walk() if c.tag == "span" and "hint" not in c.classes()]
+        for li in table.walk()
+        if li.tag == "li"
     ]
-    assert all(line[-1].endswith(" UTC") for line in lines)  # shown in the phone's own time zone
+    assert [line[:-1] for line in lines] == [
+        ["Matches: 2", "Won: 1", "Ahead / behind: 1 / 1", "Average score difference: 5.0"],
+        ["Matches: 1", "Won: 1", "Ahead / behind: 1 / 0", "Average score difference: 990.0"],
+    ]
+    assert all(line[-1].startswith("Last played: ") and line[-1].endswith(" UTC") for line in lines)
     times = [n.attrs["datetime"] for n in table.walk() if n.tag == "time"]
     assert len(times) == 2 and all(t.startswith(datetime.now(UTC).date().isoformat()) for t in times)
     links = [n.attrs["href"] for n in table.walk() if n.tag == "a"]
     assert links == ["/players/boris", "/players/vera"]
     theirs = boris.get("/players/anna").text
-    assert 'class="played"' not in theirs
+    assert 'class="guest-list played"' not in theirs
     assert "You and anna: 2 banked matches together." in theirs
     german = anna.get("/players/anna", headers={"Accept-Language": "de"}).text
     assert "Alle, mit denen du gespielt hast" in german and "5,0" in german
@@ -236,7 +240,9 @@ def test_a_bad_period_is_refused_next_to_its_field(csrf_app: Flask, make_user: A
             page = anna.get(f"{url}?{query}")
             assert page.status_code == 422
             assert errors_next_to(page.text, field) == [message]
-            assert 'class="played"' not in page.text and 'class="leaderboard"' not in page.text  # nothing shown
+            assert (
+                'class="guest-list played"' not in page.text and 'class="leaderboard"' not in page.text
+            )  # nothing shown
     german = api.client.get("/api/players/anna?period=week", headers={**api.headers, "Accept-Language": "de"}).json[
         "error"
     ]
