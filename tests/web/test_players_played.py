@@ -309,12 +309,32 @@ def kept_and_summed_pairs(app: Any) -> tuple[dict[Any, Any], dict[Any, Any]]:
     return kept, {k: tuple(v) for k, v in summed.items()}
 
 
+def latest_ratings(app: Any) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """Each account's kept latest rating (`rating_summaries`) beside its last rating row in
+    bank order."""
+    from scoresheet.storage.extensions import db
+    from scoresheet.storage.models import Rating, RatingSummary
+
+    with app.app_context():
+        kept = {
+            (s.user_id, s.game): (s.mu, s.sigma, s.match_id)
+            for s in db.session.execute(db.select(RatingSummary)).scalars()
+        }
+        latest = {
+            (r.user_id, r.game): (r.mu, r.sigma, r.match_id)
+            for r in db.session.execute(db.select(Rating).order_by(Rating.banked_at, Rating.id)).scalars()
+        }
+    return kept, latest
+
+
 def test_kept_pairs_equal_the_sums_after_every_kind_of_write(app: Any, make_user: Any) -> None:
     first, second, anna, boris, vera = two_matches(make_user)
 
     def check(pairs: int) -> None:
         kept, summed = kept_and_summed_pairs(app)
         assert kept == summed and len(kept) == pairs  # so an empty table cannot pass
+        kept_latest, latest = latest_ratings(app)
+        assert kept_latest == latest and latest
 
     check(pairs=6)  # banked: anna–boris, anna–vera, boris–vera, each both ways
     claim(vera, second, 2)  # a claim after banking
