@@ -11,8 +11,9 @@ are kept as in the app. Then times:
 
 - warm, interleaved round by round in this process: `GET /healthz`, the player's own page
   `GET /players/<name>`, the tablemate's page as the player reads it, `GET /leaderboard`,
-  `GET /api/players/<name>`, and the page of a player with no match (the price of the page
-  itself);
+  the player's page and the leaderboard of this year (every match banked in it: its figures
+  added up and its ratings computed when asked), `GET /api/players/<name>`, and the page of a
+  player with no match (the price of the page itself);
 - cold, as docs/performance.md defines it: for every sample a fresh process (a subprocess of
   this script on the same database) whose caches are all empty — the replay cache, the
   `functools` caches of built queries, SQLAlchemy's compiled-statement cache, the session's
@@ -168,6 +169,8 @@ def main() -> None:
                 "GET /players/<name>, warm": get("/players/bench"),
                 "GET /players/<tablemate>, warm": get("/players/mate"),
                 "GET /leaderboard, warm": get("/leaderboard"),
+                "GET /players/<name>?period=year, warm": get("/players/bench?period=year"),
+                "GET /leaderboard?period=year, warm": get("/leaderboard?period=year"),
                 "GET /api/players/<name>, warm": get("/api/players/bench", auth),
                 "GET /players/<name> with no match": lambda: empty.get("/players/nobody"),
             },
