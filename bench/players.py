@@ -4,13 +4,16 @@ Run:  .venv/bin/python bench/players.py    (--matches N, --hands N, --rounds N; 
                                             to use PostgreSQL)
 
 Builds `--matches` banked matches of `--hands` hands for one player, who claimed seat 0 in
-each (the engine benchmark's never-ending hands, then made 120s by the leader until someone
-wins: the same records for every match), each banked through `commands.bank` so that its seat
-figures, the player's totals and the ratings are kept as in the app. Then times:
+each, and a tablemate who claimed seat 1 in each (the engine benchmark's never-ending hands,
+then made 120s by the leader until someone wins: the same records for every match), each
+banked through `commands.bank` so that its seat figures, the players' totals and the ratings
+are kept as in the app. Then times:
 
-- warm, interleaved round by round in this process: `GET /healthz`, the player's page
-  `GET /players/<name>`, `GET /api/players/<name>`, and the page of a player with no match
-  (the price of the page itself);
+- warm, interleaved round by round in this process: `GET /healthz`, the player's own page
+  `GET /players/<name>`, the tablemate's page as the player reads it, `GET /leaderboard`,
+  the player's page and the leaderboard of this year (every match banked in it: its figures
+  added up and its ratings computed when asked), `GET /api/players/<name>`, and the page of a
+  player with no match (the price of the page itself);
 - cold, as docs/performance.md defines it: for every sample a fresh process (a subprocess of
   this script on the same database) whose caches are all empty — the replay cache, the
   `functools` caches of built queries, SQLAlchemy's compiled-statement cache, the session's
@@ -18,8 +21,9 @@ figures, the player's totals and the ratings are kept as in the app. Then times:
   (`GET /`) made; it then times `GET /healthz` and the one cold request side by side, once.
 
 Reports medians and their ratio to /healthz, wall clock and CPU (`bench/timing.py`; the cold
-rows against the fresh processes' own /healthz). Targets: at most 5× /healthz warm
-and 15× cold. A script, not a timed test.
+rows against the fresh processes' own /healthz). Targets: at most 5× /healthz warm in CPU
+(8× wall clock on PostgreSQL) and 15× cold. `--warm-only` skips the cold samples. A script,
+not a timed test.
 """
 
 from __future__ import annotations
@@ -40,9 +44,10 @@ from bench.timing import Samples, bench_app, getter, interleaved, options, page_
 from scoresheet.rules import HandRecord, Record, Setup, hand_to_dict, replay  # noqa: E402
 from scoresheet.services.matches import commands  # noqa: E402
 from scoresheet.storage.extensions import db  # noqa: E402
-from scoresheet.storage.models import Hand, Seat, User  # noqa: E402
+from scoresheet.storage.models import Hand, Member, Seat, User  # noqa: E402
 
 LOGIN = {"username": "bench", "password": "bench password"}
+MATE = {"username": "mate", "password": "bench password"}
 COLD = {"GET /players/<name>, cold": "/players/bench", "GET /api/players/<name>, cold": "/api/players/bench"}
 
 
@@ -123,6 +128,7 @@ def main() -> None:
     parser.add_argument("--cold-child", help=argparse.SUPPRESS)
     parser.add_argument("--instance", help=argparse.SUPPRESS)
     parser.add_argument("--token", help=argparse.SUPPRESS)
+    parser.add_argument("--warm-only", action="store_true", help="skip the cold samples")
     args = parser.parse_args()
     if args.cold_child:
         cold_child(args.instance, os.environ["DATABASE_URL"], args.cold_child, args.token)
@@ -135,37 +141,47 @@ def main() -> None:
         app = bench_app(instance, database_url)
         client = app.test_client()
         token = client.post("/api/users", json=LOGIN).get_json()["token"]
+        assert client.post("/api/users", json=MATE).status_code == 201
         with app.app_context():
-            user = db.session.execute(db.select(User)).scalar_one()
+            user = db.session.execute(db.select(User).filter_by(username="bench")).scalar_one()
+            mate = db.session.execute(db.select(User).filter_by(username="mate")).scalar_one()
             for _ in range(args.matches):
                 match = commands.create_match(user, setup)
+                db.session.add(Member(match_id=match.id, user_id=mate.id))
                 db.session.add_all(
                     Hand(match_id=match.id, number=n, record=r, created_by_id=user.id, updated_by_id=user.id)
                     for n, r in enumerate(stored, start=1)
                 )
                 db.session.add(Seat(match_id=match.id, seat=0, user_id=user.id))
+                db.session.add(Seat(match_id=match.id, seat=1, user_id=mate.id))
                 db.session.commit()
                 commands.bank(match, user)
         assert client.post("/login", data=LOGIN).status_code == 302
         auth = {"Authorization": f"Bearer {token}"}
         empty = page_client(app, "nobody")  # a player with no match: the price of the page
         get = getter(client)
-        client.get("/players/bench")  # compile the templates
+        for page in ("/players/bench", "/players/mate", "/leaderboard"):  # compile the templates
+            client.get(page)
         client.get("/")  # the warm-up request to another page
         warm = interleaved(
             {
                 "GET /healthz": get("/healthz"),
                 "GET /players/<name>, warm": get("/players/bench"),
+                "GET /players/<tablemate>, warm": get("/players/mate"),
+                "GET /leaderboard, warm": get("/leaderboard"),
+                "GET /players/<name>?period=year, warm": get("/players/bench?period=year"),
+                "GET /leaderboard?period=year, warm": get("/leaderboard?period=year"),
                 "GET /api/players/<name>, warm": get("/api/players/bench", auth),
                 "GET /players/<name> with no match": lambda: empty.get("/players/nobody"),
             },
             args.rounds,
         )
-        cold = cold_samples(instance, database_url, token, args.rounds)
+        cold = None if args.warm_only else cold_samples(instance, database_url, token, args.rounds)
 
     title = f"{args.matches} banked matches of {len(records)} hands, {args.rounds} rounds"
     report(f"{title}, warm (one process)", database_url, warm)
-    report(f"{title}, cold (a fresh process per sample)", database_url, cold)
+    if cold is not None:
+        report(f"{title}, cold (a fresh process per sample)", database_url, cold)
 
 
 if __name__ == "__main__":

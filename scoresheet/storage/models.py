@@ -263,6 +263,9 @@ class SeatFigure(Model):
     """When the match was banked: ratings are computed in this order."""
     place: Mapped[int]
     won: Mapped[bool]
+    score: Mapped[int] = mapped_column(default=0, server_default="0")
+    """The seat's final score (Tichu: its team's), as the sheet says when the match was
+    banked: what a score difference between two players adds up."""
     declared: Mapped[int] = mapped_column(default=0)
     made: Mapped[int] = mapped_column(default=0)
     bid_made_sum: Mapped[int] = mapped_column(default=0)
@@ -339,6 +342,37 @@ class RatingSummary(Model):
     matches: Mapped[int]
     points: Mapped[list[Any]] = mapped_column(JSON)
     """[number, match id, rating shown] per point, oldest first, the last always the latest."""
+    mu: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    sigma: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    """The latest rating's mu and sigma: a leaderboard reads one row per player."""
+    match_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The latest rated match (the leaderboard shows the name its sheet gave the player)."""
+
+
+class PairTotal(Model):
+    """How an account did beside another in the banked matches where both claimed a seat,
+    added up: one row per pair and role (Tichu partners apart from opponents). A copy of the
+    sums over `seat_figures`, rebuilt with `player_totals` (`statistics.rebuild_totals`), so
+    a player's page reads one row per tablemate (never edited by hand)."""
+
+    __tablename__ = "pair_totals"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    partner: Mapped[bool] = mapped_column(primary_key=True)
+    """Tichu partners (the same team); otherwise the other is an opponent."""
+    matches: Mapped[int]
+    won: Mapped[int]
+    """Matches the account won (partners: won together)."""
+    ahead: Mapped[int]
+    """Matches the account finished ahead of the other."""
+    behind: Mapped[int]
+    score_difference: Mapped[int]
+    """The account's final score less the other's, added up."""
+    calls_made: Mapped[int]
+    """Tichu and Grand Tichu calls of the two partners that were made (0 for opponents)."""
+    calls: Mapped[int]
+    """Tichu and Grand Tichu calls of the two partners."""
+    last_banked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Notice(Model):

@@ -18,6 +18,7 @@ from ...storage.models import User, fold, lookup_name
 from ...words import _
 from ..errors import NotFound
 from . import ratings, statistics
+from .periods import ALL_TIME, Period
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 80, 6
 
@@ -87,24 +88,44 @@ class Profile:
     ratings: list[GameRating]
     head_to_head: statistics.HeadToHead | None
     """The viewer against this player (None on one's own page)."""
+    played: list[statistics.PairFigures] | None = None
+    """Everyone the player played with (only on one's own page, else None: a tablemate's
+    opponents may be strangers to the viewer)."""
+    period: Period = ALL_TIME
 
 
 Rows = tuple[Row[Any], ...]
 """What a player's figures and ratings are made from, as read (`figure_rows`): hashable."""
 
 
-def profile(viewer: User, user: User) -> Profile:
-    """A visible player's figures, ratings and head to head with the viewer."""
-    return profile_of(user.username, figure_rows(user), versus(viewer, user))
+def profile(viewer: User, user: User, period: Period = ALL_TIME, *, everyone: bool = True) -> Profile:
+    """A visible player's figures, ratings, head to head with the viewer and (their own
+    page, unless `everyone` is False) everyone they played with, over the period."""
+    played = played_by(viewer, user, period) if everyone else None
+    if period.all_time:
+        return profile_of(user.username, figure_rows(user), versus(viewer, user, period), played)
+    found = {g: ratings.ratings_between(g, period).get(user.id) for g in GAMES}
+    return Profile(
+        user.username,
+        statistics.figures_between(user, period),
+        [GameRating(g, ratings.thinned(r.history)) for g, r in found.items() if r is not None],
+        versus(viewer, user, period),
+        played,
+        period,
+    )
 
 
-def profile_of(username: str, rows: Rows, head_to_head: statistics.HeadToHead | None) -> Profile:
-    """The profile made from what was read for it, and from nothing else: a player's page
-    keeps its rendered body by these three (`player_pages`), so the body of the same three
-    reads the same."""
+def profile_of(
+    username: str,
+    rows: Rows,
+    head_to_head: statistics.HeadToHead | None,
+    played: list[statistics.PairFigures] | None = None,
+) -> Profile:
+    """The all-time profile made from what was read for it, and from nothing else: a
+    player's page keeps its rendered body by these, so the body of the same reads the same."""
     figures = statistics.figures_from(r[1:-1] for r in rows if r.part == "figures")
     found = ratings.histories_from((r.rules, r.points) for r in rows if r.part == "rating")
-    return Profile(username, figures, [GameRating(g, found[g]) for g in GAMES if g in found], head_to_head)
+    return Profile(username, figures, [GameRating(g, found[g]) for g in GAMES if g in found], head_to_head, played)
 
 
 def figure_rows(user: User) -> Rows:
@@ -114,9 +135,14 @@ def figure_rows(user: User) -> Rows:
     return tuple(db.session.execute(_figures_and_ratings(db.session.get_bind().dialect.name), {"user_id": user.id}))
 
 
-def versus(viewer: User, user: User) -> statistics.HeadToHead | None:
-    """The viewer against the player, None on one's own page."""
-    return statistics.head_to_head(viewer, user) if viewer.id != user.id else None
+def played_by(viewer: User, user: User, period: Period = ALL_TIME) -> list[statistics.PairFigures] | None:
+    """Everyone the player played with over the period, on their own page only (else None)."""
+    return statistics.pairs(user, period) if viewer.id == user.id else None
+
+
+def versus(viewer: User, user: User, period: Period = ALL_TIME) -> statistics.HeadToHead | None:
+    """The viewer against the player over the period, None on one's own page."""
+    return statistics.head_to_head(viewer, user, period) if viewer.id != user.id else None
 
 
 @cache

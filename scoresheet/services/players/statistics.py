@@ -10,13 +10,15 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import Boolean, DateTime, Integer, String, case, column, func
 from sqlalchemy.orm import aliased
 
 from ...rules import MatchState
 from ...rules.figures import COUNTS, seat_figures
+from ...rules.tichu import TEAMS, TICHU, team_of
 from ...storage.extensions import db
-from ...storage.models import Match, Member, PlayerTotal, Seat, SeatFigure, User
+from ...storage.models import Match, Member, PairTotal, PlayerTotal, Seat, SeatFigure, User
+from .periods import ALL_TIME, Period
 
 
 def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
@@ -29,9 +31,17 @@ def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
 
 def figure_rows(match_id: str, sheet: MatchState, banked_at: datetime) -> list[dict[str, Any]]:
     """Every seat's figures of a banked match as the rows of `seat_figures` (no query runs):
-    all an imported match needs, which no account has claimed a seat of yet."""
+    all an imported match needs, which no account has claimed a seat of yet. A seat's score is
+    its side's final score (Tichu: its team's)."""
+    tichu = sheet.setup.rules == TICHU
     return [
-        {"match_id": match_id, "name": sheet.setup.players[f.seat], "rules": sheet.setup.rules, "banked_at": banked_at}
+        {
+            "match_id": match_id,
+            "name": sheet.setup.players[f.seat],
+            "rules": sheet.setup.rules,
+            "banked_at": banked_at,
+            "score": sheet.standings[team_of(f.seat) if tichu else f.seat].score,
+        }
         | _row(f)
         for f in seat_figures(sheet)
     ]
@@ -89,8 +99,9 @@ _TOTALS_LOCK = 0x5C0_1603
 
 
 def rebuild_totals(user_ids: Iterable[int]) -> None:
-    """Write again the `player_totals` of these accounts from their claimed seats' figures
-    (in the caller's transaction): after a bank, an import, or a claim that changed."""
+    """Write again the `player_totals` and `pair_totals` of these accounts from their claimed
+    seats' figures (in the caller's transaction): after a bank, an import, or a claim that
+    changed (a pair's rows change only with a match both are members of, so both are here)."""
     ids = sorted(set(user_ids))
     if not ids:
         return
@@ -103,11 +114,23 @@ def rebuild_totals(user_ids: Iterable[int]) -> None:
                 db.text("SELECT pg_advisory_xact_lock(:key, :user_id)"), {"key": _TOTALS_LOCK, "user_id": user_id}
             )
     db.session.execute(db.delete(PlayerTotal).where(PlayerTotal.user_id.in_(ids)))
+    figures = _totals().where(Seat.user_id.in_(ids))
+    db.session.execute(
+        db.insert(PlayerTotal).from_select(["user_id", "rules", "banked", "won", "places", *COUNTS], figures)
+    )
+    db.session.execute(db.delete(PairTotal).where(PairTotal.user_id.in_(ids)))
+    db.session.execute(db.insert(PairTotal).from_select(PAIR_COLUMNS, _pairs().where(_s1.user_id.in_(ids))))
+
+
+@cache
+def _totals() -> Any:
+    """The sums of `player_totals` over the seat figures, a row per account and ruleset, for
+    the caller to narrow (`where`) to the accounts and banked matches wanted."""
     sums = [
         func.max(SeatFigure.bid_made_max) if name == "bid_made_max" else func.sum(getattr(SeatFigure, name))
         for name in COUNTS
     ]
-    figures = (
+    return (
         db.select(
             Seat.user_id,
             SeatFigure.rules,
@@ -117,12 +140,26 @@ def rebuild_totals(user_ids: Iterable[int]) -> None:
             *sums,
         )
         .join(Seat, (Seat.match_id == SeatFigure.match_id) & (Seat.seat == SeatFigure.seat))
-        .where(Seat.user_id.in_(ids))
         .group_by(Seat.user_id, SeatFigure.rules)
     )
-    db.session.execute(
-        db.insert(PlayerTotal).from_select(["user_id", "rules", "banked", "won", "places", *COUNTS], figures)
+
+
+@cache
+def _totals_between() -> Any:
+    """`_totals` of one account (`:user_id`) over the banked matches of a period (`:since`,
+    `:until`)."""
+    return _totals().where(
+        Seat.user_id == db.bindparam("user_id"),
+        SeatFigure.banked_at >= db.bindparam("since"),
+        SeatFigure.banked_at < db.bindparam("until"),
     )
+
+
+def figures_between(user: User, period: Period) -> list[RulesetFigures]:
+    """A player's figures per ruleset over the banked matches of a period (not all time: a
+    match not banked belongs to no period, so `played` is `banked` here)."""
+    rows = db.session.execute(_totals_between(), {"user_id": user.id} | period.bounds()).all()
+    return figures_from((rules, 0, *sums) for _user_id, rules, *sums in rows)
 
 
 def rebuild_totals_of_match(match_id: str) -> None:
@@ -185,23 +222,148 @@ class HeadToHead:
     behind: int
 
 
-def head_to_head(one: User, other: User) -> HeadToHead:
-    """How `one` and `other` did in the banked matches where both claimed a seat (one query)."""
-    s1, s2 = aliased(Seat), aliased(Seat)
-    f1, f2 = aliased(SeatFigure), aliased(SeatFigure)
-    row = db.session.execute(
+@dataclass(frozen=True, slots=True)
+class PairFigures:
+    """How a player did beside one other account (a row of `pair_totals`, or the same sums
+    over a period): as opponents, or as Tichu partners."""
+
+    username: str
+    """The other account."""
+    partner: bool
+    matches: int
+    won: int
+    """Matches the player won (partners: won together)."""
+    ahead: int
+    """Matches the player finished ahead of the other (partners never do)."""
+    behind: int
+    score_difference: int
+    """The player's final scores less the other's, added up."""
+    calls_made: int
+    calls: int
+    """The partners' Tichu and Grand Tichu calls (both players'), made and called."""
+    last_banked_at: datetime
+
+    @property
+    def average_score_difference(self) -> float:
+        """The player's final score less the other's, on average."""
+        return self.score_difference / self.matches
+
+    @property
+    def calls_made_rate(self) -> float | None:
+        """Calls made over calls called, None without a call."""
+        return self.calls_made / self.calls if self.calls else None
+
+
+_s1, _s2 = aliased(Seat, name="s1"), aliased(Seat, name="s2")
+_f1, _f2 = aliased(SeatFigure, name="f1"), aliased(SeatFigure, name="f2")
+PAIR_COLUMNS = (
+    "user_id",
+    "other_id",
+    "partner",
+    "matches",
+    "won",
+    "ahead",
+    "behind",
+    "score_difference",
+    "calls_made",
+    "calls",
+    "last_banked_at",
+)
+"""The columns of `pair_totals`, in the order `_pairs` gives them."""
+
+
+@cache
+def _pairs() -> Any:
+    """The sums of `pair_totals` over the seat figures, a row per account, other account
+    and role, for the caller to narrow (`where`) to the accounts and banked matches wanted:
+    every pair of claimed seats of a banked match, partners being the same Tichu team."""
+    partner = (_f1.rules == TICHU) & (_s1.seat % TEAMS == _s2.seat % TEAMS)
+    calls = [f"{call}_{part}" for call in ("tichu", "grand", "great_grand") for part in ("made", "called")]
+    made = sum(getattr(f, name) for f in (_f1, _f2) for name in calls if name.endswith("made"))
+    called = sum(getattr(f, name) for f in (_f1, _f2) for name in calls if name.endswith("called"))
+    return (
         db.select(
+            _s1.user_id,
+            _s2.user_id,
+            partner,
             func.count(),
-            func.sum(case((f1.place < f2.place, 1), else_=0)),
-            func.sum(case((f1.place > f2.place, 1), else_=0)),
+            func.sum(case((_f1.won, 1), else_=0)),
+            func.sum(case((_f1.place < _f2.place, 1), else_=0)),
+            func.sum(case((_f1.place > _f2.place, 1), else_=0)),
+            func.sum(_f1.score - _f2.score),
+            func.sum(case((partner, made), else_=0)),
+            func.sum(case((partner, called), else_=0)),
+            func.max(_f1.banked_at),
         )
-        .select_from(s1)
-        .join(s2, (s2.match_id == s1.match_id) & (s2.user_id == other.id))
-        .join(f1, (f1.match_id == s1.match_id) & (f1.seat == s1.seat))
-        .join(f2, (f2.match_id == s2.match_id) & (f2.seat == s2.seat))
-        .where(s1.user_id == one.id)
-    ).one()
-    return HeadToHead(row[0], int(row[1] or 0), int(row[2] or 0))
+        .select_from(_s1)
+        .join(_s2, (_s2.match_id == _s1.match_id) & (_s2.user_id != _s1.user_id))
+        .join(_f1, (_f1.match_id == _s1.match_id) & (_f1.seat == _s1.seat))
+        .join(_f2, (_f2.match_id == _s2.match_id) & (_f2.seat == _s2.seat))
+        .group_by(_s1.user_id, _s2.user_id, partner)
+    )
+
+
+_PAIR_ROW = (
+    column("username", String),
+    column("partner", Boolean),
+    *(column(name, Integer) for name in PAIR_COLUMNS[3:-1]),
+    column("last_banked_at", DateTime(timezone=True)),
+)
+"""The columns of a player's pair rows, declared (SQLAlchemy matches them once)."""
+
+
+@cache
+def _kept_pairs() -> Any:
+    """The kept pair rows of one account (`:user_id`) with the other's username, the latest
+    played first: SQL text, built once (a fresh process compiles a text in microseconds, a
+    `select()` of this shape in milliseconds, docs/performance.md)."""
+    return db.text(
+        f"SELECT users.username, {', '.join(f'pair_totals.{name}' for name in PAIR_COLUMNS[2:])}"
+        " FROM pair_totals JOIN users ON users.id = pair_totals.other_id WHERE pair_totals.user_id = :user_id"
+        " ORDER BY pair_totals.last_banked_at DESC, users.username"
+    ).columns(*_PAIR_ROW)
+
+
+@cache
+def _pairs_between() -> Any:
+    """`_pairs` of one account (`:user_id`) over the banked matches of a period (`:since`,
+    `:until`), with the other's username, in the order of `_kept_pairs`."""
+    found = (
+        _pairs()
+        .where(
+            _s1.user_id == db.bindparam("user_id"),
+            _f1.banked_at >= db.bindparam("since"),
+            _f1.banked_at < db.bindparam("until"),
+        )
+        .subquery()
+    )
+    columns = list(found.c)
+    return (
+        db.select(User.username, *columns[2:])
+        .join(found, User.id == columns[1])
+        .order_by(columns[-1].desc(), User.username)
+    )
+
+
+def pairs(user: User, period: Period) -> list[PairFigures]:
+    """Everyone the user played with in the period (claimed seats of banked matches), an
+    opponent and a Tichu partner apart, the latest played first: all time reads the kept
+    `pair_totals`, a period adds up its matches' seat figures."""
+    if period.all_time:
+        rows = db.session.execute(_kept_pairs(), {"user_id": user.id}).all()
+    else:
+        rows = db.session.execute(_pairs_between(), {"user_id": user.id} | period.bounds()).all()
+    return [
+        PairFigures(name, bool(partner), int(n), int(won), int(ahead), int(behind), int(diff), int(made), int(calls), t)
+        for name, partner, n, won, ahead, behind, diff, made, calls, t in rows
+    ]
+
+
+def head_to_head(one: User, other: User, period: Period = ALL_TIME) -> HeadToHead:
+    """How `one` and `other` did in the banked matches of the period where both claimed a
+    seat (their pair rows, partners and opponents together)."""
+    found = [p for p in pairs(one, period) if p.username == other.username]
+    return HeadToHead(sum(p.matches for p in found), sum(p.ahead for p in found), sum(p.behind for p in found))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ Bodies are read by `bodies`, answers shaped by `shapes`, errors answered by `err
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
@@ -15,7 +16,7 @@ from ...rules.figures import GAMES
 from ...services import accounts
 from ...services.matches import audit, backup, commands, links, members, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
-from ...services.players import profiles, ratings, statistics
+from ...services.players import periods, profiles, ratings, statistics
 from ...storage.database import reads_only
 from .. import downloads, limits, request_bodies
 from ..errors import error_response
@@ -355,7 +356,25 @@ def release_seat(match_id: str, seat: int) -> Any:
 def player(username: str) -> Any:
     """A player's statistics and ratings (themself, or someone who shared a match with them)."""
     user = profiles.visible_player(g.api_user, username)
-    return shapes.profile_json(profiles.profile(g.api_user, user))
+    return shapes.profile_json(profiles.profile(g.api_user, user, _period(), everyone=False))
+
+
+@bp.get("/players/<username>/played")
+def played(username: str) -> Any:
+    """Everyone the caller played with (their own only: a tablemate's opponents may be
+    strangers to the caller), over a period."""
+    user = profiles.visible_player(g.api_user, username)
+    period = _period()
+    found = profiles.played_by(g.api_user, user, period)
+    if found is None:
+        return error_response(403, _("Only the player sees everyone they have played."))
+    return shapes.played_json(user.username, period, found)
+
+
+def _period() -> periods.Period:
+    """The period the query asks for (`?period=month|year|all`, `?from=…&to=…`; 422 with the
+    field at fault, `periods.period_from`)."""
+    return periods.period_from(request.args, datetime.now(UTC))
 
 
 @bp.get("/leaderboard/<game>")
@@ -363,14 +382,14 @@ def leaderboard(game: str) -> Any:
     """The caller's table (everyone they played with) by rating in one game."""
     if game not in GAMES:
         return error_response(404, _("There is no such game: the games are “tysiacha” and “tichu”."))
-    return shapes.leaderboard_json(game, ratings.leaderboard(g.api_user, game))
+    return shapes.leaderboard_json(game, ratings.leaderboards(g.api_user, _period())[game])
 
 
 @bp.get("/players/<username>/versus/<other>")
 def versus(username: str, other: str) -> Any:
     """Head to head of two players the caller can see (each the caller or a tablemate)."""
     one, two = profiles.visible_player(g.api_user, username), profiles.visible_player(g.api_user, other)
-    return shapes.versus_json(one.username, two.username, statistics.head_to_head(one, two))
+    return shapes.versus_json(one.username, two.username, statistics.head_to_head(one, two, _period()))
 
 
 @bp.get("/guests")

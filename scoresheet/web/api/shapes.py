@@ -13,10 +13,11 @@ from ...rules.tichu import TICHU
 from ...services.matches import queries
 from ...services.matches.seats import SeatView
 from ...services.matches.serialize import encode, entry_to_dict, hand_json, match_status
+from ...services.players.periods import Period
 from ...services.players.profiles import Profile
 from ...services.players.ratings import Entry
-from ...services.players.statistics import GuestFigures, HeadToHead
-from ...storage.models import AuditEntry, Match
+from ...services.players.statistics import GuestFigures, HeadToHead, PairFigures
+from ...storage.models import AuditEntry, Match, isoformat
 
 
 def _match_head(match: Match, sheet: MatchState, members: list[str] | None = None) -> dict[str, Any]:
@@ -150,6 +151,32 @@ def profile_json(p: Profile) -> dict[str, object]:
             "you_ahead": p.head_to_head.ahead,
             "they_ahead": p.head_to_head.behind,
         },
+    }
+
+
+def played_json(username: str, period: Period, played: list[PairFigures]) -> dict[str, Any]:
+    """Everyone a player played with over a period (docs/api.md "Players")."""
+    return {
+        "username": username,
+        "period": {
+            "since": None if period.since is None else period.since.isoformat(),
+            "until": None if period.until is None else period.until.isoformat(),
+        },
+        "played": [
+            {
+                "username": p.username,
+                "partner": p.partner,
+                "matches": p.matches,
+                "won": p.won,
+                "ahead": p.ahead,
+                "behind": p.behind,
+                "average_score_difference": round(p.average_score_difference, 3),
+                "calls_made": p.calls_made,
+                "calls": p.calls,
+                "last_played": isoformat(p.last_banked_at),
+            }
+            for p in played
+        ],
     }
 
 

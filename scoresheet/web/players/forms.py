@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import Form, SelectField
+from wtforms import Form, SelectField, StringField
+
+from ..forms import choices
 
 
 class HeadToHeadForm(Form):
@@ -12,3 +14,17 @@ class HeadToHeadForm(Form):
 
     one = SelectField(_l("Player"), validate_choice=False)
     two = SelectField(_l("Against"), validate_choice=False)
+
+
+class PeriodForm(Form):
+    """Which banked matches a page counts: a GET form (it stores nothing, so no CSRF token),
+    its names those of the URL's query (`?period=month`, `?from=…&to=…`); the service judges
+    it (`periods.period_from`)."""
+
+    period = SelectField(
+        _l("Period"),
+        choices=choices([("all", _l("All time")), ("month", _l("This month")), ("year", _l("This year"))]),
+        validate_choice=False,
+    )
+    first = StringField(_l("From"), name="from", render_kw={"type": "date"})
+    last = StringField(_l("To"), name="to", render_kw={"type": "date"})

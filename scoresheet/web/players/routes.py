@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, flash, render_template, request
@@ -10,15 +11,14 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...rules import RuleError
-from ...rules.figures import GAMES
-from ...services.errors import Conflict
+from ...services.errors import Conflict, Invalid
 from ...services.matches import queries, seats
-from ...services.players import profiles, ratings, statistics
+from ...services.players import periods, profiles, ratings, statistics
 from ...words.vocabulary import CALL_NAMES
 from ..extensions import kept
 from ..i18n import html_lang
 from ..match_view import back_to
-from .forms import HeadToHeadForm
+from .forms import HeadToHeadForm, PeriodForm
 
 bp = Blueprint("players", __name__)
 
@@ -51,11 +51,19 @@ def seat(match_id: str, seat: int, step: str) -> Any:
 
 @bp.get("/players/<username>")
 @login_required
-def player(username: str) -> str:
-    """A player's statistics and ratings (theirs, or a tablemate's)."""
+def player(username: str) -> Any:
+    """A player's statistics and ratings (theirs, or a tablemate's) over a period
+    (`?period=month|year|all`, `?from=YYYY-MM-DD&to=YYYY-MM-DD`; all time by default)."""
     user = profiles.visible_player(current_user, username)
-    body = _figures(user.username, profiles.figure_rows(user), profiles.versus(current_user, user))
-    return render_template("players/player.html", username=user.username, figures=body)
+    form, period = _period_form()
+    if period is None:
+        return render_template("players/player.html", username=user.username, figures=None, form=form), 422
+    if period.all_time:
+        rows, versus = profiles.figure_rows(user), profiles.versus(current_user, user)
+        body = _figures(user.username, rows, versus, profiles.played_by(current_user, user, period))
+    else:
+        body = _render_figures(profiles.profile(current_user, user, period))
+    return render_template("players/player.html", username=user.username, figures=body, form=form)
 
 
 FIGURES_KEPT = 128
@@ -63,25 +71,49 @@ FIGURES_KEPT = 128
 rendered from (a rating history of 120 points among them), a few tens of kilobytes."""
 
 
-def _figures(username: str, rows: profiles.Rows, versus: statistics.HeadToHead | None) -> Markup:
-    """The body of a player's page: made from the rows read for it, the name and the head to
-    head alone (`profiles.profile_of`), so it is rendered once per app, language, path prefix
-    (its links) and those three, and kept; a page read again while nothing of it changed
-    renders only its frame, and builds no profile (docs/performance.md)."""
+def _figures(
+    username: str,
+    rows: profiles.Rows,
+    versus: statistics.HeadToHead | None,
+    played: list[statistics.PairFigures] | None,
+) -> Markup:
+    """The body of a player's page of all time: made from the rows read for it, the name,
+    the head to head and everyone played alone (`profiles.profile_of`), so it is rendered once
+    per app, language, path prefix (its links) and those, and kept; a page read again while
+    nothing of it changed renders only its frame, and builds no profile
+    (docs/performance.md)."""
+    key = (html_lang(), request.script_root, username, rows, versus, None if played is None else tuple(played))
+    profile = lambda: profiles.profile_of(username, rows, versus, played)  # noqa: E731
+    return kept("player_figures", key, lambda: _render_figures(profile()), most=FIGURES_KEPT)
 
-    def render() -> Markup:
-        profile = profiles.profile_of(username, rows, versus)
-        return Markup(render_template("players/_player_figures.html", profile=profile, call_words=CALL_NAMES))
 
-    return kept("player_figures", (html_lang(), request.script_root, username, rows, versus), render, most=FIGURES_KEPT)
+def _render_figures(profile: profiles.Profile) -> Markup:
+    """The body of a player's page, rendered."""
+    return Markup(render_template("players/_player_figures.html", profile=profile, call_words=CALL_NAMES))
+
+
+def _period_form() -> tuple[PeriodForm, periods.Period | None]:
+    """The period the request's query asks for, with its form; None (the form telling the
+    field at fault) if the query names none (`periods.period_from`)."""
+    form = PeriodForm(request.args)
+    try:
+        return form, periods.period_from(request.args, datetime.now(UTC))
+    except Invalid as err:
+        {"period": form.period, "from": form.first, "to": form.last}[err.field or "period"].errors = [err.message]
+        return form, None
 
 
 @bp.get("/leaderboard")
 @login_required
-def leaderboard() -> str:
-    """My table (everyone I played with) by rating, per game, and a head-to-head picker."""
-    boards = {g: ratings.leaderboard(current_user, g) for g in GAMES}
-    return render_template("players/leaderboard.html", boards=boards, form=_picker(HeadToHeadForm(), boards))
+def leaderboard() -> Any:
+    """My table (everyone I played with) by rating, per game, over a period, and a
+    head-to-head picker."""
+    form, period = _period_form()
+    if period is None:
+        return render_template("players/leaderboard.html", boards=None, period_form=form, form=None), 422
+    boards = ratings.leaderboards(current_user, period)
+    picker = _picker(HeadToHeadForm(), boards)
+    return render_template("players/leaderboard.html", boards=boards, period_form=form, period=period, form=picker)
 
 
 @bp.get("/head-to-head")
@@ -89,7 +121,7 @@ def leaderboard() -> str:
 def head_to_head() -> Any:
     """How two players of my table did against each other (`?one=anna&two=boris`; without
     them, only the picker). A name the viewer cannot see answers as a missing player."""
-    form = _picker(HeadToHeadForm(request.args), {g: ratings.leaderboard(current_user, g) for g in GAMES})
+    form = _picker(HeadToHeadForm(request.args), ratings.leaderboards(current_user, periods.ALL_TIME))
     if not request.args:
         return render_template("players/head_to_head.html", form=form, pair=None)
     one = profiles.visible_player(current_user, form.one.data or "")
