@@ -193,3 +193,20 @@ def test_a_change_saved_through_one_server_reaches_a_stream_on_another(two_serve
         assert b"data: 1-1" in read_until(sock, b"data: 1-1", saved + 3)
     finally:
         sock.close()
+
+
+def test_a_waiting_stream_holds_no_pooled_connection(app: Flask, api_user: ApiUser) -> None:
+    """A stream gives its request's connection back before it waits (and the hub's feed is a
+    connection of its own): hundreds of streams of one worker never queue for its pool."""
+    app.config.update(LIVE_PUSH=True, PUSH_HEARTBEAT=0.2, PUSH_STREAM_SECONDS=5)
+    match_id = api_user.new_match()["id"]
+    token = api_user.post(f"/api/matches/{match_id}/watch").json["watch_url"].rsplit("/", 1)[1]
+    responses = [app.test_client().get(f"/watch/{token}/events", buffered=False) for _ in range(3)]
+    chunks = [iter(r.response) for r in responses]
+    for stream in chunks:
+        assert "data: 0-0" in next(stream).decode()
+        assert "event: alive" in next(stream).decode()  # waited a heartbeat on the hub
+    with app.app_context():
+        assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    for response in responses:
+        response.close()
