@@ -171,7 +171,8 @@ class Table:
     phones: list[Phone]
     hands: int = 0
     saved: dict[int, float] = field(default_factory=dict)
-    """When each hand (by number) was saved (its answer came back): push delivery times."""
+    """When each hand (by number) was saved (its answer came back): push delivery times. A hand
+    heard before its answer came back (the change feed announces it at its commit) counts 0."""
 
 
 def next_hand(number: int) -> dict[str, Any]:
@@ -386,6 +387,8 @@ async def stream_loop(
                     number = int(version.split("-")[0])
                     if number in table.saved:
                         stats.deliveries.append(time.perf_counter() - table.saved[number])
+                    elif number == table.hands + 1:  # heard before the saving phone had its answer
+                        stats.deliveries.append(0.0)
                     await timed(
                         stats,
                         "match after change",
@@ -525,7 +528,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def gunicorn(
-    database_url: str, workers: int | None, log: Path, worker_class: str = "sync", redis: str = ""
+    database_url: str, workers: int | None, log: Path, worker_class: str = "sync", redis: str = "", feed: str = "auto"
 ) -> Iterator[Server]:
     """gunicorn with the project's configuration on a free port, stopped afterwards (its limit
     counters in `redis` if given: several workers must share them, as the app demands)."""
@@ -537,6 +540,7 @@ def gunicorn(
         "BIND": f"{HOST}:{port}",
         "LOG_LEVEL": "warning",
         "WORKER_CLASS": worker_class,
+        "LIVE_FEED": feed,
     }
     for name in ("ACCESS_LOG", "LIVE_PUSH", "RATELIMIT_STORAGE_URI"):
         env.pop(name, None)
@@ -611,6 +615,7 @@ def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator
                     folder / f"gunicorn{n}.log",
                     worker_class,
                     args.redis if args.instances > 1 or args.workers != 1 else "",
+                    args.feed,
                 )
             )
             for n in range(args.instances)
@@ -774,6 +779,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the limit counters' store when gunicorn runs several workers",
     )
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument(
+        "--feeds",
+        default="auto",
+        help="push on PostgreSQL: how the hubs learn of changes, each in turn (LIVE_FEED: auto, the change "
+        "feed; poll, the versions read twice a second; `poll,auto` side by side). SQLite always polls",
+    )
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
     parser.add_argument(
         "--postgres",
@@ -816,7 +827,10 @@ def main(argv: list[str] | None = None) -> int:
         os.setpriority(os.PRIO_PROCESS, 0, args.priority)  # gunicorn inherits it
         print(f"gunicorn and the client run at nice {args.priority}")
     failed = False
-    for kind in args.databases.split(","):
+    for kind, feed in [(k, f) for k in args.databases.split(",") for f in args.feeds.split(",")]:
+        if kind == "sqlite" and feed != args.feeds.split(",")[-1]:
+            continue  # SQLite polls whatever LIVE_FEED says: once is enough
+        args.feed = feed
         with (
             tempfile.TemporaryDirectory(prefix="bench-load-") as tmp,
             database(kind, args.postgres, Path(tmp), args.database_prefix) as url,
@@ -831,7 +845,7 @@ def main(argv: list[str] | None = None) -> int:
                 for log in sorted(Path(tmp).glob("gunicorn*.log")):
                     print(f"--- {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
                 raise
-            print(f"(polling with: {run_args.poll_with})", end="", flush=True)
+            print(f"(polling with: {run_args.poll_with}; LIVE_FEED={feed})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
             failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or figures["delivery_p99"] > 3
     return 1 if failed and args.check else 0

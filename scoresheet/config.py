@@ -54,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SECURE": None,  # None: decided by web/security.py's configure_cookies
     "SCORESHEET_INSECURE_COOKIES": False,
     "LIVE_PUSH": None,  # None: pushed under `flask run`, else polled (web/live/push.py)
+    "LIVE_FEED": "auto",  # auto: PostgreSQL's change feed (LISTEN/NOTIFY), else polled; poll: polled
     "PUSH_EVERY": 0.5,
     "PUSH_HEARTBEAT": 5.0,
     "PUSH_STREAM_SECONDS": 300.0,
@@ -81,6 +82,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "SESSION_COOKIE_SECURE": ("SESSION_COOKIE_SECURE", _flag),
     "SCORESHEET_INSECURE_COOKIES": ("SCORESHEET_INSECURE_COOKIES", _flag),
     "LIVE_PUSH": ("LIVE_PUSH", _flag),  # set by gunicorn.conf.py for workers that hold connections
+    "LIVE_FEED": ("LIVE_FEED", str),  # poll: behind a pooler that cannot LISTEN (web/live/push.py)
     "WEB_CONCURRENCY": ("WORKERS", int),
     "SCORESHEET_WORKERS": ("WORKERS", int),  # set by gunicorn.conf.py: its number of workers
     "PUBLIC_URL": ("PUBLIC_URL", str),

@@ -82,3 +82,24 @@ def test_the_reading_benchmark_runs_on_postgresql(database_url: str) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the player's page, no transaction" in done.stdout, done.stdout
     assert "the player's page, BEGIN … ROLLBACK" in done.stdout, done.stdout
+
+
+def test_the_feed_benchmark_counts_the_hubs_reads(database_url: str) -> None:
+    """bench/feed.py on SQLite polls; on PostgreSQL it runs both ways, the feed reading nothing
+    while nothing changes."""
+    kind = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+    args = ["--matches", "2", "--rest", "1", "--hands", "2", "--hand-every", "0.2", "--databases", kind]
+    if kind == "postgresql":
+        args += ["--postgres", database_url, "--database-prefix", f"{database_url.rsplit('/', 1)[1]}_bench"]
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "bench/feed.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "poll  at rest:" in done.stdout and "heard 2/2" in done.stdout, done.stdout
+    if kind == "postgresql":
+        assert "auto  at rest: 0.0 queries/s, 0.0 versions/s" in done.stdout, done.stdout

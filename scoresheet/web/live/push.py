@@ -5,8 +5,10 @@ which holds each in a thread of its own).
 A phone following a match keeps one `GET /matches/<id>/events` (a watch link:
 `/watch/<token>/events`) open instead of asking for the version every 1.5 s: a table that is
 thinking costs an idle connection and a short `alive` event every `PUSH_HEARTBEAT` seconds, and
-a saved hand reaches the other phones within `PUSH_EVERY` seconds (one thread per process reads
-the versions of every match its streams follow, in one query, that often). Each stream says the
+a saved hand reaches the other phones at once: one thread per process listens to PostgreSQL's
+change feed (storage/feed.py) and reads a followed match's version only when the match is
+announced; on SQLite (or with `LIVE_FEED=poll`) it reads the versions of every match its
+streams follow, in one query, every `PUSH_EVERY` seconds. Each stream says the
 match's version first, then each new one; after `PUSH_STREAM_SECONDS` it says `reopen` and ends, and
 the page opens the next stream at once, logged in afresh (a session logged out since gets the app's own
 answer). Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
@@ -28,12 +30,17 @@ from ...services.matches import links, queries
 from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
 from ...storage.database import read_only, read_rows
 from ...storage.extensions import db
+from ...storage.feed import Listener
 from ..security import development_server
 
 ACCESS_EVERY = 2.0
 """How often, in seconds, a stream checks that it may still be read: its session's user is
 still that session's (not logged out, password unchanged, account there) and a member, or its
 watch link still the match's. A stream whose access ended stops within this (and a read)."""
+KEEP = 10.0
+"""How long, in seconds, the hub keeps following a match after its last stream stopped
+waiting: a stream between two waits, or a page opening its next stream, is never a match the
+hub forgot (a change announced meanwhile would go unheard until the next)."""
 GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
@@ -41,25 +48,35 @@ _VERSIONS = f"SELECT m.id, {HANDS_AND_REVISION_SQL} FROM matches m WHERE m.id IN
 
 
 class Hub:
-    """One per process: the matches its streams follow and their versions, read from the
-    database by one thread for all of them; a change wakes only that match's streams."""
+    """One per process: the matches its streams follow and their versions; a change wakes only
+    that match's streams. One thread learns of the changes: on PostgreSQL it listens to the
+    change feed (storage/feed.py) and reads the version of a followed match only when that
+    match is announced, after each (re)connection the versions of all followed matches once
+    (what changed while it was not listening); without a feed (SQLite, or `LIVE_FEED=poll`) it
+    reads the versions of every followed match, in one query, every `every` seconds."""
 
-    def __init__(self, engine: Engine, every: float) -> None:
-        self._engine, self._every = engine, every
+    def __init__(self, engine: Engine, every: float, feed: Listener | None = None) -> None:
+        self._engine, self._every, self._feed = engine, every, feed
         self._lock = threading.Lock()
         self._changed: dict[str, threading.Condition] = {}
         """Per followed match, what its streams wait on (all on `_lock`)."""
         self._following: Counter[str] = Counter()
+        self._left_at: dict[str, float] = {}
+        """When the last stream of a match stopped waiting (it is remembered `KEEP` seconds)."""
+        self._new: set[str] = set()
+        """Matches the hub began following since its thread last looked: their versions are
+        read once (a change announced before the hub followed them was not heard)."""
         self._versions: dict[str, str] = {}
         self._reader: threading.Thread | None = None
         self._stopped = threading.Event()
         self._read_at = time.monotonic()
-        """When the versions were last read (or there were none to read)."""
+        """When the hub last knew it had heard of every change (a poll read the versions, the
+        feed answered, or there was nothing to follow)."""
 
     def current(self, within: float) -> bool:
-        """Whether the versions were read in the last `within` seconds (and the two reads a slow
-        round may take): while the database does not answer, the streams say nothing, and the
-        pages say they may be out of date."""
+        """Whether the hub knew of every change in the last `within` seconds (and the two rounds
+        a slow one may take): while the database does not answer, the streams say nothing, and
+        the pages say they may be out of date."""
         return time.monotonic() - self._read_at <= within + 2 * self._every
 
     def wait(self, match_id: str, known: str, timeout: float) -> str:
@@ -67,9 +84,13 @@ class Hub:
         deadline = time.monotonic() + timeout
         with self._lock:
             self._following[match_id] += 1
-            changed = self._changed.setdefault(match_id, threading.Condition(self._lock))
+            if match_id not in self._changed:
+                self._changed[match_id] = threading.Condition(self._lock)
+                self._new.add(match_id)
+            changed = self._changed[match_id]
             if self._reader is None:
-                self._reader = threading.Thread(target=self._read, name="push-hub", daemon=True)
+                target = self._poll if self._feed is None else self._listen
+                self._reader = threading.Thread(target=target, name="push-hub", daemon=True)
                 self._reader.start()
             try:
                 while not _newer(self._versions.get(match_id, known), known):
@@ -82,33 +103,66 @@ class Hub:
                 self._following[match_id] -= 1
                 if not self._following[match_id]:
                     del self._following[match_id]
+                    self._left_at[match_id] = time.monotonic()
 
-    def _read(self) -> None:
-        """Every `every` seconds, the versions of the matches followed; wake their streams.
-        A match nobody followed over a whole round is forgotten."""
+    def _poll(self) -> None:
+        """Every `every` seconds, the versions of the matches followed; wake their streams."""
         while not self._stopped.wait(self._every):
-            with self._lock:
-                followed = list(self._following)
-                for gone in [m for m in self._changed if m not in self._following]:
-                    del self._changed[gone]
-                    self._versions.pop(gone, None)
-            if not followed:
-                self._read_at = time.monotonic()
-                continue
             try:
-                fresh = self._versions_of(followed)
-            except Exception:  # noqa: BLE001 — the database is away: the streams wait, we try again
+                self._refresh(self._followed()[0])
+            except ConnectionError:  # the database is away: the streams wait, we try again
                 continue
             self._read_at = time.monotonic()
-            with self._lock:
-                for match_id in followed:
-                    version = fresh.get(match_id, GONE)
-                    if self._versions.get(match_id) != version and match_id in self._changed:
-                        self._versions[match_id] = version
-                        self._changed[match_id].notify_all()
+
+    def _listen(self) -> None:
+        """Listen to the change feed; read the versions of the followed matches announced, and
+        of those newly followed. Connected (again), first read every followed match's version:
+        a change committed while nobody listened (before the first stream, or while the
+        connection was lost) is then heard all the same."""
+        feed = self._feed
+        assert feed is not None
+        while not self._stopped.is_set():
+            try:
+                feed.connect()
+                self._refresh(self._followed()[0])
+                self._read_at = time.monotonic()
+                while not self._stopped.is_set():
+                    heard = feed.heard(self._every)
+                    self._read_at = time.monotonic()
+                    followed, new = self._followed()
+                    self._refresh([m for m in followed if m in heard or m in new])
+            except Exception:  # noqa: BLE001 — lost, or the database is away: connect again after a pause
+                feed.close()
+                self._stopped.wait(self._every)
+        feed.close()
+
+    def _followed(self) -> tuple[list[str], set[str]]:
+        """The matches followed now or in the last `KEEP` seconds, and which of them are new
+        since the last call; older ones are forgotten."""
+        now = time.monotonic()
+        with self._lock:
+            for gone in [m for m, at in self._left_at.items() if now - at > KEEP and m not in self._following]:
+                del self._left_at[gone]
+                self._changed.pop(gone, None)
+                self._versions.pop(gone, None)
+            new, self._new = self._new, set()
+            return list(self._changed), new
+
+    def _refresh(self, match_ids: list[str]) -> None:
+        """Read these matches' versions and wake the streams of each that changed (a missing
+        match is gone). Raises ConnectionError if the database did not answer."""
+        if not match_ids:
+            return
+        fresh = self._versions_of(match_ids)
+        with self._lock:
+            for match_id in match_ids:
+                version = fresh.get(match_id, GONE)
+                if self._versions.get(match_id) != version and match_id in self._changed:
+                    self._versions[match_id] = version
+                    self._changed[match_id].notify_all()
 
     def stop(self) -> None:
-        """End the reading thread and wait for it (an app that is done with its database: its
+        """End the hub's thread and wait for it (an app that is done with its database: its
         last read must not outlive the engine)."""
         self._stopped.set()
         if self._reader is not None:
@@ -139,13 +193,16 @@ def enabled() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its hub (it starts reading when the first stream waits). `LIVE_PUSH` left
+    """Give the app its hub (it starts when the first stream waits), listening to the change
+    feed on PostgreSQL unless `LIVE_FEED` is `poll`. `LIVE_PUSH` left
     unset (None) means: push under the development server (`flask run`), which holds each
     stream in a thread of its own, and poll elsewhere."""
     if app.config.get("LIVE_PUSH") is None:
         app.config["LIVE_PUSH"] = development_server()
     with app.app_context():
-        app.extensions["push"] = Hub(db.engine, float(app.config["PUSH_EVERY"]))
+        engine = db.engine
+        listens = engine.dialect.name == "postgresql" and app.config["LIVE_FEED"] != "poll"
+        app.extensions["push"] = Hub(engine, float(app.config["PUSH_EVERY"]), Listener(engine) if listens else None)
 
 
 def member_access(match_id: str, session_id: str) -> Callable[[], bool]:
