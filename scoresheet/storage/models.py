@@ -263,6 +263,11 @@ class SeatFigure(Model):
     """When the match was banked: ratings are computed in this order."""
     place: Mapped[int]
     won: Mapped[bool]
+    score: Mapped[int | None]
+    """The seat's (Tichu: its team's) true score at the end (`rules.figures.SeatScores`); None
+    only for a row migration 0018 could not replay."""
+    lowest: Mapped[int | None]
+    """The lowest true score it had during the match (its start, or lower after a hand)."""
     declared: Mapped[int] = mapped_column(default=0)
     made: Mapped[int] = mapped_column(default=0)
     bid_made_sum: Mapped[int] = mapped_column(default=0)

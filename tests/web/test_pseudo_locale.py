@@ -415,6 +415,7 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post(f"{at}/seats/1/release", {}, form_url=at)
     r.post(f"/matches/{won['id']}/seats/0/claim", {}, form_url=f"/matches/{won['id']}")
     r.page("/players/anna")
+    r.page("/players/anna/records")
     r.page("/players/boris")
     boris.page("/players/anna")
     boris.page("/players/boris")

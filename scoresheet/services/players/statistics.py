@@ -14,7 +14,7 @@ from sqlalchemy import case, func
 from sqlalchemy.orm import aliased
 
 from ...rules import MatchState
-from ...rules.figures import COUNTS, seat_figures
+from ...rules.figures import COUNTS, seat_figures, seat_scores
 from ...storage.extensions import db
 from ...storage.models import Match, Member, PlayerTotal, Seat, SeatFigure, User
 
@@ -33,7 +33,8 @@ def figure_rows(match_id: str, sheet: MatchState, banked_at: datetime) -> list[d
     return [
         {"match_id": match_id, "name": sheet.setup.players[f.seat], "rules": sheet.setup.rules, "banked_at": banked_at}
         | _row(f)
-        for f in seat_figures(sheet)
+        | {"score": s.score, "lowest": s.lowest}
+        for f, s in zip(seat_figures(sheet), seat_scores(sheet), strict=True)
     ]
 
 

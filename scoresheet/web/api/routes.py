@@ -15,7 +15,7 @@ from ...rules.figures import GAMES
 from ...services import accounts
 from ...services.matches import audit, backup, commands, links, members, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
-from ...services.players import profiles, ratings, statistics
+from ...services.players import profiles, ratings, records, statistics
 from ...storage.database import reads_only
 from .. import downloads, limits, request_bodies
 from ..errors import error_response
@@ -356,6 +356,13 @@ def player(username: str) -> Any:
     """A player's statistics and ratings (themself, or someone who shared a match with them)."""
     user = profiles.visible_player(g.api_user, username)
     return shapes.profile_json(profiles.profile(g.api_user, user))
+
+
+@bp.get("/players/<username>/records")
+def player_records(username: str) -> Any:
+    """A player's records, each with the match that set it."""
+    user = profiles.visible_player(g.api_user, username)
+    return shapes.records_json(user.username, records.records_of(user))
 
 
 @bp.get("/leaderboard/<game>")

@@ -13,7 +13,7 @@ from ...rules import RuleError
 from ...rules.figures import GAMES
 from ...services.errors import Conflict
 from ...services.matches import queries, seats
-from ...services.players import profiles, ratings, statistics
+from ...services.players import profiles, ratings, records, statistics
 from ...words.vocabulary import CALL_NAMES
 from ..extensions import kept
 from ..i18n import html_lang
@@ -56,6 +56,14 @@ def player(username: str) -> str:
     user = profiles.visible_player(current_user, username)
     body = _figures(user.username, profiles.figure_rows(user), profiles.versus(current_user, user))
     return render_template("players/player.html", username=user.username, figures=body)
+
+
+@bp.get("/players/<username>/records")
+@login_required
+def player_records(username: str) -> str:
+    """A player's records, each with the match that set it."""
+    user = profiles.visible_player(current_user, username)
+    return render_template("players/records.html", username=user.username, records=records.records_of(user))
 
 
 FIGURES_KEPT = 128
