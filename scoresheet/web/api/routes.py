@@ -77,6 +77,7 @@ def _not_a_text(key: str) -> str:
         "username": _("The username must be text."),
         "current_password": _("The current password must be text."),
         "new_password": _("The new password must be text."),
+        "name": _("The name must be text."),
     }.get(key, _("The password must be text."))
 
 
@@ -384,3 +385,16 @@ def versus(username: str, other: str) -> Any:
 def guests() -> Any:
     """The guests of the caller's banked matches (seats nobody claimed), by name."""
     return shapes.guests_json(statistics.guests_of(g.api_user))
+
+
+@bp.get("/guests/claimable")
+def claimable_guests() -> Any:
+    """The guest names the caller may claim at once: free seats of their matches."""
+    return {"guests": [{"name": p.name, "matches": p.matches} for p in seats.guest_pasts(g.api_user)]}
+
+
+@bp.post("/guests/claim")
+def claim_guest() -> Any:
+    """Claim a guest's free seat in every match of the caller's at once: `{"name": "Boris"}`."""
+    claimed = seats.claim_past(g.api_user, _texts_body(("name",), required=True)["name"])
+    return {"claimed": claimed}

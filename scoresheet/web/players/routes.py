@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, render_template, request
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
@@ -17,10 +18,11 @@ from ...services.players import profiles, ratings, records, statistics
 from ...words.vocabulary import CALL_NAMES
 from ..extensions import kept
 from ..i18n import html_lang
-from ..match_view import back_to
-from .forms import HeadToHeadForm
+from ..match_view import back_to, refused_form
+from .forms import ClaimPastForm, HeadToHeadForm
 
 bp = Blueprint("players", __name__)
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
 @bp.post("/matches/<match_id>/seats/<int:seat>/claim", defaults={"step": "claim"})
@@ -128,3 +130,31 @@ def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> Hea
 def guests() -> str:
     """The guests of my banked matches (seats nobody claimed), by name."""
     return render_template("players/guests.html", guests=statistics.guests_of(current_user))
+
+
+@bp.route("/claim-past", methods=["GET", "POST"])
+@login_required
+def claim_past() -> Any:
+    """Claim a guest's seats (my past under a name) in every match of mine at once."""
+    pasts = seats.guest_pasts(current_user)
+    form = ClaimPastForm()
+    form.name.choices = [
+        (p.name, ngettext("%(name)s: %(num)d match", "%(name)s: %(num)d matches", p.matches, name=p.name))
+        for p in pasts
+    ]
+    if form.validate_on_submit():
+        try:
+            claimed = seats.claim_past(current_user, form.name.data)
+        except (Conflict, RuleError) as err:
+            form.refuse(getattr(err, "field", None), err.message)
+        else:
+            flash(
+                ngettext(
+                    "You claimed the seat of %(name)s in %(num)d match.",
+                    "You claimed the seat of %(name)s in %(num)d matches.",
+                    claimed,
+                    name=form.name.data,
+                )
+            )
+            return redirect(url_for("players.player", username=current_user.username))
+    return render_template("players/claim_past.html", form=form, pasts=pasts)
