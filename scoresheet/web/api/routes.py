@@ -398,3 +398,11 @@ def claim_guest() -> Any:
     """Claim a guest's free seat in every match of the caller's at once: `{"name": "Boris"}`."""
     claimed = seats.claim_past(g.api_user, _texts_body(("name",), required=True)["name"])
     return {"claimed": claimed}
+
+
+@bp.get("/my-record/matches.csv", defaults={"part": "matches.csv"})
+@bp.get("/my-record/statistics.csv", defaults={"part": "statistics.csv"})
+@bp.get("/my-record.xlsx", defaults={"part": "xlsx"})
+def my_record(part: str) -> Any:
+    """The caller's own banked matches or statistics as CSV, or both as a workbook."""
+    return downloads.record_response(g.api_user, part)

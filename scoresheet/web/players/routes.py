@@ -16,6 +16,7 @@ from ...services.errors import Conflict
 from ...services.matches import queries, seats
 from ...services.players import profiles, ratings, records, statistics
 from ...words.vocabulary import CALL_NAMES
+from ..downloads import record_response
 from ..extensions import kept
 from ..i18n import html_lang
 from ..match_view import back_to, refused_form
@@ -158,3 +159,12 @@ def claim_past() -> Any:
             )
             return redirect(url_for("players.player", username=current_user.username))
     return render_template("players/claim_past.html", form=form, pasts=pasts)
+
+
+@bp.get("/my-record/matches.csv", defaults={"part": "matches.csv"})
+@bp.get("/my-record/statistics.csv", defaults={"part": "statistics.csv"})
+@bp.get("/my-record.xlsx", defaults={"part": "xlsx"})
+@login_required
+def my_record(part: str) -> Any:
+    """My own banked matches or statistics as CSV, or both as a workbook (never another's)."""
+    return record_response(current_user, part)
