@@ -78,6 +78,32 @@ def seat_figures(state: MatchState) -> tuple[SeatFigures, ...]:
     return _tysiacha(state, side_places)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatScores:
+    """One seat's final and lowest score in a match (Tichu: its team's): what a player's
+    records read (highest final score, biggest comeback)."""
+
+    seat: int
+    score: int
+    """The true score at the end of the match."""
+    lowest: int
+    """The lowest true score the seat had: its start score, or after any hand if lower."""
+
+
+def seat_scores(state: MatchState) -> tuple[SeatScores, ...]:
+    """Every player seat's final and lowest true score in the match as replayed."""
+    tichu = state.setup.rules == TICHU
+    lowest = list(state.setup.start_scores)  # a side's (Tichu: a team's) start
+    for hand in state.hands:
+        for side, result in enumerate(hand.results):
+            lowest[side] = min(lowest[side], result.score)
+    return tuple(
+        SeatScores(seat=i, score=state.standings[side].score, lowest=lowest[side])
+        for i in range(len(state.setup.players))
+        for side in [team_of(i) if tichu else i]
+    )
+
+
 def _tysiacha(state: MatchState, side_places: list[int]) -> tuple[SeatFigures, ...]:
     n = len(state.setup.players)
     counts = [dict.fromkeys(COUNTS, 0) for _ in range(n)]

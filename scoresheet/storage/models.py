@@ -265,7 +265,12 @@ class SeatFigure(Model):
     won: Mapped[bool]
     score: Mapped[int] = mapped_column(default=0, server_default="0")
     """The seat's final score (Tichu: its team's), as the sheet says when the match was
-    banked: what a score difference between two players adds up."""
+    banked: what a score difference between two players adds up, and a player's highest final
+    score (`rules.figures.SeatScores`)."""
+    lowest: Mapped[int | None]
+    """The lowest score the seat (Tichu: its team) had during the match (its start, or lower
+    after a hand): a player's biggest comeback; None only for a row migration 0018 could not
+    replay."""
     declared: Mapped[int] = mapped_column(default=0)
     made: Mapped[int] = mapped_column(default=0)
     bid_made_sum: Mapped[int] = mapped_column(default=0)

@@ -284,6 +284,8 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("join page, no such code", player, "/join/NOSUCHCODE", status=404),
         Stop("account", player, "/account"),
         Stop("player", player, f"/players/{name}"),
+        Stop("records", player, f"/players/{name}/records"),
+        Stop("claim my past seats", player, "/claim-past"),
         Stop("leaderboard", player, "/leaderboard"),
         Stop("head to head, the picker", player, "/head-to-head"),
         Stop("head to head", player, f"/head-to-head?one={name}&two={host}"),

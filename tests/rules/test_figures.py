@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoresheet.rules import HandRecord, Options, Setup, TichuRound, replay
-from scoresheet.rules.figures import COUNTS, game_of, places, seat_figures
+from scoresheet.rules.figures import COUNTS, game_of, places, seat_figures, seat_scores
 
 
 def played(declarer: int, bid: int, points: tuple[int | None, ...]) -> HandRecord:
@@ -189,3 +189,30 @@ def test_tichu_calls_count_per_player_and_double_victories_per_team() -> None:
     # Anna & Vera 135, Boris & Gleb 165: partners share their team's place.
     assert (anna.place, vera.place, boris.place, gleb.place) == (2, 2, 1, 1)
     assert game_of("tichu") == "tichu" and game_of("polish") == "tysiacha"
+
+
+def test_a_seats_lowest_score_is_its_start_or_lower_and_its_final_score_is_kept() -> None:
+    setup = Setup(
+        players=("Anna", "Boris", "Vera"),
+        rules="squarescores",
+        options=Options(target=1000),
+        first_dealer=0,
+        start_scores=(100, 0, 0),
+    )
+    # Anna takes 120 − 30 = 90 < 120: misses (100 → −20); then 120 − 10 = 110 ≥ 100: makes it
+    # (−20 → 80). Boris 10 + 0, Vera 20 + 10; nobody else went below their start of 0.
+    sheet = replay(setup, [played(0, 120, (None, 10, 20)), played(0, 100, (None, 0, 10))])
+    assert [(s.score, s.lowest) for s in seat_scores(sheet)] == [(80, -20), (10, 0), (30, 0)]
+
+
+def test_a_tichu_seat_has_its_teams_final_and_lowest_score() -> None:
+    setup = Setup(
+        players=("Anna", "Boris", "Vera", "Gleb"),
+        rules="tichu",
+        options=Options(target=1000),
+        first_dealer=0,
+        start_scores=(0, 0),
+    )
+    # Anna calls Tichu and Boris goes out first: Anna's team −100 + 30 = −70, the other 70 + 0.
+    sheet = replay(setup, [TichuRound(calls=("tichu", None, None, None), first_out=1, card_points=(30, 70))])
+    assert [(s.score, s.lowest) for s in seat_scores(sheet)] == [(-70, -70), (70, 0), (-70, -70), (70, 0)]

@@ -346,6 +346,9 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
         ("banked", f.seat, f.place, f.won, f.declared, f.made, f.bid_made_max, f.zeros) for f in expected
     ]
     assert [r.name for r in rows] == ["A", "B", "C"]  # named by migration 0008
+    # Filled by migration 0018: A 870 → 880 (held at the barrel) → 1000; B misses 100 (−100),
+    # then takes 20 (−80); C 20 + 20.
+    assert [(r.score, r.lowest) for r in rows] == [(1000, 870), (-80, -100), (40, 0)]
     stored = rows[0].banked_at
     assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at
 

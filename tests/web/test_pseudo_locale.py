@@ -415,6 +415,10 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.post(f"{at}/seats/1/release", {}, form_url=at)
     r.post(f"/matches/{won['id']}/seats/0/claim", {}, form_url=f"/matches/{won['id']}")
     r.page("/players/anna")
+    r.page("/players/anna/records")
+    boris.page("/claim-past")
+    boris.post("/claim-past", {"name": "Nobody", "confirm": "y"}, status=422)  # not offered
+    boris.post("/claim-past", {"name": "Nobody"}, status=422)  # not confirmed
     r.page("/players/boris")
     boris.page("/players/anna")
     boris.page("/players/boris")
@@ -428,6 +432,8 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
     r.api("GET", "/api/players/nobody", 404, token)
     r.api("GET", "/api/leaderboard/chess", 404, token)
     r.api("GET", "/api/players/anna/versus/nobody", 404, token)
+    r.api("POST", "/api/guests/claim", 422, token, json={"name": "Nobody"})
+    r.api("POST", "/api/guests/claim", 400, token, json={"name": 7})
 
     forced = r.api("POST", "/api/matches", 201, token, json={"players": ["Anna", "Boris", "Vera"], "rules": "tyzicha"})[
         "id"

@@ -32,6 +32,9 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
     night = club_night(phone)
     pages = [
         *["/", "/account", "/guests", "/head-to-head", "/leaderboard", "/players/anna", "/matches/new"],
+        "/players/anna/records",
+        "/claim-past",
+        *["/my-record/matches.csv", "/my-record/statistics.csv", "/my-record.xlsx"],
         *[match, f"{match}/hands/new", f"{match}/hands/1/edit", f"{match}/hands/1/delete", f"{match}/history"],
         *[restore[1], f"{match}/rules", f"{match}/bank", f"{match}/end"],
         *[f"{match}/sheet.csv", f"{match}/sheet.xlsx", f"{match}/backup.json", f"{match}/version", "/backup.json"],

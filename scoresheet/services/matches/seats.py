@@ -13,17 +13,20 @@ recomputes the ratings from that match on (`ratings.rerate_match`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from ...rules import Refused
+from ...rules.figures import game_of
 from ...storage.database import read_locked
 from ...storage.extensions import db
-from ...storage.models import Match, Seat, User
+from ...storage.models import Match, Member, Seat, SeatFigure, User
 from ...words import _
 from .. import notices
 from ..errors import Conflict, Forbidden, NotFound
-from ..players import ratings
+from ..players import ratings, statistics
 from . import audit, members
 
 
@@ -152,3 +155,72 @@ def _changed(match: Match) -> None:
     if match.status == "banked":
         ratings.rerate_match(match.setup["rules"], match.id)
     db.session.commit()
+
+
+@dataclass(frozen=True, slots=True)
+class GuestPast:
+    """A guest's name on free seats of a player's matches: what they may claim at once."""
+
+    name: str
+    """The name on the sheet, exactly as written."""
+    matches: int
+    """Matches with a free seat of that name where the player holds no seat."""
+
+
+def _past_seats(user: User) -> dict[str, list[tuple[Match, int]]]:
+    """Each guest name of the matches the user is a member of and holds no seat in, with the
+    matches and the free seat of that name (the first, should a sheet name two alike)."""
+    held = db.select(Seat.match_id).where(Seat.user_id == user.id)
+    matches = db.session.execute(
+        db.select(Match)
+        .join(Member, (Member.match_id == Match.id) & (Member.user_id == user.id))
+        .where(Match.id.not_in(held))
+        .order_by(Match.created_at, Match.id)
+    ).scalars()
+    found: dict[str, list[tuple[Match, int]]] = {}
+    for match in list(matches):
+        taken = set(db.session.execute(db.select(Seat.seat).where(Seat.match_id == match.id)).scalars())
+        for seat, name in enumerate(match.setup["players"]):
+            if seat not in taken and all(m.id != match.id for m, _seat in found.get(name, [])):
+                found.setdefault(name, []).append((match, seat))
+    return found
+
+
+def guest_pasts(user: User) -> list[GuestPast]:
+    """The guest names the user may claim at once (`claim_past`), most matches first: only
+    matches they are a member of, never a stranger's."""
+    found = [GuestPast(name, len(seats)) for name, seats in _past_seats(user).items()]
+    return sorted(found, key=lambda g: (-g.matches, g.name))
+
+
+def claim_past(user: User, name: object) -> int:
+    """Claim, as `claim` would one by one, the free seat named `name` in every match the user
+    is a member of and holds no seat in (a match where they hold one is skipped): one history
+    entry per match, then their totals and the ratings of each game from its earliest banked
+    match claimed; the number of matches claimed. An unknown name claims nothing (422)."""
+    seats = _past_seats(user).get(name, []) if isinstance(name, str) else []
+    if not seats:
+        raise Refused("name", _("No match of yours has a free seat of that name: choose one from the list."))
+    for match, seat in seats:
+        read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
+        db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))
+        audit.log(match, user, "seat_claimed", after={"seat": seat, "user": user.username})
+    try:
+        db.session.flush()
+        banked = db.session.execute(
+            db.select(SeatFigure.rules, func.min(SeatFigure.banked_at))
+            .where(SeatFigure.match_id.in_([m.id for m, _seat in seats]))
+            .group_by(SeatFigure.rules)
+        ).all()
+        statistics.rebuild_totals([user.id])  # the totals first: they lock accounts before a game's lock
+        since: dict[str, Any] = {}
+        for rules, banked_at in banked:
+            game = game_of(rules)
+            since[game] = min(since.get(game, banked_at), banked_at)
+        for game, banked_at in sorted(since.items()):
+            ratings.rate_from(game, banked_at)
+        db.session.commit()
+    except IntegrityError:  # someone claimed one of these seats at the same moment
+        db.session.rollback()
+        raise Conflict(_("Someone claimed one of these seats at the same moment: look again.")) from None
+    return len(seats)

@@ -29,6 +29,20 @@ def sheet_xlsx(sheet: MatchState) -> bytes:
     return out.getvalue()
 
 
+def rows_xlsx(sheets: list[tuple[str, list[list[Any]]]]) -> bytes:
+    """A workbook of these worksheets (title, rows), written as the sheet's: the first row bold
+    and frozen, numbers as numbers, every text as text (a player's record, players.export)."""
+    import xlsxwriter
+
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True})
+    bold = book.add_format({"bold": True})
+    for title, rows in sheets:
+        _write(book.add_worksheet(_safe_title(title)), rows, bold)
+    book.close()
+    return out.getvalue()
+
+
 def _header(sheet: MatchState, header: list[str | int]) -> list[str | int]:
     """The CSV's header in the reader's words: the fixed columns, then each player's four."""
     events = header[-1] == "events"
@@ -76,12 +90,12 @@ def _standings(sheet: MatchState) -> list[list[str | int]]:
     return [header, *rows]
 
 
-def _write(worksheet: Any, rows: list[list[str | int]], bold: Any) -> None:
+def _write(worksheet: Any, rows: list[list[Any]], bold: Any) -> None:
     """The rows, the first bold and frozen; numbers as numbers, every text as text."""
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             style = bold if r == 0 else None
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int | float) and not isinstance(value, bool):
                 worksheet.write_number(r, c, value, style)
             elif value != "":
                 worksheet.write_string(r, c, str(value), style)

@@ -67,6 +67,16 @@ class GameRating:
         return self.history[-1].number
 
     @property
+    def low(self) -> float:
+        """The lowest point of the chart (0 before the first match counts)."""
+        return min(0.0, *(p.rating for p in self.history))
+
+    @property
+    def high(self) -> float:
+        """The highest point of the chart (0 before the first match counts)."""
+        return max(0.0, *(p.rating for p in self.history))
+
+    @property
     def chart(self) -> str:
         """The SVG polyline `points` of the rating over the matches (from 0 before the first)."""
         values = [(0, 0.0)] + [(p.number, p.rating) for p in self.history]

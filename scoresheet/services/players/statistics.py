@@ -14,8 +14,8 @@ from sqlalchemy import Boolean, DateTime, Integer, String, case, column, func
 from sqlalchemy.orm import aliased
 
 from ...rules import MatchState
-from ...rules.figures import COUNTS, seat_figures
-from ...rules.tichu import TEAMS, TICHU, team_of
+from ...rules.figures import COUNTS, seat_figures, seat_scores
+from ...rules.tichu import TEAMS, TICHU
 from ...storage.extensions import db
 from ...storage.models import Match, Member, PairTotal, PlayerTotal, Seat, SeatFigure, User
 from .periods import ALL_TIME, Period
@@ -32,18 +32,12 @@ def keep_figures(match: Match, sheet: MatchState, banked_at: datetime) -> None:
 def figure_rows(match_id: str, sheet: MatchState, banked_at: datetime) -> list[dict[str, Any]]:
     """Every seat's figures of a banked match as the rows of `seat_figures` (no query runs):
     all an imported match needs, which no account has claimed a seat of yet. A seat's score is
-    its side's final score (Tichu: its team's)."""
-    tichu = sheet.setup.rules == TICHU
+    its side's final score and the lowest it had during the match (Tichu: its team's)."""
     return [
-        {
-            "match_id": match_id,
-            "name": sheet.setup.players[f.seat],
-            "rules": sheet.setup.rules,
-            "banked_at": banked_at,
-            "score": sheet.standings[team_of(f.seat) if tichu else f.seat].score,
-        }
+        {"match_id": match_id, "name": sheet.setup.players[f.seat], "rules": sheet.setup.rules, "banked_at": banked_at}
         | _row(f)
-        for f in seat_figures(sheet)
+        | {"score": s.score, "lowest": s.lowest}
+        for f, s in zip(seat_figures(sheet), seat_scores(sheet), strict=True)
     ]
 
 

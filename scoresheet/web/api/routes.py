@@ -16,7 +16,7 @@ from ...rules.figures import GAMES
 from ...services import accounts
 from ...services.matches import audit, backup, commands, links, members, queries, seats, serialize
 from ...services.matches.replay_cache import encoded_hands, setup_of
-from ...services.players import periods, profiles, ratings, statistics
+from ...services.players import periods, profiles, ratings, records, statistics
 from ...storage.database import reads_only
 from .. import downloads, limits, request_bodies
 from ..errors import error_response
@@ -78,6 +78,7 @@ def _not_a_text(key: str) -> str:
         "username": _("The username must be text."),
         "current_password": _("The current password must be text."),
         "new_password": _("The new password must be text."),
+        "name": _("The name must be text."),
     }.get(key, _("The password must be text."))
 
 
@@ -377,6 +378,14 @@ def _period() -> periods.Period:
     return periods.period_from(request.args, datetime.now(UTC))
 
 
+@bp.get("/players/<username>/records")
+def player_records(username: str) -> Any:
+    """A player's records, each with the match that set it, over a period."""
+    user = profiles.visible_player(g.api_user, username)
+    period = _period()
+    return shapes.records_json(user.username, records.records_of(user, period.since, period.until))
+
+
 @bp.get("/leaderboard/<game>")
 def leaderboard(game: str) -> Any:
     """The caller's table (everyone they played with) by rating in one game."""
@@ -396,3 +405,24 @@ def versus(username: str, other: str) -> Any:
 def guests() -> Any:
     """The guests of the caller's banked matches (seats nobody claimed), by name."""
     return shapes.guests_json(statistics.guests_of(g.api_user))
+
+
+@bp.get("/guests/claimable")
+def claimable_guests() -> Any:
+    """The guest names the caller may claim at once: free seats of their matches."""
+    return {"guests": [{"name": p.name, "matches": p.matches} for p in seats.guest_pasts(g.api_user)]}
+
+
+@bp.post("/guests/claim")
+def claim_guest() -> Any:
+    """Claim a guest's free seat in every match of the caller's at once: `{"name": "Boris"}`."""
+    claimed = seats.claim_past(g.api_user, _texts_body(("name",), required=True)["name"])
+    return {"claimed": claimed}
+
+
+@bp.get("/my-record/matches.csv", defaults={"part": "matches.csv"})
+@bp.get("/my-record/statistics.csv", defaults={"part": "statistics.csv"})
+@bp.get("/my-record.xlsx", defaults={"part": "xlsx"})
+def my_record(part: str) -> Any:
+    """The caller's own banked matches or statistics as CSV, or both as a workbook."""
+    return downloads.record_response(g.api_user, part)

@@ -16,6 +16,7 @@ from ...services.matches.serialize import encode, entry_to_dict, hand_json, matc
 from ...services.players.periods import Period
 from ...services.players.profiles import Profile
 from ...services.players.ratings import Entry
+from ...services.players.records import Record, Records
 from ...services.players.statistics import GuestFigures, HeadToHead, PairFigures
 from ...storage.models import AuditEntry, Match, isoformat
 
@@ -200,6 +201,30 @@ def leaderboard_json(game: str, entries: list[Entry]) -> dict[str, Any]:
 def versus_json(one: str, two: str, h: HeadToHead) -> dict[str, Any]:
     """Two players (by username) head to head."""
     return {"players": [one, two], "matches": h.matches, "first_ahead": h.ahead, "second_ahead": h.behind}
+
+
+def records_json(username: str, records: Records) -> dict[str, Any]:
+    """A player's records, each with its match (`null` where no match sets one)."""
+
+    def one(r: Record | None, of: bool = False) -> dict[str, Any] | None:
+        if r is None:
+            return None
+        return {
+            "value": r.value,
+            **({"of": r.of} if of else {}),
+            "match": r.match_id,
+            "banked_at": isoformat(r.banked_at),
+        }
+
+    return {
+        "username": username,
+        "matches": records.matches,
+        "highest_score": one(records.highest_score),
+        "comeback": one(records.comeback),
+        "streak": one(records.streak),
+        "barrel_wins": one(records.barrel_wins),
+        "tichu_calls": one(records.tichu_calls, of=True),
+    }
 
 
 def guests_json(guests: list[GuestFigures]) -> dict[str, Any]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import Form, SelectField, StringField
+from wtforms import BooleanField, Form, SelectField, StringField
+from wtforms.validators import DataRequired
 
-from ..forms import choices
+from ..forms import RefusableForm, choices
 
 
 class HeadToHeadForm(Form):
@@ -28,3 +29,11 @@ class PeriodForm(Form):
     )
     first = StringField(_l("From"), name="from", render_kw={"type": "date"})
     last = StringField(_l("To"), name="to", render_kw={"type": "date"})
+
+
+class ClaimPastForm(RefusableForm):
+    """A guest's name on the sheets of my matches, to claim all its free seats at once; the
+    view offers the names (`seats.guest_pasts`), the service judges the one chosen."""
+
+    name = SelectField(_l("The name on the sheets"), validate_choice=False)
+    confirm = BooleanField(_l("Yes, these seats were mine"), validators=[DataRequired(_l("Tick the box to confirm."))])

@@ -5,22 +5,25 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, flash, render_template, request
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from ...rules import RuleError
 from ...services.errors import Conflict, Invalid
 from ...services.matches import queries, seats
-from ...services.players import periods, profiles, ratings, statistics
+from ...services.players import periods, profiles, ratings, records, statistics
 from ...words.vocabulary import CALL_NAMES
+from ..downloads import record_response
 from ..extensions import kept
 from ..i18n import html_lang
-from ..match_view import back_to
-from .forms import HeadToHeadForm, PeriodForm
+from ..match_view import back_to, refused_form
+from .forms import ClaimPastForm, HeadToHeadForm, PeriodForm
 
 bp = Blueprint("players", __name__)
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
 @bp.post("/matches/<match_id>/seats/<int:seat>/claim", defaults={"step": "claim"})
@@ -64,6 +67,19 @@ def player(username: str) -> Any:
     else:
         body = _render_figures(profiles.profile(current_user, user, period))
     return render_template("players/player.html", username=user.username, figures=body, form=form)
+
+
+@bp.get("/players/<username>/records")
+@login_required
+def player_records(username: str) -> Any:
+    """A player's records, each with the match that set it, over a period (as the player's
+    page takes it)."""
+    user = profiles.visible_player(current_user, username)
+    form, period = _period_form()
+    if period is None:
+        return render_template("players/records.html", username=user.username, records=None, form=form), 422
+    found = records.records_of(user, period.since, period.until)
+    return render_template("players/records.html", username=user.username, records=found, form=form)
 
 
 FIGURES_KEPT = 128
@@ -152,3 +168,40 @@ def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> Hea
 def guests() -> str:
     """The guests of my banked matches (seats nobody claimed), by name."""
     return render_template("players/guests.html", guests=statistics.guests_of(current_user))
+
+
+@bp.route("/claim-past", methods=["GET", "POST"])
+@login_required
+def claim_past() -> Any:
+    """Claim a guest's seats (my past under a name) in every match of mine at once."""
+    pasts = seats.guest_pasts(current_user)
+    form = ClaimPastForm()
+    form.name.choices = [
+        (p.name, ngettext("%(name)s: %(num)d match", "%(name)s: %(num)d matches", p.matches, name=p.name))
+        for p in pasts
+    ]
+    if form.validate_on_submit():
+        try:
+            claimed = seats.claim_past(current_user, form.name.data)
+        except (Conflict, RuleError) as err:
+            form.refuse(getattr(err, "field", None), err.message)
+        else:
+            flash(
+                ngettext(
+                    "You claimed the seat of %(name)s in %(num)d match.",
+                    "You claimed the seat of %(name)s in %(num)d matches.",
+                    claimed,
+                    name=form.name.data,
+                )
+            )
+            return redirect(url_for("players.player", username=current_user.username))
+    return render_template("players/claim_past.html", form=form, pasts=pasts)
+
+
+@bp.get("/my-record/matches.csv", defaults={"part": "matches.csv"})
+@bp.get("/my-record/statistics.csv", defaults={"part": "statistics.csv"})
+@bp.get("/my-record.xlsx", defaults={"part": "xlsx"})
+@login_required
+def my_record(part: str) -> Any:
+    """My own banked matches or statistics as CSV, or both as a workbook (never another's)."""
+    return record_response(current_user, part)
