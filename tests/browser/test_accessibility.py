@@ -37,6 +37,7 @@ NOT_PAGES = {
     "offline.csrf_token",
     "live.version",
     "invite.watch_version",
+    "club.board_version",
     "offline.service_worker",
     "offline.manifest",
     "offline.favicon",

@@ -7,6 +7,7 @@ same size (bench/workbook.py, docs/performance.md)."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from ...rules import MatchState, TichuRound
@@ -25,6 +26,17 @@ def sheet_xlsx(sheet: MatchState) -> bytes:
     rows = sheet_rows(sheet)
     _write(book.add_worksheet(_safe_title(_("Sheet"))), [_header(sheet, rows[0]), *_body(sheet, rows)], bold)
     _write(book.add_worksheet(_safe_title(_("Standings"))), _standings(sheet), bold)
+    book.close()
+    return out.getvalue()
+
+
+def table_xlsx(title: str, rows: list[list[str | int | float]]) -> bytes:
+    """A workbook of one worksheet: `rows`, the first a header (a club night's standings)."""
+    import xlsxwriter
+
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True})
+    _write(book.add_worksheet(_safe_title(title)), rows, book.add_format({"bold": True}))
     book.close()
     return out.getvalue()
 
@@ -76,12 +88,12 @@ def _standings(sheet: MatchState) -> list[list[str | int]]:
     return [header, *rows]
 
 
-def _write(worksheet: Any, rows: list[list[str | int]], bold: Any) -> None:
+def _write(worksheet: Any, rows: Sequence[Sequence[str | int | float]], bold: Any) -> None:
     """The rows, the first bold and frozen; numbers as numbers, every text as text."""
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             style = bold if r == 0 else None
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int | float) and not isinstance(value, bool):
                 worksheet.write_number(r, c, value, style)
             elif value != "":
                 worksheet.write_string(r, c, str(value), style)
