@@ -287,6 +287,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("guests", player, "/guests"),
         Stop("a club night", player, f"/events/{night['id']}"),
         Stop("import", player, "/import"),
+        Stop("importing a club night", player, "/events/import"),
         Stop("offline page", player, "/offline"),
         Stop("error page (404)", player, "/matches/nosuchmatch", status=404),
         Stop("log-out question", player, "/logout"),

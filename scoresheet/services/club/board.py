@@ -17,7 +17,7 @@ from sqlalchemy import func
 from ...storage.extensions import db
 from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
 from ..matches.replay_cache import computed
-from .results import Result, club_game, minutes_left, table_result
+from .results import Result, club_game, minutes_left, read_tables, table_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +43,12 @@ class Card:
 
 def cards(event: Event, round_: EventRound) -> list[Card]:
     """The round's tables, each with its sides' scores (the result once it counts)."""
+    matches = read_tables(event)
     shown = []
     for table in round_.tables:
-        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+        match = matches.get(table.match_id) if table.match_id is not None else None
         sheet = computed(match).sheet if match is not None else None
-        result = table_result(event, table)
+        result = table_result(event, table, matches)
         scores: list[int | None]
         if result is not None:
             scores = list(result.scores)
