@@ -9,6 +9,7 @@ It is read with one query, so a board asking every few seconds costs little.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,9 +42,10 @@ class Card:
     """The table's result once it counts (CLUB.md §4), else None: still playing."""
 
 
-def cards(event: Event, round_: EventRound) -> list[Card]:
-    """The round's tables, each with its sides' scores (the result once it counts)."""
-    matches = read_tables(event)
+def cards(event: Event, round_: EventRound, matches: Mapping[str, Match] | None = None) -> list[Card]:
+    """The round's tables, each with its sides' scores (the result once it counts); `matches`:
+    the event's matches, if `read_tables` read them already."""
+    matches = read_tables(event) if matches is None else matches
     shown = []
     for table in round_.tables:
         match = matches.get(table.match_id) if table.match_id is not None else None

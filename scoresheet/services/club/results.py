@@ -83,9 +83,10 @@ def read_tables(event: Event) -> dict[str, Match]:
     return {m.id: m for m in db.session.execute(wanted).scalars()}
 
 
-def engine_rounds(event: Event) -> list[Round]:
-    """The event's seated rounds as the engine reads them, each table with its result so far."""
-    matches = read_tables(event)
+def engine_rounds(event: Event, matches: Mapping[str, Match] | None = None) -> list[Round]:
+    """The event's seated rounds as the engine reads them, each table with its result so far
+    (`matches`: what `read_tables` gave, if it was called already)."""
+    matches = read_tables(event) if matches is None else matches
     rounds = []
     for round_ in event.seated:
         tables = []
@@ -96,6 +97,8 @@ def engine_rounds(event: Event) -> list[Round]:
     return rounds
 
 
-def standings(event: Event) -> tuple[StandingsRow, ...]:
+def standings(event: Event, matches: Mapping[str, Match] | None = None) -> tuple[StandingsRow, ...]:
     """Every roster entry in standings order after the results counted so far (CLUB.md §5)."""
-    return standings_after([p.name for p in event.roster], engine_rounds(event), game=club_game(event), seed=event.seed)
+    return standings_after(
+        [p.name for p in event.roster], engine_rounds(event, matches), game=club_game(event), seed=event.seed
+    )
