@@ -17,25 +17,18 @@ from flask import (
     Response,
     abort,
     current_app,
-    flash,
     g,
     jsonify,
-    redirect,
     render_template,
     request,
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
 
-from ...rules import Malformed, RuleError
+from ...rules import Malformed
 from ...services.club import board as shown
 from ...services.club import events, exports, results, serialize
-from ...services.errors import Invalid
-from ...storage.extensions import db
 from ...storage.models import Event, utcnow
 from .. import limits
 from ..downloads import XLSX
@@ -305,37 +298,6 @@ def event_backup_file(event_id: str) -> Any:
     return Response(
         text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
     )
-
-
-class ImportForm(FlaskForm):
-    """Upload a club night's backup file."""
-
-    file = FileField(_l("Backup file (.json)"), validators=[FileRequired(_l("Choose the backup file."))])
-
-
-@bp.route("/events/import", methods=["GET", "POST"])
-@login_required
-def import_page() -> Any:
-    """Upload a club night's backup: it becomes a new event of mine, with the same standings."""
-    form = ImportForm()
-    if form.validate_on_submit():
-        try:
-            doc = json.loads(form.file.data.read().decode("utf-8-sig"))
-            event = exports.import_event(current_user, doc)
-        except (Invalid, ValueError, RecursionError) as err:
-            db.session.rollback()
-            if isinstance(err, Invalid | RuleError):
-                where = f" ({err.field})" if err.field else ""
-                form.file.errors = [f"{err.message}{where}"]
-            else:
-                form.file.errors = [_("This file is not a backup of this app (it is not JSON).")]
-        else:
-            flash(_("The club night is imported as a new event, with its own join code and board."))
-            return redirect(url_for("club.event_page", event_id=event.id))
-    response = current_app.make_response(render_template("club/import.html", form=form))
-    if request.method == "POST":
-        response.status_code = 422
-    return response
 
 
 def _round_view(event: Event) -> dict[str, Any]:
