@@ -443,12 +443,4 @@
       navigator.serviceWorker.register("/sw.js").catch(function () { /* not offered: fine */ });
     });
   }
-
-  // A club night's board reads its tables again every few seconds (data-reload); without this
-  // script its <noscript> refresh does (a refresh the page itself asks for is no help to
-  // anyone who reads with a screen reader, so it is only the fallback).
-  var reload = Number(document.body.getAttribute("data-reload") || 0);
-  if (reload > 0) {
-    setTimeout(function () { location.reload(); }, reload * 1000);
-  }
 })();

@@ -47,19 +47,22 @@ def match_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
     >>> [str(p) for p in match_points([1000, 1000, 400])]
     ['3/2', '3/2', '0']
     """
-    others = len(scores) - 1
+    # 2 × (below + ½ × (equal − 1)) ÷ others, written as one fraction: one Fraction made per
+    # seat, not five (bench/club_standings.py reads 360 of them for one night's standings).
+    first, twice_others = MATCH_POINTS_FIRST, 2 * (len(scores) - 1)
     return tuple(
-        MATCH_POINTS_FIRST
-        * (sum(other < mine for other in scores) + Fraction(sum(other == mine for other in scores) - 1, 2))
-        / others
+        Fraction(
+            first.numerator * (2 * sum(other < mine for other in scores) + sum(other == mine for other in scores) - 1),
+            first.denominator * twice_others,
+        )
         for mine in scores
     )
 
 
 def table_scores(scores: Sequence[int]) -> tuple[Fraction, ...]:
     """Each side's final score minus the mean final score of the table (CLUB.md §2)."""
-    mean = Fraction(sum(scores), len(scores))
-    return tuple(score - mean for score in scores)
+    sides, total = len(scores), sum(scores)
+    return tuple(Fraction(sides * score - total, sides) for score in scores)
 
 
 def table_points(table: Table, game: Game) -> dict[str, Points]:

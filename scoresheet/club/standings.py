@@ -47,12 +47,26 @@ class StandingsRow:
         return (self.match_points, self.table_score, self.opponents_points, self.firsts)
 
 
+TWELFTHS = 12
+"""Every match point and table score is a whole number of twelfths (a table has 2 to 4 sides:
+match points are sixths, quarters or halves, table scores quarters, thirds or halves), so the
+sums are kept as whole twelfths, exact and cheap, and made `Fraction`s once at the end."""
+
+
+def _twelfths(value: Fraction) -> int:
+    """`value` in whole twelfths (CLUB.md §2's points always are)."""
+    twelfths, rest = divmod(value.numerator * TWELFTHS, value.denominator)
+    if rest:
+        raise ValueError(f"{value} is not a whole number of twelfths")
+    return twelfths
+
+
 @dataclass(slots=True)
 class _Tally:
-    """A player's sums while the rounds are read."""
+    """A player's sums while the rounds are read (match points and table score in twelfths)."""
 
-    match_points: Fraction = Fraction(0)
-    table_score: Fraction = Fraction(0)
+    match_points: int = 0
+    table_score: int = 0
     firsts: int = 0
     rounds_played: int = 0
     byes: int = 0
@@ -60,8 +74,8 @@ class _Tally:
 
     def add(self, points: Points) -> None:
         """Count one round: a table's result or a bye."""
-        self.match_points += points.match_points
-        self.table_score += points.table_score
+        self.match_points += _twelfths(points.match_points)
+        self.table_score += _twelfths(points.table_score)
         self.firsts += points.first
         self.rounds_played += 1
         self.opponents.extend(points.opponents)
@@ -92,16 +106,13 @@ def standings_after(
             tally = _tally(tallies, name)
             tally.add(BYE)
             tally.byes += 1
-    opponents_points = {
-        name: sum((tallies[o].match_points for o in t.opponents), Fraction(0)) for name, t in tallies.items()
-    }
     rows = [
         StandingsRow(
             place=0,
             name=name,
-            match_points=t.match_points,
-            table_score=t.table_score,
-            opponents_points=opponents_points[name],
+            match_points=Fraction(t.match_points, TWELFTHS),
+            table_score=Fraction(t.table_score, TWELFTHS),
+            opponents_points=Fraction(sum(tallies[o].match_points for o in t.opponents), TWELFTHS),
             firsts=t.firsts,
             rounds_played=t.rounds_played,
             byes=t.byes,

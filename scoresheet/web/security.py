@@ -42,7 +42,9 @@ MAX_ROW_ID = 2**31 - 1
 HOST_PREFIX = "__Host-"
 """Browsers keep a `__Host-` cookie only if it is Secure, for this host alone, and for every
 path: no other site (not even a sub-domain) can set or overwrite it."""
-BACKUP_UPLOADS = frozenset({"api.import_matches", "recovery.import_match"})
+BACKUP_UPLOADS = frozenset(
+    {"api.import_matches", "recovery.import_match", "club.import_event", "recovery.import_event"}
+)
 IMPORT_LIMIT = 4 * 1024 * 1024
 """A backup may be larger than an ordinary request (64 KiB): a long match with its history."""
 

@@ -1,6 +1,7 @@
 """The benchmarks still run. bench/load.py: two tables for two seconds on SQLite behind one
-gunicorn worker; bench/web.py, bench/home.py, bench/players.py and (on PostgreSQL)
-bench/reading.py: a few hands and rounds in-process.
+gunicorn worker, bench/club_load.py a night of six players likewise; bench/web.py,
+bench/home.py, bench/players.py, bench/club_standings.py and (on PostgreSQL) bench/reading.py:
+a few hands and rounds in-process.
 
 Only that they work end to end (set-up, requests, report) — their figures are for
 docs/performance.md, measured on a quiet machine, never asserted here.
@@ -56,6 +57,7 @@ def test_the_load_benchmark_runs_without_errors() -> None:
         ["bench/web.py", "--hands", "3", "--rounds", "3"],
         ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
         ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
+        ["bench/club_standings.py", "--players", "6", "--rounds", "2", "--hands", "2", "--times", "3"],
     ],
 )
 def test_the_web_benchmarks_run(script: list[str]) -> None:
@@ -64,6 +66,37 @@ def test_the_web_benchmarks_run(script: list[str]) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "GET /healthz" in done.stdout and "× healthz" in done.stdout, done.stdout
+
+
+def test_the_club_night_load_benchmark_runs_without_errors() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "bench/club_load.py",
+            "--players",
+            "6",
+            "--rounds",
+            "2",
+            "--duration",
+            "2",
+            "--poll",
+            "0.5",
+            "--hand-every",
+            "1",
+            "--workers",
+            "1",
+            "--databases",
+            "sqlite",
+        ],  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "== sqlite:" in done.stdout and "errors 0," in done.stdout, done.stdout
+    assert "board version" in done.stdout and "seating round 2" in done.stdout
 
 
 def test_the_reading_benchmark_runs_on_postgresql(database_url: str) -> None:

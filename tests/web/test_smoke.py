@@ -38,7 +38,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         *[match, f"{match}/hands/new", f"{match}/hands/1/edit", f"{match}/hands/1/delete", f"{match}/history"],
         *[restore[1], f"{match}/rules", f"{match}/bank", f"{match}/end"],
         *[f"{match}/sheet.csv", f"{match}/sheet.xlsx", f"{match}/backup.json", f"{match}/version", "/backup.json"],
-        "/import",
+        *["/import", "/events/import"],
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
         *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version", f"{watch[1]}/board.webmanifest"],
         *["/events/new", night, f"{night}/version", f"{night}/cards", f"{night}/rounds/1/close"],

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...club import StandingsRow, Table, one_decimal, table_points, whole
-from ...storage.models import Event, EventRound
+from ...storage.models import Event, EventRound, Match
 from .results import Result, club_game, engine_rounds, standings, table_result
 
 STANDINGS_COLUMNS = (
@@ -86,9 +87,10 @@ def _result(event: Event, players: list[str], result: Result | None) -> dict[str
     }
 
 
-def standings_data(event: Event) -> dict[str, Any]:
-    """The standings after the results counted so far (CLUB.md §5, §6)."""
-    return {"round": len(event.seated), "standings": [_row(r) for r in standings(event)]}
+def standings_data(event: Event, matches: Mapping[str, Match] | None = None) -> dict[str, Any]:
+    """The standings after the results counted so far (CLUB.md §5, §6); `matches`: the
+    event's matches, if `results.read_tables` read them already."""
+    return {"round": len(event.seated), "standings": [_row(r) for r in standings(event, matches)]}
 
 
 def standings_rows(event: Event) -> list[list[Any]]:

@@ -31,7 +31,8 @@ def sheet_xlsx(sheet: MatchState) -> bytes:
 
 def rows_xlsx(sheets: list[tuple[str, list[list[Any]]]]) -> bytes:
     """A workbook of these worksheets (title, rows), written as the sheet's: the first row bold
-    and frozen, numbers as numbers, every text as text (a player's record, players.export)."""
+    and frozen, numbers as numbers, every text as text (a player's record, `players.export`;
+    a club night's standings, `club.exports`)."""
     import xlsxwriter
 
     out = io.BytesIO()

@@ -9,16 +9,29 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ...rules import Malformed
-from ...services.club import events, results, serialize
+from ...services.club import board as shown
+from ...services.club import events, exports, results, serialize
 from ...storage.models import Event, utcnow
 from .. import limits
+from ..downloads import XLSX
 from ..extensions import csrf
 from ..tokens import require_bearer_token
 
@@ -170,13 +183,77 @@ def _csv(event: Event) -> Response:
     return response
 
 
+@bp.get(f"{_API}/<event_id>/standings.xlsx")
+def standings_xlsx(event_id: str) -> Any:
+    """The standings as a workbook, in the reader's language."""
+    return _xlsx(events.event_for_member(event_id, g.api_user))
+
+
+@bp.get(f"{_API}/<event_id>/backup")
+def event_backup(event_id: str) -> Any:
+    """The whole event as a backup document (directors only)."""
+    return exports.document(events.event_for_director(event_id, g.api_user))
+
+
+@bp.post(f"{_API}/import")
+def import_event() -> Any:
+    """A backup document of a club night becomes a new event of the caller's."""
+    if not request.is_json:
+        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
+    try:
+        doc = request.get_json(silent=True)
+    except RecursionError:
+        doc = None
+    return _event_json(exports.import_event(g.api_user, doc), 201)
+
+
+def _xlsx(event: Event) -> Response:
+    """The standings' workbook download."""
+    response = Response(exports.standings_xlsx(event), content_type=XLSX)
+    response.headers["Content-Disposition"] = f'attachment; filename="standings-{event.id}.xlsx"'
+    return response
+
+
 @bp.get("/events/watch/<token>")
 def board(token: str) -> Any:
-    """The board behind the event's watch link: the current round and the standings."""
+    """The board behind the event's watch link: a card per table of the current round with its
+    live scores, the countdown and the standings; it follows the event by itself (app.js)."""
+    event = _watched(token)
+    now = utcnow()
+    seated = list(event.seated)
+    current = seated[-1] if seated else None
+    left = results.minutes_left(event, current.seated_at, now) if current and not current.closed_at else None
+    matches = results.read_tables(event)  # once, for the cards and the standings
+    return render_template(
+        "club/board.html",
+        event=event,
+        token=token,
+        version=shown.board_version(event, now),
+        round=current,
+        cards=shown.cards(event, current, matches) if current else [],
+        minutes_left=left,
+        standings=serialize.standings_data(event, matches)["standings"],
+    )
+
+
+@bp.get("/events/watch/<token>/version")
+def board_version(token: str) -> Any:
+    """The board's version (as a match's `…/version`); 304 while nothing it shows changed."""
+    version = shown.board_version(_watched(token), utcnow())
+    response = jsonify(version=version)
+    response.set_etag(version)
+    response.cache_control.no_cache = True
+    response.cache_control.private = True
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response.make_conditional(request)
+
+
+def _watched(token: str) -> Event:
+    """The event whose board this watch link shows, else 404."""
     event = events.event_by_watch_token(token)
     if event is None:
         abort(404)
-    return render_template("club/board.html", event=event, links={}, **_round_view(event))
+    return event
 
 
 @bp.get("/events/<event_id>/standings.csv")
@@ -184,6 +261,26 @@ def board(token: str) -> Any:
 def event_csv(event_id: str) -> Any:
     """The standings as CSV, for the event's page (web/nights/)."""
     return _csv(events.event_for_member(event_id, current_user))
+
+
+@bp.get("/events/<event_id>/standings.xlsx")
+@login_required
+def event_xlsx(event_id: str) -> Any:
+    """The standings as a workbook, for the event's page."""
+    return _xlsx(events.event_for_member(event_id, current_user))
+
+
+@bp.get("/events/<event_id>/backup.json")
+@login_required
+def event_backup_file(event_id: str) -> Any:
+    """The whole event as a backup file to keep (directors only)."""
+    event = events.event_for_director(event_id, current_user)
+    text = json.dumps(exports.document(event), ensure_ascii=False, indent=1)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")  # no markup, ever
+    filename = f"club-night-{event.id}.json"
+    return Response(
+        text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 def _round_view(event: Event) -> dict[str, Any]:

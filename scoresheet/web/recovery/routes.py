@@ -26,7 +26,8 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from ...rules import RuleError
-from ...services.errors import Conflict
+from ...services.club import exports
+from ...services.errors import Conflict, Invalid
 from ...services.matches import audit, backup, commands, queries, seats
 from ...storage import database, which_database
 from ...storage.extensions import db
@@ -132,6 +133,28 @@ def import_match() -> Any:
             )
             return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
     return render_template("recovery/import.html", form=form)
+
+
+@bp.route("/events/import", methods=["GET", "POST"])
+@login_required
+def import_event() -> Any:
+    """Upload a club night's backup: it becomes a new event of mine, with the same standings."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            doc = json.loads(form.file.data.read().decode("utf-8-sig"))
+            event = exports.import_event(current_user, doc)
+        except (Invalid, ValueError, RecursionError) as err:
+            db.session.rollback()
+            if isinstance(err, Invalid | RuleError):
+                where = f" ({err.field})" if err.field else ""
+                form.file.errors = [f"{err.message}{where}"]
+            else:
+                form.file.errors = [_("This file is not a backup of this app (it is not JSON).")]
+        else:
+            flash(_("The club night is imported as a new event, with its own join code and board."))
+            return redirect(url_for("club.event_page", event_id=event.id))
+    return render_template("recovery/import_event.html", form=form)
 
 
 def _download(doc: dict[str, Any], filename: str) -> Response:

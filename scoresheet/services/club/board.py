@@ -1,0 +1,92 @@
+"""What the board of a club night shows (CLUB.md §4): a card per table of the current round with
+its players and their scores as they stand, and the version its live updates follow.
+
+The version changes whenever anything the board shows may have changed: a round seated, taken
+back or closed, a hand at any of the event's tables (every change of a match raises its
+revision, so the sum of the tables' revisions moves), the roster, and the countdown's minute.
+It is read with one query, so a board asking every few seconds costs little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func
+
+from ...storage.extensions import db
+from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
+from ..matches.replay_cache import computed
+from .results import Result, club_game, minutes_left, read_tables, table_result
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One line of a table's card: a player (Tichu: a team) and the score as it stands."""
+
+    name: str
+    score: int | None
+    """None while the table has no match to read (it was deleted since)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A table of the current round as the board shows it."""
+
+    number: int
+    sides: tuple[Side, ...]
+    hands: int
+    """Hands played so far at the table."""
+    result: Result | None
+    """The table's result once it counts (CLUB.md §4), else None: still playing."""
+
+
+def cards(event: Event, round_: EventRound, matches: Mapping[str, Match] | None = None) -> list[Card]:
+    """The round's tables, each with its sides' scores (the result once it counts); `matches`:
+    the event's matches, if `read_tables` read them already."""
+    matches = read_tables(event) if matches is None else matches
+    shown = []
+    for table in round_.tables:
+        match = matches.get(table.match_id) if table.match_id is not None else None
+        sheet = computed(match).sheet if match is not None else None
+        result = table_result(event, table, matches)
+        scores: list[int | None]
+        if result is not None:
+            scores = list(result.scores)
+        elif sheet is not None:
+            scores = [s.score for s in sheet.standings]
+        else:
+            scores = [None] * len(_names(event, table.players))
+        names = _names(event, table.players)
+        sides = tuple(Side(name, score) for name, score in zip(names, scores, strict=True))
+        shown.append(Card(table.number, sides, len(sheet.hands) if sheet else 0, result))
+    return shown
+
+
+def _names(event: Event, players: list[str]) -> list[str]:
+    """A card's lines: the players in seat order; Tichu: the two teams (seats 0 and 2 against 1
+    and 3), as the table's scores are per team."""
+    if club_game(event) == "tichu":
+        return [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
+    return list(players)
+
+
+def board_version(event: Event, now: datetime) -> str:
+    """The board's version: rounds seated, whether the current one is closed, the tables'
+    revisions summed, the roster's size, and the countdown's minutes left (the board reads
+    itself again when one of them moves)."""
+    tables = db.select(EventTable.match_id).join(EventRound).where(EventRound.event_id == event.id)
+    rounds = db.select(EventRound).where(EventRound.event_id == event.id)
+    last = rounds.order_by(EventRound.number.desc()).limit(1)
+    count, seated_at, closed_at, revisions, roster = db.session.execute(
+        db.select(
+            db.select(func.count()).select_from(rounds.subquery()).scalar_subquery(),
+            last.with_only_columns(EventRound.seated_at).scalar_subquery(),
+            last.with_only_columns(EventRound.closed_at).scalar_subquery(),
+            db.select(func.coalesce(func.sum(Match.revision), 0)).where(Match.id.in_(tables)).scalar_subquery(),
+            db.select(func.count(EventPlayer.id)).where(EventPlayer.event_id == event.id).scalar_subquery(),
+        )
+    ).one()
+    left = minutes_left(event, seated_at, now) if seated_at is not None and closed_at is None else None
+    return f"{count}.{closed_at is not None:d}.{revisions}.{roster}" + (f".{left}" if left is not None else "")

@@ -1,0 +1,294 @@
+"""A club night to take away: its standings as a workbook, and the whole event as a backup
+document (settings, directors, roster, rounds, tables with their matches' hands, as a match
+backup holds them) that imports back as a new event with the same standings and sheets.
+
+The document (`format` "tysiacha-scoresheet-event", `version` 1) is described in docs/club.md.
+Its tables' matches are match backups (`backup.py`, docs/backup.schema.json) and are imported
+by that code, checked and replayed first; the rest is checked here. An import stores nothing
+it refuses: a refusal after the matches were written takes them away again.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ...club.errors import MESSAGES, ClubError
+from ...club.records import Table, check_table
+from ...storage.extensions import db
+from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
+from ...words import _
+from ..errors import Invalid, ServiceError
+from ..matches import backup
+from ..matches.workbook import rows_xlsx
+from . import events
+from .results import club_game
+from .serialize import standings_data
+
+FORMAT = "tysiacha-scoresheet-event"
+VERSION = 1
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo=UTC)
+
+
+def standings_xlsx(event: Event) -> bytes:
+    """The standings as a workbook: the CSV's columns with headers in the reader's language,
+    numbers as numbers."""
+    header: list[str | int | float] = [
+        _("Place"),
+        _("Player"),
+        _("Match points"),
+        _("Table score"),
+        _("Opponents' points"),
+        _("Firsts"),
+        _("Rounds played"),
+        _("Byes"),
+    ]
+    rows: list[list[str | int | float]] = [header]
+    for r in standings_data(event)["standings"]:
+        rows.append(
+            [
+                r["place"],
+                r["name"],
+                float(r["match_points"]),
+                r["table_score"],
+                float(r["opponents_points"]),
+                r["firsts"],
+                r["rounds_played"],
+                r["byes"],
+            ]
+        )
+    return rows_xlsx([(_("Standings"), rows)])
+
+
+def document(event: Event) -> dict[str, Any]:
+    """The whole event as a backup document."""
+    tables = [t for r in event.seated for t in r.tables]
+    ids = [t.match_id for t in tables if t.match_id is not None]
+    found = {m.id: m for m in db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars()} if ids else {}
+    kept = [found[i] for i in ids if i in found]
+    matches = dict(zip([m.id for m in kept], backup.document(kept)["matches"], strict=True))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": isoformat(datetime.now(UTC)),
+        "event": {
+            "name": event.name,
+            "game": event.game,
+            "rounds": event.rounds,
+            "seating": event.seating,
+            "hand_limit": event.hand_limit,
+            "time_limit": event.time_limit,
+            "seed": event.seed,
+            "reseats": event.reseats,
+            "created_at": isoformat(event.created_at),
+        },
+        "directors": [d.user.username for d in event.directors],
+        "roster": [
+            {"name": p.name, "username": p.user.username if p.user else None, "team": p.team, "status": p.status}
+            for p in event.roster
+        ],
+        "rounds": [
+            {
+                "round": r.number,
+                "reseats": r.reseats,
+                "repeats": r.repeats,
+                "byes": list(r.byes),
+                "seated_at": isoformat(r.seated_at),
+                "closed_at": isoformat(r.closed_at) if r.closed_at else None,
+                "tables": [
+                    {
+                        "table": t.number,
+                        "players": list(t.players),
+                        "entered_scores": t.entered_scores,
+                        "entered_by": t.entered_by,
+                        "match": matches.get(t.match_id) if t.match_id else None,
+                    }
+                    for t in r.tables
+                ],
+            }
+            for r in event.seated
+        ],
+    }
+
+
+def import_event(user: User, doc: Any) -> Event:
+    """A backup document as a NEW event whose director is `user` (and every director of the
+    backup who has an account here); its roster's accounts are linked where they exist here,
+    else kept as guests of the same name; its tables' matches are imported as new matches of
+    `user`'s. All or nothing."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise Invalid(_("This is not a club night's backup (format “%(format)s”).", format=FORMAT), "format")
+    if doc.get("version") != VERSION:
+        raise Invalid(_("This backup's version is not %(version)s: it cannot be read.", version=VERSION), "version")
+    settings = _object(doc.get("event"), "/event")
+    roster = [_object(p, f"/roster/{i}") for i, p in enumerate(_list(doc.get("roster"), "/roster"))]
+    directors = _list(doc.get("directors"), "/directors")
+    rounds = [_object(r, f"/rounds/{i}") for i, r in enumerate(_list(doc.get("rounds"), "/rounds"))]
+    tables = [
+        [_object(t, f"/rounds/{i}/tables/{j}") for j, t in enumerate(_list(r.get("tables"), f"/rounds/{i}/tables"))]
+        for i, r in enumerate(rounds)
+    ]
+    matches = [t["match"] for round_tables in tables for t in round_tables if t.get("match") is not None]
+    imported = [i.match for i in backup.import_matches(user, {**_MATCHES, "matches": matches})] if matches else []
+    event: Event | None = None
+    try:
+        body = {k: settings.get(k) for k in ("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")}
+        try:
+            event = events.make_event(user, body)
+        except Invalid as err:
+            raise Invalid(err.message, f"/event/{err.field}") from None
+        event.reseats = _count(settings.get("reseats", 0), "/event/reseats")
+        if settings.get("created_at") is not None:
+            event.created_at = _when(settings["created_at"], "/event/created_at")
+        names = _roster(event, roster)
+        for username in directors:
+            account = _account(username)
+            if account is not None and not events.is_director(event, account):
+                event.directors.append(EventDirector(user_id=account.id))
+        new_ids = iter(m.id for m in imported)
+        for i, (r, round_tables) in enumerate(zip(rounds, tables, strict=True)):
+            event.seated.append(_round(event, i, r, round_tables, names, new_ids))
+        if len(rounds) > event.rounds:
+            raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
+        db.session.commit()
+    except (ServiceError, ValueError):
+        db.session.rollback()
+        _take_away(event, imported)
+        raise
+    return event
+
+
+_MATCHES = {"format": backup.FORMAT, "version": backup.VERSION}
+"""A match backup's head: the tables' matches are imported as one."""
+
+
+def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
+    """The roster's entries, an account linked where one of that username is here."""
+    names: set[str] = set()
+    for i, p in enumerate(roster):
+        name = _text(p.get("name"), f"/roster/{i}/name", events.MAX_NAME)
+        if fold(name) in {fold(n) for n in names}:
+            raise Invalid(_("%(name)s is on the roster already: give a guest another name.", name=name), "/roster")
+        status = p.get("status", "present")
+        if status not in events.STATUSES:
+            raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), f"/roster/{i}/status")
+        team = p.get("team")
+        if team is not None and (club_game(event) != "tichu" or not isinstance(team, str)):
+            raise Invalid(_("Only Tichu is played in teams."), f"/roster/{i}/team")
+        account = _account(p.get("username"))
+        taken = account is not None and any(e.user_id == account.id for e in event.roster)
+        user_id = account.id if account is not None and not taken else None
+        event.roster.append(EventPlayer(name=name, user_id=user_id, team=team, status=status))
+        names.add(name)
+    return names
+
+
+def _round(
+    event: Event, i: int, r: dict[str, Any], tables: list[dict[str, Any]], names: set[str], new_ids: Any
+) -> EventRound:
+    """A round of the backup, its tables linked to the matches just imported (in order)."""
+    at = f"/rounds/{i}"
+    if r.get("round") != i + 1:
+        raise Invalid(_("The rounds are numbered 1, 2, 3… in order."), f"{at}/round")
+    byes = _names(r.get("byes"), f"{at}/byes", names)
+    round_ = EventRound(
+        number=i + 1,
+        reseats=_count(r.get("reseats", 0), f"{at}/reseats"),
+        repeats=_count(r.get("repeats", 0), f"{at}/repeats"),
+        byes=byes,
+        seated_at=_when(r.get("seated_at"), f"{at}/seated_at"),
+        closed_at=_when(r["closed_at"], f"{at}/closed_at") if r.get("closed_at") is not None else None,
+    )
+    for j, t in enumerate(tables):
+        where = f"{at}/tables/{j}"
+        players = _names(t.get("players"), f"{where}/players", names)
+        scores = t.get("entered_scores")
+        if scores is not None:
+            if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
+                raise Invalid(_("Scores are a list of whole numbers, in seat order."), f"{where}/entered_scores")
+            try:
+                check_table(Table(players=tuple(players), scores=tuple(scores)), club_game(event))
+            except ClubError as err:
+                raise Invalid(_(MESSAGES[err.code]).format(**err.params), f"{where}/entered_scores") from None
+        match = t.get("match")
+        if match is not None and len(match["setup"]["players"]) != len(players):
+            raise Invalid(_("A table's match has a seat for every player at the table."), f"{where}/match")
+        entered_by = t.get("entered_by")
+        round_.tables.append(
+            EventTable(
+                number=j + 1,
+                players=players,
+                match_id=next(new_ids) if match is not None else None,
+                entered_scores=scores,
+                entered_by=_text(entered_by, f"{where}/entered_by", events.MAX_NAME) if entered_by else None,
+            )
+        )
+    return round_
+
+
+def _take_away(event: Event | None, imported: list[Match]) -> None:
+    """A refused import leaves nothing behind: the event and the matches written for it."""
+    if event is not None and db.session.get(Event, event.id) is not None:
+        db.session.delete(event)
+    for match in imported:
+        found = db.session.get(Match, match.id)
+        if found is not None:
+            db.session.delete(found)
+    db.session.commit()
+
+
+def _account(username: object) -> User | None:
+    """The account of this username here, if there is one."""
+    try:
+        return events.account(username) if isinstance(username, str) else None
+    except Invalid:
+        return None
+
+
+def _object(value: object, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Invalid(_("This part of the backup must be an object."), field)
+    return value
+
+
+def _list(value: object, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise Invalid(_("This part of the backup must be a list."), field)
+    return value
+
+
+def _names(value: object, field: str, roster: set[str]) -> list[str]:
+    """Names of the roster, as a table's players or a round's byes."""
+    names = _list(value, field)
+    if not all(isinstance(n, str) and n in roster for n in names) or len(set(names)) != len(names):
+        raise Invalid(_("A table or a bye names only players of the roster, each once."), field)
+    return names
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: object, field: str, most: int) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > most:
+        raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
+    return value
+
+
+def _count(value: object, field: str) -> int:
+    if not _is_int(value) or not 0 <= value < 2**31:  # type: ignore[operator]
+        raise Invalid(_("Give a whole number from %(least)d to %(most)d.", least=0, most=2**31 - 1), field)
+    return value  # type: ignore[return-value]
+
+
+def _when(value: object, field: str) -> datetime:
+    """A time of the backup (ISO 8601, 2000 to 2100; without a zone, UTC)."""
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    if when is None or not EARLIEST <= when < LATEST:
+        raise Invalid(_("A time in the backup is not a time from 2000 to 2100."), field)
+    return when

@@ -1,0 +1,94 @@
+"""The club night's board behind the watch link (CLUB.md §4): a card per table with its live
+scores, the countdown, the standings, and the version its live updates follow."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_api_club import add_guests, made, make_event, missed
+
+
+@pytest.fixture
+def director(make_user: Any) -> Any:
+    """The director of the events below."""
+    return make_user("director")
+
+
+def _token(event: dict[str, Any]) -> str:
+    return str(event["watch_url"].rsplit("/", 1)[1])
+
+
+def _cards(html: str) -> list[list[tuple[str, str]]]:
+    """Each card's lines as (name, score), in table order."""
+    cards = re.findall(r'<li class="club-card[^"]*">(.*?)</li>', html, re.S)
+    return [re.findall(r'<th scope="row">([^<]*)</th><td>([^<]*)</td>', card) for card in cards]
+
+
+def test_the_board_shows_a_card_per_table_with_each_players_score_as_it_stands(director: Any, client: Any) -> None:
+    event = make_event(director, time_limit=45, seed=7)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"])
+    tables = director.post(f"/api/events/{event['id']}/rounds").json["tables"]
+    director.add_hand(tables[0]["match_id"], made(0))  # 140, 20, 20
+    director.add_hand(tables[1]["match_id"], missed(2))  # 20, 20, −100
+    html = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
+    first, second = tables[0]["players"], tables[1]["players"]
+    assert _cards(html) == [
+        [(first[0], "140"), (first[1], "20"), (first[2], "20")],
+        [(second[0], "20"), (second[1], "20"), (second[2], "−100")],
+    ]
+    assert "1 hand" in html
+    assert "45 minutes left" in html
+    assert "Round 1" in html
+
+
+def test_the_board_version_moves_with_a_hand_a_round_closed_and_the_roster_and_answers_304_otherwise(
+    director: Any, client: Any
+) -> None:
+    event = make_event(director, time_limit=45)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    url = f"/events/watch/{_token(event)}/version"
+    before = client.get(url)
+    assert before.status_code == 200
+    assert before.json["version"] == "0.0.0.3"  # no round, not closed, no revision, three on the roster
+    assert before.headers["Cache-Control"] == "no-cache, private"
+    same = client.get(url, headers={"If-None-Match": f'"{before.json["version"]}"'})
+    assert same.status_code == 304
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    seated = client.get(url).json["version"]
+    assert seated.startswith("1.0.") and seated.endswith(".3.45")  # the countdown's minute too
+    director.add_hand(table["match_id"], made(0))
+    played = client.get(url).json["version"]
+    assert played != seated
+    director.post(f"/api/events/{event['id']}/rounds/1/close")
+    closed = client.get(url).json["version"]
+    assert closed.startswith("1.1.") and closed.count(".") == 3  # closed: no countdown
+    add_guests(director, event["id"], ["Gleb"])
+    assert client.get(url).json["version"].endswith(".4")
+    # What the board page was rendered at is what the version answers.
+    page = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
+    assert f'data-version="{client.get(url).json["version"]}"' in page
+    assert client.get("/events/watch/nosuchtoken/version").status_code == 404
+
+
+def test_a_tichu_board_shows_a_line_per_team_with_its_score(director: Any, client: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    for name, team in (("Dana", "North"), ("Egor", "North"), ("Fima", "East"), ("Gleb", "East")):
+        assert director.post(f"/api/events/{event['id']}/roster", json={"guest": name, "team": team}).status_code == 201
+    table = director.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    players = table["players"]
+    html = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
+    assert _cards(html) == [[(f"{players[0]} &amp; {players[2]}", "0"), (f"{players[1]} &amp; {players[3]}", "0")]]
+
+
+def test_the_board_has_the_whole_standings_and_a_print_style_that_keeps_only_them(director: Any, client: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    html = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
+    assert "The first round is not seated yet." in html
+    assert html.count('<th scope="row">') == 3  # a row per roster entry
+    css = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text(encoding="utf-8")
+    assert css.index(".club-board .club-round,") > css.index("@media print")  # printed: no cards

@@ -1,0 +1,173 @@
+"""A club night to take away (docs/club.md): the standings as a workbook, and the whole event as
+a backup that imports back, after the event is gone, with the same standings and sheets."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from openpyxl import load_workbook
+
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Event, Match
+
+from .test_api_club import add_guests, made, make_event, missed
+from .test_xlsx import workbook
+
+GUESTS = ["Dana", "Egor", "Fima", "Gleb", "Hana"]
+
+
+@pytest.fixture
+def director(make_user: Any) -> Any:
+    """The director of the events below."""
+    return make_user("director")
+
+
+def _night(director: Any, make_user: Any) -> dict[str, Any]:
+    """Six on the roster (an account and five guests: two tables of three), two rounds of two
+    hands each (the hand limit): round 1 played, round 2 with one table kept on paper and one
+    closed after a hand. The event object."""
+    event = make_event(director, hand_limit=2, seed=11, rounds=3)
+    make_user("anna").post("/api/events/join", json={"code": event["code"]})
+    add_guests(director, event["id"], GUESTS)
+    url = f"/api/events/{event['id']}"
+    for table in director.post(f"{url}/rounds").json["tables"]:
+        director.add_hand(table["match_id"], made(0))
+        director.add_hand(table["match_id"], missed(1))
+    second = director.post(f"{url}/rounds").json["tables"][1]
+    assert director.put(f"{url}/rounds/2/tables/1/result", json={"scores": [300, 150, 0]}).status_code == 200
+    director.add_hand(second["match_id"], made(2))
+    assert director.post(f"{url}/rounds/2/close").status_code == 200
+    return event
+
+
+def _sheets(director: Any, event_id: str) -> list[Any]:
+    """Every table of every round: its players, result, and its match's sheet (hands and standings)."""
+    event = director.get(f"/api/events/{event_id}").json
+    found = []
+    for number in range(1, event["current_round"] + 1):
+        round_ = director.get(f"/api/events/{event_id}/rounds/{number}").json
+        for table in round_["tables"]:
+            match = director.get(f"/api/matches/{table['match_id']}").json
+            hands = [{k: v for k, v in h.items() if k != "uid"} for h in match["hands"]]  # an import draws new uids
+            found.append((table["players"], table["result"], hands, match["standings"], match["status"]))
+        found.append(round_["byes"])
+    return found
+
+
+def test_the_standings_workbook_has_the_csvs_rows_with_numbers_as_numbers(director: Any, make_user: Any) -> None:
+    event = _night(director, make_user)
+    book = workbook(director.get(f"/api/events/{event['id']}/standings.xlsx"))
+    sheet = book.worksheets[0]
+    rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+    assert rows[0] == [
+        "Place",
+        "Player",
+        "Match points",
+        "Table score",
+        "Opponents' points",
+        "Firsts",
+        "Rounds played",
+        "Byes",
+    ]
+    standings = director.get(f"/api/events/{event['id']}/standings").json["standings"]
+    assert [r[1] for r in rows[1:]] == [s["name"] for s in standings]
+    for row, s in zip(rows[1:], standings, strict=True):
+        assert row[0] == s["place"] and row[3] == s["table_score"] and row[6] == s["rounds_played"]
+        assert isinstance(row[2], int | float) and f"{row[2]:.1f}" == s["match_points"]  # a number
+    assert sheet.freeze_panes == "A2"
+    german = director.client.get(
+        f"/api/events/{event['id']}/standings.xlsx", headers={**director.headers, "Accept-Language": "de"}
+    )
+    assert load_workbook(io.BytesIO(german.data)).worksheets[0]["B1"].value == "Spieler"
+
+
+def test_a_night_backed_up_and_imported_after_it_was_deleted_has_the_same_standings_and_sheets(
+    app: Flask, director: Any, make_user: Any
+) -> None:
+    event = _night(director, make_user)
+    url = f"/api/events/{event['id']}"
+    standings = director.get(f"{url}/standings").json
+    sheets = _sheets(director, event["id"])
+    backup = director.get(f"{url}/backup")
+    assert backup.status_code == 200
+    doc = backup.json
+    assert doc["format"] == "tysiacha-scoresheet-event" and doc["version"] == 1
+    assert [len(r["tables"]) for r in doc["rounds"]] == [2, 2]
+    assert doc["rounds"][1]["tables"][0]["entered_scores"] == [300, 150, 0]
+    with app.app_context():  # the night is gone: its event and its tables' matches
+        ids = [t["match"]["id"] for r in doc["rounds"] for t in r["tables"]]
+        db.session.delete(db.session.get(Event, event["id"]))
+        for match_id in ids:
+            db.session.delete(db.session.get(Match, match_id))
+        db.session.commit()
+    assert director.get(url).status_code == 404
+
+    imported = director.post("/api/events/import", json=json.loads(json.dumps(doc)))
+    assert imported.status_code == 201, imported.json
+    again = imported.json
+    assert again["id"] != event["id"] and again["code"] != event["code"]
+    assert [p["name"] for p in again["roster"]] == ["anna", *GUESTS]
+    assert again["roster"][0]["username"] == "anna"  # the account is here: linked again
+    assert (again["seed"], again["hand_limit"], again["rounds"], again["current_round"]) == (11, 2, 3, 2)
+    assert director.get(f"/api/events/{again['id']}/standings").json == standings
+    assert _sheets(director, again["id"]) == sheets
+
+
+def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, director: Any, make_user: Any) -> None:
+    event = _night(director, make_user)
+    doc = director.get(f"/api/events/{event['id']}/backup").json
+
+    def counts() -> tuple[int, int]:
+        with app.app_context():
+            return (
+                db.session.execute(db.select(db.func.count(Event.id))).scalar_one(),
+                db.session.execute(db.select(db.func.count(Match.id))).scalar_one(),
+            )
+
+    before = counts()
+    stranger = json.loads(json.dumps(doc))
+    stranger["rounds"][1]["tables"][1]["players"][0] = "Zoe"  # not on the roster
+    for bad, field in (
+        ({**doc, "format": "tysiacha-scoresheet"}, "format"),
+        ({**doc, "version": 2}, "version"),
+        ({**doc, "roster": 5}, "/roster"),
+        ({**doc, "event": {**doc["event"], "rounds": 0}}, "/event/rounds"),
+        (stranger, "/rounds/1/tables/1/players"),  # refused after the matches were imported
+    ):
+        answer = director.post("/api/events/import", json=bad)
+        assert answer.status_code == 422, (field, answer.json)
+        assert answer.json["field"] == field
+        assert counts() == before
+
+
+def test_only_a_director_backs_the_night_up_and_members_download_the_workbook(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    anna = make_user("anna")
+    anna.post("/api/events/join", json={"code": event["code"]})
+    assert anna.get(f"/api/events/{event['id']}/backup").status_code == 403
+    assert make_user("zoe").get(f"/api/events/{event['id']}/backup").status_code == 404
+    assert anna.get(f"/api/events/{event['id']}/standings.xlsx").status_code == 200
+
+
+def test_the_pages_import_a_backup_and_download_it_and_the_workbook(
+    director: Any, make_user: Any, make_phone: Any
+) -> None:
+    event = _night(director, make_user)
+    doc = director.get(f"/api/events/{event['id']}/backup").json
+    phone = make_phone("vera")
+    wrong = phone.post("/events/import", {"file": (io.BytesIO(b"not json"), "night.json")})
+    assert wrong.status_code == 422
+    assert "it is not JSON" in wrong.get_data(as_text=True)
+    sent = phone.post("/events/import", {"file": (io.BytesIO(json.dumps(doc).encode()), "night.json")})
+    assert sent.status_code == 302, sent.get_data(as_text=True)
+    page = phone.get(sent.location)
+    assert "The club night is imported as a new event" in page.get_data(as_text=True)
+    event_id = sent.location.rsplit("/", 1)[1]
+    kept = phone.get(f"/events/{event_id}/backup.json")
+    assert kept.status_code == 200 and kept.headers["Content-Disposition"].endswith('.json"')
+    assert json.loads(kept.data)["directors"] == ["vera", "director"]  # the backup's director has an account here
+    assert workbook(phone.get(f"/events/{event_id}/standings.xlsx")).worksheets[0]["A1"].value == "Place"
