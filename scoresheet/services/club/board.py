@@ -13,11 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
-
-from ...storage.extensions import db
-from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
+from ...storage.models import Event, EventRound, Match
 from ..matches.replay_cache import computed
+from .progress import event_version
 from .results import Result, club_game, minutes_left, read_tables, table_result
 
 
@@ -73,20 +71,9 @@ def _names(event: Event, players: list[str]) -> list[str]:
 
 
 def board_version(event: Event, now: datetime) -> str:
-    """The board's version: rounds seated, whether the current one is closed, the tables'
-    revisions summed, the roster's size, and the countdown's minutes left (the board reads
-    itself again when one of them moves)."""
-    tables = db.select(EventTable.match_id).join(EventRound).where(EventRound.event_id == event.id)
-    rounds = db.select(EventRound).where(EventRound.event_id == event.id)
-    last = rounds.order_by(EventRound.number.desc()).limit(1)
-    count, seated_at, closed_at, revisions, roster = db.session.execute(
-        db.select(
-            db.select(func.count()).select_from(rounds.subquery()).scalar_subquery(),
-            last.with_only_columns(EventRound.seated_at).scalar_subquery(),
-            last.with_only_columns(EventRound.closed_at).scalar_subquery(),
-            db.select(func.coalesce(func.sum(Match.revision), 0)).where(Match.id.in_(tables)).scalar_subquery(),
-            db.select(func.count(EventPlayer.id)).where(EventPlayer.event_id == event.id).scalar_subquery(),
-        )
-    ).one()
-    left = minutes_left(event, seated_at, now) if seated_at is not None and closed_at is None else None
-    return f"{count}.{closed_at is not None:d}.{revisions}.{roster}" + (f".{left}" if left is not None else "")
+    """The board's version: the night's (`progress.event_version`: every round seated, re-seated
+    or closed, every player checked in or marked, every table's match and result) and the
+    countdown's minutes left, so the board reads itself again when any of them moves."""
+    current = event.seated[-1] if event.seated else None
+    left = minutes_left(event, current.seated_at, now) if current is not None and current.closed_at is None else None
+    return event_version(event) + (f".{left}" if left is not None else "")
