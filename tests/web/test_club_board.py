@@ -84,6 +84,7 @@ def test_the_board_version_moves_with_a_hand_a_round_seated_again_or_closed_and_
     assert f'data-version="{client.get(url).json["version"]}"' in page
     assert client.get("/events/watch/nosuchtoken/version").status_code == 404
 
+
 def test_a_tichu_board_shows_a_line_per_team_with_its_score(director: Any, client: Any) -> None:
     event = make_event(director, game={"rules": "tichu", "options": {}})
     for name, team in (("Dana", "North"), ("Egor", "North"), ("Fima", "East"), ("Gleb", "East")):
