@@ -39,7 +39,8 @@ def test_hostile_names_are_escaped_on_every_page_and_neutralised_in_the_csv(csrf
         text = data.decode()
         if url.endswith(".csv") and response.status_code == 200:  # a made-up watch token: 404
             rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-            assert '\'=HYPERLINK("http://evil.example")' in rows[0]
+            if url.startswith(f"/matches/{match_id}"):  # the sheet's header names its players
+                assert '\'=HYPERLINK("http://evil.example")' in rows[0]
             assert not any(cell.startswith("=") for row in rows for cell in row)
             assert response.headers["Content-Disposition"].startswith("attachment;")
             continue

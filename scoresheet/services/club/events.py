@@ -146,7 +146,7 @@ def event_by_code(code: object) -> Event:
     """The event players check in to with this code (spaces and case as typed), else 404."""
     event: Event | None = (
         db.session.execute(db.select(Event).where(Event.code == code.strip().upper())).scalar_one_or_none()
-        if isinstance(code, str)
+        if isinstance(code, str) and code.isprintable()  # a NUL byte is looked up nowhere
         else None
     )
     if event is None:
@@ -379,6 +379,8 @@ def _text(value: object, field: str, most: int) -> str:
         raise Invalid(_("Give a name."), field)
     if len(value.strip()) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
+    if not value.strip().isprintable():  # a NUL byte among them, which PostgreSQL refuses to store
+        raise Invalid(_("Names cannot hold control or invisible characters."), field)
     return value.strip()
 
 

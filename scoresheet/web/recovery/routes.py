@@ -153,7 +153,7 @@ def import_event() -> Any:
                 form.file.errors = [_("This file is not a backup of this app (it is not JSON).")]
         else:
             flash(_("The club night is imported as a new event, with its own join code and board."))
-            return redirect(url_for("club.event_page", event_id=event.id))
+            return redirect(url_for("nights.event_page", event_id=event.id))
     return render_template("recovery/import_event.html", form=form)
 
 
