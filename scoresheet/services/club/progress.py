@@ -13,7 +13,7 @@ from sqlalchemy import func
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Hand, Match, User, utcnow
 from ..matches.replay_cache import computed
-from .results import table_result
+from .results import read_tables, table_result
 
 RUNNING_FOR = timedelta(hours=36)
 """How long after it was made a night unfinished is still shown on its players' home page."""
@@ -52,11 +52,13 @@ class MySeat:
 
 
 def table_states(event: Event, round_: EventRound) -> list[TableState]:
-    """Every table of the round as it stands: hands played, scores, the barrel, done or not."""
+    """Every table of the round as it stands: hands played, scores, the barrel, done or not
+    (the night's matches read at once, `read_tables`, not one query a table)."""
+    matches = read_tables(event)
     states = []
     for table in round_.tables:
-        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        result = table_result(event, table)
+        match = matches.get(table.match_id) if table.match_id is not None else None
+        result = table_result(event, table, matches)
         sheet = computed(match).sheet if match is not None else None
         standings = sheet.standings if sheet is not None else ()
         states.append(
