@@ -227,11 +227,18 @@ def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None (also once the token is older than
     `API_TOKEN_DAYS`: tokens have a lifetime, docs/security.md)."""
     made_after = utcnow() - timedelta(days=int(setting("API_TOKEN_DAYS")))
-    return db.session.execute(  # one query: every API call starts here
+    found = {"token_hash": token_hash(token), "made_after": made_after}
+    return db.session.execute(_user_by_token(), found).scalar_one_or_none()  # one query: every API call starts here
+
+
+@cache
+def _user_by_token() -> Any:
+    """The query of `user_for_token`, built once (as `_user_by_id`)."""
+    return (
         db.select(User)
         .join(ApiToken, ApiToken.user_id == User.id)
-        .where(ApiToken.token_hash == token_hash(token), ApiToken.created_at > made_after)
-    ).scalar_one_or_none()
+        .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.created_at > bindparam("made_after"))
+    )
 
 
 def revoke_token(token: str) -> None:
