@@ -407,7 +407,8 @@ def hold_lock(match: Match) -> None:
     transaction = session.get_transaction()
     held = session.info.get("held_locks")
     if held is None or held[0] is not transaction:
-        session.info["held_locks"] = held = (transaction, set())
+        held = (transaction, set[str]())
+        session.info["held_locks"] = held
     held[1].add(match.id)
 
 

@@ -15,16 +15,16 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, func, insert, update
+from sqlalchemy import Executable, Table, bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
 from .feed import CHANNEL
 from .models import AuditEntry, Hand, Match
 
-_HANDS = Hand.__table__
-_ENTRIES = AuditEntry.__table__
-_MATCHES = Match.__table__
+_HANDS: Table = Hand.__table__  # type: ignore[assignment]
+_ENTRIES: Table = AuditEntry.__table__  # type: ignore[assignment]
+_MATCHES: Table = Match.__table__  # type: ignore[assignment]
 
 
 def store_next_hand(

@@ -367,7 +367,8 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     hand = {"match_id": match.id, "number": number, "uid": uid, "record": stored, "version": 1}
     hand |= {"created_by_id": user.id, "updated_by_id": user.id, "created_at": now, "updated_at": now}
     entries = [audit.row(match, user, "hand_added", number, after=stored, at=now)]
-    changes = {"revision": match.revision + 1, "updated_at": now, "summary": summary_of(sheet)}
+    revision = match.revision + 1
+    changes: dict[str, Any] = {"revision": revision, "updated_at": now, "summary": summary_of(sheet)}
     if limit is not None and sheet.winner is None and number >= limit:  # CLUB.md §1: the hand limit
         ended = {"status": "ended", "hand_limit": limit}
         entries.append(audit.row(match, user, "match_ended", before={"status": "open"}, after=ended, at=now))
@@ -378,7 +379,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     except IntegrityError:
         db.session.rollback()
         raise _NumberTaken(number) from None
-    return publish(match.id, changes["revision"], trial, sheet, current.hands_text, {number: (1, uid)}).sheet
+    return publish(match.id, revision, trial, sheet, current.hands_text, {number: (1, uid)}).sheet
 
 
 def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:
