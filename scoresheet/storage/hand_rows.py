@@ -71,9 +71,9 @@ def _one_statement(hand: tuple[str, ...], entry: tuple[str, ...], count: int, ch
     """PostgreSQL: the hand, `count` audit entries and the match's update in one statement,
     announcing the change (built once per shape)."""
     new_hand = insert(_HANDS).values(_values(_HANDS, hand, "h_")).cte("new_hand")
-    # One INSERT per entry: an INSERT of several rows in one VALUES has no cache key
-    # (SQLAlchemy would compile the whole statement afresh every time).
-    new_entries = [
-        insert(_ENTRIES).values(_values(_ENTRIES, entry, f"a{i}_")).cte(f"new_entry_{i}") for i in range(count)
-    ]
-    return _update(changes).add_cte(new_hand, *new_entries).returning(func.pg_notify(CHANNEL, _MATCHES.c.id))
+    rows = [_values(_ENTRIES, entry, f"a{i}_") for i in range(count)]
+    # Several entries (the hand limit ends the match) in one VALUES, so that their ids keep
+    # their order (separate INSERTs in WITH run in no set order); one entry as one row: an
+    # INSERT of several rows has no cache key, and the statement would be compiled every time.
+    new_entries = insert(_ENTRIES).values(rows[0] if count == 1 else rows).cte("new_entries")
+    return _update(changes).add_cte(new_hand, new_entries).returning(func.pg_notify(CHANNEL, _MATCHES.c.id))

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false, select
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from .extensions import Base, db
 
@@ -164,6 +164,11 @@ class Match(Model):
     hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
     )
+    if TYPE_CHECKING:
+        event_hand_limit: Mapped[int | None]
+        """The hand limit of the club night this match is a table of, or None (CLUB.md §1):
+        read only when asked (a deferred column, mapped below `EventTable`), or with the
+        match's row where a query undefers it (adding a hand)."""
 
 
 class Member(Model):
@@ -497,3 +502,14 @@ class EventTable(Model):
     entered_by: Mapped[str | None] = mapped_column(String(40))
     """The director who entered them (the name at the time)."""
     match: Mapped[Match | None] = relationship()
+
+
+Match.event_hand_limit = column_property(
+    select(Event.hand_limit)
+    .join(EventRound, EventRound.event_id == Event.id)
+    .join(EventTable, EventTable.round_id == EventRound.id)
+    .where(EventTable.match_id == Match.id)
+    .correlate_except(Event, EventRound, EventTable)
+    .scalar_subquery(),
+    deferred=True,
+)

@@ -5,6 +5,7 @@ of what was sent; a statement taken away is a gain: lower the figure with it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,11 +22,11 @@ from scoresheet.storage.extensions import db
 SETUP, RECORDS = build_match(11)
 
 ADD_HAND = {
-    # BEGIN IMMEDIATE; the token's user; the match and its members, read locked; the club
-    # night's hand limit; the hand, its audit entry and the match's revision and summary
-    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT events", "INSERT", "INSERT", "UPDATE"],
+    # BEGIN IMMEDIATE; the token's user; the match, its members and its club night's hand limit,
+    # read locked; the hand, its audit entry and the match's revision and summary
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "INSERT", "INSERT", "UPDATE"],
     # no BEGIN to send (the driver begins); the three writes and the NOTIFY in one statement
-    "postgresql": ["SELECT users", "SELECT matches", "SELECT events", "WITH new_hand"],
+    "postgresql": ["SELECT users", "SELECT matches", "WITH new_hand"],
 }
 MATCH_JSON = {
     "sqlite": ["BEGIN", "SELECT users", "SELECT matches"],  # the token's user; the match and its members
@@ -60,10 +61,12 @@ def statements(app: Flask) -> Iterator[list[str]]:
 
 
 def kinds(sent: list[str]) -> list[str]:
-    """Each statement as the tables above name it: `SELECT <first table>`, `INSERT`, `UPDATE`,
-    `WITH <first name>`, `BEGIN`."""
+    """Each statement as the tables above name it: `SELECT <first table>` (of the statement,
+    not of a subquery), `INSERT`, `UPDATE`, `WITH <first name>`, `BEGIN`."""
     named = []
     for statement in sent:
+        while re.search(r"\([^()]*\)", statement):  # a subquery's FROM is not the statement's
+            statement = re.sub(r"\([^()]*\)", "", statement)
         words = statement.split()
         if words[0] in ("SELECT", "WITH"):
             after = words.index("FROM") + 1 if words[0] == "SELECT" else 1

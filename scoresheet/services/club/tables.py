@@ -6,13 +6,8 @@ without importing the club's commands, which create matches through it.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
-from sqlalchemy import bindparam
-
 from ...storage.extensions import db
-from ...storage.models import Event, EventRound, EventTable, Match
+from ...storage.models import EventTable, Match
 
 
 def is_event_table(match: Match) -> bool:
@@ -22,17 +17,7 @@ def is_event_table(match: Match) -> bool:
 
 
 def hand_limit(match: Match) -> int | None:
-    """The hand limit of the event this match is a table of (CLUB.md §1), or None."""
-    limit: int | None = db.session.execute(_hand_limit(), {"match_id": match.id}).scalar_one_or_none()
-    return limit
-
-
-@cache
-def _hand_limit() -> Any:
-    """The query of `hand_limit`, built once: every added hand asks it."""
-    return (
-        db.select(Event.hand_limit)
-        .join(EventRound, EventRound.event_id == Event.id)
-        .join(EventTable, EventTable.round_id == EventRound.id)
-        .where(EventTable.match_id == bindparam("match_id"))
-    )
+    """The hand limit of the event this match is a table of (CLUB.md §1), or None: read with
+    the match's row where it was read for adding a hand (`queries.get_match_and_members`),
+    else now."""
+    return match.event_hand_limit

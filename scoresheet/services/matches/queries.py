@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Row, bindparam
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import aliased, undefer
 
 from ...rules import MatchState
 from ...storage.database import hold_lock
@@ -62,7 +62,11 @@ def _match_and_members(for_update: bool) -> Any:
         .where(Match.id == bindparam("match_id"))
         .order_by(Member.id)
     )
-    return query.with_for_update(of=Match).execution_options(populate_existing=True) if for_update else query
+    if not for_update:
+        return query
+    # Adding a hand asks for the club night's hand limit: read with the row, not after it.
+    locked = query.with_for_update(of=Match).options(undefer(Match.event_hand_limit))
+    return locked.execution_options(populate_existing=True)
 
 
 def is_member(match_id: str, user_id: int) -> bool:
