@@ -34,17 +34,18 @@ def store_next_hand(
     match's columns `changes`; the match object then holds them as stored. Not committed; a
     hand number taken meanwhile raises the IntegrityError of the unique (match, number)."""
     keys = tuple(changes)
-    if db.session.get_bind().dialect.name == "postgresql":
+    connection = db.session.connection()  # the session's transaction, without its ORM steps
+    if connection.dialect.name == "postgresql":
         params = {f"h_{k}": v for k, v in hand.items()} | {f"m_{k}": v for k, v in changes.items()}
         for i, entry in enumerate(entries):
             params |= {f"a{i}_{k}": v for k, v in entry.items()}
         statement = _one_statement(tuple(hand), tuple(entries[0]), len(entries), keys)
-        db.session.execute(statement, params | {"m_id": match.id}).all()
+        connection.execute(statement, params | {"m_id": match.id}).all()
     else:
-        db.session.execute(_insert(_HANDS, tuple(hand), "h_"), {f"h_{k}": v for k, v in hand.items()})
+        connection.execute(_insert(_HANDS, tuple(hand), "h_"), {f"h_{k}": v for k, v in hand.items()})
         for entry in entries:
-            db.session.execute(_insert(_ENTRIES, tuple(entry), "a0_"), {f"a0_{k}": v for k, v in entry.items()})
-        db.session.execute(_update(keys), {f"m_{k}": v for k, v in changes.items()} | {"m_id": match.id})
+            connection.execute(_insert(_ENTRIES, tuple(entry), "a0_"), {f"a0_{k}": v for k, v in entry.items()})
+        connection.execute(_update(keys), {f"m_{k}": v for k, v in changes.items()} | {"m_id": match.id})
     for key, value in changes.items():
         set_committed_value(match, key, value)
 
