@@ -42,13 +42,13 @@ class Card:
 
 def cards(event: Event, round_: EventRound, matches: Mapping[str, Match] | None = None) -> list[Card]:
     """The round's tables, each with its sides' scores (the result once it counts); `matches`:
-    the event's matches, if `read_tables` read them already."""
-    matches = read_tables(event) if matches is None else matches
+    the round's matches, if `read_tables` read them already."""
+    matches = read_tables(round_) if matches is None else matches
     shown = []
     for table in round_.tables:
         match = matches.get(table.match_id) if table.match_id is not None else None
         sheet = computed(match).sheet if match is not None else None
-        result = table_result(event, table, matches)
+        result = table_result(table)
         scores: list[int | None]
         if result is not None:
             scores = list(result.scores)

@@ -213,7 +213,7 @@ def seat_round(event: Event, user: User) -> EventRound:
     every planned round is seated; 422 (`roster`) with too few present players."""
     _lock(event)
     seated = list(event.seated)
-    if seated and any(table_result(event, t) is None for t in seated[-1].tables):
+    if seated and any(table_result(t) is None for t in seated[-1].tables):
         raise Conflict(_("Every table of round %(r)d needs its result first.", r=seated[-1].number))
     if len(seated) >= event.rounds:
         raise Conflict(_("All %(n)d planned rounds are seated: add a round first.", n=event.rounds))
@@ -279,7 +279,7 @@ def close_round(event: Event, number: int, user: User) -> EventRound:
     round_ = get_round(event, number)
     for table in round_.tables:
         match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        if match is not None and table_result(event, table) is None:  # a won match stays open, to be banked
+        if match is not None and table_result(table) is None:  # a won match stays open, to be banked
             commands.end_at(match, user)
     round_.closed_at = utcnow()
     db.session.commit()
