@@ -1,5 +1,6 @@
 """A club night's table keeps its match's result (`EventTable.match_result`): always what a
-replay of its hands says, and all that the standings read (they replay no match)."""
+replay of its hands says, and all that the standings read (they replay no match, nor does the
+board, whose cards read the matches' summaries)."""
 
 from __future__ import annotations
 
@@ -123,7 +124,7 @@ def test_the_hand_limit_a_paper_result_and_an_import_keep_the_result_too(directo
     assert [t.match_result for t in copy.seated[0].tables] == [[40, -200, 40], [20, -100, 20]]
 
 
-def test_the_standings_and_the_round_replay_no_match(app: Any, make_user: Any, monkeypatch: Any) -> None:
+def test_the_standings_the_rounds_and_the_board_replay_no_match(app: Any, make_user: Any, monkeypatch: Any) -> None:
     director = make_user("director")
     event = director.post(
         "/api/events", json={"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 3}
@@ -136,7 +137,8 @@ def test_the_standings_and_the_round_replay_no_match(app: Any, make_user: Any, m
             director.add_hand(table["match_id"], MISSED)
         if number == 1:
             assert director.post(f"{url}/rounds/1/close").status_code == 200
-    asked = [f"{url}/standings", f"{url}/standings.csv", url, f"{url}/rounds/1", f"{url}/rounds/2"]
+    board = "/events/watch/" + event["watch_url"].rsplit("/", 1)[1]
+    asked = [f"{url}/standings", f"{url}/standings.csv", url, f"{url}/rounds/1", f"{url}/rounds/2", board]
     before = [director.get(u) for u in asked]
     assert all(r.status_code == 200 for r in before)
     assert any(s["match_points"] != "0.0" for s in before[0].json["standings"])

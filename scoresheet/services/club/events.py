@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from ...club import seat_round as seat_players
 from ...club.records import Table, check_table
@@ -88,8 +89,9 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
 
 
 def event_for_member(event_id: str, user: User) -> Event:
-    """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6)."""
-    event = db.session.get(Event, event_id)
+    """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6).
+    Its directors come with it, in the same query: every call asks who they are."""
+    event = db.session.get(Event, event_id, options=[joinedload(Event.directors)])
     if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
         raise NotFound(_("There is no such event."))
     return event
