@@ -102,6 +102,16 @@ def test_the_kept_result_is_the_replay_after_every_kind_of_change(director: User
     events.close_round(db.session.get(Event, event.id), 1, director)  # type: ignore[arg-type]
     assert kept_is_the_replay(third) == [20, -100, 20]
 
+    # A table whose match is deleted (its last member gone) has no result any more, as before.
+    played_rounds = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    db.session.execute(db.delete(Match).where(Match.id == c.id))
+    db.session.commit()
+    db.session.expire_all()
+    table = db.session.get(EventTable, third)
+    assert table is not None and table.match_id is None and results.table_result(table) is None
+    after = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    assert after == played_rounds - 3
+
 
 def test_the_hand_limit_a_paper_result_and_an_import_keep_the_result_too(director: User) -> None:
     event = night(director, 6, hand_limit=2)
