@@ -400,8 +400,8 @@ class Notice(Model):
 class Event(Model):
     """A club night (CLUB.md §1): its game and options, its rounds, and how it seats them.
 
-    Standings are never stored: they are derived from the tables' matches (replayed) and the
-    byes every time they are read (`services.club`)."""
+    Standings are never stored: they are derived from the tables' results (each kept with its
+    match, `EventTable.match_result`) and the byes every time they are read (`services.club`)."""
 
     __tablename__ = "events"
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
@@ -496,4 +496,9 @@ class EventTable(Model):
     """Final scores entered by hand, in seat order (Tichu: per team): the table's result."""
     entered_by: Mapped[str | None] = mapped_column(String(40))
     """The director who entered them (the name at the time)."""
+    match_result: Mapped[list[int] | None] = mapped_column(JSON)
+    """Its match's final scores once they count (won, banked or ended; seat order, Tichu per
+    team), None while it plays: copied from the match's replay in the transaction of every
+    change of the match (`services.club.tables.keep_result`, as `Match.summary`), so the
+    standings read no match. Derived, never the truth; migration 0019 filled it."""
     match: Mapped[Match | None] = relationship()
