@@ -6,11 +6,12 @@ Run:  .venv/bin/python bench/club_standings.py     (--players 60, --rounds 6, --
 Builds a night through the JSON API in this process: `--players` guests, `--rounds` rounds,
 each table playing `--hands` hands (a made bid, then missed bids, nobody wins) before the
 director closes the round, so every table of every round has a result. Then times, interleaved
-round by round (`bench/timing.py`): `GET /healthz`, the standings (`GET /api/events/<id>/
-standings`: every table of every round read and replayed through the engine, then ranked), the
-board behind the watch link (the same and the current round's cards), and the board's version
-(what every board asks every 1.5 s). Warm: the replay cache holds the tables' matches, as in a
-serving process. Medians and their ratios to /healthz, wall clock and CPU.
+round by round (`bench/timing.py`): `GET /healthz`, the standings of an unknown event (404:
+what any API call on an event costs before it reads the event's rounds: the token and the
+event looked up), the standings (`GET /api/events/<id>/standings`: every table's kept result
+of every round read, then ranked by the engine), the board behind the watch link (the same and
+the current round's cards), and the board's version (what every board asks every 1.5 s). Warm,
+as in a serving process. Medians and their ratios to /healthz, wall clock and CPU.
 """
 
 from __future__ import annotations
@@ -76,8 +77,13 @@ def main() -> None:
         event = night(client, auth, args.players, args.rounds, args.hands)
         get = getter(client)
         board = "/events/watch/" + event["watch_url"].rsplit("/", 1)[1]
+
+        def unknown_event() -> None:  # the floor: the token and the event looked up, no more
+            assert client.get("/api/events/no-such-event/standings", headers=auth).status_code == 404
+
         timed = {
             "GET /healthz": get("/healthz"),
+            "GET an unknown event (API, 404)": unknown_event,
             "GET standings (API)": get(f"/api/events/{event['id']}/standings", auth),
             "GET the board": get(board),
             "GET the board's version": get(f"{board}/version"),

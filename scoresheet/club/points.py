@@ -6,6 +6,7 @@ them as the board and the API show them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,8 +14,6 @@ from fractions import Fraction
 from ..rules.tichu import TICHU, team_of
 from .records import Game, Table, check_table
 
-MATCH_POINTS_FIRST = Fraction(2)
-"""Match points for ranking above everyone else at the table (CLUB.md §2)."""
 BYE_MATCH_POINTS = Fraction(1)
 """A bye's match points: half of what a first place gives (CLUB.md §2)."""
 BYE_TABLE_SCORE = Fraction(0)
@@ -39,6 +38,28 @@ BYE = Points(match_points=BYE_MATCH_POINTS, table_score=BYE_TABLE_SCORE, first=F
 """What a bye gives (CLUB.md §2)."""
 
 
+TWELFTHS = 12
+"""Every match point and table score is a whole number of twelfths (a table has 2 to 4 sides:
+match points are sixths, quarters or halves, table scores quarters, thirds or halves), so they
+are worked out in whole twelfths, exact and cheap, and made `Fraction`s only where shown."""
+
+
+def twelfths(scores: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each side's match points and table score from the final scores of a table, in whole
+    twelfths (CLUB.md §2): integers, exact (`match_points` and `table_scores` are these ÷ 12).
+
+    >>> twelfths([1020, 640, 640])  # 2, ½, ½ and 760/3, −380/3, −380/3
+    ([24, 6, 6], [3040, -1520, -1520])
+    """
+    # Match points 2 × (below + ½ × (equal − 1)) ÷ (sides − 1) = (2 × below + equal − 1) ÷
+    # (sides − 1); table score (sides × score − total) ÷ sides. 12 is a multiple of both divisors.
+    sides, total, ranked = len(scores), sum(scores), sorted(scores)
+    per_rank, per_side = TWELFTHS // (sides - 1), TWELFTHS // sides
+    # Players below: those left of the score in `ranked`; the score's ties: from there to its right.
+    match = [per_rank * (bisect_left(ranked, mine) + bisect_right(ranked, mine) - 1) for mine in scores]
+    return match, [per_side * (sides * score - total) for score in scores]
+
+
 def match_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
     """Each side's match points from the final scores of a table, ties sharing (CLUB.md §2).
 
@@ -47,22 +68,12 @@ def match_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
     >>> [str(p) for p in match_points([1000, 1000, 400])]
     ['3/2', '3/2', '0']
     """
-    # 2 × (below + ½ × (equal − 1)) ÷ others, written as one fraction: one Fraction made per
-    # seat, not five (bench/club_standings.py reads 360 of them for one night's standings).
-    first, twice_others = MATCH_POINTS_FIRST, 2 * (len(scores) - 1)
-    return tuple(
-        Fraction(
-            first.numerator * (2 * sum(other < mine for other in scores) + sum(other == mine for other in scores) - 1),
-            first.denominator * twice_others,
-        )
-        for mine in scores
-    )
+    return tuple(Fraction(t, TWELFTHS) for t in twelfths(scores)[0])
 
 
 def table_scores(scores: Sequence[int]) -> tuple[Fraction, ...]:
     """Each side's final score minus the mean final score of the table (CLUB.md §2)."""
-    sides, total = len(scores), sum(scores)
-    return tuple(Fraction(sides * score - total, sides) for score in scores)
+    return tuple(Fraction(t, TWELFTHS) for t in twelfths(scores)[1])
 
 
 def table_points(table: Table, game: Game) -> dict[str, Points]:
@@ -93,17 +104,18 @@ def table_points(table: Table, game: Game) -> dict[str, Points]:
 
 def one_decimal(value: Fraction) -> str:
     """Match points as shown: one decimal place, half away from zero (4/3 → "1.3")."""
-    tenths = _half_away_from_zero(value * 10)
+    tenths = _half_away_from_zero(value.numerator * 10, value.denominator)
     sign = "-" if tenths < 0 else ""
     return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
 
 
 def whole(value: Fraction) -> int:
     """A table score as shown: the nearest whole number, half away from zero (CLUB.md §6)."""
-    return _half_away_from_zero(value)
+    return _half_away_from_zero(value.numerator, value.denominator)
 
 
-def _half_away_from_zero(value: Fraction) -> int:
-    """The nearest integer; exactly half-way goes away from zero (Python's round() goes to even)."""
-    magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
-    return -magnitude if value < 0 else magnitude
+def _half_away_from_zero(numerator: int, denominator: int) -> int:
+    """The integer nearest numerator ÷ denominator (> 0); exactly half-way goes away from zero
+    (Python's round() goes to even). Whole numbers only: no `Fraction` is made."""
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return -magnitude if numerator < 0 else magnitude

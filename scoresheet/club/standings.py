@@ -8,13 +8,16 @@ them in the list (and for seating, CLUB.md §3).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import groupby
+from operator import itemgetter
 
+from ..rules.tichu import TICHU, team_of
 from .errors import ClubError
-from .points import BYE, Points, table_points
-from .records import Game, Round
+from .points import BYE, TWELFTHS, twelfths
+from .records import TICHU_TABLE, Game, Round, Table, check_table
 
 Criteria = tuple[Fraction, Fraction, Fraction, int]
 """What the order compares, in turn (CLUB.md §5); more is better on every one."""
@@ -47,38 +50,21 @@ class StandingsRow:
         return (self.match_points, self.table_score, self.opponents_points, self.firsts)
 
 
-TWELFTHS = 12
-"""Every match point and table score is a whole number of twelfths (a table has 2 to 4 sides:
-match points are sixths, quarters or halves, table scores quarters, thirds or halves), so the
-sums are kept as whole twelfths, exact and cheap, and made `Fraction`s once at the end."""
-
-
-def _twelfths(value: Fraction) -> int:
-    """`value` in whole twelfths (CLUB.md §2's points always are)."""
-    twelfths, rest = divmod(value.numerator * TWELFTHS, value.denominator)
-    if rest:
-        raise ValueError(f"{value} is not a whole number of twelfths")
-    return twelfths
-
-
 @dataclass(slots=True)
 class _Tally:
-    """A player's sums while the rounds are read (match points and table score in twelfths)."""
+    """A player's sums while the rounds are read (match points, table score and opponents'
+    points in twelfths)."""
 
     match_points: int = 0
     table_score: int = 0
+    opponents_points: int = 0
     firsts: int = 0
     rounds_played: int = 0
     byes: int = 0
-    opponents: list[str] = field(default_factory=list)
 
-    def add(self, points: Points) -> None:
-        """Count one round: a table's result or a bye."""
-        self.match_points += _twelfths(points.match_points)
-        self.table_score += _twelfths(points.table_score)
-        self.firsts += points.first
-        self.rounds_played += 1
-        self.opponents.extend(points.opponents)
+
+BYE_TWELFTHS = BYE.match_points.numerator * TWELFTHS // BYE.match_points.denominator
+"""A bye's match points in twelfths (its table score is 0)."""
 
 
 def standings_after(
@@ -97,29 +83,43 @@ def standings_after(
     tallies = {name: _Tally() for name in roster}
     if len(tallies) != len(roster):
         raise ClubError("roster", "player_twice", name=next(n for n in roster if roster.count(n) > 1))
+    counted: list[tuple[_Tally, ...]] = []
     for round_ in rounds:
         for table in round_.tables:
             if table.scores is not None:
-                for name, points in table_points(table, game).items():
-                    _tally(tallies, name).add(points)
+                counted.append(_count_table(tallies, table, game))
         for name in round_.byes:
             tally = _tally(tallies, name)
-            tally.add(BYE)
+            tally.match_points += BYE_TWELFTHS
+            tally.rounds_played += 1
             tally.byes += 1
-    rows = [
-        StandingsRow(
-            place=0,
-            name=name,
-            match_points=Fraction(t.match_points, TWELFTHS),
-            table_score=Fraction(t.table_score, TWELFTHS),
-            opponents_points=Fraction(sum(tallies[o].match_points for o in t.opponents), TWELFTHS),
-            firsts=t.firsts,
-            rounds_played=t.rounds_played,
-            byes=t.byes,
-        )
-        for name, t in tallies.items()
-    ]
-    return _placed(rows, lot=lambda name: draw_lot(seed, len(rounds), name))
+    for seated in counted:  # every opponent's match points as they stand now, once a table met
+        if game == TICHU:  # the other team's two players (seats 0 and 2 against 1 and 3)
+            for seat, tally in enumerate(seated):
+                left, right = seated[(seat + 1) % TICHU_TABLE], seated[(seat - 1) % TICHU_TABLE]
+                tally.opponents_points += left.match_points + right.match_points
+        else:
+            everyone = sum(t.match_points for t in seated)
+            for tally in seated:
+                tally.opponents_points += everyone - tally.match_points
+    return _placed(tallies, lot=lambda name: draw_lot(seed, len(rounds), name))
+
+
+def _count_table(tallies: dict[str, _Tally], table: Table, game: Game) -> tuple[_Tally, ...]:
+    """Add a table's result to its players' tallies (CLUB.md §2: `points.table_points`'s
+    points, in twelfths; Tichu: both partners take their team's); their tallies, seat order."""
+    check_table(table, game)
+    assert table.scores is not None, "a table without a result gives no points"
+    match, score = twelfths(table.scores)
+    best = max(table.scores)
+    seated = tuple(_tally(tallies, name) for name in table.players)
+    for seat, tally in enumerate(seated):
+        side = team_of(seat) if game == TICHU else seat
+        tally.match_points += match[side]
+        tally.table_score += score[side]
+        tally.firsts += table.scores[side] == best
+        tally.rounds_played += 1
+    return seated
 
 
 def draw_lot(seed: int, rounds: int, name: str) -> bytes:
@@ -133,16 +133,38 @@ def draw_lot(seed: int, rounds: int, name: str) -> bytes:
 
 def _tally(tallies: dict[str, _Tally], name: str) -> _Tally:
     """The tally of a player the rounds name, who must be on the roster."""
-    if name not in tallies:
+    found = tallies.get(name)
+    if found is None:
         raise ClubError("roster", "not_on_roster", name=name)
-    return tallies[name]
+    return found
 
 
-def _placed(rows: Iterable[StandingsRow], lot: Callable[[str], bytes]) -> tuple[StandingsRow, ...]:
-    """The rows in standings order, each with its place number (ties share the better place)."""
-    ordered = sorted(rows, key=lambda r: (*(-c for c in r.criteria), lot(r.name)))
+def _placed(tallies: dict[str, _Tally], lot: Callable[[str], bytes]) -> tuple[StandingsRow, ...]:
+    """The rows in standings order, each with its place number (ties share the better place);
+    the lot is drawn only for players equal on all four criteria."""
+    keyed = sorted(
+        ((-t.match_points, -t.table_score, -t.opponents_points, -t.firsts), name) for name, t in tallies.items()
+    )
     placed: list[StandingsRow] = []
-    for i, row in enumerate(ordered):
-        place = placed[-1].place if placed and placed[-1].criteria == row.criteria else i + 1
-        placed.append(replace(row, place=place))
+    for criteria, group in groupby(keyed, key=itemgetter(0)):
+        names = [name for _, name in group]
+        if len(names) > 1:
+            names.sort(key=lot)
+        place = len(placed) + 1
+        match_points, table_score, opponents_points, firsts = (-c for c in criteria)
+        shown = [Fraction(c, TWELFTHS) for c in (match_points, table_score, opponents_points)]
+        for name in names:
+            t = tallies[name]
+            placed.append(
+                StandingsRow(
+                    place=place,
+                    name=name,
+                    match_points=shown[0],
+                    table_score=shown[1],
+                    opponents_points=shown[2],
+                    firsts=firsts,
+                    rounds_played=t.rounds_played,
+                    byes=t.byes,
+                )
+            )
     return tuple(placed)

@@ -169,6 +169,9 @@ class Match(Model):
         """The hand limit of the club night this match is a table of, or None (CLUB.md §1):
         read only when asked (a deferred column, mapped below `EventTable`), or with the
         match's row where a query undefers it (adding a hand)."""
+        event_table_id: Mapped[int | None]
+        """The club night's table this match is played at, or None: deferred likewise (adding
+        a hand keeps a table's result, `EventTable.match_result`)."""
 
 
 class Member(Model):
@@ -405,8 +408,8 @@ class Notice(Model):
 class Event(Model):
     """A club night (CLUB.md §1): its game and options, its rounds, and how it seats them.
 
-    Standings are never stored: they are derived from the tables' matches (replayed) and the
-    byes every time they are read (`services.club`)."""
+    Standings are never stored: they are derived from the tables' results (each kept with its
+    match, `EventTable.match_result`) and the byes every time they are read (`services.club`)."""
 
     __tablename__ = "events"
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
@@ -501,6 +504,11 @@ class EventTable(Model):
     """Final scores entered by hand, in seat order (Tichu: per team): the table's result."""
     entered_by: Mapped[str | None] = mapped_column(String(40))
     """The director who entered them (the name at the time)."""
+    match_result: Mapped[list[int] | None] = mapped_column(JSON)
+    """Its match's final scores once they count (won, banked or ended; seat order, Tichu per
+    team), None while it plays: copied from the match's replay in the transaction of every
+    change of the match (`services.club.tables.keep_result`, as `Match.summary`), so the
+    standings read no match. Derived, never the truth; migration 0019 filled it."""
     match: Mapped[Match | None] = relationship()
 
 
@@ -511,5 +519,9 @@ Match.event_hand_limit = column_property(
     .where(EventTable.match_id == Match.id)
     .correlate_except(Event, EventRound, EventTable)
     .scalar_subquery(),
+    deferred=True,
+)
+Match.event_table_id = column_property(
+    select(EventTable.id).where(EventTable.match_id == Match.id).correlate_except(EventTable).scalar_subquery(),
     deferred=True,
 )

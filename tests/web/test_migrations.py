@@ -353,6 +353,53 @@ def test_the_players_migration_keeps_the_figures_of_every_banked_match(engine: E
     assert (stored if stored.tzinfo else stored.replace(tzinfo=banked_at.tzinfo)) == banked_at
 
 
+def test_the_table_results_migration_keeps_each_tables_result_from_its_replay(engine: Engine) -> None:
+    results = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_table_results.py"))
+    migrate(engine, str(results.down_revision))
+    setup = {"players": ["A", "B", "C"], "start_scores": WINNING_START}
+    won, going = [played(1, 100, [20, None, 20]), WINNING_HAND], [played(1, 100, [20, None, 20])]
+    with engine.begin() as conn:
+        conn.execute(
+            models.Event.__table__.insert().values(
+                id="e1", name="Friday", game={"rules": "squarescores", "options": {}}, rounds=1, seating="fours",
+                seed=1, code="E1", watch_token="w" * 43, reseats=0, created_at=models.utcnow(),
+            )
+        )  # fmt: skip
+        conn.execute(
+            models.EventRound.__table__.insert().values(
+                id=1, event_id="e1", number=1, reseats=0, repeats=0, byes=[], seated_at=models.utcnow()
+            )
+        )
+        for number, (match_id, status, bodies) in enumerate(
+            (("won", "open", won), ("ended", "ended", going), ("going", "open", going)), start=1
+        ):
+            conn.execute(
+                models.Match.__table__.insert().values(
+                    id=match_id, setup=setup, status=status, revision=len(bodies), join_code=match_id,
+                    created_at=models.utcnow(), updated_at=models.utcnow(),
+                )
+            )  # fmt: skip
+            for n, body in enumerate(bodies, start=1):
+                conn.execute(
+                    models.Hand.__table__.insert().values(
+                        match_id=match_id, number=n, uid=f"{match_id}{n}", record=body, version=1,
+                        created_at=models.utcnow(), updated_at=models.utcnow(),
+                    )
+                )  # fmt: skip
+            conn.execute(
+                models.EventTable.__table__.insert().values(
+                    round_id=1, number=number, players=["A", "B", "C"], match_id=match_id
+                )
+            )
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        kept = dict(conn.execute(db.select(models.EventTable.match_id, models.EventTable.match_result)).all())
+    final = replay(setup_from_dict(setup), [hand_from_dict(b) for b in won]).standings
+    # ended: 870 + 20 held at the barrel; going: open and nobody has won, no result yet
+    assert kept == {"won": [s.score for s in final], "ended": [880, -100, 20], "going": None}
+    assert kept["won"][0] >= 1000
+
+
 def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine: Engine) -> None:
     # A batch copy of `matches` on SQLite would drop the table and, with foreign keys on,
     # delete every hand and member with it (ON DELETE CASCADE): 0009 only adds columns.

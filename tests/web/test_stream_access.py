@@ -1,5 +1,6 @@
 """An event stream ends within seconds of its access ending: the member's log-out, log-out
-everywhere, password change or account deletion; a stopped watch link."""
+everywhere, password change, account deletion or removal from the match; a stopped watch link.
+The hub checks every open stream of the process in one query."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 from scoresheet.web.live import push
 
 from .page_helpers import Phone
@@ -78,3 +81,49 @@ def test_a_watch_links_stream_ends_soon_after_the_link_is_stopped(long_streams: 
     assert response.status_code == 200
     stop = lambda: phone.post(f"/matches/{match_id}/watch/stop", {}, form_url=f"/matches/{match_id}")  # noqa: E731
     assert seconds_until_the_stream_ends(response, stop) < 5
+
+
+def test_a_removed_members_stream_ends_soon_after(long_streams: Flask, make_phone: Any) -> None:
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match()
+    with long_streams.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    response = boris.get(f"/matches/{match_id}/events", buffered=False)
+    assert response.status_code == 200
+    remove = lambda: anna.post(f"/matches/{match_id}/members/boris/remove", {}, form_url=f"/matches/{match_id}")  # noqa: E731
+    assert seconds_until_the_stream_ends(response, remove) < 5
+
+
+def test_one_query_checks_every_stream_of_the_process(
+    long_streams: Flask, make_phone: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phones = [make_phone(name) for name in ("anna", "boris", "vera")]
+    matches = [p.new_match() for p in phones]
+    streams = [
+        p.get(f"/matches/{m}/events", buffered=False) for p, m in zip(phones, matches, strict=True) for _ in range(2)
+    ]
+    checks: list[int] = []
+    read = push.read_rows
+
+    def counted(engine: Any, sql: str, params: Any) -> Any:
+        if "watch_token" in sql:
+            checks.append(len(params))
+        return read(engine, sql, params)
+
+    monkeypatch.setattr(push, "read_rows", counted)
+    readers = [threading.Thread(target=lambda r=r: [None for _ in r.response]) for r in streams]
+    for reader in readers:
+        reader.start()
+    time.sleep(1.0)  # about five checks of the six streams (ACCESS_EVERY is 0.2 s here)
+    phones[0].post("/logout", {})  # anna's two streams end; the others go on
+    for reader in readers[:2]:
+        reader.join(5)
+        assert not reader.is_alive()
+    assert all(reader.is_alive() for reader in readers[2:])
+    assert 2 <= len(checks) <= 10 and set(checks) <= {3}, checks  # one query for the six streams of three matches
+    for phone in phones[1:]:
+        phone.post("/logout", {})
+    for reader in readers[2:]:
+        reader.join(5)
+        assert not reader.is_alive()

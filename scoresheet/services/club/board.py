@@ -9,14 +9,14 @@ It is read with one query, so a board asking every few seconds costs little.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from ...storage.extensions import db
 from ...storage.models import Event, EventRound, Match
-from ..matches.replay_cache import computed
 from .progress import event_version
-from .results import Result, club_game, minutes_left, read_tables, table_result
+from .results import Result, club_game, minutes_left, table_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,25 +40,27 @@ class Card:
     """The table's result once it counts (CLUB.md §4), else None: still playing."""
 
 
-def cards(event: Event, round_: EventRound, matches: Mapping[str, Match] | None = None) -> list[Card]:
-    """The round's tables, each with its sides' scores (the result once it counts); `matches`:
-    the event's matches, if `read_tables` read them already."""
-    matches = read_tables(event) if matches is None else matches
+def cards(event: Event, round_: EventRound) -> list[Card]:
+    """The round's tables, each with its sides' scores: the result once it counts, else the
+    scores as its match's summary has them (kept with every change of the match, as the home
+    page reads it: no match is replayed), read for the whole round in one query."""
+    ids = [t.match_id for t in round_.tables if t.match_id is not None]
+    wanted = db.select(Match.id, Match.summary).where(Match.id.in_(ids))
+    summaries: dict[str, Any] = {i: summary for i, summary in db.session.execute(wanted)} if ids else {}
     shown = []
     for table in round_.tables:
-        match = matches.get(table.match_id) if table.match_id is not None else None
-        sheet = computed(match).sheet if match is not None else None
-        result = table_result(event, table, matches)
+        summary = summaries.get(table.match_id) if table.match_id is not None else None
+        result = table_result(table)
+        names = _names(event, table.players)
         scores: list[int | None]
         if result is not None:
             scores = list(result.scores)
-        elif sheet is not None:
-            scores = [s.score for s in sheet.standings]
+        elif summary is not None:
+            scores = list(summary["scores"])
         else:
-            scores = [None] * len(_names(event, table.players))
-        names = _names(event, table.players)
+            scores = [None] * len(names)
         sides = tuple(Side(name, score) for name, score in zip(names, scores, strict=True))
-        shown.append(Card(table.number, sides, len(sheet.hands) if sheet else 0, result))
+        shown.append(Card(table.number, sides, summary["hands"] if summary is not None else 0, result))
     return shown
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from ...club import seat_round as seat_players
 from ...club.records import Table, check_table
@@ -88,8 +89,9 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
 
 
 def event_for_member(event_id: str, user: User) -> Event:
-    """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6)."""
-    event = db.session.get(Event, event_id)
+    """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6).
+    Its directors come with it, in the same query: every call asks who they are."""
+    event = db.session.get(Event, event_id, options=[joinedload(Event.directors)])
     if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
         raise NotFound(_("There is no such event."))
     return event
@@ -213,7 +215,7 @@ def seat_round(event: Event, user: User) -> EventRound:
     every planned round is seated; 422 (`roster`) with too few present players."""
     _lock(event)
     seated = list(event.seated)
-    if seated and any(table_result(event, t) is None for t in seated[-1].tables):
+    if seated and any(table_result(t) is None for t in seated[-1].tables):
         raise Conflict(_("Every table of round %(r)d needs its result first.", r=seated[-1].number))
     if len(seated) >= event.rounds:
         raise Conflict(_("All %(n)d planned rounds are seated: add a round first.", n=event.rounds))
@@ -279,7 +281,7 @@ def close_round(event: Event, number: int, user: User) -> EventRound:
     round_ = get_round(event, number)
     for table in round_.tables:
         match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        if match is not None and table_result(event, table) is None:  # a won match stays open, to be banked
+        if match is not None and table_result(table) is None:  # a won match stays open, to be banked
             commands.end_at(match, user)
     round_.closed_at = utcnow()
     db.session.commit()

@@ -24,6 +24,7 @@ from ..matches.workbook import rows_xlsx
 from . import events
 from .results import club_game
 from .serialize import standings_data
+from .tables import result_of
 
 FORMAT = "tysiacha-scoresheet-event"
 VERSION = 1
@@ -145,9 +146,9 @@ def import_event(user: User, doc: Any) -> Event:
             account = _account(username)
             if account is not None and not events.is_director(event, account):
                 event.directors.append(EventDirector(user_id=account.id))
-        new_ids = iter(m.id for m in imported)
+        new_matches = iter(imported)
         for i, (r, round_tables) in enumerate(zip(rounds, tables, strict=True)):
-            event.seated.append(_round(event, i, r, round_tables, names, new_ids))
+            event.seated.append(_round(event, i, r, round_tables, names, new_matches))
         if len(rounds) > event.rounds:
             raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
         db.session.commit()
@@ -184,9 +185,10 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
 
 
 def _round(
-    event: Event, i: int, r: dict[str, Any], tables: list[dict[str, Any]], names: set[str], new_ids: Any
+    event: Event, i: int, r: dict[str, Any], tables: list[dict[str, Any]], names: set[str], new_matches: Any
 ) -> EventRound:
-    """A round of the backup, its tables linked to the matches just imported (in order)."""
+    """A round of the backup, its tables linked to the matches just imported (in order), each
+    with its match's result kept (`tables.keep_result`'s)."""
     at = f"/rounds/{i}"
     if r.get("round") != i + 1:
         raise Invalid(_("The rounds are numbered 1, 2, 3… in order."), f"{at}/round")
@@ -214,11 +216,13 @@ def _round(
         if match is not None and len(match["setup"]["players"]) != len(players):
             raise Invalid(_("A table's match has a seat for every player at the table."), f"{where}/match")
         entered_by = t.get("entered_by")
+        imported = next(new_matches) if match is not None else None
         round_.tables.append(
             EventTable(
                 number=j + 1,
                 players=players,
-                match_id=next(new_ids) if match is not None else None,
+                match_id=imported.id if imported is not None else None,
+                match_result=result_of(imported.status, imported.summary) if imported is not None else None,
                 entered_scores=scores,
                 entered_by=_text(entered_by, f"{where}/entered_by", events.MAX_NAME) if entered_by else None,
             )

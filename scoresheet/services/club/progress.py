@@ -53,12 +53,12 @@ class MySeat:
 
 def table_states(event: Event, round_: EventRound) -> list[TableState]:
     """Every table of the round as it stands: hands played, scores, the barrel, done or not
-    (the night's matches read at once, `read_tables`, not one query a table)."""
-    matches = read_tables(event)
+    (the round's matches read at once, `read_tables`, not one query a table)."""
+    matches = read_tables(round_)
     states = []
     for table in round_.tables:
         match = matches.get(table.match_id) if table.match_id is not None else None
-        result = table_result(event, table, matches)
+        result = table_result(table)
         sheet = computed(match).sheet if match is not None else None
         standings = sheet.standings if sheet is not None else ()
         states.append(
@@ -111,7 +111,7 @@ def _on(event: Event) -> bool:
     """The night has a round to seat, or a table of its current round without a result."""
     if len(event.seated) < event.rounds:
         return True
-    return any(table_result(event, t) is None for t in event.seated[-1].tables)
+    return any(table_result(t) is None for t in event.seated[-1].tables)
 
 
 def event_version(event: Event) -> str:

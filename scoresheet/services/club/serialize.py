@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ...club import StandingsRow, Table, one_decimal, table_points, whole
-from ...storage.models import Event, EventRound, Match
+from ...storage.models import Event, EventRound
 from .results import Result, club_game, engine_rounds, standings, table_result
 
 STANDINGS_COLUMNS = (
@@ -64,7 +63,7 @@ def round_data(event: Event, round_: EventRound) -> dict[str, Any]:
                 "table": t.number,
                 "match_id": t.match_id,
                 "players": list(t.players),
-                "result": _result(event, t.players, table_result(event, t)),
+                "result": _result(event, t.players, table_result(t)),
             }
             for t in round_.tables
         ],
@@ -87,10 +86,10 @@ def _result(event: Event, players: list[str], result: Result | None) -> dict[str
     }
 
 
-def standings_data(event: Event, matches: Mapping[str, Match] | None = None) -> dict[str, Any]:
-    """The standings after the results counted so far (CLUB.md §5, §6); `matches`: the
-    event's matches, if `results.read_tables` read them already."""
-    return {"round": len(event.seated), "standings": [_row(r) for r in standings(event, matches)]}
+def standings_data(event: Event) -> dict[str, Any]:
+    """The standings after the results counted so far (CLUB.md §5, §6)."""
+    rounds = engine_rounds(event)
+    return {"round": len(rounds), "standings": [_row(r) for r in standings(event, rounds)]}
 
 
 def standings_rows(event: Event) -> list[list[Any]]:

@@ -5,7 +5,8 @@ preview_hand, which checks a draft hand the same way and stores nothing. Reading
 `queries`. Every change is checked by replaying all the hand records with it, inside the
 transaction; a refused change stores nothing. Refusals propagate as the engine's `Malformed` /
 `Refused` (with `.field` and `.message`); a change that clashes with the match's current state
-raises `errors.Conflict`. Every change stores the match's new summary with it.
+raises `errors.Conflict`. Every change stores the match's new summary with it (and a club
+night's table's result).
 """
 
 from __future__ import annotations
@@ -375,6 +376,8 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
         changes["status"] = "ended"
     try:
         store_next_hand(match, hand, entries, changes)  # no ORM object: one round trip on PostgreSQL
+        if match.event_table_id is not None:  # a club night's table keeps its result (as `_touch`)
+            event_tables.keep_result(match)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -480,10 +483,11 @@ def _renumber(match: Match, first: int, by: int) -> None:
 
 def _touch(match: Match, sheet: MatchState) -> datetime:
     """Mark a change of the match's hands or status: a new revision (and when it happened),
-    and the summary of its new sheet."""
+    the summary of its new sheet and, for a club night's table, its result."""
     match.revision += 1
     match.updated_at = now = utcnow()
     store_summary(match, sheet)
+    event_tables.keep_result(match)
     return now
 
 

@@ -64,8 +64,9 @@ def _match_and_members(for_update: bool) -> Any:
     )
     if not for_update:
         return query
-    # Adding a hand asks for the club night's hand limit: read with the row, not after it.
-    locked = query.with_for_update(of=Match).options(undefer(Match.event_hand_limit))
+    # Adding a hand asks whether the match is a club night's table, and its hand limit: read
+    # with the row, not after it.
+    locked = query.with_for_update(of=Match).options(undefer(Match.event_hand_limit), undefer(Match.event_table_id))
     return locked.execution_options(populate_existing=True)
 
 

@@ -223,16 +223,15 @@ def board(token: str) -> Any:
     seated = list(event.seated)
     current = seated[-1] if seated else None
     left = results.minutes_left(event, current.seated_at, now) if current and not current.closed_at else None
-    matches = results.read_tables(event)  # once, for the cards and the standings
     return render_template(
         "club/board.html",
         event=event,
         token=token,
         version=shown.board_version(event, now),
         round=current,
-        cards=shown.cards(event, current, matches) if current else [],
+        cards=shown.cards(event, current) if current else [],
         minutes_left=left,
-        standings=serialize.standings_data(event, matches)["standings"],
+        standings=serialize.standings_data(event)["standings"],
     )
 
 

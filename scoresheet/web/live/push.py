@@ -11,31 +11,35 @@ announced; on SQLite (or with `LIVE_FEED=poll`) it reads the versions of every m
 streams follow, in one query, every `PUSH_EVERY` seconds. Each stream says the
 match's version first, then each new one; after `PUSH_STREAM_SECONDS` it says `reopen` and ends, and
 the page opens the next stream at once, logged in afresh (a session logged out since gets the app's own
-answer). Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
+answer). Whether each stream may still be read is checked by the same thread for every stream of
+the process at once, every `ACCESS_EVERY` seconds: one query, however many streams are open.
+Without push the pages poll `…/version` as before (`static/app.js` falls back to it).
 """
 
 from __future__ import annotations
 
+import hmac
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, current_app
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
-from ...services import accounts
-from ...services.matches import links, queries
+from ...services.accounts import session_parts
 from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
-from ...storage.database import read_only, read_rows
+from ...storage.database import read_rows
 from ...storage.extensions import db
 from ...storage.feed import Listener
 from ..security import development_server
 
 ACCESS_EVERY = 2.0
-"""How often, in seconds, a stream checks that it may still be read: its session's user is
-still that session's (not logged out, password unchanged, account there) and a member, or its
+"""How often, in seconds, the hub checks that each stream may still be read: its session's user
+is still that session's (not logged out, password unchanged, account there) and a member, or its
 watch link still the match's. A stream whose access ended stops within this (and a read)."""
 KEEP = 10.0
 """How long, in seconds, the hub keeps following a match after its last stream stopped
@@ -45,6 +49,36 @@ GONE = ""
 """The version of a match that is no longer there: its streams end."""
 _CHUNK = 500
 _VERSIONS = f"SELECT m.id, {HANDS_AND_REVISION_SQL} FROM matches m WHERE m.id IN ({{}})"
+_ACCESS = (
+    "SELECT m.id, m.watch_token, mb.user_id, u.session_secret FROM matches m"
+    " LEFT JOIN members mb ON mb.match_id = m.id LEFT JOIN users u ON u.id = mb.user_id"
+    " WHERE m.id IN ({})"
+)
+"""Who may read the streams of these matches: each match's watch token, and each member's
+account with its session secret (`accounts.load_user` and `queries.is_member` for every stream
+of the process in one query)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """What lets a stream be read: a member's session (`<id>:<secret>:<issued>`, `User.get_id`)
+    or a watch link's token, for one match."""
+
+    match_id: str
+    session_id: str | None = None
+    token: str | None = None
+
+    def holds(self, rows: Iterable[tuple[Any, ...]]) -> bool:
+        """Whether the pass still holds, by the match's rows of `_ACCESS` (none: the match is gone)."""
+        if self.token is not None:
+            return any(token == self.token for _m, token, _u, _s in rows)
+        parts = session_parts(self.session_id or "")
+        if parts is None:  # issued too long ago
+            return False
+        user_id, secret = parts
+        return any(
+            u == user_id and s is not None and hmac.compare_digest(s.encode(), secret.encode()) for _m, _t, u, s in rows
+        )
 
 
 class Hub:
@@ -72,6 +106,10 @@ class Hub:
         self._read_at = time.monotonic()
         """When the hub last knew it had heard of every change (a poll read the versions, the
         feed answered, or there was nothing to follow)."""
+        self._passes: Counter[Pass] = Counter()
+        """The passes of the streams open now (several streams may hold the same)."""
+        self._refused: set[Pass] = set()
+        self._checked_at = time.monotonic()
 
     def current(self, within: float) -> bool:
         """Whether the hub knew of every change in the last `within` seconds (and the two rounds
@@ -79,8 +117,9 @@ class Hub:
         the pages say they may be out of date."""
         return time.monotonic() - self._read_at <= within + 2 * self._every
 
-    def wait(self, match_id: str, known: str, timeout: float) -> str:
-        """The match's version once it is not `known` any more, else `known` after `timeout`."""
+    def wait(self, match_id: str, known: str, timeout: float, pass_: Pass | None = None) -> str:
+        """The match's version once it is not `known` any more, else `known` after `timeout`
+        (or at once when the hub finds `pass_` no longer holds)."""
         deadline = time.monotonic() + timeout
         with self._lock:
             self._following[match_id] += 1
@@ -93,7 +132,7 @@ class Hub:
                 self._reader = threading.Thread(target=target, name="push-hub", daemon=True)
                 self._reader.start()
             try:
-                while not _newer(self._versions.get(match_id, known), known):
+                while not _newer(self._versions.get(match_id, known), known) and pass_ not in self._refused:
                     left = deadline - time.monotonic()
                     if left <= 0 or not changed.wait(left):
                         break
@@ -105,11 +144,30 @@ class Hub:
                     del self._following[match_id]
                     self._left_at[match_id] = time.monotonic()
 
+    def admit(self, pass_: Pass) -> None:
+        """A stream opens with this pass (checked by the hub from now on)."""
+        with self._lock:
+            self._passes[pass_] += 1
+
+    def leave(self, pass_: Pass) -> None:
+        """A stream with this pass ended."""
+        with self._lock:
+            self._passes[pass_] -= 1
+            if not self._passes[pass_]:
+                del self._passes[pass_]
+                self._refused.discard(pass_)
+
+    def allowed(self, pass_: Pass) -> bool:
+        """Whether the pass held at the hub's last check (while the database does not answer,
+        the last answer stands)."""
+        return pass_ not in self._refused
+
     def _poll(self) -> None:
         """Every `every` seconds, the versions of the matches followed; wake their streams."""
         while not self._stopped.wait(self._every):
             try:
                 self._refresh(self._followed()[0])
+                self._check_access()
             except ConnectionError:  # the database is away: the streams wait, we try again
                 continue
             self._read_at = time.monotonic()
@@ -131,6 +189,7 @@ class Hub:
                     self._read_at = time.monotonic()
                     followed, new = self._followed()
                     self._refresh([m for m in followed if m in heard or m in new])
+                    self._check_access()
             except Exception:  # noqa: BLE001 — lost, or the database is away: connect again after a pause
                 feed.close()
                 self._stopped.wait(self._every)
@@ -160,6 +219,33 @@ class Hub:
                 if self._versions.get(match_id) != version and match_id in self._changed:
                     self._versions[match_id] = version
                     self._changed[match_id].notify_all()
+
+    def _check_access(self) -> None:
+        """Every `ACCESS_EVERY` seconds, check every open stream's pass in one query; wake the
+        streams of a pass that no longer holds (they end). Raises ConnectionError if the
+        database did not answer."""
+        if time.monotonic() - self._checked_at < ACCESS_EVERY:
+            return
+        with self._lock:
+            passes = list(self._passes)
+        self._checked_at = time.monotonic()
+        if not passes:
+            return
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        match_ids = sorted({p.match_id for p in passes})
+        for start in range(0, len(match_ids), _CHUNK):
+            chunk = match_ids[start : start + _CHUNK]
+            found = read_rows(self._engine, _ACCESS.format(", ".join("?" * len(chunk))), chunk)
+            if found is None:
+                raise ConnectionError("the database did not answer")
+            for row in found:
+                rows.setdefault(row[0], []).append(row)
+        refused = {p for p in passes if not p.holds(rows.get(p.match_id, ()))}
+        with self._lock:
+            for pass_ in refused - self._refused:
+                if pass_.match_id in self._changed:
+                    self._changed[pass_.match_id].notify_all()
+            self._refused = refused & set(self._passes)
 
     def stop(self) -> None:
         """End the hub's thread and wait for it (an app that is done with its database: its
@@ -205,60 +291,29 @@ def init_app(app: Flask) -> None:
         app.extensions["push"] = Hub(engine, float(app.config["PUSH_EVERY"]), Listener(engine) if listens else None)
 
 
-def member_access(match_id: str, session_id: str) -> Callable[[], bool]:
-    """A member's stream may go on: the session it began with still loads its user (the
-    user loader Flask-Login uses), who is still a member of the match."""
-
-    def allowed() -> bool:
-        user = accounts.load_user(session_id)
-        return user is not None and queries.is_member(match_id, user.id)
-
-    return _checked_by(allowed)
-
-
-def watch_access(match_id: str, token: str) -> Callable[[], bool]:
-    """A watch link's stream may go on: the link still shows the match."""
-    return _checked_by(lambda: links.still_watched(match_id, token))
-
-
-def _checked_by(check: Callable[[], bool]) -> Callable[[], bool]:
-    """`check` run in an app context of its own, reading only (SQLite: no write lock); while
-    the database does not answer, the stream goes on (it says nothing meanwhile anyway)."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-
-    def allowed() -> bool:
-        with app.app_context():
-            try:
-                with read_only():
-                    return check()
-            except Exception:  # noqa: BLE001 — the database is away: decided at the next check
-                return True
-            finally:
-                db.session.remove()
-
-    return allowed
-
-
-def stream(match_id: str, version: str, allowed: Callable[[], bool]) -> Response:
-    """The event stream: the version now, each new one, `alive` while nothing changes; it ends
-    once `allowed()` says no (asked every `ACCESS_EVERY` seconds)."""
+def stream(version: str, pass_: Pass) -> Response:
+    """The event stream of the pass's match: the version now, each new one, `alive` while
+    nothing changes; it ends once the hub finds the pass no longer holds (`ACCESS_EVERY`)."""
     hub: Hub = current_app.extensions["push"]
     beat = float(current_app.config["PUSH_HEARTBEAT"])
     lifetime = float(current_app.config["PUSH_STREAM_SECONDS"])
+    match_id = pass_.match_id
 
     def events() -> Iterator[str]:
+        hub.admit(pass_)
+        try:
+            yield from _events()
+        finally:
+            hub.leave(pass_)
+
+    def _events() -> Iterator[str]:
         yield f"retry: 2000\ndata: {version}\n\n"
         known, now = version, time.monotonic()
-        end, said, check_at = now + lifetime, now, now + ACCESS_EVERY
+        end, said = now + lifetime, now
         while (left := end - now) > 0:
-            fresh = hub.wait(match_id, known, max(0.0, min(beat - (now - said), left, check_at - now)))
+            fresh = hub.wait(match_id, known, max(0.0, min(beat - (now - said), left)), pass_)
             now = time.monotonic()
-            if now >= check_at:
-                if not allowed():
-                    return
-                now = time.monotonic()
-                check_at = now + ACCESS_EVERY
-            if fresh == GONE:
+            if fresh == GONE or not hub.allowed(pass_):
                 return
             if fresh != known:
                 known, said = fresh, now

@@ -11,7 +11,7 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ...services.matches import links, versions
-from .push import enabled, member_access, stream, watch_access
+from .push import Pass, enabled, stream
 
 bp = Blueprint("live", __name__)
 
@@ -35,7 +35,7 @@ def events(match_id: str) -> Response:
     version = versions.poll_version(match_id, current_user)  # a stranger: as a missing match
     if not enabled():
         abort(404, _("There is nothing here."))
-    return stream(match_id, version, member_access(match_id, current_user.get_id()))
+    return stream(version, Pass(match_id, session_id=current_user.get_id()))
 
 
 @bp.get("/watch/<token>/events")
@@ -44,6 +44,6 @@ def watch_events(token: str) -> Response:
     match = links.by_watch_token(token)  # a stopped or wrong token: as on the watch page
     if not enabled():
         abort(404, _("There is nothing here."))
-    response = stream(match.id, versions.version_of(match), watch_access(match.id, token))
+    response = stream(versions.version_of(match), Pass(match.id, token=token))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

@@ -9,16 +9,19 @@ from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Optional
 
+from ...rules import RuleError
 from ...services.club.events import MAX_EVENT_NAME, MAX_NAME, MOST_ROUNDS
 from ...words.vocabulary import RULESET_NAMES
 from ..forms import NumberField, RefusableForm, choices, number_field, strip
+from ..house_form import HouseRulesForm
 
 TARGETS = ("500", "1000", "1001", "1500", "2000", "3000")
 """The targets a night may play to (the ruleset's own when none is chosen)."""
 
 
-class EventForm(RefusableForm):
-    """Make a club night (CLUB.md §1): its game, rounds, seating and limits."""
+class EventForm(HouseRulesForm):
+    """Make a club night (CLUB.md §1): its game with its house rules (`HouseRulesForm`, as a new
+    match offers them), rounds, seating and limits."""
 
     name = StringField(
         _l("Name of the night"),
@@ -55,9 +58,18 @@ class EventForm(RefusableForm):
     hand_limit = number_field(_l("Hand limit (optional)"))
     time_limit = number_field(_l("Minutes a round (optional)"))
 
+    def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
+        """The engine's refusal of the game's set-up (judged as a match's, RULES.md §1, §11):
+        a house rule's next to that rule, any other next to the target or the rules."""
+        if self.refused_house_rule(err) is None:
+            self.refuse("target" if err.code == "target" else "rules", err.message)
+        else:
+            super().refuse_rule(err, hand)
+
     def to_data(self) -> dict[str, Any]:
         """The API's body (POST /api/events)."""
-        options = {"target": int(self.target.data)} if self.target.data else {}
+        options: dict[str, Any] = {"target": int(self.target.data)} if self.target.data else {}
+        options |= self.house_rules()
         return {
             "name": self.name.data,
             "game": {"rules": self.rules.data, "options": options},

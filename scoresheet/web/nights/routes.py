@@ -19,6 +19,7 @@ from ...rules.tichu import team_names
 from ...services.club import events, progress, results, serialize
 from ...services.errors import Conflict, Invalid, NotFound, ServiceError
 from ...storage.models import Event, utcnow
+from ...words.house_rules import TYPED
 from .. import limits
 from ..errors import club_message
 from ..forms import ButtonForm, ConfirmForm, RefusableForm
@@ -52,11 +53,11 @@ def new_event() -> Any:
         except Invalid as err:
             _refuse(form, err, "rules" if err.field == "game" else None)
         except RuleError as err:  # the game's set-up, judged as a match's (RULES.md §1, §11)
-            form.refuse("target" if err.code == "target" else "rules", err.message)
+            form.refuse_rule(err)
         else:
             flash(_("Club night made. Let the players check in with its code or QR."))
             return _back(event)
-    return render_template("nights/new.html", form=form)
+    return render_template("nights/new.html", form=form, typed=TYPED)
 
 
 @bp.get("/events/<event_id>")

@@ -1,0 +1,163 @@
+"""A club night's table keeps its match's result (`EventTable.match_result`): always what a
+replay of its hands says, and all that the standings read (they replay no match, nor does the
+board, whose cards read the matches' summaries)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from scoresheet.rules import Replay, record_from_dict, replay, setup_from_dict
+from scoresheet.services import accounts
+from scoresheet.services.club import events, exports, results
+from scoresheet.services.matches import audit, commands, replay_cache
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Event, EventTable, Hand, Match, User
+
+from .helpers import WINNING_HAND, WINNING_START, add_hand, edit_hand, played
+
+MISSED = played(1, 100, [20, None, 20])
+
+
+@pytest.fixture
+def director(app: Any) -> Iterator[User]:
+    """The director, in an app context."""
+    with app.app_context():
+        yield accounts.register("director", "correct horse")
+
+
+def night(director: User, players: int, **body: Any) -> Event:
+    """A night of the director's with `players` guests, round 1 seated (tables of three)."""
+    event = events.make_event(
+        director, {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 3, "seed": 2, **body}
+    )
+    for n in range(players):
+        events.add_to_roster(event, guest=f"Guest {n}")
+    events.seat_round(event, director)
+    return event
+
+
+def near_the_end(match: Match) -> Match:
+    """The table's match with seat 0 at 870, so that `WINNING_HAND` wins it."""
+    match.setup = {**match.setup, "start_scores": WINNING_START}
+    db.session.commit()
+    return match
+
+
+def kept_is_the_replay(table_id: int) -> list[int] | None:
+    """The result kept on the table equals its match's result replayed afresh from its hands:
+    the final scores once won or ended, None while it plays."""
+    db.session.expire_all()
+    table = db.session.get(EventTable, table_id)
+    assert table is not None and table.match_id is not None
+    match = db.session.get(Match, table.match_id)
+    assert match is not None
+    rules = match.setup["rules"]
+    records = db.session.execute(db.select(Hand.record).where(Hand.match_id == match.id).order_by(Hand.number))
+    sheet = replay(setup_from_dict(match.setup), [record_from_dict(r, rules) for r in records.scalars()])
+    counts = sheet.winner is not None or match.status != "open"
+    assert table.match_result == ([s.score for s in sheet.standings] if counts else None)
+    return table.match_result
+
+
+def tables_of(event: Event, number: int) -> list[tuple[int, Match]]:
+    """The ids and matches of a round's tables."""
+    db.session.expire_all()
+    round_ = events.get_round(db.session.get(Event, event.id), number)  # type: ignore[arg-type]
+    return [(t.id, db.session.get(Match, t.match_id)) for t in round_.tables]  # type: ignore[misc]
+
+
+def test_the_kept_result_is_the_replay_after_every_kind_of_change(director: User) -> None:
+    event = night(director, 9)
+    (first, a), (second, b), (third, c) = tables_of(event, 1)
+    assert kept_is_the_replay(first) is None  # seated, nothing played
+    near_the_end(a)
+    add_hand(a, director, MISSED)
+    add_hand(a, director, played(2, 100, [20, 20, None]))
+    assert kept_is_the_replay(first) is None
+    edit_hand(a, director, 1, played(1, 120, [20, None, 20]))
+    commands.delete_hand(a, director, 1)  # the undo
+    assert kept_is_the_replay(first) is None
+    entry = next(iter(commands.restorable_ids(a, audit.entries(a))))
+    commands.restore_hand(a, director, entry)  # taken back
+    assert kept_is_the_replay(first) is None
+    add_hand(a, director, WINNING_HAND)  # won, not banked yet: it counts
+    won = kept_is_the_replay(first)
+    assert won is not None and won[0] >= 1000
+    commands.bank(a, director)
+    assert kept_is_the_replay(first) == won
+    edit_hand(a, director, 1, played(1, 100, [20, None, 20]))  # a banked table's correction (CLUB.md §4)
+    corrected = kept_is_the_replay(first)
+    assert corrected is not None and corrected != won
+
+    add_hand(b, director, MISSED)
+    commands.end(b, director)
+    assert kept_is_the_replay(second) == [20, -100, 20]
+    edit_hand(b, director, 1, played(1, 120, [20, None, 20]))  # an ended table's correction
+    assert kept_is_the_replay(second) == [20, -120, 20]
+
+    add_hand(c, director, MISSED)
+    events.close_round(db.session.get(Event, event.id), 1, director)  # type: ignore[arg-type]
+    assert kept_is_the_replay(third) == [20, -100, 20]
+
+    # A table whose match is deleted (its last member gone) has no result any more, as before.
+    played_rounds = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    db.session.execute(db.delete(Match).where(Match.id == c.id))
+    db.session.commit()
+    db.session.expire_all()
+    table = db.session.get(EventTable, third)
+    assert table is not None and table.match_id is None and results.table_result(table) is None
+    after = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    assert after == played_rounds - 3
+
+
+def test_the_hand_limit_a_paper_result_and_an_import_keep_the_result_too(director: User) -> None:
+    event = night(director, 6, hand_limit=2)
+    (first, a), (second, b) = tables_of(event, 1)
+    add_hand(a, director, MISSED)
+    assert kept_is_the_replay(first) is None
+    add_hand(a, director, MISSED)  # the hand limit ends it
+    assert db.session.get(Match, a.id).status == "ended"  # type: ignore[union-attr]
+    assert kept_is_the_replay(first) == [40, -200, 40]
+    add_hand(b, director, MISSED)
+    events.enter_result(db.session.get(Event, event.id), 1, 2, [500, 300, 100], director)  # type: ignore[arg-type]
+    assert kept_is_the_replay(second) == [20, -100, 20]  # its match, ended where it stood
+    rows = {r.name: r for r in results.standings(db.session.get(Event, event.id))}  # type: ignore[arg-type]
+    table = db.session.get(EventTable, second)
+    assert table is not None and [rows[p].match_points for p in table.players] == [2, 1, 0]  # the paper's
+
+    copy = exports.import_event(director, exports.document(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    for table_id, _ in tables_of(copy, 1):
+        kept_is_the_replay(table_id)
+    assert [t.match_result for t in copy.seated[0].tables] == [[40, -200, 40], [20, -100, 20]]
+
+
+def test_the_standings_the_rounds_and_the_board_replay_no_match(app: Any, make_user: Any, monkeypatch: Any) -> None:
+    director = make_user("director")
+    event = director.post(
+        "/api/events", json={"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 3}
+    ).json
+    url = f"/api/events/{event['id']}"
+    for n in range(6):
+        assert director.post(f"{url}/roster", json={"guest": f"Guest {n}"}).status_code == 201
+    for number in (1, 2):
+        for table in director.post(f"{url}/rounds").json["tables"]:
+            director.add_hand(table["match_id"], MISSED)
+        if number == 1:
+            assert director.post(f"{url}/rounds/1/close").status_code == 200
+    board = "/events/watch/" + event["watch_url"].rsplit("/", 1)[1]
+    asked = [f"{url}/standings", f"{url}/standings.csv", url, f"{url}/rounds/1", f"{url}/rounds/2", board]
+    before = [director.get(u) for u in asked]
+    assert all(r.status_code == 200 for r in before)
+    assert any(s["match_points"] != "0.0" for s in before[0].json["standings"])
+    replay_cache._cache.clear()  # a cold process
+
+    def no_replay(*_args: Any, **_kw: Any) -> Any:
+        raise AssertionError("the standings replayed a match")
+
+    monkeypatch.setattr(replay_cache, "computed", no_replay)
+    monkeypatch.setattr(Replay, "add", no_replay)
+    after = [director.get(u) for u in asked]
+    assert [(r.status_code, r.data) for r in after] == [(r.status_code, r.data) for r in before]
