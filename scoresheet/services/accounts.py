@@ -21,6 +21,7 @@ from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, User, lookup_name, new_session_secret, utcnow
 from ..words import _
+from .club import tables as event_tables
 from .errors import Conflict, WrongPassword
 from .matches import audit
 
@@ -282,7 +283,8 @@ def delete_account(user: User, password: object) -> None:
     others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
     for shared in db.session.execute(db.select(Match).where(Match.id.in_(played), others_left)).scalars():
         audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
-    db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
+    with event_tables.deleting(played):  # a club night's table gone: its standings without it
+        db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
     db.session.execute(db.delete(User).where(User.id == user.id))
     db.session.commit()

@@ -40,7 +40,7 @@ from ...words import _
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
-from .results import club_game, engine_rounds, table_result
+from .results import NO_STANDINGS, club_game, engine_rounds, keep_standings, standings_later, table_result
 
 MOST_ROUNDS = 20
 """Rounds an event plans at most (CLUB.md §1)."""
@@ -81,6 +81,7 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
         time_limit=_limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
         seed=seed,
         created_by_id=user.id,
+        standings=dict(NO_STANDINGS),
     )
     event.directors.append(EventDirector(user_id=user.id))
     db.session.add(event)
@@ -243,6 +244,7 @@ def seat_round(event: Event, user: User) -> EventRound:
             claimed = {seat: accounts[name] for seat, name in enumerate(players) if name in accounts}
             match = commands.create_table_match(user, setup, [*claimed.values(), *directors], claimed)
             round_.tables.append(EventTable(number=t, players=list(players), match_id=match.id))
+        keep_standings(event.id)  # its byes count at once, and the lot is drawn for one round more
         db.session.commit()
     except IntegrityError:  # another director seated this round at the same moment (SQLite)
         db.session.rollback()
@@ -273,16 +275,18 @@ def unseat_round(event: Event, number: int) -> None:
     for match in matches:
         if match is not None:
             db.session.delete(match)
+    keep_standings(event.id)
     db.session.commit()
 
 
 def close_round(event: Event, number: int, user: User) -> EventRound:
     """Every unfinished table of the round ends where it stands (CLUB.md §4)."""
     round_ = get_round(event, number)
-    for table in round_.tables:
-        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        if match is not None and table_result(table) is None:  # a won match stays open, to be banked
-            commands.end_at(match, user)
+    with standings_later():  # ranked once, not once a table ended
+        for table in round_.tables:
+            match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+            if match is not None and table_result(table) is None:  # a won match stays open, to be banked
+                commands.end_at(match, user)
     round_.closed_at = utcnow()
     db.session.commit()
     return round_
@@ -298,11 +302,13 @@ def enter_result(event: Event, number: int, table_number: int, scores: object, u
     if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
         raise Invalid(_("Scores are a list of whole numbers, in seat order."), "scores")
     check_table(Table(players=tuple(table.players), scores=tuple(scores)), club_game(event))
-    table.entered_scores = list(scores)
-    table.entered_by = user.username
-    match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-    if match is not None:
-        commands.end_at(match, user, {"scores": list(scores), "entered_by": user.username})
+    with standings_later():  # ranked once, with the scores entered
+        table.entered_scores = list(scores)
+        table.entered_by = user.username
+        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+        if match is not None:
+            commands.end_at(match, user, {"scores": list(scores), "entered_by": user.username})
+        keep_standings(event.id)
     db.session.commit()
     return table
 
@@ -322,6 +328,7 @@ def _enter(event: Event, name: str, user: User | None, team: object) -> EventPla
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     event.roster.append(entry)
     try:
+        keep_standings(event.id)  # a row more, at the foot
         db.session.commit()
     except IntegrityError:  # the same name at the same moment
         db.session.rollback()
