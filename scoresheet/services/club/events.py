@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -89,10 +90,14 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
     return event
 
 
+_WITH_DIRECTORS = db.select(Event).options(joinedload(Event.directors)).where(Event.id == bindparam("event_id"))
+"""An event and its directors in one query, the statement built once (not on every call)."""
+
+
 def event_for_member(event_id: str, user: User) -> Event:
     """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6).
     Its directors come with it, in the same query: every call asks who they are."""
-    event = db.session.get(Event, event_id, options=[joinedload(Event.directors)])
+    event: Event | None = db.session.execute(_WITH_DIRECTORS, {"event_id": event_id}).unique().scalar_one_or_none()
     if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
         raise NotFound(_("There is no such event."))
     return event
