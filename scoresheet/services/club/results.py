@@ -179,7 +179,9 @@ def keep_standings(event_id: str, pending: Mapping[int, list[int] | None] | None
         return
     event = db.session.execute(db.select(Event).where(Event.id == event_id).with_for_update()).scalar_one()
     rounds = _engine_rounds(event_id, pending or {})
-    event.standings = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
+    kept = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
+    if event.standings != kept:  # a round closed with its tables' results kept already: no write
+        event.standings = kept
 
 
 @contextmanager
