@@ -172,12 +172,17 @@ def keep_standings(event_id: str, pending: Mapping[int, list[int] | None] | None
     roster, an import, a table's match deleted. The event's row is locked first (PostgreSQL),
     so two tables ending at one moment are ranked one after the other, each seeing the other's.
     `pending`: tables' results changed and not flushed (read as they are now); inside
-    `standings_later`, the night is only noted, and ranked once at its end."""
+    `standings_later`, the night is only noted, and ranked once at its end.
+
+    The lock is FOR NO KEY UPDATE: a row referring to the event written first in the same
+    transaction (a roster entry: its foreign key holds FOR KEY SHARE) does not block another
+    transaction's lock, so two players checking in at one moment queue instead of deadlocking."""
     later: set[str] | None = db.session.info.get(_LATER)
     if later is not None:
         later.add(event_id)
         return
-    event = db.session.execute(db.select(Event).where(Event.id == event_id).with_for_update()).scalar_one()
+    locked = db.select(Event).where(Event.id == event_id).with_for_update(key_share=True)
+    event = db.session.execute(locked).scalar_one()
     rounds = _engine_rounds(event_id, pending or {})
     kept = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
     if event.standings != kept:  # a round closed with its tables' results kept already: no write
