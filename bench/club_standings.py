@@ -8,8 +8,8 @@ each table playing `--hands` hands (a made bid, then missed bids, nobody wins) b
 director closes the round, so every table of every round has a result. Then times, interleaved
 round by round (`bench/timing.py`): `GET /healthz`, the standings of an unknown event (404:
 what any API call on an event costs before it reads the event's rounds: the token and the
-event looked up), the standings (`GET /api/events/<id>/standings`: every table's kept result
-of every round read, then ranked by the engine), the board behind the watch link (the same and
+event looked up), the standings (`GET /api/events/<id>/standings`: the standings the event
+keeps, ranked by every change that alters them, read with the event), the board behind the watch link (the same and
 the current round's cards), and the board's version (what every board asks every 1.5 s). Warm,
 as in a serving process. Medians and their ratios to /healthz, wall clock and CPU.
 """

@@ -6,7 +6,18 @@ write them as players read them.
 """
 
 from .errors import MESSAGES, BadResult, ClubError, TooFewPlayers
-from .points import BYE, Points, match_points, one_decimal, table_points, table_scores, whole
+from .points import (
+    BYE,
+    TWELFTHS,
+    Points,
+    match_points,
+    one_decimal,
+    one_decimal_of_twelfths,
+    table_points,
+    table_scores,
+    whole,
+    whole_of_twelfths,
+)
 from .records import GAMES, SEATING_RULES, Game, Round, SeatingRule, Table
 from .seating import EXACT_UP_TO, Layout, Seating, layout, meetings, seat_round
 from .standings import StandingsRow, draw_lot, standings_after
@@ -17,6 +28,7 @@ __all__ = [
     "GAMES",
     "MESSAGES",
     "SEATING_RULES",
+    "TWELFTHS",
     "BadResult",
     "ClubError",
     "Game",
@@ -33,9 +45,11 @@ __all__ = [
     "match_points",
     "meetings",
     "one_decimal",
+    "one_decimal_of_twelfths",
     "seat_round",
     "standings_after",
     "table_points",
     "table_scores",
     "whole",
+    "whole_of_twelfths",
 ]

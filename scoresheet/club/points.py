@@ -104,14 +104,30 @@ def table_points(table: Table, game: Game) -> dict[str, Points]:
 
 def one_decimal(value: Fraction) -> str:
     """Match points as shown: one decimal place, half away from zero (4/3 → "1.3")."""
-    tenths = _half_away_from_zero(value.numerator * 10, value.denominator)
-    sign = "-" if tenths < 0 else ""
-    return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
+    return _tenths(_half_away_from_zero(value.numerator * 10, value.denominator))
 
 
 def whole(value: Fraction) -> int:
     """A table score as shown: the nearest whole number, half away from zero (CLUB.md §6)."""
     return _half_away_from_zero(value.numerator, value.denominator)
+
+
+def one_decimal_of_twelfths(twelfths: int) -> str:
+    """`one_decimal` of a number of twelfths, with no `Fraction` made (16 twelfths → "1.3"):
+    the standings' rows are written so on every read, so it is worked out in one step."""
+    tenths = (20 * abs(twelfths) + TWELFTHS) // (2 * TWELFTHS)  # |twelfths| × 10 ÷ 12, half away from zero
+    return f"-{tenths // 10}.{tenths % 10}" if twelfths < 0 and tenths else f"{tenths // 10}.{tenths % 10}"
+
+
+def whole_of_twelfths(twelfths: int) -> int:
+    """`whole` of a number of twelfths, with no `Fraction` made (−1520 twelfths → −127)."""
+    return _half_away_from_zero(twelfths, TWELFTHS)
+
+
+def _tenths(tenths: int) -> str:
+    """A number of tenths written with one decimal place ("-1.5")."""
+    sign = "-" if tenths < 0 else ""
+    return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
 
 
 def _half_away_from_zero(numerator: int, denominator: int) -> int:

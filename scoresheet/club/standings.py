@@ -1,4 +1,5 @@
-"""The standings of a club night (CLUB.md §5), derived from its rounds every time they are read.
+"""The standings of a club night (CLUB.md §5), derived from its rounds (the server ranks them
+with every change that alters them and keeps them, `services.club.results.keep_standings`).
 
 Ordered by match points, then table score, then opponents' match points, then first places;
 players equal on all four share the place number, and a lot drawn from the event's seed orders

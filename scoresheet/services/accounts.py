@@ -21,6 +21,7 @@ from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, User, lookup_name, new_session_secret, utcnow
 from ..words import _
+from .club import tables as event_tables
 from .errors import Conflict, WrongPassword
 from .matches import audit
 
@@ -223,22 +224,23 @@ def create_token(user: User) -> str:
     return token
 
 
+_TOKEN_USER = (
+    db.select(User)
+    .join(ApiToken, ApiToken.user_id == User.id)
+    .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.created_at > bindparam("made_after"))
+)
+"""The user of a token's hash, made within its lifetime: built once, not on every API call
+(building the statement cost about as much as running it, bench/club_standings.py's floor)."""
+
+
 def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None (also once the token is older than
     `API_TOKEN_DAYS`: tokens have a lifetime, docs/security.md)."""
     made_after = utcnow() - timedelta(days=int(setting("API_TOKEN_DAYS")))
-    found = {"token_hash": token_hash(token), "made_after": made_after}
-    return db.session.execute(_user_by_token(), found).scalar_one_or_none()  # one query: every API call starts here
-
-
-@cache
-def _user_by_token() -> Any:
-    """The query of `user_for_token`, built once (as `_user_by_id`)."""
-    return (
-        db.select(User)
-        .join(ApiToken, ApiToken.user_id == User.id)
-        .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.created_at > bindparam("made_after"))
-    )
+    found: User | None = db.session.execute(  # one query: every API call starts here
+        _TOKEN_USER, {"token_hash": token_hash(token), "made_after": made_after}
+    ).scalar_one_or_none()
+    return found
 
 
 def revoke_token(token: str) -> None:
@@ -289,7 +291,8 @@ def delete_account(user: User, password: object) -> None:
     others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
     for shared in db.session.execute(db.select(Match).where(Match.id.in_(played), others_left)).scalars():
         audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
-    db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
+    with event_tables.deleting(played):  # a club night's table gone: its standings without it
+        db.session.execute(db.delete(Match).where(Match.id.in_(played), ~others_left))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
     db.session.execute(db.delete(User).where(User.id == user.id))
     db.session.commit()

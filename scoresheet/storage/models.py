@@ -408,8 +408,9 @@ class Notice(Model):
 class Event(Model):
     """A club night (CLUB.md §1): its game and options, its rounds, and how it seats them.
 
-    Standings are never stored: they are derived from the tables' results (each kept with its
-    match, `EventTable.match_result`) and the byes every time they are read (`services.club`)."""
+    Its standings are derived from the tables' results (each kept with its match,
+    `EventTable.match_result`) and the byes, and kept on it (`standings`) by every change that
+    alters them, in that change's transaction (`services.club.results.keep_standings`)."""
 
     __tablename__ = "events"
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
@@ -435,6 +436,13 @@ class Event(Model):
     draws again from seed, round and this count)."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The standings as the engine ranks them now (CLUB.md §5): `{"round": rounds seated,
+    "rows": [[place, name, match points, table score, opponents' points (the three in whole
+    twelfths: exact), firsts, rounds played, byes], …]}` in standings order. Derived, never the
+    truth: computed afresh from the tables' results by every change that alters them, in its
+    transaction (`services.club.results.keep_standings`), so reading them ranks nothing;
+    migration 0020 filled them."""
     directors: Mapped[list[EventDirector]] = relationship(order_by="EventDirector.id", cascade="all, delete-orphan")
     roster: Mapped[list[EventPlayer]] = relationship(order_by="EventPlayer.id", cascade="all, delete-orphan")
     seated: Mapped[list[EventRound]] = relationship(order_by="EventRound.number", cascade="all, delete-orphan")

@@ -13,10 +13,12 @@ from scoresheet.club import (
     Table,
     match_points,
     one_decimal,
+    one_decimal_of_twelfths,
     standings_after,
     table_points,
     table_scores,
     whole,
+    whole_of_twelfths,
 )
 
 SIX = ("Anna", "Boris", "Vera")
@@ -133,6 +135,13 @@ def test_match_points_are_shown_with_one_decimal_place(value: F, shown: str) -> 
 )
 def test_a_table_score_is_shown_as_a_whole_number_half_away_from_zero(value: F, shown: int) -> None:
     assert whole(value) == shown
+
+
+def test_kept_twelfths_are_shown_as_their_fractions_are() -> None:
+    # the kept standings hold whole twelfths (services.club): shown without a Fraction, the same
+    for twelfths in range(-2400, 2401):
+        assert one_decimal_of_twelfths(twelfths) == one_decimal(F(twelfths, 12)), twelfths
+        assert whole_of_twelfths(twelfths) == whole(F(twelfths, 12)), twelfths
 
 
 @pytest.mark.parametrize(

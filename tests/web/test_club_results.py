@@ -1,9 +1,11 @@
 """A club night's table keeps its match's result (`EventTable.match_result`): always what a
-replay of its hands says, and all that the standings read (they replay no match, nor does the
-board, whose cards read the matches' summaries)."""
+replay of its hands says; and the night keeps its standings (`Event.standings`): always what
+the engine ranks afresh from the tables' results, and all that reading them reads (they replay
+no match and rank nothing, nor does the board, whose cards read the matches' summaries)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 from scoresheet.rules import Replay, record_from_dict, replay, setup_from_dict
 from scoresheet.services import accounts
 from scoresheet.services.club import events, exports, results
-from scoresheet.services.matches import audit, commands, replay_cache
+from scoresheet.services.matches import audit, commands, members, replay_cache
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, EventTable, Hand, Match, User
 
@@ -62,6 +64,18 @@ def kept_is_the_replay(table_id: int) -> list[int] | None:
     return table.match_result
 
 
+def kept_are_fresh(event_id: str) -> list[list[Any]]:
+    """The standings kept on the event equal the engine's, ranked afresh from the tables'
+    results and byes as they are now; their rows."""
+    db.session.expire_all()
+    event = db.session.get(Event, event_id)
+    assert event is not None and event.standings is not None
+    rounds = results.engine_rounds(event)
+    assert event.standings == results.kept_form(results.standings(event, rounds), len(rounds))
+    rows: list[list[Any]] = event.standings["rows"]
+    return rows
+
+
 def tables_of(event: Event, number: int) -> list[tuple[int, Match]]:
     """The ids and matches of a round's tables."""
     db.session.expire_all()
@@ -73,6 +87,7 @@ def test_the_kept_result_is_the_replay_after_every_kind_of_change(director: User
     event = night(director, 9)
     (first, a), (second, b), (third, c) = tables_of(event, 1)
     assert kept_is_the_replay(first) is None  # seated, nothing played
+    assert all(row[6] == 0 for row in kept_are_fresh(event.id))
     near_the_end(a)
     add_hand(a, director, MISSED)
     add_hand(a, director, played(2, 100, [20, 20, None]))
@@ -83,24 +98,31 @@ def test_the_kept_result_is_the_replay_after_every_kind_of_change(director: User
     entry = next(iter(commands.restorable_ids(a, audit.entries(a))))
     commands.restore_hand(a, director, entry)  # taken back
     assert kept_is_the_replay(first) is None
+    assert all(row[6] == 0 for row in kept_are_fresh(event.id))  # still playing: nothing counts
     add_hand(a, director, WINNING_HAND)  # won, not banked yet: it counts
     won = kept_is_the_replay(first)
     assert won is not None and won[0] >= 1000
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 3
     commands.bank(a, director)
     assert kept_is_the_replay(first) == won
+    kept_are_fresh(event.id)
     edit_hand(a, director, 1, played(1, 100, [20, None, 20]))  # a banked table's correction (CLUB.md §4)
     corrected = kept_is_the_replay(first)
     assert corrected is not None and corrected != won
+    kept_are_fresh(event.id)
 
     add_hand(b, director, MISSED)
     commands.end(b, director)
     assert kept_is_the_replay(second) == [20, -100, 20]
+    kept_are_fresh(event.id)
     edit_hand(b, director, 1, played(1, 120, [20, None, 20]))  # an ended table's correction
     assert kept_is_the_replay(second) == [20, -120, 20]
+    kept_are_fresh(event.id)
 
     add_hand(c, director, MISSED)
     events.close_round(db.session.get(Event, event.id), 1, director)  # type: ignore[arg-type]
     assert kept_is_the_replay(third) == [20, -100, 20]
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 9
 
     # A table whose match is deleted (its last member gone) has no result any more, as before.
     played_rounds = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
@@ -111,6 +133,68 @@ def test_the_kept_result_is_the_replay_after_every_kind_of_change(director: User
     assert table is not None and table.match_id is None and results.table_result(table) is None
     after = sum(r.rounds_played for r in results.standings(db.session.get(Event, event.id)))  # type: ignore[arg-type]
     assert after == played_rounds - 3
+
+
+def test_the_kept_standings_are_ranked_afresh_after_every_kind_of_change(director: User) -> None:
+    event = night(director, 7, seating="byes")  # two tables of three and a bye
+    rows = kept_are_fresh(event.id)
+    assert [row[7] for row in rows].count(1) == 1  # the bye counts as soon as seated
+    events.add_to_roster(db.session.get(Event, event.id), guest="Late")  # type: ignore[arg-type]
+    assert "Late" in [row[1] for row in kept_are_fresh(event.id)]
+    latecomer = accounts.register("latecomer", "correct horse")
+    events.join(latecomer, db.session.get(Event, event.id).code)  # type: ignore[union-attr]  # checked in by the QR
+    assert "latecomer" in [row[1] for row in kept_are_fresh(event.id)]
+    for status in ("absent", "dropped", "present"):
+        events.change_roster(db.session.get(Event, event.id), "Late", {"status": status})  # type: ignore[arg-type]
+        kept_are_fresh(event.id)
+    events.unseat_round(db.session.get(Event, event.id), 1)  # type: ignore[arg-type]  # taken back: no bye
+    assert all(row[6] == 0 for row in kept_are_fresh(event.id))
+    assert db.session.get(Event, event.id).standings["round"] == 0  # type: ignore[union-attr,index]
+    events.seat_round(db.session.get(Event, event.id), director)  # type: ignore[arg-type]  # 9: three tables
+    kept_are_fresh(event.id)
+    (first, a), (second, b), (third, c) = tables_of(event, 1)
+    add_hand(a, director, MISSED)
+    commands.end(a, director)
+    kept_are_fresh(event.id)
+    events.enter_result(db.session.get(Event, event.id), 1, 2, [500, 300, 100], director)  # type: ignore[arg-type]
+    rows = kept_are_fresh(event.id)
+    table = db.session.get(EventTable, second)
+    assert table is not None
+    assert {row[1]: row[2] for row in rows if row[1] in table.players} == dict(
+        zip(table.players, [24, 12, 0], strict=True)
+    )
+    events.enter_result(db.session.get(Event, event.id), 1, 2, [100, 300, 500], director)  # type: ignore[arg-type]  # corrected
+    rows = kept_are_fresh(event.id)
+    assert {row[1]: row[2] for row in rows if row[1] in table.players} == dict(
+        zip(table.players, [0, 12, 24], strict=True)
+    )
+    events.close_round(db.session.get(Event, event.id), 1, director)  # type: ignore[arg-type]
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 9
+    events.seat_round(db.session.get(Event, event.id), director)  # type: ignore[arg-type]  # round 2: a new lot
+    assert db.session.get(Event, event.id).standings["round"] == 2  # type: ignore[union-attr,index]
+    kept_are_fresh(event.id)
+
+    # A table's match deleted (its last member gone): the standings lose its result.
+    match = next(m for m in (a, c) if [p.user.username for p in m.members] == ["director"])  # guests only
+    members.remove_member(match, director, "director")
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 6
+
+    copy = exports.import_event(director, exports.document(db.session.get(Event, event.id)))  # type: ignore[arg-type]
+    assert kept_are_fresh(copy.id) == kept_are_fresh(event.id)
+
+
+def test_an_account_deleted_with_its_tables_takes_their_results_from_the_standings(director: User, app: Any) -> None:
+    event = night(director, 6)
+    for _table_id, match in tables_of(event, 1):
+        add_hand(match, director, MISSED)
+    events.close_round(db.session.get(Event, event.id), 1, director)  # type: ignore[arg-type]
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 6
+    helper = accounts.register("helper", "correct horse")
+    events.add_director(db.session.get(Event, event.id), "helper")  # type: ignore[arg-type]
+    accounts.delete_account(db.session.get(User, director.id), "correct horse")  # type: ignore[arg-type]
+    # every table's only member was the director: the matches go, and their results with them
+    assert sum(row[6] for row in kept_are_fresh(event.id)) == 0
+    assert helper.id is not None
 
 
 def test_the_hand_limit_a_paper_result_and_an_import_keep_the_result_too(director: User) -> None:
@@ -157,7 +241,15 @@ def test_the_standings_the_rounds_and_the_board_replay_no_match(app: Any, make_u
     def no_replay(*_args: Any, **_kw: Any) -> Any:
         raise AssertionError("the standings replayed a match")
 
+    def no_ranking(*_args: Any, **_kw: Any) -> Any:
+        raise AssertionError("the standings were ranked on reading")
+
     monkeypatch.setattr(replay_cache, "computed", no_replay)
     monkeypatch.setattr(Replay, "add", no_replay)
+    monkeypatch.setattr(results, "standings_after", no_ranking)
     after = [director.get(u) for u in asked]
-    assert [(r.status_code, r.data) for r in after] == [(r.status_code, r.data) for r in before]
+    # the board's language form signs its CSRF token with the second it was made in
+    signed = re.compile(rb'name="csrf_token" value="[^"]*"')
+    assert [(r.status_code, signed.sub(b"", r.data)) for r in after] == [
+        (r.status_code, signed.sub(b"", r.data)) for r in before
+    ]

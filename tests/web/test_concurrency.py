@@ -15,6 +15,8 @@ from flask import Flask
 from sqlalchemy import event
 from werkzeug.serving import make_server
 
+from scoresheet.services.club import results
+from scoresheet.storage import models
 from scoresheet.storage.extensions import db
 
 from .helpers import call_json
@@ -160,6 +162,47 @@ def test_many_phones_at_once_store_every_acknowledged_hand_once_and_lose_no_corr
         f"statuses {dict(statuses)}, hands {len(stored)}, corrections {sum(edits_ok.values())}, "
         "duplicates 0, lost 0"
     )
+
+
+def test_players_checking_in_and_tables_ending_at_once_keep_the_nights_standings_whole(
+    server: Server, app: Flask
+) -> None:
+    status, director = server.call("POST", "/api/users", {"username": "director", "password": "correct horse"})
+    assert status == 201
+    body = {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 4}
+    status, night = server.call("POST", "/api/events", body, director["token"])
+    assert status == 201
+    url = f"/api/events/{night['id']}"
+    for n in range(12):
+        assert server.call("POST", f"{url}/roster", {"guest": f"Guest {n}"}, director["token"])[0] == 201
+    status, round_ = server.call("POST", f"{url}/rounds", None, director["token"])
+    assert status == 201
+    players = []
+    for n in range(8):
+        status, answer = server.call("POST", "/api/users", {"username": f"late{n}", "password": "correct horse"})
+        assert status == 201
+        players.append(answer["token"])
+    answers: list[int] = []
+
+    def check_in(token: str) -> None:  # eight phones scan the event's QR at once
+        answers.append(server.call("POST", "/api/events/join", {"code": night["code"]}, token)[0])
+
+    def end(match_id: str) -> None:  # every table of the round ends at once (its standings ranked)
+        answers.append(server.call("POST", f"/api/matches/{match_id}/end", None, director["token"])[0])
+
+    threads = [threading.Thread(target=check_in, args=(t,)) for t in players]
+    threads += [threading.Thread(target=end, args=(t["match_id"],)) for t in round_["tables"]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(DEADLINE_S)
+    assert sorted(answers) == [200] * 12
+    with app.app_context():
+        kept = db.session.get(models.Event, night["id"])
+        assert kept is not None
+        rounds = results.engine_rounds(kept)
+        assert kept.standings == results.kept_form(results.standings(kept, rounds), len(rounds))
+        assert len(kept.standings["rows"]) == 20 and sum(row[6] for row in kept.standings["rows"]) == 12
 
 
 def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask, server: Server) -> None:

@@ -17,7 +17,9 @@ from conftest import app_config
 from sqlalchemy import Engine, create_engine, event, inspect, text
 
 from scoresheet import create_app
+from scoresheet.club import Round, Table, standings_after
 from scoresheet.rules import Refused, hand_from_dict, hand_to_dict, record_from_dict, replay, setup_from_dict
+from scoresheet.services.club.results import kept_form
 from scoresheet.services.matches.replay_cache import summary_of
 from scoresheet.storage import models
 from scoresheet.storage.database import MIGRATIONS, downgrade, foreign_keys_off, upgrade
@@ -398,6 +400,54 @@ def test_the_table_results_migration_keeps_each_tables_result_from_its_replay(en
     # ended: 870 + 20 held at the barrel; going: open and nobody has won, no result yet
     assert kept == {"won": [s.score for s in final], "ended": [880, -100, 20], "going": None}
     assert kept["won"][0] >= 1000
+
+
+def test_the_standings_migration_keeps_each_events_standings_as_the_engine_ranks_them(engine: Engine) -> None:
+    kept = next(s for s in SCRIPTS.walk_revisions() if s.path.endswith("_event_standings.py"))
+    migrate(engine, str(kept.down_revision))
+    roster = ["Anna", "Boris", "Vera", "Gleb"]
+    with engine.begin() as conn:
+        for event_id, players in (("e1", roster), ("e2", []), ("e3", ["Anna"])):
+            conn.execute(
+                models.Event.__table__.insert().values(
+                    id=event_id, name="Friday", game={"rules": "squarescores", "options": {}}, rounds=2,
+                    seating="byes", seed=5, code=event_id.upper(), watch_token=event_id * 20, reseats=0,
+                    created_at=models.utcnow(),
+                )
+            )  # fmt: skip
+            for name in players:
+                conn.execute(
+                    models.EventPlayer.__table__.insert().values(event_id=event_id, name=name, status="present")
+                )
+        for round_id, event_id, number, byes in ((1, "e1", 1, ["Gleb"]), (2, "e1", 2, ["Vera"]), (3, "e3", 1, [])):
+            conn.execute(
+                models.EventRound.__table__.insert().values(
+                    id=round_id, event_id=event_id, number=number, reseats=0, repeats=0, byes=byes,
+                    seated_at=models.utcnow(),
+                )
+            )  # fmt: skip
+        tables = (  # round, players, entered, kept (a kept result of a match deleted since: not counted)
+            (1, ["Anna", "Boris", "Vera"], None, [1020, 640, 640]),
+            (2, ["Gleb", "Anna", "Boris"], [500, 300, 100], None),
+            (3, ["Anna", "Boris", "Vera"], [500, 300, 100], None),  # names off e3's roster: ranked as it is read
+        )
+        for round_id, players, entered, result in tables:
+            conn.execute(
+                models.EventTable.__table__.insert().values(
+                    round_id=round_id, number=1, players=players, entered_scores=entered, match_result=result
+                )
+            )
+    migrate(engine, "head")
+    with engine.connect() as conn:
+        standings = dict(conn.execute(db.select(models.Event.id, models.Event.standings)).all())
+    # e1's table of round 1 has no match (deleted since): only round 2's paper result and two byes
+    night = [
+        Round(tables=(Table(players=("Anna", "Boris", "Vera")),), byes=("Gleb",)),
+        Round(tables=(Table(players=("Gleb", "Anna", "Boris"), scores=(500, 300, 100)),), byes=("Vera",)),
+    ]
+    expected = kept_form(standings_after(roster, night, game="tysiacha", seed=5), 2)
+    assert standings == {"e1": expected, "e2": {"round": 0, "rows": []}, "e3": None}
+    assert [row[1:3] for row in expected["rows"]][:2] == [["Gleb", 36], ["Anna", 12]]  # 2 + a bye's 1; 1
 
 
 def test_the_watch_link_migration_keeps_every_match_its_hands_and_members(engine: Engine) -> None:

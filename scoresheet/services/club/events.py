@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -40,7 +41,7 @@ from ...words import _
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
-from .results import club_game, engine_rounds, table_result
+from .results import NO_STANDINGS, club_game, engine_rounds, keep_standings, standings_later, table_result
 
 MOST_ROUNDS = 20
 """Rounds an event plans at most (CLUB.md §1)."""
@@ -81,6 +82,7 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
         time_limit=_limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
         seed=seed,
         created_by_id=user.id,
+        standings=dict(NO_STANDINGS),
     )
     event.directors.append(EventDirector(user_id=user.id))
     db.session.add(event)
@@ -88,10 +90,14 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
     return event
 
 
+_WITH_DIRECTORS = db.select(Event).options(joinedload(Event.directors)).where(Event.id == bindparam("event_id"))
+"""An event and its directors in one query, the statement built once (not on every call)."""
+
+
 def event_for_member(event_id: str, user: User) -> Event:
     """The event if the user is one of its directors or on its roster; else 404 (CLUB.md §6).
     Its directors come with it, in the same query: every call asks who they are."""
-    event = db.session.get(Event, event_id, options=[joinedload(Event.directors)])
+    event: Event | None = db.session.execute(_WITH_DIRECTORS, {"event_id": event_id}).unique().scalar_one_or_none()
     if event is None or not (is_director(event, user) or any(p.user_id == user.id for p in event.roster)):
         raise NotFound(_("There is no such event."))
     return event
@@ -243,6 +249,7 @@ def seat_round(event: Event, user: User) -> EventRound:
             claimed = {seat: accounts[name] for seat, name in enumerate(players) if name in accounts}
             match = commands.create_table_match(user, setup, [*claimed.values(), *directors], claimed)
             round_.tables.append(EventTable(number=t, players=list(players), match_id=match.id))
+        keep_standings(event.id)  # its byes count at once, and the lot is drawn for one round more
         db.session.commit()
     except IntegrityError:  # another director seated this round at the same moment (SQLite)
         db.session.rollback()
@@ -273,16 +280,18 @@ def unseat_round(event: Event, number: int) -> None:
     for match in matches:
         if match is not None:
             db.session.delete(match)
+    keep_standings(event.id)
     db.session.commit()
 
 
 def close_round(event: Event, number: int, user: User) -> EventRound:
     """Every unfinished table of the round ends where it stands (CLUB.md §4)."""
     round_ = get_round(event, number)
-    for table in round_.tables:
-        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-        if match is not None and table_result(table) is None:  # a won match stays open, to be banked
-            commands.end_at(match, user)
+    with standings_later():  # ranked once, not once a table ended
+        for table in round_.tables:
+            match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+            if match is not None and table_result(table) is None:  # a won match stays open, to be banked
+                commands.end_at(match, user)
     round_.closed_at = utcnow()
     db.session.commit()
     return round_
@@ -298,11 +307,13 @@ def enter_result(event: Event, number: int, table_number: int, scores: object, u
     if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
         raise Invalid(_("Scores are a list of whole numbers, in seat order."), "scores")
     check_table(Table(players=tuple(table.players), scores=tuple(scores)), club_game(event))
-    table.entered_scores = list(scores)
-    table.entered_by = user.username
-    match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-    if match is not None:
-        commands.end_at(match, user, {"scores": list(scores), "entered_by": user.username})
+    with standings_later():  # ranked once, with the scores entered
+        table.entered_scores = list(scores)
+        table.entered_by = user.username
+        match = db.session.get(Match, table.match_id) if table.match_id is not None else None
+        if match is not None:
+            commands.end_at(match, user, {"scores": list(scores), "entered_by": user.username})
+        keep_standings(event.id)
     db.session.commit()
     return table
 
@@ -322,6 +333,7 @@ def _enter(event: Event, name: str, user: User | None, team: object) -> EventPla
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     event.roster.append(entry)
     try:
+        keep_standings(event.id)  # a row more, at the foot
         db.session.commit()
     except IntegrityError:  # the same name at the same moment
         db.session.rollback()

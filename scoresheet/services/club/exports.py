@@ -21,7 +21,7 @@ from ...words import _
 from ..errors import Invalid, ServiceError
 from ..matches import backup
 from ..matches.workbook import rows_xlsx
-from . import events
+from . import events, results
 from .results import club_game
 from .serialize import standings_data
 from .tables import result_of
@@ -151,6 +151,7 @@ def import_event(user: User, doc: Any) -> Event:
             event.seated.append(_round(event, i, r, round_tables, names, new_matches))
         if len(rounds) > event.rounds:
             raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
+        results.keep_standings(event.id)
         db.session.commit()
     except (ServiceError, ValueError):
         db.session.rollback()

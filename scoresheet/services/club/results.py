@@ -1,17 +1,23 @@
-"""A table's result and the standings of a club night (CLUB.md §2, §4, §5): read from the
-tables' results and the byes every time, never stored as the truth. A table's result is the
-scores a director entered, else its match's, kept on the table with every change of the match
-(`tables.keep_result`): nothing here replays a match but the board's live scores."""
+"""A table's result and the standings of a club night (CLUB.md §2, §4, §5). A table's result is
+the scores a director entered, else its match's, kept on the table with every change of the
+match (`tables.keep_result`); the standings are ranked from the tables' results and the byes
+by every change that alters them, in its transaction, and kept on the event
+(`keep_standings`): reading them ranks nothing, and nothing here replays a match but the
+board's live scores."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fractions import Fraction
 from math import ceil
+from typing import Any
 
 from sqlalchemy.orm import load_only
 
-from ...club import Game, Round, StandingsRow, Table, standings_after
+from ...club import TWELFTHS, Game, Round, StandingsRow, Table, standings_after
 from ...rules.figures import game_of
 from ...storage.extensions import db
 from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
@@ -29,7 +35,12 @@ class Result:
 
 def club_game(event: Event) -> Game:
     """The game the event's tables play: `tysiacha` (every ruleset) or `tichu`."""
-    return "tichu" if game_of(str(event.game["rules"])) == "tichu" else "tysiacha"
+    return _game(event.game)
+
+
+def _game(game: Mapping[str, Any]) -> Game:
+    """The club's game of an event's `game` (its rules and options)."""
+    return "tichu" if game_of(str(game["rules"])) == "tichu" else "tysiacha"
 
 
 def table_result(table: EventTable) -> Result | None:
@@ -78,14 +89,20 @@ def read_tables(round_: EventRound) -> dict[str, Match]:
 
 def engine_rounds(event: Event) -> list[Round]:
     """The event's seated rounds as the engine reads them, each table with its result so far:
-    the rounds' byes in one query, every table's players and result in another, no match read
-    (bench/club_standings.py)."""
-    where = EventRound.event_id == event.id
+    the rounds' byes in one query, every table's players and result in another, no match read."""
+    return _engine_rounds(event.id, {})
+
+
+def _engine_rounds(event_id: str, pending: Mapping[int, list[int] | None]) -> list[Round]:
+    """`engine_rounds` of the event of this id; `pending`: tables' kept results (by table id)
+    changed in this transaction and not flushed yet, read as they are now."""
+    where = EventRound.event_id == event_id
     byes = db.session.execute(db.select(EventRound.number, EventRound.byes).where(where)).all()
     tables: dict[int, list[Table]] = {number: [] for number, _ in byes}
-    for number, players, match_id, entered, kept in db.session.execute(
+    for number, table_id, players, match_id, entered, kept in db.session.execute(
         db.select(
             EventRound.number,
+            EventTable.id,
             EventTable.players,
             EventTable.match_id,
             EventTable.entered_scores,
@@ -95,18 +112,96 @@ def engine_rounds(event: Event) -> list[Round]:
         .where(where)
         .order_by(EventTable.number)
     ):
-        scores = _result_scores(entered, match_id, kept)
+        scores = _result_scores(entered, match_id, pending.get(table_id, kept))
         tables[number].append(Table(players=tuple(players), scores=tuple(scores) if scores is not None else None))
     return [Round(tables=tuple(tables[number]), byes=tuple(names)) for number, names in sorted(byes)]
 
 
 def standings(event: Event, rounds: list[Round] | None = None) -> tuple[StandingsRow, ...]:
-    """Every roster entry in standings order after the results counted so far (CLUB.md §5);
-    `rounds`: what `engine_rounds` gave, if it was called already."""
-    roster = db.select(EventPlayer.name).where(EventPlayer.event_id == event.id).order_by(EventPlayer.id)
-    return standings_after(
-        list(db.session.execute(roster).scalars()),  # names only: no roster entry made an object
-        engine_rounds(event) if rounds is None else rounds,
-        game=club_game(event),
-        seed=event.seed,
-    )
+    """Every roster entry in standings order after the results counted so far (CLUB.md §5),
+    ranked afresh; `rounds`: what `engine_rounds` gave, if it was called already."""
+    return _ranked(event.id, event.seed, club_game(event), engine_rounds(event) if rounds is None else rounds)
+
+
+def _ranked(event_id: str, seed: int, game: Game, rounds: list[Round]) -> tuple[StandingsRow, ...]:
+    """The engine's standings of the event of this id after these rounds."""
+    roster = db.select(EventPlayer.name).where(EventPlayer.event_id == event_id).order_by(EventPlayer.id)
+    names = list(db.session.execute(roster).scalars())  # names only: no roster entry made an object
+    return standings_after(names, rounds, game=game, seed=seed)
+
+
+def kept_form(rows: tuple[StandingsRow, ...], rounds: int) -> dict[str, Any]:
+    """The standings as the event keeps them (`Event.standings`): the round, and a list a row,
+    its three sums in whole twelfths (exact, as the engine adds them up)."""
+    return {
+        "round": rounds,
+        "rows": [
+            [
+                r.place,
+                r.name,
+                _in_twelfths(r.match_points),
+                _in_twelfths(r.table_score),
+                _in_twelfths(r.opponents_points),
+                r.firsts,
+                r.rounds_played,
+                r.byes,
+            ]
+            for r in rows
+        ],
+    }
+
+
+def _in_twelfths(value: Fraction) -> int:
+    """A sum of the standings in whole twelfths (every one is, `club.points.TWELFTHS`)."""
+    twelfths = value * TWELFTHS
+    assert twelfths.denominator == 1, "match points and table scores are whole twelfths"
+    return twelfths.numerator
+
+
+NO_STANDINGS: dict[str, Any] = {"round": 0, "rows": []}
+"""The standings of an event just made: no round, nobody on the roster."""
+
+_LATER = "club.standings_later"
+"""The session's note of the nights whose standings are kept at the end of `standings_later`."""
+
+
+def keep_standings(event_id: str, pending: Mapping[int, list[int] | None] | None = None) -> None:
+    """Rank the night's standings afresh from its tables' results and byes, and keep them on
+    the event (`Event.standings`), in the transaction of the change that alters them: a table's
+    result (`tables.keep_result`), a round seated, taken back, closed or entered by hand, the
+    roster, an import, a table's match deleted. The event's row is locked first (PostgreSQL),
+    so two tables ending at one moment are ranked one after the other, each seeing the other's.
+    `pending`: tables' results changed and not flushed (read as they are now); inside
+    `standings_later`, the night is only noted, and ranked once at its end.
+
+    The lock is FOR NO KEY UPDATE: a row referring to the event written first in the same
+    transaction (a roster entry: its foreign key holds FOR KEY SHARE) does not block another
+    transaction's lock, so two players checking in at one moment queue instead of deadlocking."""
+    later: set[str] | None = db.session.info.get(_LATER)
+    if later is not None:
+        later.add(event_id)
+        return
+    locked = db.select(Event).where(Event.id == event_id).with_for_update(key_share=True)
+    event = db.session.execute(locked).scalar_one()
+    rounds = _engine_rounds(event_id, pending or {})
+    kept = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
+    if event.standings != kept:  # a round closed with its tables' results kept already: no write
+        event.standings = kept
+
+
+@contextmanager
+def standings_later() -> Iterator[None]:
+    """A block that changes many tables of a night (a round closed, a paper result): each
+    change notes the night, whose standings are ranked and kept once at the end of the block
+    (nothing is kept if it raises)."""
+    if _LATER in db.session.info:  # inside one already: its end keeps them
+        yield
+        return
+    noted: set[str] = set()
+    db.session.info[_LATER] = noted
+    try:
+        yield
+    finally:
+        del db.session.info[_LATER]
+    for event_id in sorted(noted):
+        keep_standings(event_id)

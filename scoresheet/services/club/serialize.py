@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...club import StandingsRow, Table, one_decimal, table_points, whole
+from ...club import Table, one_decimal, one_decimal_of_twelfths, table_points, whole, whole_of_twelfths
 from ...storage.models import Event, EventRound
-from .results import Result, club_game, engine_rounds, standings, table_result
+from .results import Result, club_game, engine_rounds, kept_form, standings, table_result
 
 STANDINGS_COLUMNS = (
     "place",
@@ -87,9 +87,13 @@ def _result(event: Event, players: list[str], result: Result | None) -> dict[str
 
 
 def standings_data(event: Event) -> dict[str, Any]:
-    """The standings after the results counted so far (CLUB.md §5, §6)."""
-    rounds = engine_rounds(event)
-    return {"round": len(rounds), "standings": [_row(r) for r in standings(event, rounds)]}
+    """The standings after the results counted so far (CLUB.md §5, §6): the event's kept ones
+    (`Event.standings`, ranked by every change that alters them), nothing read but the event."""
+    kept = event.standings
+    if kept is None:  # no event is without them (migration 0020 filled them): ranked afresh
+        rounds = engine_rounds(event)
+        kept = kept_form(standings(event, rounds), len(rounds))
+    return {"round": kept["round"], "standings": [_row(*row) for row in kept["rows"]]}
 
 
 def standings_rows(event: Event) -> list[list[Any]]:
@@ -100,14 +104,17 @@ def standings_rows(event: Event) -> list[list[Any]]:
     ]
 
 
-def _row(row: StandingsRow) -> dict[str, Any]:
+def _row(
+    place: int, name: str, match: int, score: int, opponents: int, firsts: int, played: int, byes: int
+) -> dict[str, Any]:
+    """A kept row of the standings (its sums in twelfths) as the API shows it."""
     return {
-        "place": row.place,
-        "name": row.name,
-        "match_points": one_decimal(row.match_points),
-        "table_score": whole(row.table_score),
-        "opponents_points": one_decimal(row.opponents_points),
-        "firsts": row.firsts,
-        "rounds_played": row.rounds_played,
-        "byes": row.byes,
+        "place": place,
+        "name": name,
+        "match_points": one_decimal_of_twelfths(match),
+        "table_score": whole_of_twelfths(score),
+        "opponents_points": one_decimal_of_twelfths(opponents),
+        "firsts": firsts,
+        "rounds_played": played,
+        "byes": byes,
     }

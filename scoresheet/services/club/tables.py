@@ -7,11 +7,13 @@ without importing the club's commands, which create matches through it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ...storage.extensions import db
-from ...storage.models import EventTable, Match
+from ...storage.models import EventRound, EventTable, Match
+from . import results
 
 
 def is_event_table(match: Match) -> bool:
@@ -36,10 +38,48 @@ def result_of(status: str, summary: Mapping[str, Any]) -> list[int] | None:
 def keep_result(match: Match) -> None:
     """Keep the match's result on its club night's table, if it is one, with the change being
     recorded (its summary stored already): the standings read it instead of replaying the
-    match. Nothing is flushed here (a hand added is flushed only at the commit, which tells a
-    number taken meanwhile)."""
+    match. When the result changes (the match won, ended, corrected once it counts), the
+    night's standings are ranked again and kept (`results.keep_standings`); an ordinary hand of
+    a table still playing changes nothing and costs nothing more. Nothing is flushed here (a
+    hand added is flushed only at the commit, which tells a number taken meanwhile)."""
     with db.session.no_autoflush:
-        table = db.session.execute(db.select(EventTable).where(EventTable.match_id == match.id)).scalar_one_or_none()
-    if table is not None:
+        found = db.session.execute(
+            db.select(EventTable, EventRound.event_id)
+            .join(EventRound, EventRound.id == EventTable.round_id)
+            .where(EventTable.match_id == match.id)
+        ).first()
+        if found is None:
+            return
+        table, event_id = found
         assert match.summary is not None, "stored with every change, before this"
-        table.match_result = result_of(match.status, match.summary)
+        result = result_of(match.status, match.summary)
+        if table.match_result == result:
+            return
+        table.match_result = result
+        results.keep_standings(event_id, {table.id: result})
+
+
+def events_of(match_ids: Sequence[str]) -> list[str]:
+    """The ids of the nights whose tables play any of these matches."""
+    if not match_ids:
+        return []
+    found = db.session.execute(
+        db.select(EventRound.event_id)
+        .join(EventTable, EventTable.round_id == EventRound.id)
+        .where(EventTable.match_id.in_(match_ids))
+        .distinct()
+    )
+    return sorted(found.scalars())
+
+
+@contextmanager
+def deleting(match_ids: Sequence[str]) -> Iterator[None]:
+    """A block that deletes these matches (its last member gone, an account deleted): a night
+    they were tables of loses their results (the table keeps no match), and its standings are
+    ranked again and kept at the end of the block."""
+    nights = events_of(match_ids)
+    yield
+    if nights:
+        db.session.flush()
+        for event_id in nights:
+            results.keep_standings(event_id)

@@ -12,6 +12,7 @@ from ...storage.database import read_locked
 from ...storage.extensions import db
 from ...storage.models import Match, Member, User, lookup_name, new_join_code
 from ...words import _
+from ..club import tables as event_tables
 from ..errors import Forbidden, NotFound
 from . import audit
 
@@ -53,7 +54,8 @@ def remove_member(match: Match, by: User, username: object) -> None:
     db.session.flush()
     others = db.session.execute(db.select(Member.id).where(Member.match_id == match.id).limit(1)).first()
     if others is None:
-        db.session.delete(match)
+        with event_tables.deleting([match.id]):  # a club night's table: its standings without it
+            db.session.delete(match)
     else:
         audit.log(match, by, "member_left" if leaving else "member_removed", after={"user": removed.username})
         match.revision += 1  # the other phones' member lists follow
