@@ -9,7 +9,10 @@ and notes the last one in the session; the player's next change (any POST) delet
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
+
+from sqlalchemy import bindparam
 
 from ..storage.extensions import db
 from ..storage.models import Match, Notice, User
@@ -29,10 +32,18 @@ def tell(user_id: int, kind: str, match: Match, seat: int, by: User) -> None:
 def waiting(user: User, after: int = 0) -> list[tuple[int, str]]:
     """The user's notices after id `after` (the last one this browser showed), oldest first,
     each with its id and its words. Reading only: a page shows them, `forget` deletes them."""
-    rows = db.session.execute(
-        db.select(Notice).where(Notice.user_id == user.id, Notice.id > after).order_by(Notice.id)
-    ).scalars()
+    rows = db.session.execute(_waiting(), {"user_id": user.id, "after": after}).scalars()
     return [(n.id, words(n.kind, n.values)) for n in rows]
+
+
+@cache
+def _waiting() -> Any:
+    """The query of `waiting`, built once: every page asks it."""
+    return (
+        db.select(Notice)
+        .where(Notice.user_id == bindparam("user_id"), Notice.id > bindparam("after"))
+        .order_by(Notice.id)
+    )
 
 
 def forget(user: User, upto: int) -> None:

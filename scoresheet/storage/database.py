@@ -20,7 +20,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context, has_request_context, request
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -376,13 +376,47 @@ def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
 def read_locked(match: Match, share: bool = False) -> None:
     """Read the match's row afresh, locked (PostgreSQL) until the transaction ends, `share`d or
     not: a writer that committed since this request loaded the match is waited for and seen
-    (revision, status, rematch). Only rows fetched refresh the object, so the row is fetched."""
-    db.session.execute(
+    (revision, status, rematch). Only rows fetched refresh the object, so the row is fetched;
+    unless this transaction read it locked already (`hold_lock`): nobody can have changed it."""
+    if _lock_held(match):
+        return
+    db.session.execute(_locked_row(share), {"match_id": match.id}).scalar_one()
+    if not share:
+        hold_lock(match)
+
+
+@functools.cache
+def _locked_row(share: bool) -> Any:
+    """The query of `read_locked`, built once."""
+    return (
         db.select(Match)
-        .where(Match.id == match.id)
+        .where(Match.id == bindparam("match_id"))
         .with_for_update(read=share)
         .execution_options(populate_existing=True)
-    ).scalar_one()
+    )
+
+
+def hold_lock(match: Match) -> None:
+    """Note that this transaction has just read the match's row afresh, locked for update (on
+    SQLite, by a writing transaction: BEGIN IMMEDIATE holds the write lock from its first
+    statement), so that `read_locked` need not read it again until the transaction ends. A
+    reading request's statements on PostgreSQL each commit alone: nothing is held there."""
+    session = db.session()
+    if session.connection().info.get("reading"):
+        return
+    transaction = session.get_transaction()
+    held = session.info.get("held_locks")
+    if held is None or held[0] is not transaction:
+        held = (transaction, set[str]())
+        session.info["held_locks"] = held
+    held[1].add(match.id)
+
+
+def _lock_held(match: Match) -> bool:
+    """Whether this very transaction read the match's row locked for update already."""
+    session = db.session()
+    held = session.info.get("held_locks")
+    return held is not None and held[0] is session.get_transaction() and match.id in held[1]
 
 
 def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]] | None:

@@ -4,7 +4,8 @@ one `LISTEN` connection of its own (`Listener`, used by the live updates' hub, w
 
 A match's version moves exactly when its `revision` does (services/matches/versions.py), and
 a deleted match has none: `_announce` watches the session's flushes for both, whichever service
-made the change. PostgreSQL delivers a transaction's identical notifications once, so a change
+made the change; a new hand, written without a flush (`hand_rows.py`), announces itself in its
+one statement. PostgreSQL delivers a transaction's identical notifications once, so a change
 that flushes several times is announced once, and only when it commits.
 """
 

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false, select
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from .extensions import Base, db
 
@@ -164,6 +164,14 @@ class Match(Model):
     hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
     )
+    if TYPE_CHECKING:
+        event_hand_limit: Mapped[int | None]
+        """The hand limit of the club night this match is a table of, or None (CLUB.md §1):
+        read only when asked (a deferred column, mapped below `EventTable`), or with the
+        match's row where a query undefers it (adding a hand)."""
+        event_table_id: Mapped[int | None]
+        """The club night's table this match is played at, or None: deferred likewise (adding
+        a hand keeps a table's result, `EventTable.match_result`)."""
 
 
 class Member(Model):
@@ -510,3 +518,18 @@ class EventTable(Model):
     change of the match (`services.club.tables.keep_result`, as `Match.summary`), so the
     standings read no match. Derived, never the truth; migration 0019 filled it."""
     match: Mapped[Match | None] = relationship()
+
+
+Match.event_hand_limit = column_property(
+    select(Event.hand_limit)
+    .join(EventRound, EventRound.event_id == Event.id)
+    .join(EventTable, EventTable.round_id == EventRound.id)
+    .where(EventTable.match_id == Match.id)
+    .correlate_except(Event, EventRound, EventTable)
+    .scalar_subquery(),
+    deferred=True,
+)
+Match.event_table_id = column_property(
+    select(EventTable.id).where(EventTable.match_id == Match.id).correlate_except(EventTable).scalar_subquery(),
+    deferred=True,
+)

@@ -253,6 +253,11 @@ def test_the_next_round_waits_for_every_result_and_for_a_planned_round(director:
     assert waiting.status_code == 409
     director.post(f"/api/matches/{table['match_id']}/hands", json=made(0))
     assert director.get(f"/api/matches/{table['match_id']}").json["status"] == "ended"  # the hand limit
+    history = director.get(f"/api/matches/{table['match_id']}/history").json["history"]
+    assert [(e["action"], e["hand"], e["after"].get("hand_limit")) for e in history[:2]] == [
+        ("match_ended", None, 1),
+        ("hand_added", 1, None),
+    ]  # both written with the hand, in its one statement on PostgreSQL
     assert director.post(f"{url}/rounds").status_code == 409  # the one planned round is played
     patch(director, url, {"rounds": 2})
     assert director.post(f"{url}/rounds").status_code == 201

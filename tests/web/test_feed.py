@@ -21,9 +21,11 @@ from flask import Flask
 
 from bench.load import free_port, stop
 from scoresheet.config import psycopg_url
+from scoresheet.services.matches import audit
 from scoresheet.storage.extensions import db
 from scoresheet.storage.feed import CHANNEL, Listener
-from scoresheet.storage.models import Match
+from scoresheet.storage.hand_rows import store_next_hand
+from scoresheet.storage.models import Match, utcnow
 
 from .helpers import call_json
 from .test_push import open_stream, read_until
@@ -81,6 +83,27 @@ def test_a_rolled_back_change_is_never_announced(
         assert heard(listening) == []
         db.session.get(Match, match_id).revision += 1  # type: ignore[union-attr]
         db.session.commit()
+    assert heard(listening) == [match_id]
+
+
+@on_postgresql
+def test_a_hand_stored_in_one_statement_is_announced_only_when_it_commits(
+    app: Flask, api_user: ApiUser, listening: psycopg.Connection[Any]
+) -> None:
+    match_id = api_user.new_match()["id"]
+    heard(listening)
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        now = utcnow()
+        hand = {"match_id": match_id, "number": 1, "uid": "rolled-back", "record": {"kind": "redeal"}, "version": 1}
+        hand |= {"created_by_id": None, "updated_by_id": None, "created_at": now, "updated_at": now}
+        entry = audit.row(match, None, "hand_added", 1, after={"kind": "redeal"}, at=now)
+        store_next_hand(match, hand, [entry], {"revision": match.revision + 1, "updated_at": now})
+        db.session.rollback()  # the announcement goes with the statement that made it
+        assert heard(listening) == []
+        assert db.session.get(Match, match_id).revision == 0  # type: ignore[union-attr]
+    api_user.add_hand(match_id, {"kind": "redeal"})
     assert heard(listening) == [match_id]
 
 

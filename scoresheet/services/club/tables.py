@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...storage.extensions import db
-from ...storage.models import Event, EventRound, EventTable, Match
+from ...storage.models import EventRound, EventTable, Match
 from . import results
 
 
@@ -23,14 +23,10 @@ def is_event_table(match: Match) -> bool:
 
 
 def hand_limit(match: Match) -> int | None:
-    """The hand limit of the event this match is a table of (CLUB.md §1), or None."""
-    limit: int | None = db.session.execute(
-        db.select(Event.hand_limit)
-        .join(EventRound, EventRound.event_id == Event.id)
-        .join(EventTable, EventTable.round_id == EventRound.id)
-        .where(EventTable.match_id == match.id)
-    ).scalar_one_or_none()
-    return limit
+    """The hand limit of the event this match is a table of (CLUB.md §1), or None: read with
+    the match's row where it was read for adding a hand (`queries.get_match_and_members`),
+    else now."""
+    return match.event_hand_limit
 
 
 def result_of(status: str, summary: Mapping[str, Any]) -> list[int] | None:

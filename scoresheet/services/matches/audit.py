@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from ...storage.extensions import db
@@ -106,19 +107,35 @@ def log(
     restores_id: int | None = None,
 ) -> AuditEntry:
     """Add an entry to the session: it is committed (or rolled back) with the change itself."""
-    assert action in ACTIONS, action
-    entry = AuditEntry(
-        match_id=match.id,
-        user_id=user.id if user else None,
-        username=user.username if user else "someone",
-        action=action,
-        hand_number=hand_number,
-        before=before,
-        after=after,
-        restores_id=restores_id,
-    )
+    entry = AuditEntry(**row(match, user, action, hand_number, before, after, restores_id))
     db.session.add(entry)
     return entry
+
+
+def row(
+    match: Match,
+    user: User | None,
+    action: str,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+    restores_id: int | None = None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
+    """An entry's columns (but its id, and its time unless `at` is given), as `log` stores
+    them: for a change written without the ORM (`storage.hand_rows`)."""
+    assert action in ACTIONS, action
+    found = {
+        "match_id": match.id,
+        "user_id": user.id if user else None,
+        "username": user.username if user else "someone",
+        "action": action,
+        "hand_number": hand_number,
+        "before": before,
+        "after": after,
+        "restores_id": restores_id,
+    }
+    return found if at is None else found | {"at": at}
 
 
 def entries(match: Match) -> list[AuditEntry]:

@@ -36,6 +36,7 @@ from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
 from ...storage.database import read_locked
 from ...storage.extensions import db
+from ...storage.hand_rows import store_next_hand
 from ...storage.models import AuditEntry, Hand, Match, Member, Seat, SeatFigure, User, new_hand_uid, utcnow
 from ...words import _, _l
 from ..club import tables as event_tables
@@ -44,7 +45,7 @@ from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
 from .queries import get_hand, rematch_of, stored_hands
-from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records
+from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records, summary_of
 
 _RETRIES = 5
 
@@ -362,24 +363,21 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
     uid = new_hand_uid()
-    limit = event_tables.hand_limit(match)  # asked before the hand is added: no flush between
-    db.session.add(
-        Hand(
-            match_id=match.id,
-            number=number,
-            uid=uid,
-            record=record_to_dict(record),
-            created_by_id=user.id,
-            updated_by_id=user.id,
-        )
-    )
-    audit.log(match, user, "hand_added", number, after=record_to_dict(record))
+    limit = event_tables.hand_limit(match)
+    stored, now = record_to_dict(record), utcnow()
+    hand = {"match_id": match.id, "number": number, "uid": uid, "record": stored, "version": 1}
+    hand |= {"created_by_id": user.id, "updated_by_id": user.id, "created_at": now, "updated_at": now}
+    entries = [audit.row(match, user, "hand_added", number, after=stored, at=now)]
+    revision = match.revision + 1
+    changes: dict[str, Any] = {"revision": revision, "updated_at": now, "summary": summary_of(sheet)}
     if limit is not None and sheet.winner is None and number >= limit:  # CLUB.md §1: the hand limit
-        audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended", "hand_limit": limit})
-        match.status = "ended"
-    _touch(match, sheet)
-    revision = match.revision
+        ended = {"status": "ended", "hand_limit": limit}
+        entries.append(audit.row(match, user, "match_ended", before={"status": "open"}, after=ended, at=now))
+        changes["status"] = "ended"
     try:
+        store_next_hand(match, hand, entries, changes)  # no ORM object: one round trip on PostgreSQL
+        if match.event_table_id is not None:  # a club night's table keeps its result (as `_touch`)
+            event_tables.keep_result(match)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

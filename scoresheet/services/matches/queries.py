@@ -5,11 +5,14 @@ The read side of the service layer (`services` holds the commands that change a 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Row
+from sqlalchemy import Row, bindparam
+from sqlalchemy.orm import aliased, undefer
 
 from ...rules import MatchState
+from ...storage.database import hold_lock
 from ...storage.extensions import db
 from ...storage.models import Hand, Match, Member, User
 from ...words import _
@@ -20,11 +23,51 @@ from .replay_cache import computed
 def get_match(match_id: str, user: User) -> Match:
     """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
     match: Match | None = db.session.execute(
-        db.select(Match).join(Member).where(Match.id == match_id, Member.user_id == user.id)
+        _member_match(), {"match_id": match_id, "user_id": user.id}
     ).scalar_one_or_none()
     if match is None:
         raise NotFound(_("There is no such match."))
     return match
+
+
+@cache
+def _member_match() -> Any:
+    """The query of `get_match`, built once (building it was a tenth of a match's JSON)."""
+    mine = (Match.id == bindparam("match_id")) & (Member.user_id == bindparam("user_id"))
+    return db.select(Match).join(Member).where(mine)
+
+
+def get_match_and_members(match_id: str, user: User, for_update: bool = False) -> tuple[Match, list[str]]:
+    """`get_match` and `member_names` in one query: what the match object of the API needs
+    besides its sheet. `for_update`: the match's row read afresh and locked until the
+    transaction ends (`read_locked`, which the command then need not repeat)."""
+    rows = db.session.execute(_match_and_members(for_update), {"match_id": match_id, "user_id": user.id}).all()
+    if not rows:
+        raise NotFound(_("There is no such match."))
+    match = rows[0][0]
+    if for_update:
+        hold_lock(match)
+    return match, [name for _match, name in rows]
+
+
+@cache
+def _match_and_members(for_update: bool) -> Any:
+    """The query of `get_match_and_members`: a row per member, in the order they joined."""
+    mine = aliased(Member)
+    query = (
+        db.select(Match, User.username)
+        .join(mine, (mine.match_id == Match.id) & (mine.user_id == bindparam("user_id")))
+        .join(Member, Member.match_id == Match.id)
+        .join(User, User.id == Member.user_id)
+        .where(Match.id == bindparam("match_id"))
+        .order_by(Member.id)
+    )
+    if not for_update:
+        return query
+    # Adding a hand asks whether the match is a club night's table, and its hand limit: read
+    # with the row, not after it.
+    locked = query.with_for_update(of=Match).options(undefer(Match.event_hand_limit), undefer(Match.event_table_id))
+    return locked.execution_options(populate_existing=True)
 
 
 def is_member(match_id: str, user_id: int) -> bool:
@@ -115,13 +158,17 @@ def rematch_of(match: Match, user: User | None = None) -> Match | None:
 
 def member_names(match: Match) -> list[str]:
     """The members' usernames in the order they joined (one query, not one per member)."""
-    return list(
-        db.session.execute(
-            db.select(User.username)
-            .join(Member, Member.user_id == User.id)
-            .where(Member.match_id == match.id)
-            .order_by(Member.id)
-        ).scalars()
+    return list(db.session.execute(_member_names(), {"match_id": match.id}).scalars())
+
+
+@cache
+def _member_names() -> Any:
+    """The query of `member_names`, built once."""
+    return (
+        db.select(User.username)
+        .join(Member, Member.user_id == User.id)
+        .where(Member.match_id == bindparam("match_id"))
+        .order_by(Member.id)
     )
 
 

@@ -13,9 +13,10 @@ recomputes the ratings from that match on (`ratings.rerate_match`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.exc import IntegrityError
 
 from ...rules import Refused
@@ -43,12 +44,15 @@ class SeatView:
 
 def seats_of(match: Match) -> list[SeatView]:
     """Every seat of the match in order, with the account that claimed it (one query)."""
-    claimed = dict(
-        db.session.execute(
-            db.select(Seat.seat, User.username).join(User, User.id == Seat.user_id).where(Seat.match_id == match.id)
-        ).all()
-    )
+    claimed = dict(db.session.execute(_claimed_seats(), {"match_id": match.id}).all())
     return [SeatView(i, name, claimed.get(i)) for i, name in enumerate(match.setup["players"])]
+
+
+@cache
+def _claimed_seats() -> Any:
+    """The query of `seats_of`, built once: every match page asks it."""
+    claimed = db.select(Seat.seat, User.username).join(User, User.id == Seat.user_id)
+    return claimed.where(Seat.match_id == bindparam("match_id"))
 
 
 def table_names(match: Match) -> dict[str, str]:

@@ -89,9 +89,10 @@ def _no_content() -> Response:
     return response
 
 
-def _match_response(match: Any, sheet: Any, status: int = 200) -> Response:
-    """The match object (its hands as this process's replay cache keeps them encoded)."""
-    text = shapes.match_json(match, sheet, encoded_hands(match.id, sheet))
+def _match_response(match: Any, sheet: Any, status: int = 200, members: list[str] | None = None) -> Response:
+    """The match object (its hands as this process's replay cache keeps them encoded;
+    `members`: their names, if the request read them already)."""
+    text = shapes.match_json(match, sheet, encoded_hands(match.id, sheet), members)
     return current_app.response_class(text, status, mimetype="application/json")
 
 
@@ -156,8 +157,8 @@ def create_match() -> Any:
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str) -> Any:
     """One of the caller's matches."""
-    match = queries.get_match(match_id, g.api_user)
-    return _match_response(match, queries.sheet_of(match))
+    match, names = queries.get_match_and_members(match_id, g.api_user)
+    return _match_response(match, queries.sheet_of(match), members=names)
 
 
 @bp.post("/matches/join")
@@ -218,9 +219,9 @@ def rematch(match_id: str) -> Any:
 @bp.post("/matches/<match_id>/hands")
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
-    match = queries.get_match(match_id, g.api_user)
+    match, names = queries.get_match_and_members(match_id, g.api_user, for_update=True)
     record, expected, _version = request_bodies.hand_body(_body(), match.setup["rules"])
-    return _match_response(match, commands.add_hand(match, g.api_user, record, expected), 201)
+    return _match_response(match, commands.add_hand(match, g.api_user, record, expected), 201, names)
 
 
 @bp.post("/matches/<match_id>/hands/preview")

@@ -90,12 +90,15 @@ def match_to_dict(
     }
 
 
-def match_json(match: Match, sheet: MatchState, hands_text: tuple[str, ...] | None = None) -> str:
+def match_json(
+    match: Match, sheet: MatchState, hands_text: tuple[str, ...] | None = None, members: list[str] | None = None
+) -> str:
     """The match object of API.md as JSON text; `hands_text`: its hands, already encoded (the
-    replay cache keeps them per revision: the bulk of a long match's JSON)."""
+    replay cache keeps them per revision: the bulk of a long match's JSON); `members`: their
+    names, if known."""
     if hands_text is None:
-        return encode(match_to_dict(match, sheet))
-    return encode(_match_head(match, sheet))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
+        return encode(match_to_dict(match, sheet, members=members))
+    return encode(_match_head(match, sheet, members))[:-1] + ',"hands":[' + ",".join(hands_text) + "]}"
 
 
 def history_entry(entry: AuditEntry, players: list[str], restorable: bool) -> dict[str, Any]:

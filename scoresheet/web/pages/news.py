@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC
+from functools import cache
+from typing import Any
 
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
 
 from ...rules import MatchState
 from ...services.matches import audit, commands, seats
@@ -40,12 +43,18 @@ class Offer:
 def latest_change(match: Match) -> AuditEntry | None:
     """The newest entry of the match's history but seats, watch links and accounts (a seat
     claimed meanwhile leaves the undo and the news as they were)."""
-    return db.session.execute(
+    return db.session.execute(_latest_change(), {"match_id": match.id}).scalar_one_or_none()
+
+
+@cache
+def _latest_change() -> Any:
+    """The query of `latest_change`, built once: every match page asks it."""
+    return (
         db.select(AuditEntry)
-        .where(AuditEntry.match_id == match.id, AuditEntry.action.not_in(audit.BESIDE_THE_SHEET))
+        .where(AuditEntry.match_id == bindparam("match_id"), AuditEntry.action.not_in(audit.BESIDE_THE_SHEET))
         .order_by(AuditEntry.id.desc())
         .limit(1)
-    ).scalar_one_or_none()
+    )
 
 
 def offer(match: Match, user: User, sheet: MatchState, change: AuditEntry | None) -> Offer | None:
@@ -59,13 +68,17 @@ def offer(match: Match, user: User, sheet: MatchState, change: AuditEntry | None
     if left <= 0:
         return None
     if change.action == "hand_added" and number == len(sheet.hands):
-        uid = db.session.execute(
-            db.select(Hand.uid).where(Hand.match_id == match.id, Hand.number == number)
-        ).scalar_one_or_none()
+        uid = db.session.execute(_hand_uid(), {"match_id": match.id, "number": number}).scalar_one_or_none()
         return Offer("undo", number, change.id, left, uid)
     if change.action == "hand_deleted" and change.id in commands.restorable_ids(match, [change]):
         return Offer("take_back", number, change.id, left)
     return None
+
+
+@cache
+def _hand_uid() -> Any:
+    """The query of a hand's uid, built once."""
+    return db.select(Hand.uid).where(Hand.match_id == bindparam("match_id"), Hand.number == bindparam("number"))
 
 
 def news(change: AuditEntry | None, tichu: bool = False, match: Match | None = None) -> str | None:

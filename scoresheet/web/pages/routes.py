@@ -234,7 +234,7 @@ def start_usual() -> Response:
 @login_required
 def match(match_id: str) -> str:
     """The running sheet of a match."""
-    m = queries.get_match(match_id, current_user)
+    m, member_names = queries.get_match_and_members(match_id, current_user)
     sheet = queries.sheet_of(m)
     change = news.latest_change(m)
     context = match_context(m, sheet)
@@ -247,7 +247,7 @@ def match(match_id: str) -> str:
         offer=news.offer(m, current_user, sheet, change),
         news=news.news(change, context["tichu"], m),
         seat_list=seats.seats_of(m),
-        member_list=queries.member_names(m),
+        member_list=member_names,
         next_match=next_match,
         rematch_started=next_match is not None or queries.rematch_of(m) is not None,
         **context,

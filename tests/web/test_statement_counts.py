@@ -1,0 +1,134 @@
+"""The statements a request sends to the database, pinned (docs/performance.md, "A cheaper
+hand"): adding a hand, fetching the match JSON and opening the match page each send exactly
+these, on SQLite and on PostgreSQL. A statement added to one of them fails here, with the list
+of what was sent; a statement taken away is a gain: lower the figure with it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from conftest import ApiUser
+from flask import Flask
+from sqlalchemy import event
+
+from bench.replay import build_match
+from scoresheet.rules import hand_to_dict
+from scoresheet.storage.extensions import db
+
+SETUP, RECORDS = build_match(11)
+
+ADD_HAND = {
+    # BEGIN IMMEDIATE; the token's user; the match, its members and its club night's hand limit,
+    # read locked; the hand, its audit entry and the match's revision and summary
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "INSERT", "INSERT", "UPDATE"],
+    # no BEGIN to send (the driver begins); the three writes and the NOTIFY in one statement
+    "postgresql": ["SELECT users", "SELECT matches", "WITH new_hand"],
+}
+MATCH_JSON = {
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches"],  # the token's user; the match and its members
+    "postgresql": ["SELECT users", "SELECT matches"],  # a reading request: no transaction
+}
+MATCH_PAGE = {
+    # the session's user; the notices waiting; the match and its members; its latest change;
+    # the uid of the hand the player may undo; the seats claimed
+    "sqlite": ["BEGIN", "SELECT users", "SELECT notices", "SELECT matches", "SELECT audit_entries", "SELECT hands"]
+    + ["SELECT seats"],
+    "postgresql": ["SELECT users", "SELECT notices", "SELECT matches", "SELECT audit_entries", "SELECT hands"]
+    + ["SELECT seats"],
+}
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The statements sent while the block runs, each as its first two words and the table
+    it reads or writes."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def kinds(sent: list[str]) -> list[str]:
+    """Each statement as the tables above name it: `SELECT <first table>` (of the statement,
+    not of a subquery), `INSERT`, `UPDATE`, `WITH <first name>`, `BEGIN`."""
+    named = []
+    for statement in sent:
+        while re.search(r"\([^()]*\)", statement):  # a subquery's FROM is not the statement's
+            statement = re.sub(r"\([^()]*\)", "", statement)
+        words = statement.split()
+        if words[0] in ("SELECT", "WITH"):
+            after = words.index("FROM") + 1 if words[0] == "SELECT" else 1
+            named.append(f"{words[0]} {words[after].strip('(')}")
+        else:
+            named.append(words[0])
+    return named
+
+
+@pytest.fixture
+def played_match(api_user: ApiUser) -> str:
+    """A match of ten hands, the tenth just added by anna."""
+    match = api_user.new_match(players=list(SETUP.players), rules=SETUP.rules)
+    for record in RECORDS[:10]:
+        api_user.add_hand(match["id"], hand_to_dict(record))
+    return str(match["id"])
+
+
+def counted(app: Flask, database_url: str, request: Callable[[], Any]) -> list[str]:
+    """What `request` sends, the second time (the first fills this process's kept replay,
+    as a running worker has it)."""
+    request()
+    with statements(app) as sent:
+        request()
+    return kinds(sent)
+
+
+def dialect(database_url: str) -> str:
+    """sqlite or postgresql."""
+    return "postgresql" if database_url.startswith("postgresql") else "sqlite"
+
+
+def test_adding_a_hand_sends_the_pinned_statements(
+    app: Flask, database_url: str, api_user: ApiUser, played_match: str
+) -> None:
+    body = hand_to_dict(RECORDS[10])
+    url = f"/api/matches/{played_match}"
+    with statements(app) as sent:
+        response = api_user.post(f"{url}/hands", json=body | {"expected_hand": 11})
+    assert response.status_code == 201, response.json
+    assert kinds(sent) == ADD_HAND[dialect(database_url)], sent
+    assert len(response.json["hands"]) == 11 and response.json["members"] == ["anna"]
+
+
+def test_the_match_json_sends_the_pinned_statements(
+    app: Flask, database_url: str, api_user: ApiUser, played_match: str
+) -> None:
+    def fetch() -> None:
+        assert api_user.get(f"/api/matches/{played_match}").status_code == 200
+
+    assert counted(app, database_url, fetch) == MATCH_JSON[dialect(database_url)]
+
+
+def test_the_match_page_sends_the_pinned_statements(
+    app: Flask, database_url: str, api_user: ApiUser, played_match: str
+) -> None:
+    phone = app.test_client()
+    assert phone.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+
+    def page() -> None:
+        response = phone.get(f"/matches/{played_match}")
+        assert response.status_code == 200
+        assert "Undo hand 10" in response.get_data(as_text=True)  # the offer's hand uid is read
+
+    assert counted(app, database_url, page) == MATCH_PAGE[dialect(database_url)]
