@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -678,12 +679,16 @@ def database(kind: str, postgres: str, folder: Path, prefix: str = "bench_load")
 
 
 @contextlib.contextmanager
-def database_priority(kind: str, priority: int) -> Iterator[None]:
-    """With `--priority` on PostgreSQL: the local server's processes at that nice value for the
-    run (the backends it starts inherit the postmaster's), as before afterwards, so that the
-    database is measured at the server's priority, not below it."""
-    local = kind == "postgresql" and priority
-    pids = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split() if local else []
+def database_priority(kind: str, postgres: str, priority: int) -> Iterator[None]:
+    """With `--priority` on a PostgreSQL of this machine: its processes at that nice value for
+    the run (the backends it starts meanwhile inherit the postmaster's and keep it), as before
+    afterwards, so that the database is measured at the server's priority, not below it."""
+    host = urllib.parse.urlsplit(postgres).hostname
+    local = kind == "postgresql" and priority and host in (None, "", "localhost", "127.0.0.1", "::1")
+    pids: list[str] = []
+    with contextlib.suppress(FileNotFoundError):  # no pgrep: PostgreSQL stays as it is
+        if local:
+            pids = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
     before: dict[int, int] = {}
     for pid in map(int, pids):
         with contextlib.suppress(OSError):
@@ -859,7 +864,7 @@ def main(argv: list[str] | None = None) -> int:
         with (
             tempfile.TemporaryDirectory(prefix="bench-load-") as tmp,
             database(kind, args.postgres, Path(tmp), args.database_prefix) as url,
-            database_priority(kind, args.priority),
+            database_priority(kind, args.postgres, args.priority),
             serve(url, args, Path(tmp)) as server,
         ):
             if kind == "postgresql":

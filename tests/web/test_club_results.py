@@ -253,3 +253,20 @@ def test_the_standings_the_rounds_and_the_board_replay_no_match(app: Any, make_u
     assert [(r.status_code, signed.sub(b"", r.data)) for r in after] == [
         (r.status_code, signed.sub(b"", r.data)) for r in before
     ]
+
+
+def test_a_night_that_cannot_be_ranked_still_takes_its_changes(director: User) -> None:
+    """A night from before the checks whose table names a player off its roster (migration 0020
+    leaves its standings empty): a check-in and a table's end are taken, its standings stay
+    empty (ranked when read, as before), nothing refused."""
+    event = night(director, 6)
+    (first, a), _ = tables_of(event, 1)
+    table = db.session.get(EventTable, first)
+    assert table is not None
+    table.players = ["Nobody", *table.players[1:]]  # as a night stored before the roster was checked
+    db.session.commit()
+    events.add_to_roster(db.session.get(Event, event.id), guest="Late")  # type: ignore[arg-type]
+    add_hand(a, director, MISSED)
+    commands.end(a, director)
+    assert kept_is_the_replay(first) is not None
+    assert db.session.get(Event, event.id).standings is None  # type: ignore[union-attr]

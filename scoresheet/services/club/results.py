@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import load_only
 
-from ...club import TWELFTHS, Game, Round, StandingsRow, Table, standings_after
+from ...club import TWELFTHS, ClubError, Game, Round, StandingsRow, Table, standings_after
 from ...rules.figures import game_of
 from ...storage.extensions import db
 from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
@@ -182,9 +182,13 @@ def keep_standings(event_id: str, pending: Mapping[int, list[int] | None] | None
         later.add(event_id)
         return
     locked = db.select(Event).where(Event.id == event_id).with_for_update(key_share=True)
-    event = db.session.execute(locked).scalar_one()
+    # Read afresh: the request may hold the event as it was before another change committed.
+    event = db.session.execute(locked.execution_options(populate_existing=True)).scalar_one()
     rounds = _engine_rounds(event_id, pending or {})
-    kept = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
+    try:
+        kept: dict[str, Any] | None = kept_form(_ranked(event_id, event.seed, _game(event.game), rounds), len(rounds))
+    except ClubError:  # a night from before the checks whose tables name a player off its roster
+        kept = None  # (migration 0020): its changes are taken, its standings ranked when read
     if event.standings != kept:  # a round closed with its tables' results kept already: no write
         event.standings = kept
 

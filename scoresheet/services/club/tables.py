@@ -40,8 +40,9 @@ def keep_result(match: Match) -> None:
     recorded (its summary stored already): the standings read it instead of replaying the
     match. When the result changes (the match won, ended, corrected once it counts), the
     night's standings are ranked again and kept (`results.keep_standings`); an ordinary hand of
-    a table still playing changes nothing and costs nothing more. Nothing is flushed here (a
-    hand added is flushed only at the commit, which tells a number taken meanwhile)."""
+    a table still playing costs the one query that reads the table, and ranks nothing. Nothing
+    is flushed here (a hand added is flushed only at the commit, which tells a number taken
+    meanwhile)."""
     with db.session.no_autoflush:
         found = db.session.execute(
             db.select(EventTable, EventRound.event_id)

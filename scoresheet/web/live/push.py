@@ -23,6 +23,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,7 +190,8 @@ class Hub:
                     self._read_at = time.monotonic()
                     followed, new = self._followed()
                     self._refresh([m for m in followed if m in heard or m in new])
-                    self._check_access()
+                    with suppress(ConnectionError):  # decided at the next check; the feed is fine
+                        self._check_access()
             except Exception:  # noqa: BLE001 — lost, or the database is away: connect again after a pause
                 feed.close()
                 self._stopped.wait(self._every)
