@@ -1,7 +1,8 @@
-"""What a match's own commands ask about a match that is a club night's table (CLUB.md §1, §4),
-and the table's result they keep with every change of it.
+"""The result a club night's table keeps with every change of its match (CLUB.md §4), and the
+night's standings after a match is deleted. (Whether a match is a table, and its hand limit,
+the match says itself: `Match.event_table_id`, `Match.event_hand_limit`.)
 
-Kept apart from `events` (storage only), so that `services.matches.commands` can ask it
+Kept apart from `events` (storage only), so that `services.matches.commands` can call it
 without importing the club's commands, which create matches through it.
 """
 
@@ -14,19 +15,6 @@ from typing import Any
 from ...storage.extensions import db
 from ...storage.models import EventRound, EventTable, Match
 from . import results
-
-
-def is_event_table(match: Match) -> bool:
-    """The match is a table of a club night: a correction is taken at any time (CLUB.md §4)."""
-    found = db.session.execute(db.select(EventTable.id).where(EventTable.match_id == match.id)).first()
-    return found is not None
-
-
-def hand_limit(match: Match) -> int | None:
-    """The hand limit of the event this match is a table of (CLUB.md §1), or None: read with
-    the match's row where it was read for adding a hand (`queries.get_match_and_members`),
-    else now."""
-    return match.event_hand_limit
 
 
 def result_of(status: str, summary: Mapping[str, Any]) -> list[int] | None:

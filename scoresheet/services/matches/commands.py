@@ -203,7 +203,7 @@ def edit_hand(
     correction also once it is banked or ended (CLUB.md §4); a banked one's figures and ratings
     follow it."""
     read_locked(match)
-    closed_table = match.status != "open" and event_tables.is_event_table(match)
+    closed_table = match.status != "open" and match.event_table_id is not None  # CLUB.md §4
     hands = stored_hands(match) if closed_table else _lock(match)
     hand = _numbered(hands, number, uid)
     if version is not None and hand.version != version:
@@ -363,7 +363,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     trial = _try_next(match, current, record, expected)[0]
     sheet = trial.state()
     uid = new_hand_uid()
-    limit = event_tables.hand_limit(match)
+    limit = match.event_hand_limit  # CLUB.md §1 (read with the locked row on the API's path)
     stored, now = record_to_dict(record), utcnow()
     hand = {"match_id": match.id, "number": number, "uid": uid, "record": stored, "version": 1}
     hand |= {"created_by_id": user.id, "updated_by_id": user.id, "created_at": now, "updated_at": now}
