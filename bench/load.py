@@ -532,10 +532,17 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def gunicorn(
-    database_url: str, workers: int | None, log: Path, worker_class: str = "sync", redis: str = "", feed: str = "auto"
+    database_url: str,
+    workers: int | None,
+    log: Path,
+    worker_class: str = "sync",
+    redis: str = "",
+    feed: str = "auto",
+    probe: bool = False,
 ) -> Iterator[Server]:
     """gunicorn with the project's configuration on a free port, stopped afterwards (its limit
-    counters in `redis` if given: several workers must share them, as the app demands)."""
+    counters in `redis` if given: several workers must share them, as the app demands; `probe`:
+    its pool's checkouts timed into the log's folder, `bench/pool_probe.py`)."""
     port = free_port()
     env = {
         **os.environ,
@@ -554,7 +561,7 @@ def gunicorn(
         env["RATELIMIT_STORAGE_URI"] = redis
     # Counters under this run's own keys: an earlier run's on the same Redis never count.
     config = {**BENCH_CONFIG, "RATELIMIT_KEY_PREFIX": f"bench-{os.getpid()}-{time.time_ns()}"}
-    app = f"scoresheet:create_app({config!r})"
+    app = f"bench.pool_probe:app({config!r}, {str(log.parent)!r})" if probe else f"scoresheet:create_app({config!r})"
     with open(log, "w") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app], cwd=ROOT, env=env, stdout=out, stderr=out
@@ -620,6 +627,7 @@ def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator
                     worker_class,
                     args.redis if args.instances > 1 or args.workers != 1 else "",
                     args.feed,
+                    args.pool_probe,
                 )
             )
             for n in range(args.instances)
@@ -815,6 +823,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
     parser.add_argument(
+        "--pool-probe",
+        action="store_true",
+        help="time every database pool checkout in the workers and report the waits (bench/pool_probe.py)",
+    )
+    parser.add_argument(
         "--postgres",
         default=os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"),
         help="a PostgreSQL server to create the bench database on (as this URL's user)",
@@ -878,6 +891,11 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             print(f"(polling with: {run_args.poll_with}; LIVE_FEED={feed})", end="", flush=True)
             figures = report(kind, stats, elapsed, extra)
+            if args.pool_probe:
+                sys.path.insert(0, str(ROOT))
+                from bench.pool_probe import summary  # the app's modules: only for the probe
+
+                print(summary(Path(tmp)))
             failed |= figures["errors"] > 0 or figures["p99"] >= args.check_p99 or figures["delivery_p99"] > 3
     return 1 if failed and args.check else 0
 
