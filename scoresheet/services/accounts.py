@@ -73,9 +73,14 @@ def load_user(session_id: str) -> User | None:
     if parts is None:
         return None
     user: User | None = db.session.execute(_user_by_id(), {"user_id": parts[0]}).scalar_one_or_none()
-    if user is None or not hmac.compare_digest(user.session_secret.encode(), parts[1].encode()):
+    if user is None or not same_secret(user.session_secret, parts[1]):
         return None
     return user
+
+
+def same_secret(stored: str, given: str) -> bool:
+    """Whether a session's secret is the account's (compared in constant time)."""
+    return hmac.compare_digest(stored.encode(), given.encode())
 
 
 @cache

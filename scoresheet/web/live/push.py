@@ -18,7 +18,6 @@ Without push the pages poll `…/version` as before (`static/app.js` falls back 
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
 from collections import Counter
@@ -31,7 +30,7 @@ from flask import Flask, current_app
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
-from ...services.accounts import session_parts
+from ...services.accounts import same_secret, session_parts
 from ...services.matches.versions import HANDS_AND_REVISION_SQL, newer, version
 from ...storage.database import read_rows
 from ...storage.extensions import db
@@ -77,9 +76,7 @@ class Pass:
         if parts is None:  # issued too long ago
             return False
         user_id, secret = parts
-        return any(
-            u == user_id and s is not None and hmac.compare_digest(s.encode(), secret.encode()) for _m, _t, u, s in rows
-        )
+        return any(u == user_id and s is not None and same_secret(s, secret) for _m, _t, u, s in rows)
 
 
 class Hub:
