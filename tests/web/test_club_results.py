@@ -270,3 +270,17 @@ def test_a_night_that_cannot_be_ranked_still_takes_its_changes(director: User) -
     commands.end(a, director)
     assert kept_is_the_replay(first) is not None
     assert db.session.get(Event, event.id).standings is None  # type: ignore[union-attr]
+
+
+def test_the_standings_are_ranked_against_the_event_as_stored_not_as_the_request_read_it(director: User) -> None:
+    """A change committed by another request after this one read the night: the ranking is
+    compared with (and written over) what is stored, not the request's older copy."""
+    event = night(director, 6)
+    rows = kept_are_fresh(event.id)
+    event = db.session.get(Event, event.id)  # this request's copy, its standings as ranked
+    db.session.commit()
+    with db.engine.begin() as other:  # another request's change, committed meanwhile
+        other.execute(db.update(Event).where(Event.id == event.id).values(standings={"round": 1, "rows": []}))
+    results.keep_standings(event.id)  # ranks what this request's copy has: no change to it
+    db.session.commit()
+    assert kept_are_fresh(event.id) == rows
