@@ -277,7 +277,7 @@ def test_the_standings_are_ranked_against_the_event_as_stored_not_as_the_request
     compared with (and written over) what is stored, not the request's older copy."""
     event = night(director, 6)
     rows = kept_are_fresh(event.id)
-    event = db.session.get(Event, event.id)  # this request's copy, its standings as ranked
+    assert db.session.get(Event, event.id) is not None  # this request's copy, its standings as ranked
     db.session.commit()
     with db.engine.begin() as other:  # another request's change, committed meanwhile
         other.execute(db.update(Event).where(Event.id == event.id).values(standings={"round": 1, "rows": []}))
