@@ -229,22 +229,23 @@ def create_token(user: User) -> str:
     return token
 
 
-_TOKEN_USER = (
-    db.select(User)
-    .join(ApiToken, ApiToken.user_id == User.id)
-    .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.created_at > bindparam("made_after"))
-)
+LIVE_TOKEN = (ApiToken.token_hash == bindparam("token_hash")) & (ApiToken.created_at > bindparam("made_after"))
+"""The token row sent, made within its lifetime (its values: `token_values`)."""
+
+_TOKEN_USER = db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(LIVE_TOKEN)
 """The user of a token's hash, made within its lifetime: built once, not on every API call
 (building the statement cost about as much as running it, bench/club_standings.py's floor)."""
 
 
+def token_values(token: str) -> dict[str, Any]:
+    """The values `LIVE_TOKEN` is bound to for a token: its hash, and the oldest a token may be
+    made (`API_TOKEN_DAYS`: tokens have a lifetime, docs/security.md)."""
+    return {"token_hash": token_hash(token), "made_after": utcnow() - timedelta(days=int(setting("API_TOKEN_DAYS")))}
+
+
 def user_for_token(token: str) -> User | None:
-    """The user an API token belongs to, or None (also once the token is older than
-    `API_TOKEN_DAYS`: tokens have a lifetime, docs/security.md)."""
-    made_after = utcnow() - timedelta(days=int(setting("API_TOKEN_DAYS")))
-    found: User | None = db.session.execute(  # one query: every API call starts here
-        _TOKEN_USER, {"token_hash": token_hash(token), "made_after": made_after}
-    ).scalar_one_or_none()
+    """The user an API token belongs to, or None (also once the token is past its lifetime)."""
+    found: User | None = db.session.execute(_TOKEN_USER, token_values(token)).scalar_one_or_none()
     return found
 
 

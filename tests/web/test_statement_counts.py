@@ -29,8 +29,8 @@ ADD_HAND = {
     "postgresql": ["SELECT users", "SELECT matches", "WITH new_hand"],
 }
 MATCH_JSON = {
-    "sqlite": ["BEGIN", "SELECT users", "SELECT matches"],  # the token's user; the match and its members
-    "postgresql": ["SELECT users", "SELECT matches"],  # a reading request: no transaction
+    "sqlite": ["BEGIN", "SELECT api_tokens"],  # the token's user, the match and its members at once
+    "postgresql": ["SELECT api_tokens"],  # a reading request: no transaction
 }
 MATCH_PAGE = {
     # the session's user; the notices waiting; the match and its members; its latest change;
