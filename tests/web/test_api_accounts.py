@@ -105,10 +105,12 @@ def test_log_in_with_wrong_types_is_400(client: Any, api_user: Any, body: Any, f
 
 
 def test_deleting_the_current_token_stops_it_working(api_user: Any) -> None:
+    match = api_user.new_match()
     response = api_user.delete("/api/tokens/current")
     assert response.status_code == 204
     assert response.data == b"" and "Content-Type" not in response.headers
     assert api_user.get("/api/matches").status_code == 401
+    assert api_user.get(f"/api/matches/{match['id']}").status_code == 401
     assert api_user.delete("/api/tokens/current").status_code == 401
 
 
@@ -133,8 +135,10 @@ def test_deleting_one_token_leaves_the_others(client: Any, api_user: Any) -> Non
 )
 def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: Any) -> None:
     headers = {} if authorization is None else {"Authorization": authorization}
-    response = client.get("/api/matches", headers=headers)
-    assert response.status_code == 401
-    assert response.json["field"] is None
-    assert "token" in response.json["error"]
-    assert response.headers["WWW-Authenticate"] == "Bearer"
+    # the match checks the token in the query that reads it: the same answer
+    for url in ("/api/matches", f"/api/matches/{api_user.new_match()['id']}", "/api/matches/nosuchmatch"):
+        response = client.get(url, headers=headers)
+        assert response.status_code == 401, url
+        assert response.json["field"] is None
+        assert "token" in response.json["error"]
+        assert response.headers["WWW-Authenticate"] == "Bearer"
