@@ -174,10 +174,16 @@ def _wrong_password(e: WrongPassword) -> Any:
     return error_response(403, e.message, e.field) if _is_api() else _page(403, e.message)
 
 
+_WRITERS_CLASHED = frozenset({"40P01", "40001"})
+"""PostgreSQL's deadlock_detected and serialization_failure: two writers took the same rows in
+opposite orders (re-seating a round while its table's first hand ends it); one is rolled back."""
+
+
 def _database_busy(e: OperationalError) -> Any:
-    """SQLite's write lock still held by another writer after the busy timeout → 503, to try
-    again (any other database error is a 500)."""
-    if "database is locked" not in str(e.orig):
+    """SQLite's write lock still held by another writer after the busy timeout, or PostgreSQL
+    rolling back one of two writers that clashed → 503, to try again (a phone's waiting hand is
+    sent again by itself); any other database error is a 500."""
+    if "database is locked" not in str(e.orig) and getattr(e.orig, "sqlstate", None) not in _WRITERS_CLASHED:
         raise e
     db.session.rollback()
     answer = error_response(503, _BUSY_MESSAGE) if _is_api() else _page(503, _BUSY_MESSAGE)

@@ -231,3 +231,65 @@ def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask, serv
             for p in ("journal_mode", "foreign_keys", "busy_timeout")
         }
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000}
+
+
+def test_a_deadlock_with_a_reseating_director_is_a_503_that_stores_nothing(app: Flask, database_url: str) -> None:
+    """A table's first hand ends its match (a hand limit of 1): it locks the match, then the
+    night to keep its standings. The director re-seating the round at that moment holds the
+    night and then wants the match. PostgreSQL breaks the cycle by rolling one back; the hand's
+    request answers 503 (nothing saved, the phone sends it again), and sent again it is saved."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL only: SQLite has one writer at a time, which cannot deadlock")
+    phone = app.test_client()
+    status, director = call_json_of(phone, "POST", "/api/users", {"username": "director", "password": "correct horse"})
+    assert status == 201
+    token = director["token"]
+    body = {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 4, "hand_limit": 1}
+    status, night = call_json_of(phone, "POST", "/api/events", body, token)
+    assert status == 201
+    for n in range(3):
+        assert (
+            call_json_of(phone, "POST", f"/api/events/{night['id']}/roster", {"guest": f"Guest {n}"}, token)[0] == 201
+        )
+    status, round_ = call_json_of(phone, "POST", f"/api/events/{night['id']}/rounds", None, token)
+    assert status == 201
+    match_id = round_["tables"][0]["match_id"]
+    answers: list[Any] = []
+
+    def first_hand() -> None:
+        answers.append(phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token)))
+
+    with app.app_context(), db.engine.connect() as director_tx, db.engine.connect() as watcher:
+        watcher.execution_options(isolation_level="AUTOCOMMIT")  # (a transaction reads one snapshot)
+        director_tx.exec_driver_sql("SET deadlock_timeout = '60s'")  # the hand's request notices first
+        director_tx.execute(db.text("SELECT id FROM events WHERE id = :id FOR UPDATE"), {"id": night["id"]})
+        hand = threading.Thread(target=first_hand)
+        hand.start()
+        waiting = (
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        deadline = time.monotonic() + DEADLINE_S
+        while watcher.exec_driver_sql(waiting).scalar_one() == 0:  # the hand waits for the night
+            assert time.monotonic() < deadline and hand.is_alive(), answers
+            time.sleep(0.05)
+        director_tx.execute(db.text("SELECT id FROM matches WHERE id = :id FOR UPDATE"), {"id": match_id})
+        hand.join(DEADLINE_S)
+        director_tx.rollback()
+    (answer,) = answers
+    assert answer.status_code == 503, answer.json
+    assert "nothing was saved" in answer.json["error"] and answer.headers["Retry-After"] == "1"
+    assert call_json_of(phone, "GET", f"/api/matches/{match_id}", None, token)[1]["hands"] == []
+    again = phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token))
+    assert again.status_code == 201, again.json
+    assert call_json_of(phone, "GET", f"/api/matches/{match_id}", None, token)[1]["status"] == "ended"
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The API's authorization header."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def call_json_of(client: Any, method: str, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+    """One JSON request through the test client: (status, answer)."""
+    answer = client.open(path, method=method, json=body, headers=bearer(token) if token else {})
+    return answer.status_code, answer.json
