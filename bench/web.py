@@ -2,16 +2,18 @@
 
 Run:  .venv/bin/python bench/web.py            (--rounds N, --hands N; DATABASE_URL to use PostgreSQL)
 
-Builds a 200-hand match through the JSON API, then times in one process, interleaved round
-by round: GET /healthz, adding hand 201, fetching the match JSON and the CSV (as the other
-phones do right after), the match JSON once more with this process's sheet cache emptied
-(what a worker that has not seen the match yet pays: a full replay), and the live-update poll
-of a logged-in phone whose sheet is current (`GET /matches/<id>/version`, 304: what every
-phone asks every few seconds; `scoresheet/quick_poll.py` answers it), and the match page of a
-40-hand match of the same player, warm (what a phone opening the sheet pays). Between rounds
-hand 201 is deleted again and the match fetched once, untimed, as a polling phone would.
-Reports medians and their ratio to /healthz. A script, not a timed test: the ratios are what
-to compare, the machine is noisy.
+Builds a 200-hand match through the JSON API, then times in one process, interleaved round by
+round: GET /healthz, adding hand 201, fetching the match JSON and the CSV (as the other phones
+do right after), hand 202 through the match page's form as the phone's queue sends it
+(static/offline.js: the form's fields, answered in JSON), the match JSON once more with this
+process's sheet cache emptied (what a worker that has not seen the match yet pays: a full
+replay), and the live-update poll of a logged-in phone whose sheet is current (`GET
+/matches/<id>/version`, 304: what every phone asks every few seconds;
+`scoresheet/quick_poll.py` answers it), and the match page of a 40-hand match of the same
+player, warm (what a phone opening the sheet pays). Between rounds hands 202 and 201 are
+deleted again and the match fetched once, untimed, as a polling phone would. Reports medians
+and their ratio to /healthz. A script, not a timed test: the ratios are what to compare, the
+machine is noisy.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from bench.replay import build_match  # noqa: E402
 from bench.timing import interleaved, report  # noqa: E402
 from scoresheet import create_app  # noqa: E402
 from scoresheet.rules import hand_to_dict  # noqa: E402
-from scoresheet.services.matches import replay_cache
+from scoresheet.services.matches import replay_cache  # noqa: E402
+from scoresheet.web.pages.forms import record_to_form_data  # noqa: E402
 
 
 def main() -> None:
@@ -40,8 +43,8 @@ def main() -> None:
     parser.add_argument("--page-hands", type=int, default=40)
     args = parser.parse_args()
 
-    setup, records = build_match(args.hands + 1)
-    *stored, extra = records
+    setup, records = build_match(args.hands + 2)
+    *stored, extra, by_form = records
     with tempfile.TemporaryDirectory() as instance:
         app = create_app(
             {
@@ -68,6 +71,7 @@ def main() -> None:
         for record in stored[: args.page_hands]:
             assert client.post(page_url, headers=auth, json=hand_to_dict(record)).status_code == 201
         body = hand_to_dict(extra) | {"expected_hand": args.hands + 1}
+        fields = record_to_form_data(hand_to_dict(by_form), len(setup.players)) | {"expected_hand": args.hands + 2}
         phone = app.test_client()  # a phone logged in on the pages, as the live updates are
         assert phone.post("/login", data={"username": "bench", "password": "bench password"}).status_code == 302
         poll = f"/matches/{match['id']}/version"
@@ -76,8 +80,15 @@ def main() -> None:
         def add() -> None:
             assert client.post(f"{url}/hands", headers=auth, json=body).status_code == 201
 
+        def add_by_form() -> None:
+            queued = phone.post(
+                f"/matches/{match['id']}/hands/new", data=fields, headers={"Accept": "application/json"}
+            )
+            assert queued.status_code == 201, queued.json
+
         def undo() -> None:
-            assert client.delete(f"{url}/hands/{args.hands + 1}", headers=auth).status_code == 200
+            for number in (args.hands + 2, args.hands + 1):
+                assert client.delete(f"{url}/hands/{number}", headers=auth).status_code == 200
             client.get(url, headers=auth)
             etag["If-None-Match"] = phone.get(poll).headers["ETag"]
 
@@ -95,6 +106,7 @@ def main() -> None:
             "GET /healthz": lambda: client.get("/healthz"),
             "GET version, unchanged (304)": unchanged,
             f"POST hand {args.hands + 1}": add,
+            f"POST hand {args.hands + 2}, page form": add_by_form,
             "GET match JSON": lambda: client.get(url, headers=auth),
             "GET sheet.csv": lambda: client.get(f"{url}/sheet.csv", headers=auth),
             "GET match, cold": cold,

@@ -1,7 +1,8 @@
 """The statements a request sends to the database, pinned (docs/performance.md, "A cheaper
-hand"): adding a hand, fetching the match JSON and opening the match page each send exactly
-these, on SQLite and on PostgreSQL. A statement added to one of them fails here, with the list
-of what was sent; a statement taken away is a gain: lower the figure with it."""
+hand"): adding a hand (through the API and the page form), fetching the match JSON and opening
+the match page each send exactly these, on SQLite and on PostgreSQL. A statement added to one
+of them fails here, with the list of what was sent; a statement taken away is a gain: lower the
+figure with it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from sqlalchemy import event
 from bench.replay import build_match
 from scoresheet.rules import hand_to_dict
 from scoresheet.storage.extensions import db
+from scoresheet.web.pages.forms import record_to_form_data
 
 SETUP, RECORDS = build_match(11)
 
@@ -109,6 +111,19 @@ def test_adding_a_hand_sends_the_pinned_statements(
     assert response.status_code == 201, response.json
     assert kinds(sent) == ADD_HAND[dialect(database_url)], sent
     assert len(response.json["hands"]) == 11 and response.json["members"] == ["anna"]
+
+
+def test_adding_a_hand_from_the_page_form_sends_the_same_statements(
+    app: Flask, database_url: str, api_user: ApiUser, played_match: str
+) -> None:
+    """As the phone's queue sends it (static/offline.js): the form's fields, JSON answered."""
+    phone = app.test_client()
+    assert phone.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+    fields = record_to_form_data(hand_to_dict(RECORDS[10]), len(SETUP.players)) | {"expected_hand": "11"}
+    with statements(app) as sent:
+        response = phone.post(f"/matches/{played_match}/hands/new", data=fields, headers={"Accept": "application/json"})
+    assert response.status_code == 201, response.json
+    assert kinds(sent) == ADD_HAND[dialect(database_url)], sent
 
 
 def test_the_match_json_sends_the_pinned_statements(

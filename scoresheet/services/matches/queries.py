@@ -21,8 +21,12 @@ from ..errors import NotFound
 from .replay_cache import computed
 
 
-def get_match(match_id: str, user: User) -> Match:
-    """The match if the user is a member; otherwise 404, exactly like a match that is not there."""
+def get_match(match_id: str, user: User, for_update: bool = False) -> Match:
+    """The match if the user is a member; otherwise 404, exactly like a match that is not there.
+    `for_update`: read as `get_match_and_members` reads it for a change (locked, with its club
+    night's table and hand limit), so that the command reads nothing again."""
+    if for_update:
+        return get_match_and_members(match_id, user, for_update=True)[0]
     match: Match | None = db.session.execute(
         _member_match(), {"match_id": match_id, "user_id": user.id}
     ).scalar_one_or_none()

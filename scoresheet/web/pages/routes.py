@@ -288,7 +288,7 @@ def sheet_workbook(match_id: str) -> Response:
 @login_required
 def new_hand(match_id: str) -> Any:
     """Enter the next hand (Tichu: the next round)."""
-    m = queries.get_match(match_id, current_user)
+    m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
     sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
@@ -320,7 +320,7 @@ def new_hand(match_id: str) -> Any:
 @login_required
 def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand (Tichu: a round); every later one is recomputed."""
-    m = queries.get_match(match_id, current_user)
+    m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
     hand = queries.get_hand(m, number)
     if m.status != "open":
         closed = _("This match is closed: its hands can no longer change.")
@@ -386,7 +386,7 @@ def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand after a confirmation; later hands move up and are recomputed. The link,
     the form and the Undo toast name the hand (`?uid=`): a tap made before the sheet changed
     deletes nothing once hand `number` is another hand."""
-    m = queries.get_match(match_id, current_user)
+    m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
     uid = request.args.get("uid") or None
     if uid is None:
         queries.get_hand(m, number)
