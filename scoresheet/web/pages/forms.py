@@ -199,9 +199,11 @@ class HandForm(RefusableForm):
     blind = BooleanField(_l("Blind bid (doubled)"))
     sitter_points = number_field(_l("Sitter-out's talon points"))
     forced = BooleanField(FORCED)
-    expected_hand = HiddenField()
-    version = HiddenField()
-    uid = HiddenField()
+    # A hidden field shows no label: one named (empty) keeps WTForms from making one up through
+    # Flask-WTF, which loads WTForms' own catalog from disk for it on every request.
+    expected_hand = HiddenField("")
+    version = HiddenField("")
+    uid = HiddenField("")
     """A correction names the hand it corrects (`Hand.uid`)."""
 
     seats = 0
@@ -302,9 +304,9 @@ class RoundForm(RefusableForm):
         default=50,
         render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
     )
-    expected_hand = HiddenField()
-    version = HiddenField()
-    uid = HiddenField()
+    expected_hand = HiddenField("")  # (no label: see HandForm)
+    version = HiddenField("")
+    uid = HiddenField("")
     """A correction names the round it corrects (`Hand.uid`)."""
 
     def calls(self) -> list[Any]:
