@@ -21,7 +21,6 @@ from ...club import TWELFTHS, ClubError, Game, Round, StandingsRow, Table, stand
 from ...rules.figures import game_of
 from ...storage.extensions import db
 from ...storage.models import Event, EventPlayer, EventRound, EventTable, Match
-from ..matches.replay_cache import computed
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +58,6 @@ def _result_scores(entered: list[int] | None, match_id: str | None, kept: list[i
     if entered is not None:
         return entered
     return kept if match_id is not None else None
-
-
-def live_scores(table: EventTable) -> list[int] | None:
-    """The table's scores as its sheet stands now, seat order (Tichu: per team), for the board."""
-    match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-    return [s.score for s in computed(match).sheet.standings] if match is not None else None
 
 
 def minutes_left(event: Event, seated_at: datetime, now: datetime) -> int | None:

@@ -280,15 +280,3 @@ def event_backup_file(event_id: str) -> Any:
     return Response(
         text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
     )
-
-
-def _round_view(event: Event) -> dict[str, Any]:
-    """What the board and the event's page show: the current round with each table's scores as
-    they stand, the countdown, and the standings."""
-    seated = list(event.seated)
-    current = serialize.round_data(event, seated[-1]) if seated else None
-    if current is not None:
-        for shown, table in zip(current["tables"], seated[-1].tables, strict=True):
-            shown["live"] = shown["result"]["scores"] if shown["result"] else results.live_scores(table)
-    left = results.minutes_left(event, seated[-1].seated_at, utcnow()) if seated and not seated[-1].closed_at else None
-    return {"round": current, "minutes_left": left, "standings": serialize.standings_data(event)["standings"]}
