@@ -85,10 +85,6 @@ class HouseRulesForm(RefusableForm):
             for value, label in house_rules.dump_words(dump_at)
         ]
 
-    def house_fields(self) -> list[Any]:
-        """The house rules' fields (RULES.md §11), in the order of the rules."""
-        return [self[key] for key in HOUSE_RULES]
-
     def house_rules(self) -> dict[str, Any]:
         """The house rules set away from the usual: a switch ticked, a choice made, a number
         other than the rule's default typed (an empty box is the default)."""

@@ -60,11 +60,3 @@ def stop_watch_link(match: Match, user: User) -> None:
         audit.log(match, user, "watch_link_stopped")
     match.watch_token = None
     db.session.commit()
-
-
-def still_watched(match_id: str, token: str) -> bool:
-    """Whether the watch link `token` still shows this match (one query)."""
-    if not WATCH_TOKEN.fullmatch(token):
-        return False
-    found = db.session.execute(db.select(Match.id).where(Match.watch_token == token)).scalar_one_or_none()
-    return found == match_id

@@ -107,14 +107,6 @@ def _token_match() -> Any:
     )
 
 
-def is_member(match_id: str, user_id: int) -> bool:
-    """Whether the account is a member of the match (one query, nothing loaded)."""
-    found = db.session.execute(
-        db.select(Member.id).where(Member.match_id == match_id, Member.user_id == user_id).limit(1)
-    ).first()
-    return found is not None
-
-
 def get_hand(match: Match, number: int) -> Hand:
     """The stored hand with this number (for an edit form: its record and version), else 404."""
     hand: Hand | None = db.session.execute(

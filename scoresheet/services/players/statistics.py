@@ -242,11 +242,6 @@ class PairFigures:
         """The player's final score less the other's, on average."""
         return self.score_difference / self.matches
 
-    @property
-    def calls_made_rate(self) -> float | None:
-        """Calls made over calls called, None without a call."""
-        return self.calls_made / self.calls if self.calls else None
-
 
 _s1, _s2 = aliased(Seat, name="s1"), aliased(Seat, name="s2")
 _f1, _f2 = aliased(SeatFigure, name="f1"), aliased(SeatFigure, name="f2")

@@ -55,8 +55,8 @@ _ACCESS = (
     " WHERE m.id IN ({})"
 )
 """Who may read the streams of these matches: each match's watch token, and each member's
-account with its session secret (`accounts.load_user` and `queries.is_member` for every stream
-of the process in one query)."""
+account with its session secret (what `accounts.load_user` and a membership check would read
+for each stream, for every stream of the process in one query)."""
 
 
 @dataclass(frozen=True, slots=True)
