@@ -75,30 +75,29 @@ def _match_and_members(for_update: bool) -> Any:
     return locked.execution_options(populate_existing=True)
 
 
-def match_for_token(match_id: str, token: str) -> tuple[User, Match, list[str]] | None:
-    """`get_match_and_members` with the API's authentication in the same statement: the user
-    of a live API token, their match and its members' names. None when the token is no live
-    token (the API answers 401); NotFound when the match is not the user's. Every phone fetches
-    the match after every change: on PostgreSQL each statement is a round trip."""
+def match_for_token(match_id: str, token: str) -> tuple[Match, list[str]] | None:
+    """`get_match_and_members` with the API's authentication in the same statement: the match
+    of a live API token's user and its members' names. None when the token is no live token
+    (the API answers 401); NotFound when the match is not the user's. Every phone fetches the
+    match after every change: on PostgreSQL each statement is a round trip."""
     rows = db.session.execute(_token_match(), {"match_id": match_id} | accounts.token_values(token)).all()
     if not rows:
         return None
-    user, match = rows[0][0], rows[0][1]
+    match = rows[0][1]
     if match is None:
         raise NotFound(_("There is no such match."))
-    return user, match, [name for _user, _match, name in rows]
+    return match, [name for _user, _match, name in rows]
 
 
 @cache
 def _token_match() -> Any:
     """The query of `match_for_token`: a row per member, in the order they joined; one row
-    with no match when the token's user is no member of it."""
+    with no match when the token's user is no member of it (the user's id only: the answer
+    needs nothing else of the account)."""
     mine, everyone, member = aliased(Member), aliased(Member), aliased(User)
     return (
-        db.select(User, Match, member.username)
-        .select_from(ApiToken)
-        .join(User, User.id == ApiToken.user_id)
-        .outerjoin(mine, (mine.user_id == User.id) & (mine.match_id == bindparam("match_id")))
+        db.select(ApiToken.user_id, Match, member.username)
+        .outerjoin(mine, (mine.user_id == ApiToken.user_id) & (mine.match_id == bindparam("match_id")))
         .outerjoin(Match, Match.id == mine.match_id)
         .outerjoin(everyone, everyone.match_id == Match.id)
         .outerjoin(member, member.id == everyone.user_id)
