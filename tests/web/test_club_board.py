@@ -42,7 +42,11 @@ def test_the_board_shows_a_card_per_table_with_each_players_score_as_it_stands(d
     ]
     assert "1 hand" in html
     assert "45 minutes left" in html
-    assert "Round 1" in html
+    assert "Round 1 of 3" in html
+    # A club night's round is the word the night's other pages use (ru: тур), not a Tichu deal's
+    # (ru: раунд): the two are different words in every language but English.
+    russian = client.get(f"/events/watch/{_token(event)}", headers={"Accept-Language": "ru"})
+    assert "Тур 1 из 3" in russian.get_data(as_text=True) and "Раунд" not in russian.get_data(as_text=True)
 
 
 def test_the_board_version_moves_with_a_hand_a_round_seated_again_or_closed_and_the_roster_and_answers_304_otherwise(
