@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from sqlalchemy import event
+from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from scoresheet.services.club import results
@@ -233,48 +234,30 @@ def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask, serv
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000}
 
 
-def test_a_deadlock_with_a_reseating_director_is_a_503_that_stores_nothing(app: Flask, database_url: str) -> None:
-    """A table's first hand ends its match (a hand limit of 1): it locks the match, then the
-    night to keep its standings. The director re-seating the round at that moment holds the
-    night and then wants the match. PostgreSQL breaks the cycle by rolling one back; the hand's
-    request answers 503 (nothing saved, the phone sends it again), and sent again it is saved."""
+def test_a_deadlock_between_two_writers_is_a_503_that_stores_nothing(app: Flask, database_url: str) -> None:
+    """Two writers that take the same rows in opposite orders: PostgreSQL rolls one back. Here
+    a table's first hand ends its match (a hand limit of 1): it locks the match, then the night
+    to keep its standings; the other writer holds the night and then wants the match (as
+    re-seating a round did before it locked the matches first). The hand's request answers 503
+    (nothing saved, the phone sends it again), and sent again it is saved."""
     if database_url.startswith("sqlite"):
         pytest.skip("PostgreSQL only: SQLite has one writer at a time, which cannot deadlock")
     phone = app.test_client()
-    status, director = call_json_of(phone, "POST", "/api/users", {"username": "director", "password": "correct horse"})
-    assert status == 201
-    token = director["token"]
-    body = {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 4, "hand_limit": 1}
-    status, night = call_json_of(phone, "POST", "/api/events", body, token)
-    assert status == 201
-    for n in range(3):
-        assert (
-            call_json_of(phone, "POST", f"/api/events/{night['id']}/roster", {"guest": f"Guest {n}"}, token)[0] == 201
-        )
-    status, round_ = call_json_of(phone, "POST", f"/api/events/{night['id']}/rounds", None, token)
-    assert status == 201
-    match_id = round_["tables"][0]["match_id"]
+    token, night_id, match_id = seated_night(phone, hand_limit=1)
     answers: list[Any] = []
 
     def first_hand() -> None:
         answers.append(phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token)))
 
-    with app.app_context(), db.engine.connect() as director_tx, db.engine.connect() as watcher:
-        watcher.execution_options(isolation_level="AUTOCOMMIT")  # (a transaction reads one snapshot)
-        director_tx.exec_driver_sql("SET deadlock_timeout = '60s'")  # the hand's request notices first
-        director_tx.execute(db.text("SELECT id FROM events WHERE id = :id FOR UPDATE"), {"id": night["id"]})
+    with app.app_context(), db.engine.connect() as other, db.engine.connect() as watcher:
+        other.exec_driver_sql("SET deadlock_timeout = '60s'")  # the hand's request notices first
+        other.execute(db.text("SELECT id FROM events WHERE id = :id FOR UPDATE"), {"id": night_id})
         hand = threading.Thread(target=first_hand)
         hand.start()
-        waiting = (
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        deadline = time.monotonic() + DEADLINE_S
-        while watcher.exec_driver_sql(waiting).scalar_one() == 0:  # the hand waits for the night
-            assert time.monotonic() < deadline and hand.is_alive(), answers
-            time.sleep(0.05)
-        director_tx.execute(db.text("SELECT id FROM matches WHERE id = :id FOR UPDATE"), {"id": match_id})
+        wait_for_a_lock(watcher, hand)  # the hand waits for the night
+        other.execute(db.text("SELECT id FROM matches WHERE id = :id FOR UPDATE"), {"id": match_id})
         hand.join(DEADLINE_S)
-        director_tx.rollback()
+        other.rollback()
     (answer,) = answers
     assert answer.status_code == 503, answer.json
     assert "nothing was saved" in answer.json["error"] and answer.headers["Retry-After"] == "1"
@@ -282,6 +265,64 @@ def test_a_deadlock_with_a_reseating_director_is_a_503_that_stores_nothing(app: 
     again = phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token))
     assert again.status_code == 201, again.json
     assert call_json_of(phone, "GET", f"/api/matches/{match_id}", None, token)[1]["status"] == "ended"
+
+
+def test_a_round_seated_again_waits_for_a_hand_being_saved_and_then_keeps_it(app: Flask, database_url: str) -> None:
+    """Re-seating a round locks its tables' matches before the night, in the order a hand takes
+    them (its match, then the night): while a table's first hand is being saved the re-seat
+    waits without holding the night, then finds the hand and refuses (409) instead of deleting
+    it with the match."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL only: SQLite's writers take the one write lock, one after another")
+    phone = app.test_client()
+    token, night_id, match_id = seated_night(phone)
+    answers: list[Any] = []
+
+    def reseat() -> None:
+        answers.append(phone.delete(f"/api/events/{night_id}/rounds/1", headers=bearer(token)))
+
+    with app.app_context(), Session(db.engine) as saving, db.engine.connect() as watcher:
+        saving.execute(db.select(models.Match.id).where(models.Match.id == match_id).with_for_update())
+        saving.add(models.Hand(match_id=match_id, number=1, record={"kind": "redeal"}))
+        saving.flush()  # a hand being saved: its match locked, its row written, not committed yet
+        director = threading.Thread(target=reseat)
+        director.start()
+        wait_for_a_lock(watcher, director)
+        # The night is free meanwhile (the hand's standings can be kept): locked and let go at once.
+        watcher.execute(db.text("SELECT id FROM events WHERE id = :id FOR UPDATE NOWAIT"), {"id": night_id})
+        saving.commit()
+        director.join(DEADLINE_S)
+    (answer,) = answers
+    assert answer.status_code == 409, answer.json
+    assert "has played" in answer.json["error"]
+    assert len(call_json_of(phone, "GET", f"/api/matches/{match_id}", None, token)[1]["hands"]) == 1
+
+
+def seated_night(client: Any, **body: Any) -> tuple[str, str, str]:
+    """A director's token, their night of three guests with round 1 seated, and its one
+    table's match id."""
+    status, director = call_json_of(client, "POST", "/api/users", {"username": "director", "password": "correct horse"})
+    assert status == 201
+    token = director["token"]
+    body = {"name": "Friday", "game": {"rules": "squarescores"}, "rounds": 2, "seed": 4, **body}
+    status, night = call_json_of(client, "POST", "/api/events", body, token)
+    assert status == 201
+    for n in range(3):
+        guest = {"guest": f"Guest {n}"}
+        assert call_json_of(client, "POST", f"/api/events/{night['id']}/roster", guest, token)[0] == 201
+    status, round_ = call_json_of(client, "POST", f"/api/events/{night['id']}/rounds", None, token)
+    assert status == 201
+    return token, night["id"], round_["tables"][0]["match_id"]
+
+
+def wait_for_a_lock(watcher: Any, thread: threading.Thread) -> None:
+    """Wait until a request of this database waits for a row lock (`thread` making it)."""
+    watcher.execution_options(isolation_level="AUTOCOMMIT")  # (a transaction reads one snapshot)
+    waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+    deadline = time.monotonic() + DEADLINE_S
+    while watcher.exec_driver_sql(waiting).scalar_one() == 0:
+        assert time.monotonic() < deadline and thread.is_alive(), "nothing waited for a lock"
+        time.sleep(0.05)
 
 
 def bearer(token: str) -> dict[str, str]:

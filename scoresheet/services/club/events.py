@@ -268,6 +268,7 @@ def get_round(event: Event, number: int) -> EventRound:
 def unseat_round(event: Event, number: int) -> None:
     """Take the current round back before any hand, to seat it again (CLUB.md §3: a re-seat
     draws again); its tables' matches go with it."""
+    _lock_matches(get_round(event, number))
     _lock(event)
     round_ = get_round(event, number)
     if number != len(event.seated):
@@ -324,6 +325,16 @@ def _lock(event: Event) -> None:
     db.session.execute(
         db.select(Event).where(Event.id == event.id).with_for_update().execution_options(populate_existing=True)
     ).scalar_one()
+
+
+def _lock_matches(round_: EventRound) -> None:
+    """Lock the round's matches (PostgreSQL), in the order of their ids, before the night: a
+    hand locks its match and then the night (its standings), so taking the locks the other way
+    round deadlocked, and no hand can land in a match between the check that it has none and
+    its deletion."""
+    ids = sorted(t.match_id for t in round_.tables if t.match_id is not None)
+    if ids:
+        db.session.execute(db.select(Match.id).where(Match.id.in_(ids)).order_by(Match.id).with_for_update())
 
 
 def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
