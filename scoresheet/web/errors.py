@@ -3,7 +3,8 @@
 One handler per error (microblog): every HTTP error (and every unexpected exception, as 500),
 an engine refusal (`Malformed` → 400, `Refused` → 422), the service layer's refusals
 (services/errors.py: `NotFound` → 404, `Forbidden` → 403, `Conflict` → 409, `WrongPassword`
-→ 403) and SQLite's write lock held too long (503). Views that put a refusal
+→ 403), and a writer that could not wait (503: SQLite's write lock held too long, or
+PostgreSQL rolling back one of two writers that clashed). Views that put a refusal
 next to its form field catch it themselves; whatever they do not catch ends here.
 """
 
@@ -183,9 +184,12 @@ def _database_busy(e: OperationalError) -> Any:
     """SQLite's write lock still held by another writer after the busy timeout, or PostgreSQL
     rolling back one of two writers that clashed → 503, to try again (a phone's waiting hand is
     sent again by itself); any other database error is a 500."""
-    if "database is locked" not in str(e.orig) and getattr(e.orig, "sqlstate", None) not in _WRITERS_CLASHED:
+    sqlstate = getattr(e.orig, "sqlstate", None)
+    if "database is locked" not in str(e.orig) and sqlstate not in _WRITERS_CLASHED:
         raise e
     db.session.rollback()
+    if sqlstate in _WRITERS_CLASHED:  # the app takes its rows in one order: worth looking into
+        current_app.logger.warning("two writers clashed (%s), one was answered 503: %s", sqlstate, e.orig)
     answer = error_response(503, _BUSY_MESSAGE) if _is_api() else _page(503, _BUSY_MESSAGE)
     response = current_app.make_response(answer)
     response.headers["Retry-After"] = "1"

@@ -142,3 +142,4 @@ def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: 
         assert response.json["field"] is None
         assert "token" in response.json["error"]
         assert response.headers["WWW-Authenticate"] == "Bearer"
+        assert client.options(url, headers=headers).status_code == 401, url

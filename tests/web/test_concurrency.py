@@ -234,7 +234,9 @@ def test_sqlite_write_requests_begin_immediate_and_reads_do_not(app: Flask, serv
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000}
 
 
-def test_a_deadlock_between_two_writers_is_a_503_that_stores_nothing(app: Flask, database_url: str) -> None:
+def test_a_deadlock_between_two_writers_is_a_503_that_stores_nothing(
+    app: Flask, database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Two writers that take the same rows in opposite orders: PostgreSQL rolls one back. Here
     a table's first hand ends its match (a hand limit of 1): it locks the match, then the night
     to keep its standings; the other writer holds the night and then wants the match (as
@@ -261,6 +263,7 @@ def test_a_deadlock_between_two_writers_is_a_503_that_stores_nothing(app: Flask,
     (answer,) = answers
     assert answer.status_code == 503, answer.json
     assert "nothing was saved" in answer.json["error"] and answer.headers["Retry-After"] == "1"
+    assert "two writers clashed (40P01)" in caplog.text  # the app takes its rows in one order: logged
     assert call_json_of(phone, "GET", f"/api/matches/{match_id}", None, token)[1]["hands"] == []
     again = phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token))
     assert again.status_code == 201, again.json

@@ -1,8 +1,8 @@
 """The statements a request sends to the database, pinned (docs/performance.md, "A cheaper
-hand"): adding a hand (through the API and the page form), fetching the match JSON and opening
-the match page each send exactly these, on SQLite and on PostgreSQL. A statement added to one
-of them fails here, with the list of what was sent; a statement taken away is a gain: lower the
-figure with it."""
+hand"): adding a hand (through the API and the page form), correcting and deleting one,
+fetching the match JSON and opening the match page each send exactly these, on SQLite and on
+PostgreSQL. A statement added to one of them fails here, with the list of what was sent; a
+statement taken away is a gain: lower the figure with it."""
 
 from __future__ import annotations
 
@@ -24,11 +24,27 @@ from scoresheet.web.pages.forms import record_to_form_data
 SETUP, RECORDS = build_match(11)
 
 ADD_HAND = {
-    # BEGIN IMMEDIATE; the token's user; the match, its members and its club night's hand limit,
-    # read locked; the hand, its audit entry and the match's revision and summary
+    # BEGIN IMMEDIATE; the user (the token's; the page form's: the session's); the match, its
+    # members and its club night's hand limit, read locked; the hand, its audit entry and the
+    # match's revision and summary
     "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "INSERT", "INSERT", "UPDATE"],
     # no BEGIN to send (the driver begins); the three writes and the NOTIFY in one statement
     "postgresql": ["SELECT users", "SELECT matches", "WITH new_hand"],
+}
+CORRECT_HAND = {
+    # the session's user; the match, locked, with its club night's table; the hand for the form;
+    # every hand, locked; the audit entry; the match's revision and summary; the hand
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "UPDATE", "UPDATE"],
+    "postgresql": ["SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "UPDATE", "UPDATE"]
+    + ["SELECT pg_notify"],
+}
+DELETE_HAND = {
+    # as a correction, then the hand deleted and the later ones moved up (two steps, so that no
+    # two hands share a number meanwhile), and the match's revision and summary
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "DELETE"]
+    + ["UPDATE", "UPDATE", "UPDATE"],
+    "postgresql": ["SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "DELETE"]
+    + ["UPDATE", "UPDATE", "UPDATE", "SELECT pg_notify"],
 }
 MATCH_JSON = {
     "sqlite": ["BEGIN", "SELECT api_tokens"],  # the token's user, the match and its members at once
@@ -64,14 +80,15 @@ def statements(app: Flask) -> Iterator[list[str]]:
 
 def kinds(sent: list[str]) -> list[str]:
     """Each statement as the tables above name it: `SELECT <first table>` (of the statement,
-    not of a subquery), `INSERT`, `UPDATE`, `WITH <first name>`, `BEGIN`."""
+    not of a subquery; of no table: `SELECT <function>`), `INSERT`, `UPDATE`, `WITH <first
+    name>`, `BEGIN`."""
     named = []
     for statement in sent:
         while re.search(r"\([^()]*\)", statement):  # a subquery's FROM is not the statement's
             statement = re.sub(r"\([^()]*\)", "", statement)
         words = statement.split()
-        if words[0] in ("SELECT", "WITH"):
-            after = words.index("FROM") + 1 if words[0] == "SELECT" else 1
+        if words[0] in ("SELECT", "WITH"):  # (a SELECT of no table: its function, pg_notify)
+            after = words.index("FROM") + 1 if words[0] == "SELECT" and "FROM" in words else 1
             named.append(f"{words[0]} {words[after].strip('(')}")
         else:
             named.append(words[0])
@@ -124,6 +141,22 @@ def test_adding_a_hand_from_the_page_form_sends_the_same_statements(
         response = phone.post(f"/matches/{played_match}/hands/new", data=fields, headers={"Accept": "application/json"})
     assert response.status_code == 201, response.json
     assert kinds(sent) == ADD_HAND[dialect(database_url)], sent
+
+
+def test_correcting_and_deleting_a_hand_from_the_page_forms_send_the_pinned_statements(
+    app: Flask, database_url: str, api_user: ApiUser, played_match: str
+) -> None:
+    phone = app.test_client()
+    assert phone.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+    url = f"/matches/{played_match}/hands/10"
+    with statements(app) as sent:
+        response = phone.post(f"{url}/edit", data={"kind": "redeal"}, headers={"Accept": "application/json"})
+    assert response.status_code == 201, response.json
+    assert kinds(sent) == CORRECT_HAND[dialect(database_url)], sent
+    with statements(app) as sent:
+        assert phone.post(f"{url}/delete", data={"confirm": "y"}).status_code == 302
+    assert kinds(sent) == DELETE_HAND[dialect(database_url)], sent
+    assert len(api_user.get(f"/api/matches/{played_match}").json["hands"]) == 9
 
 
 def test_the_match_json_sends_the_pinned_statements(

@@ -487,7 +487,8 @@ def _touch(match: Match, sheet: MatchState) -> datetime:
     match.revision += 1
     match.updated_at = now = utcnow()
     store_summary(match, sheet)
-    event_tables.keep_result(match)
+    if match.event_table_id is not None:  # (read with the locked row: no query for an ordinary match)
+        event_tables.keep_result(match)
     return now
 
 

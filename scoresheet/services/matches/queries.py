@@ -21,7 +21,7 @@ from ..errors import NotFound
 from .replay_cache import computed
 
 
-def get_match(match_id: str, user: User, for_update: bool = False) -> Match:
+def get_match(match_id: str, user: User, *, for_update: bool = False) -> Match:
     """The match if the user is a member; otherwise 404, exactly like a match that is not there.
     `for_update`: read as `get_match_and_members` reads it for a change (locked, with its club
     night's table and hand limit), so that the command reads nothing again."""
@@ -42,7 +42,7 @@ def _member_match() -> Any:
     return db.select(Match).join(Member).where(mine)
 
 
-def get_match_and_members(match_id: str, user: User, for_update: bool = False) -> tuple[Match, list[str]]:
+def get_match_and_members(match_id: str, user: User, *, for_update: bool = False) -> tuple[Match, list[str]]:
     """`get_match` and `member_names` in one query: what the match object of the API needs
     besides its sheet. `for_update`: the match's row read afresh and locked until the
     transaction ends (`read_locked`, which the command then need not repeat)."""
@@ -77,9 +77,9 @@ def _match_and_members(for_update: bool) -> Any:
 
 def match_for_token(match_id: str, token: str) -> tuple[Match, list[str]] | None:
     """`get_match_and_members` with the API's authentication in the same statement: the match
-    of a live API token's user and its members' names. None when the token is no live token
-    (the API answers 401); NotFound when the match is not the user's. Every phone fetches the
-    match after every change: on PostgreSQL each statement is a round trip."""
+    of a live API token's user and its members' names. None when the token is no live token;
+    NotFound when the match is not the user's. Every phone fetches the match after every
+    change: on PostgreSQL each statement is a round trip."""
     rows = db.session.execute(_token_match(), {"match_id": match_id} | accounts.token_values(token)).all()
     if not rows:
         return None

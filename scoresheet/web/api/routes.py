@@ -30,7 +30,7 @@ csrf.exempt(bp)
 _PUBLIC = {"api.create_user", "api.create_token"}
 _SIGNS_IN_ITSELF = {"api.get_match"}
 """Views that check the token in the statement that reads what they answer (one round trip);
-they set no `g.api_user`."""
+they set no `g.api_user`. Flask answers their OPTIONS itself: that is checked here."""
 _ACCOUNT_KEYS = ("username", "password")
 
 
@@ -45,7 +45,7 @@ def refuse_large_body() -> None:
 @bp.before_request
 def require_token() -> Response | None:
     """Every call but registering and logging in sends `Authorization: Bearer <token>`."""
-    if request.endpoint in _PUBLIC or request.endpoint in _SIGNS_IN_ITSELF:
+    if request.endpoint in _PUBLIC or (request.endpoint in _SIGNS_IN_ITSELF and request.method != "OPTIONS"):
         return None
     return require_bearer_token()
 

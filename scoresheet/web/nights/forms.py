@@ -99,7 +99,7 @@ class RosterForm(RefusableForm):
 class StatusForm(RefusableForm):
     """Mark a roster entry present, absent or dropped (one button each)."""
 
-    status = HiddenField(validators=[InputRequired()])
+    status = HiddenField("", validators=[InputRequired()])  # (no label to make up: see pages/forms.py)
 
 
 class DirectorForm(RefusableForm):
