@@ -177,7 +177,8 @@ def _wrong_password(e: WrongPassword) -> Any:
 
 _WRITERS_CLASHED = frozenset({"40P01", "40001"})
 """PostgreSQL's deadlock_detected and serialization_failure: two writers took the same rows in
-opposite orders (re-seating a round while its table's first hand ends it); one is rolled back."""
+opposite orders and one was rolled back. The app's writers take a match before its club night
+(`events.unseat_round`): this is the safety net."""
 
 
 def _database_busy(e: OperationalError) -> Any:
