@@ -39,12 +39,12 @@ CORRECT_HAND = {
     + ["SELECT pg_notify"],
 }
 DELETE_HAND = {
-    # as a correction, then the hand deleted and the later ones moved up (two steps, so that no
-    # two hands share a number meanwhile), and the match's revision and summary
+    # as a correction, then the hand deleted and the match's revision and summary; deleting the
+    # newest hand (Undo) moves no later hand up (two steps, so that no two hands share a number)
     "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "DELETE"]
-    + ["UPDATE", "UPDATE", "UPDATE"],
+    + ["UPDATE"],
     "postgresql": ["SELECT users", "SELECT matches", "SELECT hands", "SELECT hands", "INSERT", "DELETE"]
-    + ["UPDATE", "UPDATE", "UPDATE", "SELECT pg_notify"],
+    + ["UPDATE", "SELECT pg_notify"],
 }
 MATCH_JSON = {
     "sqlite": ["BEGIN", "SELECT api_tokens"],  # the token's user, the match and its members at once
