@@ -80,8 +80,16 @@ def set_bid(page: Any, bid: int) -> None:
         return
     if way == "quick":
         page.locator(f".quick-bids button[data-bid='{start}']").tap()
-    while int(page.input_value("#bid")) != bid:
+        seen(page, "#bid", str(start))
+    while (shown := page.input_value("#bid")) != str(bid):
         page.locator(f"button[data-step-for=bid][data-step='{1 if bid > start else -1}']").tap()
+        page.wait_for_function("shown => document.querySelector('#bid').value !== shown", arg=shown)
+
+
+def seen(page: Any, selector: str, value: str) -> None:
+    """Wait until a tap has taken effect, as a player sees it before the next one: a tap's click
+    comes after the touch, and on a loaded machine after the test's next look."""
+    page.wait_for_function("([s, v]) => document.querySelector(s).value === v", arg=[selector, value])
 
 
 def enter(page: Any, hand: Hand) -> None:
@@ -92,11 +100,11 @@ def enter(page: Any, hand: Hand) -> None:
     if isinstance(hand[0], str):
         _kind, declarer, bid = hand  # type: ignore[misc]
         page.locator("label.choice", has_text="Rospisat'").tap()
-        page.locator(f"label.choice:has(input[name=declarer][value='{declarer}'])").tap()
+        pick_declarer(page, declarer)
         set_bid(page, bid)
         return
     declarer, bid, points, marriages = hand  # type: ignore[misc]
-    page.locator(f"label.choice:has(input[name=declarer][value='{declarer}'])").tap()
+    pick_declarer(page, declarer)
     set_bid(page, bid)
     for seat, value in sorted(points.items()):
         box = page.locator(f"#points_{seat}")
@@ -106,6 +114,13 @@ def enter(page: Any, hand: Hand) -> None:
     for seat, suits in sorted(marriages.items()):
         for suit in suits:
             page.locator(f"label.toggle:has(input[name=marriages_{seat}][value={suit}])").tap()
+
+
+def pick_declarer(page: Any, declarer: int) -> None:
+    """Tap the declarer, and wait until the form has them (the keypad moves on with it)."""
+    choice = f"input[name=declarer][value='{declarer}']"
+    page.locator(f"label.choice:has({choice})").tap()
+    page.wait_for_function("c => document.querySelector(c).checked", arg=choice)
 
 
 def candidates(first_bidders: list[int]) -> dict[str, tuple[int, int]]:
