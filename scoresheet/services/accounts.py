@@ -232,10 +232,6 @@ def create_token(user: User) -> str:
 LIVE_TOKEN = (ApiToken.token_hash == bindparam("token_hash")) & (ApiToken.created_at > bindparam("made_after"))
 """The token row sent, made within its lifetime (its values: `token_values`)."""
 
-_TOKEN_USER = db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(LIVE_TOKEN)
-"""The user of a token's hash, made within its lifetime: built once, not on every API call
-(building the statement cost about as much as running it, bench/club_standings.py's floor)."""
-
 
 def token_values(token: str) -> dict[str, Any]:
     """The values `LIVE_TOKEN` is bound to for a token: its hash, and the oldest a token may be
@@ -245,8 +241,14 @@ def token_values(token: str) -> dict[str, Any]:
 
 def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None (also once the token is past its lifetime)."""
-    found: User | None = db.session.execute(_TOKEN_USER, token_values(token)).scalar_one_or_none()
-    return found
+    found: User | None = db.session.execute(_user_by_token(), token_values(token)).scalar_one_or_none()
+    return found  # one query: every API call starts here
+
+
+@cache
+def _user_by_token() -> Any:
+    """The query of `user_for_token`, built once (as `_user_by_id`)."""
+    return db.select(User).join(ApiToken, ApiToken.user_id == User.id).where(LIVE_TOKEN)
 
 
 def revoke_token(token: str) -> None:

@@ -56,13 +56,19 @@ def get_match_and_members(match_id: str, user: User, *, for_update: bool = False
 
 
 @cache
-def _match_and_members(for_update: bool) -> Any:
-    """The query of `get_match_and_members`: a row per member, in the order they joined."""
+def _match_and_members(for_update: bool, by_token: bool = False) -> Any:
+    """The query of `get_match_and_members`: a row per member, in the order they joined;
+    `by_token`: of the user of a live API token (`accounts.LIVE_TOKEN`), not of a user id."""
     mine = aliased(Member)
+    if by_token:  # the token's row first: the token, its user's membership, the match
+        query = db.select(Match, User.username).select_from(ApiToken)
+        query = query.join(mine, (mine.user_id == ApiToken.user_id) & accounts.LIVE_TOKEN)
+        query = query.join(Match, Match.id == mine.match_id)
+    else:
+        query = db.select(Match, User.username)
+        query = query.join(mine, (mine.match_id == Match.id) & (mine.user_id == bindparam("user_id")))
     query = (
-        db.select(Match, User.username)
-        .join(mine, (mine.match_id == Match.id) & (mine.user_id == bindparam("user_id")))
-        .join(Member, Member.match_id == Match.id)
+        query.join(Member, Member.match_id == Match.id)
         .join(User, User.id == Member.user_id)
         .where(Match.id == bindparam("match_id"))
         .order_by(Member.id)
@@ -79,31 +85,14 @@ def match_for_token(match_id: str, token: str) -> tuple[Match, list[str]] | None
     """`get_match_and_members` with the API's authentication in the same statement: the match
     of a live API token's user and its members' names. None when the token is no live token;
     NotFound when the match is not the user's. Every phone fetches the match after every
-    change: on PostgreSQL each statement is a round trip."""
-    rows = db.session.execute(_token_match(), {"match_id": match_id} | accounts.token_values(token)).all()
-    if not rows:
+    change: on PostgreSQL each statement is a round trip (a refusal asks the token once more)."""
+    found = db.session.execute(_match_and_members(False, True), {"match_id": match_id} | accounts.token_values(token))
+    rows = found.all()
+    if rows:
+        return rows[0][0], [name for _match, name in rows]
+    if accounts.user_for_token(token) is None:
         return None
-    match = rows[0][1]
-    if match is None:
-        raise NotFound(_("There is no such match."))
-    return match, [name for _user, _match, name in rows]
-
-
-@cache
-def _token_match() -> Any:
-    """The query of `match_for_token`: a row per member, in the order they joined; one row
-    with no match when the token's user is no member of it (the user's id only: the answer
-    needs nothing else of the account)."""
-    mine, everyone, member = aliased(Member), aliased(Member), aliased(User)
-    return (
-        db.select(ApiToken.user_id, Match, member.username)
-        .outerjoin(mine, (mine.user_id == ApiToken.user_id) & (mine.match_id == bindparam("match_id")))
-        .outerjoin(Match, Match.id == mine.match_id)
-        .outerjoin(everyone, everyone.match_id == Match.id)
-        .outerjoin(member, member.id == everyone.user_id)
-        .where(accounts.LIVE_TOKEN)
-        .order_by(everyone.id)
-    )
+    raise NotFound(_("There is no such match."))
 
 
 def get_hand(match: Match, number: int) -> Hand:
