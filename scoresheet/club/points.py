@@ -115,8 +115,7 @@ def whole(value: Fraction) -> int:
 def one_decimal_of_twelfths(twelfths: int) -> str:
     """`one_decimal` of a number of twelfths, with no `Fraction` made (16 twelfths → "1.3"):
     the standings' rows are written so on every read, so it is worked out in one step."""
-    tenths = (20 * abs(twelfths) + TWELFTHS) // (2 * TWELFTHS)  # |twelfths| × 10 ÷ 12, half away from zero
-    return f"-{tenths // 10}.{tenths % 10}" if twelfths < 0 and tenths else f"{tenths // 10}.{tenths % 10}"
+    return _tenths(_half_away_from_zero(twelfths * 10, TWELFTHS))
 
 
 def whole_of_twelfths(twelfths: int) -> int:

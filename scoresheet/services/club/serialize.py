@@ -90,7 +90,7 @@ def standings_data(event: Event) -> dict[str, Any]:
     """The standings after the results counted so far (CLUB.md §5, §6): the event's kept ones
     (`Event.standings`, ranked by every change that alters them), nothing read but the event."""
     kept = event.standings
-    if kept is None:  # no event is without them (migration 0020 filled them): ranked afresh
+    if kept is None:  # a night the engine cannot rank (migration 0020): ranked when read, as before
         rounds = engine_rounds(event)
         kept = kept_form(standings(event, rounds), len(rounds))
     return {"round": kept["round"], "standings": [_row(*row) for row in kept["rows"]]}

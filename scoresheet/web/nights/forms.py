@@ -61,10 +61,7 @@ class EventForm(HouseRulesForm):
     def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
         """The engine's refusal of the game's set-up (judged as a match's, RULES.md §1, §11):
         a house rule's next to that rule, any other next to the target or the rules."""
-        if self.refused_house_rule(err) is None:
-            self.refuse("target" if err.code == "target" else "rules", err.message)
-        else:
-            super().refuse_rule(err, hand)
+        self.refuse(self.refused_house_rule(err) or ("target" if err.code == "target" else "rules"), err.message)
 
     def to_data(self) -> dict[str, Any]:
         """The API's body (POST /api/events)."""
