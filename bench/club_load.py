@@ -181,7 +181,6 @@ def main(argv: list[str] | None = None) -> int:
     # What bench/load.py's helpers read besides: phones poll the version as the page does.
     args.poll_with, args.backoff, args.poll_most, args.instances, args.nginx = "version", False, 12.0, 1, False
     args.feed = "auto"  # LIVE_FEED as deployed (the phones and the board poll: no stream waits on it)
-    args.pool_probe = False  # bench/load.py --pool-probe: not asked here
     print(
         f"club night: {args.players} players at {args.players // 3} tables, round {args.rounds} played, "
         f"poll every {args.poll:g} s, a hand every {args.hand_every:g} s a table, {args.duration:g} s per "

@@ -627,7 +627,7 @@ def serve(database_url: str, args: argparse.Namespace, folder: Path) -> Iterator
                     worker_class,
                     args.redis if args.instances > 1 or args.workers != 1 else "",
                     args.feed,
-                    args.pool_probe,
+                    getattr(args, "pool_probe", False),  # (bench/club_load.py has no probe)
                 )
             )
             for n in range(args.instances)

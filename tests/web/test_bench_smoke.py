@@ -136,3 +136,16 @@ def test_the_feed_benchmark_counts_the_hubs_reads(database_url: str) -> None:
     assert "poll  at rest:" in done.stdout and "heard 2/2" in done.stdout, done.stdout
     if kind == "postgresql":
         assert "auto  at rest: 0.0 queries/s, 0.0 versions/s" in done.stdout, done.stdout
+
+
+def test_the_pool_probe_times_every_checkout(tmp_path: Path) -> None:
+    """bench/pool_probe.py wraps the pool's `_do_get`, which SQLAlchemy documents nowhere: a
+    SQLAlchemy that stops calling it fails here, not in a load run that reports nothing."""
+    sys.path.insert(0, str(ROOT))
+    from bench.pool_probe import app, summary
+
+    config = {"INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/probe.sqlite"}
+    client = app(config, str(tmp_path)).test_client()
+    assert client.post("/api/users", json={"username": "probe", "password": "probe password"}).status_code == 201
+    probed = summary(tmp_path)  # (registering checks out twice: the look-up, then the write)
+    assert probed.startswith("pool: 2 checkouts; connections out at once (1: 100 %)"), probed
