@@ -53,6 +53,12 @@ def number_field(label: Any, **kw: Any) -> NumberField:
     return NumberField(label, render_kw=render_kw, **kw)
 
 
+def hidden_field(**kw: Any) -> HiddenField:
+    """A hidden field. It shows no label, so it names an empty one: else WTForms makes one up
+    through Flask-WTF, which loads WTForms' own catalog from disk for it on every request."""
+    return HiddenField("", **kw)
+
+
 class RefusableForm(FlaskForm):
     """A form that shows the engine's refusals next to the field (or group) they name."""
 

@@ -231,14 +231,8 @@ class Hub:
         if not passes:
             return
         rows: dict[str, list[tuple[Any, ...]]] = {}
-        match_ids = sorted({p.match_id for p in passes})
-        for start in range(0, len(match_ids), _CHUNK):
-            chunk = match_ids[start : start + _CHUNK]
-            found = read_rows(self._engine, _ACCESS.format(", ".join("?" * len(chunk))), chunk)
-            if found is None:
-                raise ConnectionError("the database did not answer")
-            for row in found:
-                rows.setdefault(row[0], []).append(row)
+        for row in self._read(_ACCESS, sorted({p.match_id for p in passes})):
+            rows.setdefault(row[0], []).append(row)
         refused = {p for p in passes if not p.holds(rows.get(p.match_id, ()))}
         with self._lock:
             for pass_ in refused - self._refused:
@@ -256,14 +250,19 @@ class Hub:
     def _versions_of(self, match_ids: list[str]) -> dict[str, str]:
         """`<hands>-<revision>` of each of these matches that is still there (read outside any
         transaction: on SQLite no write lock, which would stall every stream of the worker)."""
-        versions = {}
+        return {m: version(n, r) for m, n, r in self._read(_VERSIONS, match_ids)}
+
+    def _read(self, sql: str, match_ids: list[str]) -> list[tuple[Any, ...]]:
+        """The rows of `sql` (its `IN ({})` filled with a placeholder per id) for these matches,
+        `_CHUNK` at a time. Raises ConnectionError if the database did not answer."""
+        rows: list[tuple[Any, ...]] = []
         for start in range(0, len(match_ids), _CHUNK):
             chunk = match_ids[start : start + _CHUNK]
-            rows = read_rows(self._engine, _VERSIONS.format(", ".join("?" * len(chunk))), chunk)
-            if rows is None:
+            found = read_rows(self._engine, sql.format(", ".join("?" * len(chunk))), chunk)
+            if found is None:
                 raise ConnectionError("the database did not answer")
-            versions.update({m: version(n, r) for m, n, r in rows})
-        return versions
+            rows.extend(found)
+        return rows
 
 
 def _newer(version: str, known: str) -> bool:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, RadioField, SelectField, StringField
+from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Optional
 
 from ...rules import RuleError
 from ...services.club.events import MAX_EVENT_NAME, MAX_NAME, MOST_ROUNDS
 from ...words.vocabulary import RULESET_NAMES
-from ..forms import NumberField, RefusableForm, choices, number_field, strip
+from ..forms import NumberField, RefusableForm, choices, hidden_field, number_field, strip
 from ..house_form import HouseRulesForm
 
 TARGETS = ("500", "1000", "1001", "1500", "2000", "3000")
@@ -96,7 +96,7 @@ class RosterForm(RefusableForm):
 class StatusForm(RefusableForm):
     """Mark a roster entry present, absent or dropped (one button each)."""
 
-    status = HiddenField("", validators=[InputRequired()])  # (no label to make up: see pages/forms.py)
+    status = hidden_field(validators=[InputRequired()])
 
 
 class DirectorForm(RefusableForm):

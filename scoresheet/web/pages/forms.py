@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
-    HiddenField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -30,6 +29,7 @@ from ...words.vocabulary import CALL_LABELS, FORFEIT_WORDS, MARRIAGE_LABELS, RUL
 from ..forms import (
     RefusableForm,
     choices,
+    hidden_field,
     number_field,
     password_field,
     remember_field,
@@ -199,11 +199,9 @@ class HandForm(RefusableForm):
     blind = BooleanField(_l("Blind bid (doubled)"))
     sitter_points = number_field(_l("Sitter-out's talon points"))
     forced = BooleanField(FORCED)
-    # A hidden field shows no label: one named (empty) keeps WTForms from making one up through
-    # Flask-WTF, which loads WTForms' own catalog from disk for it on every request.
-    expected_hand = HiddenField("")
-    version = HiddenField("")
-    uid = HiddenField("")
+    expected_hand = hidden_field()
+    version = hidden_field()
+    uid = hidden_field()
     """A correction names the hand it corrects (`Hand.uid`)."""
 
     seats = 0
@@ -304,9 +302,9 @@ class RoundForm(RefusableForm):
         default=50,
         render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
     )
-    expected_hand = HiddenField("")  # (no label: see HandForm)
-    version = HiddenField("")
-    uid = HiddenField("")
+    expected_hand = hidden_field()
+    version = hidden_field()
+    uid = hidden_field()
     """A correction names the round it corrects (`Hand.uid`)."""
 
     def calls(self) -> list[Any]:
