@@ -3,10 +3,11 @@ a script are refused with the same words): a hand with its optional counters, a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..rules import Malformed, Record, record_from_dict
 
@@ -29,8 +30,8 @@ def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> 
     """A new hand's body (API.md) for a match of these `rules` (a Tichu round or a Tysiacha
     hand), or with `correction` a corrected hand's (which may also say the `version` it
     corrects); Malformed names the key at fault."""
-    version = _counter(data, "version", _version_refused) if correction else None
-    expected = _counter(data, "expected_hand", _expected_refused)
+    version = _counter(data, "version", _VERSION_REFUSED) if correction else None
+    expected = _counter(data, "expected_hand", _EXPECTED_REFUSED)
     record = record_from_dict(data, rules, _CORRECTION_EXTRA if correction else _HAND_EXTRA)
     return HandBody(record, expected, version)
 
@@ -54,18 +55,14 @@ def join_code(data: Mapping[str, Any]) -> str:
     return code
 
 
-def _counter(data: Mapping[str, Any], key: str, refused: Callable[[], str]) -> int | None:
-    """An optional positive whole number of a body (not a bool); else Malformed(key, refused()):
-    the words are looked up only for a refusal (a hand that is taken asks for no catalog)."""
+def _counter(data: Mapping[str, Any], key: str, refused: Any) -> int | None:
+    """An optional positive whole number of a body (not a bool); else Malformed(key, refused),
+    `refused` a lazy word: looked up only for a refusal (a hand that is taken asks no catalog)."""
     value = data.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise Malformed(key, refused())
+        raise Malformed(key, str(refused))
     return value
 
 
-def _version_refused() -> str:
-    return _("The version is the hand's version number: 1, 2, 3 …")
-
-
-def _expected_refused() -> str:
-    return _("The expected hand is a hand number: 1, 2, 3 …")
+_VERSION_REFUSED = _l("The version is the hand's version number: 1, 2, 3 …")
+_EXPECTED_REFUSED = _l("The expected hand is a hand number: 1, 2, 3 …")
