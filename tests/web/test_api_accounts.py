@@ -143,3 +143,9 @@ def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: 
         assert "token" in response.json["error"]
         assert response.headers["WWW-Authenticate"] == "Bearer"
         assert client.options(url, headers=headers).status_code == 401, url
+    # adding a hand checks it in the statement that reads the match, too
+    for url in (f"/api/matches/{api_user.new_match()['id']}/hands", "/api/matches/nosuchmatch/hands"):
+        response = client.post(url, headers=headers, json={"kind": "redeal"})
+        assert response.status_code == 401, url
+        assert "token" in response.json["error"] and response.headers["WWW-Authenticate"] == "Bearer"
+        assert client.options(url, headers=headers).status_code == 401, url

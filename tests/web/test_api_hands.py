@@ -166,6 +166,29 @@ def test_a_stranger_previewing_gets_the_404_of_a_missing_match(api_user: Any, st
     assert response.json == missing.json
 
 
+def test_a_stranger_adding_gets_the_404_of_a_missing_match(api_user: Any, stranger: Any) -> None:
+    """Adding a hand checks the token in the statement that reads the match: a live token of
+    somebody else is still told nothing about the match."""
+    match = api_user.new_match()
+    response = stranger.post(hands_url(match), json=MISSED)
+    missing = stranger.post("/api/matches/nosuchmatch/hands", json=MISSED)
+    assert response.status_code == missing.status_code == 404
+    assert response.json == missing.json
+    assert stored(api_user, match) == []
+
+
+def test_a_hand_added_is_by_the_user_of_the_token_sent(api_user: Any, stranger: Any) -> None:
+    match = api_user.new_match()
+    assert stranger.post("/api/matches/join", json={"code": match["join_code"]}).status_code == 200
+    assert stranger.post(hands_url(match), json=MISSED).status_code == 201
+    assert api_user.post(hands_url(match), json=MISSED).status_code == 201
+    history = api_user.get(f"/api/matches/{match['id']}/history").json["history"]
+    assert [(entry["action"], entry["user"]) for entry in history if entry["action"] == "hand_added"] == [
+        ("hand_added", "anna"),
+        ("hand_added", "stranger"),
+    ]
+
+
 def test_a_finished_match_previews_no_more_hands(api_user: Any) -> None:
     match = api_user.new_match(start_scores=WINNING_START)
     api_user.add_hand(match["id"], WINNING_HAND)

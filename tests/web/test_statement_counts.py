@@ -24,11 +24,15 @@ from scoresheet.web.pages.forms import record_to_form_data
 SETUP, RECORDS = build_match(11)
 
 ADD_HAND = {
-    # BEGIN IMMEDIATE; the user (the token's; the page form's: the session's); the match, its
-    # members and its club night's hand limit, read locked; the hand, its audit entry and the
-    # match's revision and summary
-    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "INSERT", "INSERT", "UPDATE"],
+    # BEGIN IMMEDIATE; the token's user, the match, its members and its club night's hand limit,
+    # read locked at once; the hand, its audit entry and the match's revision and summary
+    "sqlite": ["BEGIN", "SELECT api_tokens", "INSERT", "INSERT", "UPDATE"],
     # no BEGIN to send (the driver begins); the three writes and the NOTIFY in one statement
+    "postgresql": ["SELECT api_tokens", "WITH new_hand"],
+}
+ADD_HAND_FROM_PAGE = {
+    # the same, the user the session's, read before the match
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "INSERT", "INSERT", "UPDATE"],
     "postgresql": ["SELECT users", "SELECT matches", "WITH new_hand"],
 }
 CORRECT_HAND = {
@@ -130,7 +134,7 @@ def test_adding_a_hand_sends_the_pinned_statements(
     assert len(response.json["hands"]) == 11 and response.json["members"] == ["anna"]
 
 
-def test_adding_a_hand_from_the_page_form_sends_the_same_statements(
+def test_adding_a_hand_from_the_page_form_sends_the_pinned_statements(
     app: Flask, database_url: str, api_user: ApiUser, played_match: str
 ) -> None:
     """As the phone's queue sends it (static/offline.js): the form's fields, JSON answered."""
@@ -140,7 +144,7 @@ def test_adding_a_hand_from_the_page_form_sends_the_same_statements(
     with statements(app) as sent:
         response = phone.post(f"/matches/{played_match}/hands/new", data=fields, headers={"Accept": "application/json"})
     assert response.status_code == 201, response.json
-    assert kinds(sent) == ADD_HAND[dialect(database_url)], sent
+    assert kinds(sent) == ADD_HAND_FROM_PAGE[dialect(database_url)], sent
 
 
 def test_correcting_and_deleting_a_hand_from_the_page_forms_send_the_pinned_statements(

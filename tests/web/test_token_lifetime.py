@@ -26,16 +26,17 @@ def made_days_ago(app: Flask, token: str, days: float) -> None:
 
 def test_a_token_stops_working_after_its_lifetime(app: Flask, api_user: ApiUser) -> None:
     assert app.config["API_TOKEN_DAYS"] == 90
-    match = f"/api/matches/{api_user.new_match()['id']}"  # checks the token in its own query
+    match = f"/api/matches/{api_user.new_match()['id']}"  # it and its hands check the token themselves
     made_days_ago(app, api_user.token, 89)
     assert api_user.get("/api/matches").status_code == 200
     assert api_user.get(match).status_code == 200
+    assert api_user.post(f"{match}/hands", json={"kind": "redeal"}).status_code == 201
     made_days_ago(app, api_user.token, 91)
     assert api_user.get("/api/matches").status_code == 401
     assert api_user.get(match).status_code == 401
+    assert api_user.post(f"{match}/hands", json={"kind": "redeal"}).status_code == 401
     fresh = api_user.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"})
     assert fresh.status_code == 201
-    assert (
-        api_user.client.get("/api/matches", headers={"Authorization": f"Bearer {fresh.json['token']}"}).status_code
-        == 200
-    )
+    headers = {"Authorization": f"Bearer {fresh.json['token']}"}
+    assert api_user.client.get("/api/matches", headers=headers).status_code == 200
+    assert len(api_user.client.get(match, headers=headers).json["hands"]) == 1  # the refused one is not stored

@@ -58,7 +58,8 @@ def get_match_and_members(match_id: str, user: User, *, for_update: bool = False
 @cache
 def _match_and_members(for_update: bool, by_token: bool = False) -> Any:
     """The query of `get_match_and_members`: a row per member, in the order they joined;
-    `by_token`: of the user of a live API token (`accounts.LIVE_TOKEN`), not of a user id."""
+    `by_token`: of the user of a live API token (`accounts.LIVE_TOKEN`), not of a user id (and,
+    `for_update`, with that user in each row: the change's author)."""
     mine = aliased(Member)
     if by_token:  # the token's row first: the token, its user's membership, the match
         query = db.select(Match, User.username).select_from(ApiToken)
@@ -75,21 +76,30 @@ def _match_and_members(for_update: bool, by_token: bool = False) -> Any:
     )
     if not for_update:
         return query
+    if by_token:
+        me = aliased(User)
+        query = query.add_columns(me).join(me, me.id == ApiToken.user_id)
     # Adding a hand asks whether the match is a club night's table, and its hand limit: read
     # with the row, not after it.
     locked = query.with_for_update(of=Match).options(undefer(Match.event_hand_limit), undefer(Match.event_table_id))
     return locked.execution_options(populate_existing=True)
 
 
-def match_for_token(match_id: str, token: str) -> tuple[Match, list[str]] | None:
+def match_for_token(
+    match_id: str, token: str, *, for_update: bool = False
+) -> tuple[Match, list[str], User | None] | None:
     """`get_match_and_members` with the API's authentication in the same statement: the match
-    of a live API token's user and its members' names. None when the token is no live token;
-    NotFound when the match is not the user's. Every phone fetches the match after every
-    change: on PostgreSQL each statement is a round trip (a refusal asks the token once more)."""
-    found = db.session.execute(_match_and_members(False, True), {"match_id": match_id} | accounts.token_values(token))
-    rows = found.all()
+    of a live API token's user, its members' names and (`for_update`: for a change) that user.
+    None when the token is no live token; NotFound when the match is not the user's. Every
+    phone fetches the match after every change, one phone adds each hand: on PostgreSQL each
+    statement is a round trip (a refusal asks the token once more)."""
+    values = {"match_id": match_id} | accounts.token_values(token)
+    rows = db.session.execute(_match_and_members(for_update, True), values).all()
     if rows:
-        return rows[0][0], [name for _match, name in rows]
+        match = rows[0][0]
+        if for_update:
+            hold_lock(match)
+        return match, [row[1] for row in rows], rows[0][2] if for_update else None
     if accounts.user_for_token(token) is None:
         return None
     raise NotFound(_("There is no such match."))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, request
+from flask import Blueprint, Response, abort, current_app, g, request
 from flask_babel import gettext as _
 
 from ...rules import Malformed, setup_from_dict
@@ -28,7 +28,7 @@ from . import shapes
 bp = Blueprint("api", __name__)
 csrf.exempt(bp)
 _PUBLIC = {"api.create_user", "api.create_token"}
-_SIGNS_IN_ITSELF = {"api.get_match"}
+_SIGNS_IN_ITSELF = {"api.get_match", "api.add_hand"}
 """Views that check the token in the statement that reads what they answer (one round trip);
 they set no `g.api_user`. Flask answers their OPTIONS itself: that is checked here."""
 _ACCOUNT_KEYS = ("username", "password")
@@ -160,12 +160,19 @@ def create_match() -> Any:
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str) -> Any:
     """One of the caller's matches, read with the token's check (`_SIGNS_IN_ITSELF`)."""
-    token = bearer_token()
-    found = queries.match_for_token(match_id, token) if token else None
-    if found is None:
-        return error_response(401)
-    match, names = found
+    match, names, _user = _signed_in_match(match_id)
     return _match_response(match, queries.sheet_of(match), members=names)
+
+
+def _signed_in_match(match_id: str, for_update: bool = False) -> tuple[Any, list[str], Any]:
+    """The match and its members' names read with the check of the request's token in one
+    statement (`queries.match_for_token`), for the views of `_SIGNS_IN_ITSELF`; `for_update`:
+    read locked for a change, with the token's user, its author. 401 without a live token."""
+    token = bearer_token()
+    found = queries.match_for_token(match_id, token, for_update=for_update) if token else None
+    if found is None:
+        abort(error_response(401))
+    return found
 
 
 @bp.post("/matches/join")
@@ -226,9 +233,9 @@ def rematch(match_id: str) -> Any:
 @bp.post("/matches/<match_id>/hands")
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
-    match, names = queries.get_match_and_members(match_id, g.api_user, for_update=True)
+    match, names, user = _signed_in_match(match_id, for_update=True)
     record, expected, _version = request_bodies.hand_body(_body(), match.setup["rules"])
-    return _match_response(match, commands.add_hand(match, g.api_user, record, expected), 201, names)
+    return _match_response(match, commands.add_hand(match, user, record, expected), 201, names)
 
 
 @bp.post("/matches/<match_id>/hands/preview")
