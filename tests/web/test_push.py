@@ -123,6 +123,24 @@ def test_no_alive_while_the_versions_cannot_be_read(
     assert not reader.is_alive()
 
 
+def test_alive_while_the_versions_are_read_though_the_access_check_is_not(
+    pushing: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hub knew of every change when it read the versions: a check of the streams' access
+    that found the database away a moment later is decided at the next check (the last answer
+    stands), and does not make the pages say they may be out of date."""
+    match_id = phone.new_match()
+    hub = pushing.extensions["push"]
+
+    def away() -> None:
+        raise ConnectionError("the database did not answer")
+
+    monkeypatch.setattr(hub, "_check_access", away)
+    got = lines(phone.get(f"/matches/{match_id}/events", buffered=False))  # 1.5 s, beats of 0.3
+    assert got[:2] == ["retry: 2000", "data: 0-0"]
+    assert got.count("event: alive") >= 3, got
+
+
 def test_strangers_and_logged_out_phones_get_what_the_version_answers(
     pushing: Flask, phone: Phone, make_phone: Any
 ) -> None:

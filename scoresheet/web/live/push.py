@@ -165,10 +165,11 @@ class Hub:
         while not self._stopped.wait(self._every):
             try:
                 self._refresh(self._followed()[0])
-                self._check_access()
             except ConnectionError:  # the database is away: the streams wait, we try again
                 continue
             self._read_at = time.monotonic()
+            with suppress(ConnectionError):  # decided at the next check; the versions are read
+                self._check_access()
 
     def _listen(self) -> None:
         """Listen to the change feed; read the versions of the followed matches announced, and
