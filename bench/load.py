@@ -13,11 +13,12 @@ and each kind's p50 as a multiple of /healthz's p50 in the same run.
 
 Polling: `--poll-with version` polls the live-update endpoint `GET /matches/<id>/version` with
 If-None-Match as the phones' pages do (a logged-in session; 304 while nothing changed) and
-fetches the whole match (`GET /api/matches/<id>`) when it changed; `--poll-with match` fetches
-the whole match every time (the worst case). `auto` uses `version` when the server has it.
+fetches the match page (`GET /matches/<id>`, logged in) when it changed, as the page does to
+swap its sheet in (static/app.js); `--poll-with match` fetches the whole match as JSON
+(`GET /api/matches/<id>`) every time (the worst case). `auto` uses `version` when the server has it.
 `--poll-with push` runs gunicorn's gevent workers (`WORKER_CLASS=gevent`, so `LIVE_PUSH`) and
 each phone keeps the match's event stream open (`GET /matches/<id>/events`), fetching the
-whole match when it names a new version; the report adds how long each saved hand took to
+match page when it names a new version; the report adds how long each saved hand took to
 reach the other phones.
 
 The client is the standard library only (asyncio, one connection per request as with gunicorn's
@@ -334,16 +335,8 @@ async def poll_loop(
             if reply is not None and reply.status == 200:
                 changed = bool(phone.version)
                 phone.version = reply.headers.get("etag", "").strip('W/"')
-                if changed:  # the page reloads: the whole match once
-                    await timed(
-                        stats,
-                        "match after change",
-                        (200,),
-                        port,
-                        "GET",
-                        f"/api/matches/{table.match_id}",
-                        headers=phone.auth,
-                    )
+                if changed:
+                    await page_after_change(port, table, phone, stats)
                     every, changed_at = args.poll, time.perf_counter()
         else:
             await timed(stats, "poll match", (200,), port, "GET", f"/api/matches/{table.match_id}", headers=phone.auth)
@@ -352,11 +345,18 @@ async def poll_loop(
         await nap(every - (time.perf_counter() - tick), until)
 
 
+async def page_after_change(port: int, table: Table, phone: Phone, stats: Stats) -> None:
+    """What a phone's page does when it hears of a change (static/app.js, `swap`): it fetches
+    the whole match page, logged in, and swaps its live part in."""
+    headers = {"Cookie": phone.cookie}
+    await timed(stats, "page after change", (200,), port, "GET", f"/matches/{table.match_id}", headers=headers)
+
+
 async def stream_loop(
     port: int, table: Table, phone: Phone, args: argparse.Namespace, stats: Stats, until: float
 ) -> None:
     """A phone whose page listens to the match's event stream (`--poll-with push`): on each new
-    version, how long since the hand was saved, and the whole match once, as the page does.
+    version, how long since the hand was saved, and the match page once, as the page does.
     The phones open their pages over the first `--ramp` seconds."""
     await nap(random.uniform(0, args.ramp), until)
     while time.perf_counter() < until:
@@ -393,15 +393,7 @@ async def stream_loop(
                         stats.deliveries.append(time.perf_counter() - table.saved[number])
                     elif number == table.hands + 1:  # heard before the saving phone had its answer
                         stats.deliveries.append(0.0)
-                    await timed(
-                        stats,
-                        "match after change",
-                        (200,),
-                        port,
-                        "GET",
-                        f"/api/matches/{table.match_id}",
-                        headers=phone.auth,
-                    )
+                    await page_after_change(port, table, phone, stats)
                 phone.version = version
         except (TimeoutError, OSError, ValueError) as err:
             if time.perf_counter() < until:
