@@ -1,6 +1,6 @@
 """The benchmarks still run. bench/load.py: two tables for two seconds on SQLite behind one
 gunicorn worker, bench/club_load.py a night of six players likewise; bench/web.py,
-bench/home.py, bench/players.py, bench/club_standings.py and (on PostgreSQL) bench/reading.py:
+bench/page_parts.py, bench/home.py, bench/players.py, bench/club_standings.py and (on PostgreSQL) bench/reading.py:
 a few hands and rounds in-process.
 
 Only that they work end to end (set-up, requests, report) — their figures are for
@@ -55,6 +55,7 @@ def test_the_load_benchmark_runs_without_errors() -> None:
     "script",
     [
         ["bench/web.py", "--hands", "3", "--rounds", "3"],
+        ["bench/page_parts.py", "--hands", "3", "--rounds", "3"],
         ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
         ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
         ["bench/club_standings.py", "--players", "6", "--rounds", "2", "--hands", "2", "--times", "3"],
