@@ -242,7 +242,7 @@ def token_values(token: str) -> dict[str, Any]:
 def user_for_token(token: str) -> User | None:
     """The user an API token belongs to, or None (also once the token is past its lifetime)."""
     found: User | None = db.session.execute(_user_by_token(), token_values(token)).scalar_one_or_none()
-    return found  # one query: every API call starts here
+    return found  # one query: most API calls start here (`queries.match_for_token`: the others)
 
 
 @cache

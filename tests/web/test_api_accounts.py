@@ -111,6 +111,7 @@ def test_deleting_the_current_token_stops_it_working(api_user: Any) -> None:
     assert response.data == b"" and "Content-Type" not in response.headers
     assert api_user.get("/api/matches").status_code == 401
     assert api_user.get(f"/api/matches/{match['id']}").status_code == 401
+    assert api_user.post(f"/api/matches/{match['id']}/hands", json={"kind": "redeal"}).status_code == 401
     assert api_user.delete("/api/tokens/current").status_code == 401
 
 
@@ -144,8 +145,11 @@ def test_missing_or_bad_token_is_401(client: Any, api_user: Any, authorization: 
         assert response.headers["WWW-Authenticate"] == "Bearer"
         assert client.options(url, headers=headers).status_code == 401, url
     # adding a hand checks it in the statement that reads the match, too
-    for url in (f"/api/matches/{api_user.new_match()['id']}/hands", "/api/matches/nosuchmatch/hands"):
+    match = api_user.new_match()["id"]
+    for url in (f"/api/matches/{match}/hands", "/api/matches/nosuchmatch/hands"):
         response = client.post(url, headers=headers, json={"kind": "redeal"})
         assert response.status_code == 401, url
+        assert response.json["field"] is None
         assert "token" in response.json["error"] and response.headers["WWW-Authenticate"] == "Bearer"
         assert client.options(url, headers=headers).status_code == 401, url
+    assert api_user.get(f"/api/matches/{match}").json["hands"] == []

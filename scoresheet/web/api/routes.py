@@ -18,6 +18,7 @@ from ...services.matches import audit, backup, commands, links, members, queries
 from ...services.matches.replay_cache import encoded_hands, setup_of
 from ...services.players import periods, profiles, ratings, records, statistics
 from ...storage.database import reads_only
+from ...storage.models import Match, User
 from .. import downloads, limits, request_bodies
 from ..errors import error_response
 from ..extensions import csrf
@@ -164,7 +165,7 @@ def get_match(match_id: str) -> Any:
     return _match_response(match, queries.sheet_of(match), members=names)
 
 
-def _signed_in_match(match_id: str, for_update: bool = False) -> tuple[Any, list[str], Any]:
+def _signed_in_match(match_id: str, for_update: bool = False) -> tuple[Match, list[str], User | None]:
     """The match and its members' names read with the check of the request's token in one
     statement (`queries.match_for_token`), for the views of `_SIGNS_IN_ITSELF`; `for_update`:
     read locked for a change, with the token's user, its author. 401 without a live token."""
@@ -234,6 +235,7 @@ def rematch(match_id: str) -> Any:
 def add_hand(match_id: str) -> Any:
     """Record the next hand."""
     match, names, user = _signed_in_match(match_id, for_update=True)
+    assert user is not None  # read with the locked row, as the hand's author
     record, expected, _version = request_bodies.hand_body(_body(), match.setup["rules"])
     return _match_response(match, commands.add_hand(match, user, record, expected), 201, names)
 
