@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false, select
-from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
+from sqlalchemy.orm import Mapped, column_property, mapped_column, query_expression, relationship
 
 from .extensions import Base, db
 
@@ -111,6 +111,10 @@ class User(UserMixin, Model):
     """The table's usual rules, saved from one of the player's matches: its players, ruleset
     and options (`services.save_usual_rules`); a new match starts with them in one tap."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    newest_notice: Mapped[int | None] = query_expression()
+    """The id of the user's newest notice, 0 if none, read with the user where a page loads it
+    (`accounts.load_user`): a page asks for the notices only when one is newer than the last it
+    showed. None where the user was read without it."""
 
     def get_id(self) -> str:
         """Session id `<id>:<secret>:<issued>` (Flask-Login keeps it in the session and the

@@ -36,6 +36,9 @@ def _notices() -> None:
         return
     if request.method != "GET":
         return
-    for notice_id, words in notices.waiting(current_user, session.get(SEEN, 0)):
+    seen, newest = session.get(SEEN, 0), current_user.newest_notice
+    if newest is not None and isinstance(seen, int) and newest <= seen:
+        return  # read with the user: no notice newer than the last this browser showed
+    for notice_id, words in notices.waiting(current_user, seen):
         flash(words, "warning")
         session[SEEN] = notice_id

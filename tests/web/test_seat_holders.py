@@ -13,6 +13,7 @@ from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match, User
 
 from .page_helpers import Phone, flashes
+from .test_statement_counts import kinds, statements
 
 
 def seats_url(match: dict[str, Any]) -> str:
@@ -57,6 +58,22 @@ def test_a_holder_is_told_once_when_the_creator_makes_their_seat_a_guest(csrf_ap
     boris.post(f"{at}/seats/2/claim", {}, form_url=at)  # his next change forgets it
     with csrf_app.app_context():
         assert db.session.execute(db.select(models.Notice)).first() is None
+
+
+def test_a_page_asks_for_notices_only_when_a_newer_one_waits(csrf_app: Flask) -> None:
+    """The user's newest notice is read with the user: a page whose browser has shown it asks
+    nothing more, and a notice that comes later is still told."""
+    anna, boris, match_id = seat_page(csrf_app)
+    at = f"/matches/{match_id}"
+    boris.post(f"{at}/seats/1/claim", {}, form_url=at)
+    anna.post(f"{at}/seats/1/release", {}, form_url=at)
+    told = "anna made the seat of Boris a guest again in the match Anna · Boris · Vera: it is no longer yours."
+    assert told in flashes(boris.get("/").text)
+    with statements(csrf_app) as sent:
+        assert flashes(boris.get("/").text) == []
+    assert "SELECT notices" not in kinds(sent), sent
+    anna.post(f"{at}/seats/2/assign", {"username": "boris"}, form_url=at)
+    assert flashes(boris.get("/").text) == ["anna gave you the seat of Vera in the match Anna · Boris · Vera."]
 
 
 def test_a_member_given_a_seat_is_told_in_their_own_language(csrf_app: Flask) -> None:

@@ -55,12 +55,11 @@ MATCH_JSON = {
     "postgresql": ["SELECT api_tokens"],  # a reading request: no transaction
 }
 MATCH_PAGE = {
-    # the session's user; the notices waiting; the match and its members; its latest change;
-    # the uid of the hand the player may undo; the seats claimed
-    "sqlite": ["BEGIN", "SELECT users", "SELECT notices", "SELECT matches", "SELECT audit_entries", "SELECT hands"]
-    + ["SELECT seats"],
-    "postgresql": ["SELECT users", "SELECT notices", "SELECT matches", "SELECT audit_entries", "SELECT hands"]
-    + ["SELECT seats"],
+    # the session's user with the id of their newest notice (none newer than the page showed
+    # last: no more is asked of them); the match and its members; its latest change; the uid of
+    # the hand the player may undo; the seats claimed
+    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands", "SELECT seats"],
+    "postgresql": ["SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands", "SELECT seats"],
 }
 
 
