@@ -26,8 +26,7 @@ from jinja2 import ChoiceLoader, DictLoader
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.replay import build_match  # noqa: E402
-from bench.timing import bench_app, getter, interleaved, report  # noqa: E402
-from scoresheet.rules import hand_to_dict  # noqa: E402
+from bench.timing import api_matches, bench_app, getter, interleaved, report  # noqa: E402
 
 LOGIN = {"username": "bench", "password": "bench password"}
 EMPTY_PAGE = '{% extends "shared/base.html" %}'
@@ -59,14 +58,7 @@ def main() -> None:
         client = app.test_client()
         token = client.post("/api/users", json=LOGIN).get_json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        match = client.post(
-            "/api/matches", headers=auth, json={"players": list(setup.players), "rules": setup.rules}
-        ).get_json()
-        for record in records:
-            assert (
-                client.post(f"/api/matches/{match['id']}/hands", headers=auth, json=hand_to_dict(record)).status_code
-                == 201
-            )
+        (match_id,) = api_matches(client, auth, setup, records, 1)
 
         timed: dict[str, Callable[[], object]] = {"GET /healthz": lambda: client.get("/healthz")}
         for name, templates in VARIANTS.items():
@@ -74,7 +66,7 @@ def main() -> None:
             variant.jinja_env.loader = ChoiceLoader([DictLoader(templates), variant.jinja_env.loader])
             phone = variant.test_client()
             assert phone.post("/login", data=LOGIN).status_code == 302
-            timed[name] = getter(phone)(f"/matches/{match['id']}")
+            timed[name] = getter(phone)(f"/matches/{match_id}")
         times = interleaved(timed, args.rounds)
 
     report(f"the match page of {args.hands} hands, {args.rounds} interleaved rounds", url, times)

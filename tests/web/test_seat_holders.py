@@ -46,15 +46,25 @@ def seat_page(csrf_app: Flask) -> tuple[Phone, Phone, str]:
     return anna, boris, match_id
 
 
-def test_a_holder_is_told_once_when_the_creator_makes_their_seat_a_guest(csrf_app: Flask) -> None:
+RELEASED = "anna made the seat of Boris a guest again in the match Anna · Boris · Vera: it is no longer yours."
+"""What boris is told once anna made the seat he claimed a guest again (`released_seat`)."""
+
+
+def released_seat(csrf_app: Flask) -> tuple[Phone, Phone, str]:
+    """`seat_page`, then boris claims the seat of Boris and anna makes it a guest again; the
+    match page's address."""
     anna, boris, match_id = seat_page(csrf_app)
     at = f"/matches/{match_id}"
     boris.post(f"{at}/seats/1/claim", {}, form_url=at)
     anna.post(f"{at}/seats/1/release", {}, form_url=at)
-    told = "anna made the seat of Boris a guest again in the match Anna · Boris · Vera: it is no longer yours."
-    assert told in flashes(boris.get("/").text)
-    assert told not in flashes(boris.get("/").text)  # once
-    assert told not in flashes(anna.get("/").text)  # only the holder
+    return anna, boris, at
+
+
+def test_a_holder_is_told_once_when_the_creator_makes_their_seat_a_guest(csrf_app: Flask) -> None:
+    anna, boris, at = released_seat(csrf_app)
+    assert RELEASED in flashes(boris.get("/").text)
+    assert RELEASED not in flashes(boris.get("/").text)  # once
+    assert RELEASED not in flashes(anna.get("/").text)  # only the holder
     boris.post(f"{at}/seats/2/claim", {}, form_url=at)  # his next change forgets it
     with csrf_app.app_context():
         assert db.session.execute(db.select(models.Notice)).first() is None
@@ -63,12 +73,8 @@ def test_a_holder_is_told_once_when_the_creator_makes_their_seat_a_guest(csrf_ap
 def test_a_page_asks_for_notices_only_when_a_newer_one_waits(csrf_app: Flask) -> None:
     """The user's newest notice is read with the user: a page whose browser has shown it asks
     nothing more, and a notice that comes later is still told."""
-    anna, boris, match_id = seat_page(csrf_app)
-    at = f"/matches/{match_id}"
-    boris.post(f"{at}/seats/1/claim", {}, form_url=at)
-    anna.post(f"{at}/seats/1/release", {}, form_url=at)
-    told = "anna made the seat of Boris a guest again in the match Anna · Boris · Vera: it is no longer yours."
-    assert told in flashes(boris.get("/").text)
+    anna, boris, at = released_seat(csrf_app)
+    assert RELEASED in flashes(boris.get("/").text)
     with statements(csrf_app) as sent:
         assert flashes(boris.get("/").text) == []
     assert "SELECT notices" not in kinds(sent), sent
