@@ -1,5 +1,6 @@
-"""Only real writes take SQLite's write lock: a log-in's password hash and a backup never hold
-it, so hands are saved meanwhile without waiting. Run on PostgreSQL too."""
+"""Only real writes take SQLite's write lock: a log-in's password hash, a backup and the page of
+a refused hand form never hold it, so hands are saved meanwhile without waiting. Run on
+PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import ApiUser, app_config, empty_database
-from flask import Flask
+from flask import Flask, before_render_template
 
 from scoresheet import create_app
 from scoresheet.services.matches import backup
@@ -178,6 +179,45 @@ def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask, databas
     assert api.json["hand"]["number"] == 1
     assert form.status_code == 200 and form.json["ok"], form.json
     assert anna.get(f"/api/matches/{match['id']}").json["hands"] == []
+
+
+def test_a_refused_hand_form_lets_the_other_phones_save_while_its_page_is_drawn(
+    impatient_app: Flask, database_url: str
+) -> None:
+    anna = register(impatient_app, "anna")
+    match = anna.new_match()
+    page = impatient_app.test_client()
+    assert page.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+    saved: list[int] = []
+
+    def another_phone_saves(_app: Flask, template: Any, **_context: Any) -> None:
+        """While the refused form's page is drawn, another phone saves a hand (SQLite: it would
+        give up after the short busy timeout; PostgreSQL: wait on the match's row)."""
+        if template.name != "pages/hand_form.html":
+            return
+        writer = threading.Thread(
+            target=lambda: saved.append(
+                anna.post(f"/api/matches/{match['id']}/hands", json={"kind": "redeal"}).status_code
+            )
+        )
+        writer.start()
+        writer.join(10)
+
+    with before_render_template.connected_to(another_phone_saves, impatient_app):
+        refused = page.post(
+            f"/matches/{match['id']}/hands/new",
+            data={
+                "kind": "played",
+                "declarer": "0",
+                "bid": "7",
+                "points_1": "20",
+                "points_2": "20",
+                "expected_hand": "1",
+            },
+        )
+    assert refused.status_code == 422
+    assert saved == [201]
+    assert [h["kind"] for h in anna.get(f"/api/matches/{match['id']}").json["hands"]] == ["redeal"]
 
 
 def test_an_older_sqlite_file_others_could_read_is_narrowed_to_its_owner(tmp_path: Any) -> None:

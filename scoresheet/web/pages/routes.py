@@ -22,7 +22,7 @@ from ...services import accounts
 from ...services.club import progress
 from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
-from ...storage.database import reads_only
+from ...storage.database import read_only, reads_only
 from ...storage.models import Match, User, fold
 from ...words.house_rules import TYPED
 from ...words.values import figure, signed
@@ -357,9 +357,19 @@ def edit_hand(match_id: str, number: int) -> Any:
 
 
 def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> Any:
-    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON)."""
+    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON). A
+    refused post lets go of the match before its page of errors is drawn: the lock it took to
+    save (on SQLite the whole database's write lock) would hold up every other phone's save."""
     if queued.wanted():
         return queued.refused(form)
+    if request.method != "POST":
+        return _form_page(form, m, sheet, deal, number, editing)
+    with read_only():
+        return _form_page(form, m, sheet, deal, number, editing)
+
+
+def _form_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> str:
+    """The hand (or round) form's page."""
     if sheet.setup.rules == TICHU:
         return render_template(
             "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
