@@ -4,6 +4,7 @@ gunicorn's gevent workers many streams stay open and each hears a saved hand wit
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import socket
@@ -121,6 +122,45 @@ def test_no_alive_while_the_versions_cannot_be_read(
     assert reader is not None and reader.is_alive()
     hub.stop()  # as the tests' app does before its engine is disposed
     assert not reader.is_alive()
+
+
+def test_the_log_says_once_that_the_hub_cannot_read_and_once_that_it_can_again(
+    pushing: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nobody's request waits on the hub's reads, so nothing else would tell the server's
+    keeper that the pages have stopped hearing of changes; the log says it once, not twice a
+    second."""
+    match_id = phone.new_match()
+    hub = pushing.extensions["push"]
+
+    def away(*_args: Any) -> Any:
+        raise ConnectionError("the database did not answer")
+
+    caplog.set_level(logging.WARNING, logger="scoresheet.web.live.push")
+    monkeypatch.setattr(hub, "_versions_of", away)
+    lines(phone.get(f"/matches/{match_id}/events", buffered=False))  # 1.5 s: about 30 tries
+    if hub._feed is None:  # SQLite: the hub reads the versions twice a second
+        trouble, over = "the versions could not be read (", "reading the versions works again"
+    else:  # PostgreSQL: a failure while listening connects again
+        trouble, over = (
+            "listening to the change feed failed (ConnectionError: ",
+            "listening to the change feed works again",
+        )
+    assert [r.getMessage() for r in caplog.records] == [
+        f"live updates: {trouble}the database did not answer); the hub keeps trying"
+    ]
+    monkeypatch.undo()
+    lines(phone.get(f"/matches/{match_id}/events", buffered=False))
+    assert [r.getMessage() for r in caplog.records][1:] == [f"live updates: {over}"]
+
+    caplog.clear()
+    hub._checked_at = 0.0  # the access check is due at once, and again every 2 s
+    monkeypatch.setattr(hub, "_read", away)
+    monkeypatch.setattr(hub, "_versions_of", lambda ids: {m: hub._versions.get(m, "0-0") for m in ids})
+    lines(phone.get(f"/matches/{match_id}/events", buffered=False))
+    assert [r.getMessage() for r in caplog.records] == [
+        "live updates: the streams' access could not be checked (the database did not answer); the hub keeps trying"
+    ]
 
 
 def test_alive_while_the_versions_are_read_though_the_access_check_is_not(

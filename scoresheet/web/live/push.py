@@ -18,11 +18,11 @@ Without push the pages poll `…/version` as before (`static/app.js` falls back 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,13 @@ _ACCESS = (
 """Who may read the streams of these matches: each match's watch token, and each member's
 account with its session secret (what `accounts.load_user` and a membership check would read
 for each stream, for every stream of the process in one query)."""
+_log = logging.getLogger(__name__)
+_WHAT = {
+    "versions": "reading the versions",
+    "feed": "listening to the change feed",
+    "access": "checking the streams' access",
+}
+"""The hub's troubles as its log names them once they are over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,8 @@ class Hub:
         """The passes of the streams open now (several streams may hold the same)."""
         self._refused: set[Pass] = set()
         self._checked_at = time.monotonic()
+        self._troubles: set[str] = set()
+        """What the hub could not do last time it tried (said once in the log until it can)."""
 
     def current(self, within: float) -> bool:
         """Whether the hub knew of every change in the last `within` seconds (and the two rounds
@@ -165,11 +174,12 @@ class Hub:
         while not self._stopped.wait(self._every):
             try:
                 self._refresh(self._followed()[0])
-            except ConnectionError:  # the database is away: the streams wait, we try again
+            except ConnectionError as err:  # the database is away: the streams wait, we try again
+                self._trouble("versions", f"the versions could not be read ({err})")
                 continue
+            self._untroubled("versions")
             self._read_at = time.monotonic()
-            with suppress(ConnectionError):  # decided at the next check; the versions are read
-                self._check_access()
+            self._check_access_or_say()  # a failure is decided at the next check: the versions are read
 
     def _listen(self) -> None:
         """Listen to the change feed; read the versions of the followed matches announced, and
@@ -183,14 +193,15 @@ class Hub:
                 feed.connect()
                 self._refresh(self._followed()[0])
                 self._read_at = time.monotonic()
+                self._untroubled("feed")
                 while not self._stopped.is_set():
                     heard = feed.heard(self._every)
                     self._read_at = time.monotonic()
                     followed, new = self._followed()
                     self._refresh([m for m in followed if m in heard or m in new])
-                    with suppress(ConnectionError):  # decided at the next check; the feed is fine
-                        self._check_access()
-            except Exception:  # noqa: BLE001 — lost, or the database is away: connect again after a pause
+                    self._check_access_or_say()  # a failure is decided at the next check: the feed is fine
+            except Exception as err:  # noqa: BLE001 — lost, or the database is away: connect again after a pause
+                self._trouble("feed", f"listening to the change feed failed ({type(err).__name__}: {err})")
                 feed.close()
                 self._stopped.wait(self._every)
         feed.close()
@@ -220,17 +231,39 @@ class Hub:
                     self._versions[match_id] = version
                     self._changed[match_id].notify_all()
 
-    def _check_access(self) -> None:
+    def _check_access_or_say(self) -> None:
+        """`_check_access`, its failure said in the log (the last answer stands meanwhile)."""
+        try:
+            checked = self._check_access()
+        except ConnectionError as err:
+            self._trouble("access", f"the streams' access could not be checked ({err})")
+        else:
+            if checked:
+                self._untroubled("access")
+
+    def _trouble(self, what: str, saying: str) -> None:
+        """Say in the log, once until it works again, what the hub could not do."""
+        if what not in self._troubles:
+            self._troubles.add(what)
+            _log.warning("live updates: %s; the hub keeps trying", saying)
+
+    def _untroubled(self, what: str) -> None:
+        """What the hub could not do works again: say so, if the log said it did not."""
+        if what in self._troubles:
+            self._troubles.discard(what)
+            _log.warning("live updates: %s works again", _WHAT[what])
+
+    def _check_access(self) -> bool:
         """Every `ACCESS_EVERY` seconds, check every open stream's pass in one query; wake the
-        streams of a pass that no longer holds (they end). Raises ConnectionError if the
-        database did not answer."""
+        streams of a pass that no longer holds (they end). Whether it checked now; raises
+        ConnectionError if the database did not answer."""
         if time.monotonic() - self._checked_at < ACCESS_EVERY:
-            return
+            return False
         with self._lock:
             passes = list(self._passes)
+        if not passes:  # (the first stream to come is checked at once)
+            return False
         self._checked_at = time.monotonic()
-        if not passes:
-            return
         rows: dict[str, list[tuple[Any, ...]]] = {}
         for row in self._read(_ACCESS, sorted({p.match_id for p in passes})):
             rows.setdefault(row[0], []).append(row)
@@ -240,6 +273,7 @@ class Hub:
                 if pass_.match_id in self._changed:
                     self._changed[pass_.match_id].notify_all()
             self._refused = refused & set(self._passes)
+        return True
 
     def stop(self) -> None:
         """End the hub's thread and wait for it (an app that is done with its database: its
