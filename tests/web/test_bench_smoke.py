@@ -1,5 +1,6 @@
 """The benchmarks still run. bench/load.py: two tables for two seconds on SQLite behind one
-gunicorn worker, bench/club_load.py a night of six players likewise; bench/web.py,
+gunicorn worker, bench/club_load.py a night of six players likewise, bench/served.py a few
+requests of each kind; bench/web.py,
 bench/page_parts.py, bench/home.py, bench/players.py, bench/club_standings.py and (on PostgreSQL) bench/reading.py:
 a few hands and rounds in-process.
 
@@ -59,6 +60,7 @@ def test_the_load_benchmark_runs_without_errors() -> None:
         ["bench/home.py", "--matches", "2", "--hands", "3", "--rounds", "3"],
         ["bench/players.py", "--matches", "2", "--hands", "30", "--rounds", "3"],
         ["bench/club_standings.py", "--players", "6", "--rounds", "2", "--hands", "2", "--times", "3"],
+        ["bench/served.py", "--hands", "2", "--rounds", "2", "--requests", "2", "--databases", "sqlite"],
     ],
 )
 def test_the_web_benchmarks_run(script: list[str]) -> None:
