@@ -1,8 +1,8 @@
 """Benchmark: what one request costs the server as gunicorn serves it (HTTP, a gevent worker),
 against GET /healthz: the CPU behind each change at a table under `bench/load.py --poll-with push`.
 
-Run:  .venv/bin/python bench/served.py          (--rounds N, --requests N, --hands N; DATABASE_URL
-      or --databases sqlite,postgresql)
+Run:  .venv/bin/python bench/served.py          (--rounds N, --requests N, --hands N, --databases
+      sqlite,postgresql; the PostgreSQL server: --postgres or BENCH_POSTGRES_URL, as bench/load.py)
 
 Starts one gevent worker as `bench/load.py` does (its `gunicorn`), sets a table up as it does
 (three users, a match of `--hands` hands, the phones logged in on the pages), then one request

@@ -21,6 +21,7 @@ import pytest
 from flask import Flask
 
 from bench.load import free_port, stop
+from scoresheet.web.live import push
 
 from .helpers import call_json
 from .page_helpers import TOKEN, Phone, played
@@ -137,8 +138,12 @@ def test_the_log_says_once_that_the_hub_cannot_read_and_once_that_it_can_again(
         raise ConnectionError("the database did not answer")
 
     caplog.set_level(logging.WARNING, logger="scoresheet.web.live.push")
+    monkeypatch.setattr(push, "KEEP", 0.1)  # the match is forgotten soon after its stream ends
     monkeypatch.setattr(hub, "_versions_of", away)
+    if hub._feed is not None:  # PostgreSQL: the listening connection cannot be opened either
+        monkeypatch.setattr(hub._feed, "connect", away)
     lines(phone.get(f"/matches/{match_id}/events", buffered=False))  # 1.5 s: about 30 tries
+    time.sleep(0.5)  # nothing followed, nothing read: that is no news of the database
     if hub._feed is None:  # SQLite: the hub reads the versions twice a second
         trouble, over = "the versions could not be read (", "reading the versions works again"
     else:  # PostgreSQL: a failure while listening connects again
@@ -157,6 +162,7 @@ def test_the_log_says_once_that_the_hub_cannot_read_and_once_that_it_can_again(
     hub._checked_at = 0.0  # the access check is due at once, and again every 2 s
     monkeypatch.setattr(hub, "_read", away)
     monkeypatch.setattr(hub, "_versions_of", lambda ids: {m: hub._versions.get(m, "0-0") for m in ids})
+    pushing.config["PUSH_STREAM_SECONDS"] = 4.5  # the check tried three times
     lines(phone.get(f"/matches/{match_id}/events", buffered=False))
     assert [r.getMessage() for r in caplog.records] == [
         "live updates: the streams' access could not be checked (the database did not answer); the hub keeps trying"

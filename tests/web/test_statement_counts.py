@@ -176,10 +176,12 @@ def test_the_match_page_sends_the_pinned_statements(
 ) -> None:
     phone = app.test_client()
     assert phone.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+    tenth = api_user.get(f"/api/matches/{played_match}").json["hands"][9]["uid"]
 
     def page() -> None:
         response = phone.get(f"/matches/{played_match}")
         assert response.status_code == 200
-        assert "Undo hand 10" in response.get_data(as_text=True)  # the offer's hand uid is read
+        html = response.get_data(as_text=True)
+        assert "Undo hand 10" in html and f"/hands/10/delete?uid={tenth}" in html  # the offer's hand uid is read
 
     assert counted(app, database_url, page) == MATCH_PAGE[dialect(database_url)]

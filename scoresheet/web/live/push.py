@@ -173,11 +173,12 @@ class Hub:
         """Every `every` seconds, the versions of the matches followed; wake their streams."""
         while not self._stopped.wait(self._every):
             try:
-                self._refresh(self._followed()[0])
+                read = self._refresh(self._followed()[0])
             except ConnectionError as err:  # the database is away: the streams wait, we try again
                 self._trouble("versions", f"the versions could not be read ({err})")
                 continue
-            self._untroubled("versions")
+            if read:  # (with nothing followed nothing was read: no news of the database)
+                self._untroubled("versions")
             self._read_at = time.monotonic()
             self._check_access_or_say()  # a failure is decided at the next check: the versions are read
 
@@ -218,11 +219,12 @@ class Hub:
             new, self._new = self._new, set()
             return list(self._changed), new
 
-    def _refresh(self, match_ids: list[str]) -> None:
+    def _refresh(self, match_ids: list[str]) -> bool:
         """Read these matches' versions and wake the streams of each that changed (a missing
-        match is gone). Raises ConnectionError if the database did not answer."""
+        match is gone). Whether it read (none to read: no); raises ConnectionError if the
+        database did not answer."""
         if not match_ids:
-            return
+            return False
         fresh = self._versions_of(match_ids)
         with self._lock:
             for match_id in match_ids:
@@ -230,6 +232,7 @@ class Hub:
                 if self._versions.get(match_id) != version and match_id in self._changed:
                     self._versions[match_id] = version
                     self._changed[match_id].notify_all()
+        return True
 
     def _check_access_or_say(self) -> None:
         """`_check_access`, its failure said in the log (the last answer stands meanwhile)."""
