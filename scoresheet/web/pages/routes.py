@@ -7,6 +7,7 @@ shown next to the field it names and stores nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
@@ -362,32 +363,25 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
     save (on SQLite the whole database's write lock) would hold up every other phone's save."""
     if queued.wanted():
         return queued.refused(form)
-    if request.method != "POST":
-        return _form_page(form, m, sheet, deal, number, editing)
-    with read_only():
-        return _form_page(form, m, sheet, deal, number, editing)
-
-
-def _form_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> str:
-    """The hand (or round) form's page."""
-    if sheet.setup.rules == TICHU:
+    with read_only() if request.method == "POST" else nullcontext():
+        if sheet.setup.rules == TICHU:
+            return render_template(
+                "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+            )
+        min_bid = lowest_bid(sheet, deal.gold)
+        if not editing and not form.is_submitted():
+            form.bid.data = min_bid  # a new hand's bid starts at the lowest
         return render_template(
-            "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+            "pages/hand_form.html",
+            form=form,
+            match=m,
+            sheet=sheet,
+            deal=deal,
+            number=number,
+            editing=editing,
+            step=bid_step(sheet),
+            min_bid=min_bid,
         )
-    min_bid = lowest_bid(sheet, deal.gold)
-    if not editing and not form.is_submitted():
-        form.bid.data = min_bid  # a new hand's bid starts at the lowest
-    return render_template(
-        "pages/hand_form.html",
-        form=form,
-        match=m,
-        sheet=sheet,
-        deal=deal,
-        number=number,
-        editing=editing,
-        step=bid_step(sheet),
-        min_bid=min_bid,
-    )
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
