@@ -464,6 +464,21 @@ def read_only() -> Iterator[None]:
 
 
 @contextmanager
+def form_page() -> Iterator[None]:
+    """Draw a form's page. After a refused post, what the request began is rolled back (nothing
+    of a refusal is stored) and the page reads in a transaction that only reads: drawing it must
+    not hold the lock the post took to save (on SQLite the whole database's write lock, on
+    PostgreSQL the rows it locked), which would hold up every other phone's save meanwhile. On a
+    reading request (the form shown for the first time) it does nothing."""
+    if _reading():
+        yield
+        return
+    db.session.rollback()
+    with read_only():
+        yield
+
+
+@contextmanager
 def snapshot() -> Iterator[None]:
     """A consistent copy of the whole database to read from, made without the write lock, for
     the block inside: on SQLite `db.session` reads a `VACUUM INTO` copy (a read transaction:

@@ -23,7 +23,7 @@ NIGHT = {"name": "Friday club", "rules": "squarescores", "target": "", "rounds":
 def refused_night(director: Phone, **fields: str) -> str:
     """The night's form sent with these fields and refused: the page as it came back."""
     response = director.post("/events/new", {**NIGHT, **fields})
-    assert response.status_code == 200
+    assert response.status_code == 422
     return str(response.text)
 
 

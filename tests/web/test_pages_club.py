@@ -105,7 +105,7 @@ def test_a_bad_night_is_refused_next_to_its_field_and_nothing_is_stored(
     director = make_phone("director")
     data = {"name": "Friday", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours", **fields}
     response = director.post("/events/new", data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.text
     element = f"{field}-0" if field == "seating" else field
     assert errors_next_to(html, element) == [error]
@@ -256,7 +256,7 @@ def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_cou
     with app.app_context():
         players = list(db.session.execute(db.select(EventTable)).scalar_one().players)
     bad = director.post(url, {"score_0": "1020", "score_1": "six", "score_2": ""})
-    assert bad.status_code == 200
+    assert bad.status_code == 422
     assert errors_next_to(bad.text, "score_1") == ["Enter a whole number."]
     assert errors_next_to(bad.text, "score_2") == ["Enter a whole number."]
     # 1020, 640, 640: the first 2 match points and 1020 − 766⅔ = +253; the others share
@@ -277,7 +277,7 @@ def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_p
     director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     url = f"/events/{night}/rounds/1/close"
     unticked = director.post(url, {})
-    assert unticked.status_code == 200 and errors_next_to(unticked.text, "confirm") == ["Tick the box to confirm."]
+    assert unticked.status_code == 422 and errors_next_to(unticked.text, "confirm") == ["Tick the box to confirm."]
     app = director.client.application
     with app.app_context():
         match_id = db.session.execute(db.select(EventTable)).scalar_one().match_id

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from ...rules import RuleError
 from ...services import accounts
 from ...services.errors import WrongPassword
+from ...storage.database import form_page
 from .. import limits
 from ..match_view import refused_form
 from .forms import ChangePasswordForm, DeleteAccountForm, LogOutEverywhereForm
@@ -22,12 +23,13 @@ bp.after_request(refused_form)  # a refused form comes back with its errors, as 
 
 def _account_page(password_form: ChangePasswordForm | None = None, delete_form: DeleteAccountForm | None = None) -> str:
     """The account page with its three forms (the refused one with its errors)."""
-    return render_template(
-        "account/account.html",
-        password_form=password_form or ChangePasswordForm(formdata=None),
-        everywhere_form=LogOutEverywhereForm(formdata=None),
-        delete_form=delete_form or DeleteAccountForm(formdata=None),
-    )
+    with form_page():
+        return render_template(
+            "account/account.html",
+            password_form=password_form or ChangePasswordForm(formdata=None),
+            everywhere_form=LogOutEverywhereForm(formdata=None),
+            delete_form=delete_form or DeleteAccountForm(formdata=None),
+        )
 
 
 @bp.get("/account")

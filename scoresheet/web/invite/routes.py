@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from ...rules.tichu import team_of
 from ...services.errors import Conflict
 from ...services.matches import commands, links, members, queries, versions
+from ...storage.database import form_page
 from ...storage.models import Match
 from .. import downloads, limits, manifests
 from ..forms import ButtonForm
@@ -54,8 +55,9 @@ def join_link(code: str) -> Any:
             return redirect(url_for("pages.index"))
         flash(_("You joined the match: its sheet is on your phone too."))
         return back_to(match)
-    sheet = queries.sheet_of(match)
-    return render_template("invite/join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
+    with form_page():
+        sheet = queries.sheet_of(match)
+        return render_template("invite/join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
 
 
 @bp.get("/watch/<token>")

@@ -18,14 +18,17 @@ from ...rules import RuleError
 from ...rules.tichu import team_names
 from ...services.club import events, progress, results, serialize
 from ...services.errors import Conflict, Invalid, NotFound, ServiceError
+from ...storage.database import form_page
 from ...storage.models import Event, utcnow
 from ...words.house_rules import TYPED
 from .. import limits
 from ..errors import club_message
 from ..forms import ButtonForm, ConfirmForm, RefusableForm
+from ..match_view import refused_form
 from .forms import DirectorForm, EventForm, JoinEventForm, RosterForm, StatusForm, result_form
 
 bp = Blueprint("nights", __name__)
+bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
 def _refuse(form: RefusableForm, err: Exception, field: str | None = None) -> None:
@@ -57,7 +60,8 @@ def new_event() -> Any:
         else:
             flash(_("Club night made. Let the players check in with its code or QR."))
             return _back(event)
-    return render_template("nights/new.html", form=form, typed=TYPED)
+    with form_page():
+        return render_template("nights/new.html", form=form, typed=TYPED)
 
 
 @bp.get("/events/<event_id>")
@@ -70,29 +74,30 @@ def event_page(event_id: str) -> Any:
 
 def _event_page(event: Event, status: int = 200, **forms: RefusableForm) -> Any:
     """The night's page, with these forms (refused ones show their errors) in place of new ones."""
-    director = events.is_director(event, current_user)
-    current = event.seated[-1] if event.seated else None
-    tables = progress.table_states(event, current) if current else []
-    page = render_template(
-        "nights/event.html",
-        event=event,
-        director=director,
-        round=current,
-        tables=tables,
-        teams=results.club_game(event) == "tichu",
-        mine=progress.my_seat(event, current_user),
-        links=events.matches_of(event, current_user),
-        standings=serialize.standings_data(event)["standings"],
-        minutes_left=results.minutes_left(event, current.seated_at, utcnow())
-        if current and not current.closed_at
-        else None,
-        version=progress.event_version(event),
-        board_url=url_for("club.board", token=event.watch_token),
-        csv_url=url_for("club.event_csv", event_id=event.id),
-        roster_form=forms.get("roster") or RosterForm(formdata=None),
-        director_form=forms.get("director") or DirectorForm(formdata=None),
-        seat_form=forms.get("seat") or ButtonForm(formdata=None),
-    )
+    with form_page():
+        director = events.is_director(event, current_user)
+        current = event.seated[-1] if event.seated else None
+        tables = progress.table_states(event, current) if current else []
+        page = render_template(
+            "nights/event.html",
+            event=event,
+            director=director,
+            round=current,
+            tables=tables,
+            teams=results.club_game(event) == "tichu",
+            mine=progress.my_seat(event, current_user),
+            links=events.matches_of(event, current_user),
+            standings=serialize.standings_data(event)["standings"],
+            minutes_left=results.minutes_left(event, current.seated_at, utcnow())
+            if current and not current.closed_at
+            else None,
+            version=progress.event_version(event),
+            board_url=url_for("club.board", token=event.watch_token),
+            csv_url=url_for("club.event_csv", event_id=event.id),
+            roster_form=forms.get("roster") or RosterForm(formdata=None),
+            director_form=forms.get("director") or DirectorForm(formdata=None),
+            seat_form=forms.get("seat") or ButtonForm(formdata=None),
+        )
     return page, status
 
 
@@ -131,23 +136,27 @@ def join() -> Any:
     """Check in to a night with its code (typed on the home page or the check-in page)."""
     form = JoinEventForm()
     if form.validate_on_submit():
-        return _join(form)
-    return render_template("nights/join.html", form=form), 422
+        event = _join(form)
+        if event is not None:
+            flash(_("You are checked in. Your table shows here when the round is seated."))
+            return _back(event)
+    with form_page():
+        return render_template("nights/join.html", form=form), 422
 
 
-def _join(form: JoinEventForm) -> Any:
+def _join(form: JoinEventForm) -> Event | None:
+    """Check in with the form's code (and team or guest's name); None, with the refusal next to
+    its field, if that cannot be."""
     try:
         events.event_by_code(form.code.data)
     except NotFound as err:
         _refuse(form, err, "code")
-        return render_template("nights/join.html", form=form), 422
+        return None
     try:
-        event = events.join(current_user, form.code.data, form.team.data or None, form.name.data or None)
+        return events.join(current_user, form.code.data, form.team.data or None, form.name.data or None)
     except (NotFound, Conflict, Invalid) as err:  # the guest's name: not on the roster, or taken
         _refuse(form, err, "team" if err.field == "team" else "name" if form.name.data else "code")
-        return render_template("nights/join.html", form=form), 422
-    flash(_("You are checked in. Your table shows here when the round is seated."))
-    return _back(event)
+        return None
 
 
 @bp.post("/events/<event_id>/roster")
@@ -260,7 +269,8 @@ def close_round(event_id: str, number: int) -> Any:
         events.close_round(event, number, current_user)
         flash(_("Round %(num)d is closed: every table's result counts.", num=number))
         return _back(event)
-    return render_template("nights/close.html", event=event, number=number, form=form)
+    with form_page():
+        return render_template("nights/close.html", event=event, number=number, form=form)
 
 
 @bp.route("/events/<event_id>/rounds/<int:number>/tables/<int:table>/result", methods=["GET", "POST"])
@@ -282,4 +292,5 @@ def enter_result(event_id: str, number: int, table: int) -> Any:
         else:
             flash(_("Table %(num)d's result is in.", num=table))
             return _back(event)
-    return render_template("nights/result.html", event=event, number=number, table=found, form=form)
+    with form_page():
+        return render_template("nights/result.html", event=event, number=number, table=found, form=form)

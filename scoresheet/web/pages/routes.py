@@ -7,7 +7,6 @@ shown next to the field it names and stores nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
@@ -23,7 +22,7 @@ from ...services import accounts
 from ...services.club import progress
 from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
-from ...storage.database import read_only, reads_only
+from ...storage.database import form_page, reads_only
 from ...storage.models import Match, User, fold
 from ...words.house_rules import TYPED
 from ...words.values import figure, signed
@@ -70,7 +69,8 @@ def register() -> Any:
                 else _("Welcome, %(name)s. Start a match or join your table's.", name=user.username)
             )
             return _logged_in(user, form.remember.data, welcome)
-    return render_template("pages/register.html", form=form)
+    with form_page():
+        return render_template("pages/register.html", form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -84,7 +84,8 @@ def login() -> Any:
             form.refuse("password", _("That username and password do not match."))
         else:
             return _logged_in(user, form.remember.data, _("Logged in as %(name)s.", name=user.username))
-    return render_template("pages/login.html", form=form)
+    with form_page():
+        return render_template("pages/login.html", form=form)
 
 
 def _logged_in(user: User, remember: bool, welcome: str) -> Response:
@@ -179,13 +180,14 @@ def new_match() -> Any:
             flash(_("Match started. Invite the table: share the link or let them scan the code."))
             return back_to(match)
     form.name_dealers()
-    return render_template(
-        "pages/match_new.html",
-        form=form,
-        typed=TYPED,
-        rulesets=RULESET_LABELS.values(),
-        known_names=queries.known_names(current_user),
-    )
+    with form_page():
+        return render_template(
+            "pages/match_new.html",
+            form=form,
+            typed=TYPED,
+            rulesets=RULESET_LABELS.values(),
+            known_names=queries.known_names(current_user),
+        )
 
 
 @bp.post("/matches/<match_id>/rematch")
@@ -358,12 +360,10 @@ def edit_hand(match_id: str, number: int) -> Any:
 
 
 def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> Any:
-    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON). A
-    refused post lets go of the match before its page of errors is drawn: the lock it took to
-    save (on SQLite the whole database's write lock) would hold up every other phone's save."""
-    if queued.wanted():
-        return queued.refused(form)
-    with read_only() if request.method == "POST" else nullcontext():
+    """The page of the hand (or round) form (a refused hand from the phone's queue: JSON)."""
+    with form_page():
+        if queued.wanted():
+            return queued.refused(form)
         if sheet.setup.rules == TICHU:
             return render_template(
                 "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
@@ -448,7 +448,8 @@ def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, Us
         else:
             flash(str(done))
         return back_to(m)
-    return render_template("shared/confirm.html", form=form, match=m, title=title, question=question)
+    with form_page():
+        return render_template("shared/confirm.html", form=form, match=m, title=title, question=question)
 
 
 @bp.post("/matches/<match_id>/hands/preview")

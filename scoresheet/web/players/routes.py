@@ -15,6 +15,7 @@ from ...rules import RuleError
 from ...services.errors import Conflict, Invalid
 from ...services.matches import queries, seats
 from ...services.players import periods, profiles, ratings, records, statistics
+from ...storage.database import form_page
 from ...words.vocabulary import CALL_NAMES
 from ..downloads import record_response
 from ..extensions import kept
@@ -195,7 +196,8 @@ def claim_past() -> Any:
                 )
             )
             return redirect(url_for("players.player", username=current_user.username))
-    return render_template("players/claim_past.html", form=form, pasts=pasts)
+    with form_page():
+        return render_template("players/claim_past.html", form=form, pasts=pasts)
 
 
 @bp.get("/my-record/matches.csv", defaults={"part": "matches.csv"})

@@ -75,20 +75,21 @@ def restore(match_id: str) -> Any:
             return redirect(url_for("recovery.history", match_id=m.id))
         flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
         return back_to(m)
-    return render_template(
-        "shared/confirm.html",
-        form=form,
-        match=m,
-        title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
-        question=_(
-            "The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
-            "is that long (later hands move down one), otherwise as the next hand; every "
-            "hand after it is recomputed.",
-            name=entry.username,
-            hand=words,
-            num=entry.hand_number or 0,
-        ),
-    )
+    with database.form_page():
+        return render_template(
+            "shared/confirm.html",
+            form=form,
+            match=m,
+            title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
+            question=_(
+                "The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
+                "is that long (later hands move down one), otherwise as the next hand; every "
+                "hand after it is recomputed.",
+                name=entry.username,
+                hand=words,
+                num=entry.hand_number or 0,
+            ),
+        )
 
 
 @bp.get("/matches/<match_id>/backup.json")
@@ -116,7 +117,6 @@ def import_match() -> Any:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             matches = [imported.match for imported in backup.import_matches(current_user, doc)]
         except (ValueError, RecursionError) as err:
-            db.session.rollback()
             message = (
                 err.message
                 if isinstance(err, RuleError)
@@ -132,7 +132,8 @@ def import_match() -> Any:
                 )
             )
             return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
-    return render_template("recovery/import.html", form=form)
+    with database.form_page():  # (a refused file: nothing of it is kept)
+        return render_template("recovery/import.html", form=form)
 
 
 @bp.route("/events/import", methods=["GET", "POST"])
@@ -145,7 +146,6 @@ def import_event() -> Any:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             event = exports.import_event(current_user, doc)
         except (Invalid, ValueError, RecursionError) as err:
-            db.session.rollback()
             if isinstance(err, Invalid | RuleError):
                 where = f" ({err.field})" if err.field else ""
                 form.file.errors = [f"{err.message}{where}"]
@@ -154,7 +154,8 @@ def import_event() -> Any:
         else:
             flash(_("The club night is imported as a new event, with its own join code and board."))
             return redirect(url_for("nights.event_page", event_id=event.id))
-    return render_template("recovery/import_event.html", form=form)
+    with database.form_page():  # (a refused file: nothing of it is kept)
+        return render_template("recovery/import_event.html", form=form)
 
 
 def _download(doc: dict[str, Any], filename: str) -> Response:
