@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 WITHIN_S = 2.0
 """The goal: a saved hand on every open phone within 2 s (each sample, so the p99 too),
 measured on a quiet machine (`-s` prints the samples: docs/performance.md)."""
-SHARED_MACHINE_S = 1.0
+SHARED_MACHINE_S = 1.5
 """What the test allows beside the goal: the suite runs its browsers, servers and workers on
 the same cores, and a polled phone (the hand saved just after a poll, by construction: its
 worst case) waits one poll interval, 1.5 s, then a fetch of the sheet the shared machine can
-slow by most of a second. A back-off, which this test is for, made it 4–12 s."""
+slow by a second or more. A back-off, which this test is for, made it 4–12 s."""
 IDLE_MS = 10 * 60 * 1000
 STEP_MS = 30_000
 """The idle time is run on the page's clock in steps, each firing the timers due in it; between

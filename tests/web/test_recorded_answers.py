@@ -43,6 +43,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scoresheet.web.pages.news import UNDO_SECONDS
+
 pytestmark = pytest.mark.recorded
 
 RECORDED = Path(__file__).parent / "recorded"
@@ -72,12 +74,15 @@ BEFORE_SECRETS: list[tuple[re.Pattern[str], str]] = [
 ]
 HAND_UID = re.compile(r'(?:"uid": ?"|uid=|name="uid" type="hidden" value=")([A-Za-z0-9_-]{16})')
 """A hand's uid (random), in the match object, a link or a form: learned as `<hand:n>`."""
+UNDO_LEFT = re.compile(r'(data-toast-seconds=")(\d+)(")')
 AFTER_SECRETS: list[tuple[re.Pattern[str], str]] = [
     # the history page's times, as its language writes them; every ISO 8601 time
     (re.compile(r'(<time datetime="[^"]*" data-local>)[^<]*(</time>)'), r"\1<time>\2"),
     (re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2})?"), "<time>"),
     # the join link's QR code draws the random join code
     (re.compile(r'<svg aria-hidden="true" focusable="false" [^>]*class="qr".*?</svg>', re.S), "<qr-svg>"),
+    # the seconds the Undo has left: 29 a moment after the save, 28 a second later (`add` checks them)
+    (UNDO_LEFT, r"\1<seconds>\3"),
 ]
 """What legitimately differs from run to run, and what it becomes in the recording; the
 secrets (`SECRET_KINDS`) are replaced between the two lists."""
@@ -183,6 +188,7 @@ class Recording:
         headers = sorted((k, v) for k, v in response.headers.items() if k != "Content-Length")
         lines += [f"< {name}: {value}" for name, value in headers]
         body = response.get_data().decode("utf-8")
+        assert all(0 < int(left) <= UNDO_SECONDS for _, left, _ in UNDO_LEFT.findall(body)), path
         self.answers[self.section].append("\n".join(lines) + "\n\n" + body + "\n")
         if response.status_code != expect:
             self.surprises.append(f"{who} {method} {path}: {response.status}, not {expect}")

@@ -116,12 +116,14 @@ def test_one_query_checks_every_stream_of_the_process(
     for reader in readers:
         reader.start()
     time.sleep(1.0)  # about five checks of the six streams (ACCESS_EVERY is 0.2 s here)
+    before = list(checks)
     phones[0].post("/logout", {})  # anna's two streams end; the others go on
     for reader in readers[:2]:
         reader.join(5)
         assert not reader.is_alive()
     assert all(reader.is_alive() for reader in readers[2:])
-    assert 2 <= len(checks) <= 10 and set(checks) <= {3}, checks  # one query for the six streams of three matches
+    # one query for the six streams of three matches (the first may be before all had opened)
+    assert len(before) >= 2 and set(before[1:]) == {3}, before
     for phone in phones[1:]:
         phone.post("/logout", {})
     for reader in readers[2:]:
