@@ -419,11 +419,15 @@ def _lock_held(match: Match) -> bool:
     return held is not None and held[0] is session.get_transaction() and match.id in held[1]
 
 
-def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]] | None:
+class NoAnswer(ConnectionError):
+    """The database did not answer `read_rows`: the driver's reason is in the message."""
+
+
+def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Run one reading statement through the driver on a pooled connection, outside any
     transaction: no BEGIN, no ROLLBACK, no write lock (what the live updates read every
-    moment, `quick_poll.py` and `push.py`). `sql` marks its parameters with `?`. None if the
-    database failed (the connection is thrown away): the caller lets the app answer."""
+    moment, `quick_poll.py` and `push.py`). `sql` marks its parameters with `?`. Raises
+    `NoAnswer` if the database failed (the connection is thrown away)."""
     if engine.dialect.paramstyle != "qmark":
         sql = sql.replace("%", "%%").replace("?", "%s")
     psycopg = engine.dialect.driver == "psycopg"  # SQLite's connections run without BEGIN already
@@ -439,10 +443,10 @@ def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any
         cursor.close()
         if psycopg:
             driver.autocommit = False  # as the pool hands its connections out
-    except Exception:  # noqa: BLE001 — whatever went wrong, the caller's fallback answers
+    except Exception as err:  # whatever went wrong, the caller's fallback answers
         if pooled is not None:
             pooled.invalidate()
-        return None
+        raise NoAnswer(f"the database did not answer: {type(err).__name__}: {err}") from err
     finally:
         if pooled is not None:
             pooled.close()

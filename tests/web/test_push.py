@@ -21,6 +21,8 @@ import pytest
 from flask import Flask
 
 from bench.load import free_port, stop
+from scoresheet.storage import database
+from scoresheet.storage.extensions import db
 from scoresheet.web.live import push
 
 from .helpers import call_json
@@ -168,6 +170,15 @@ def test_the_log_says_once_that_the_hub_cannot_read_and_once_that_it_can_again(
     assert [r.getMessage() for r in caplog.records] == [
         "live updates: the streams' access could not be checked (the database did not answer); the hub keeps trying"
     ]
+
+
+def test_a_read_the_database_cannot_answer_says_why_and_the_next_one_is_answered(app: Flask) -> None:
+    """What the hub's log line (above) and the quick poll's fallback are told: the driver's
+    reason, not only that it failed; the failed connection is not handed out again."""
+    with app.app_context():
+        with pytest.raises(database.NoAnswer, match=r"^the database did not answer: \w+: .*no_such_table"):
+            database.read_rows(db.engine, "SELECT id FROM no_such_table WHERE id = ?", ["x"])
+        assert database.read_rows(db.engine, "SELECT 1 WHERE 1 = ?", [1]) == [(1,)]
 
 
 def test_alive_while_the_versions_are_read_though_the_access_check_is_not(

@@ -292,14 +292,11 @@ class Hub:
 
     def _read(self, sql: str, match_ids: list[str]) -> list[tuple[Any, ...]]:
         """The rows of `sql` (its `IN ({})` filled with a placeholder per id) for these matches,
-        `_CHUNK` at a time. Raises ConnectionError if the database did not answer."""
+        `_CHUNK` at a time. Raises `NoAnswer` (a ConnectionError) if the database did not answer."""
         rows: list[tuple[Any, ...]] = []
         for start in range(0, len(match_ids), _CHUNK):
             chunk = match_ids[start : start + _CHUNK]
-            found = read_rows(self._engine, sql.format(", ".join("?" * len(chunk))), chunk)
-            if found is None:
-                raise ConnectionError("the database did not answer")
-            rows.extend(found)
+            rows.extend(read_rows(self._engine, sql.format(", ".join("?" * len(chunk))), chunk))
         return rows
 
 
