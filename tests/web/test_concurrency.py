@@ -247,6 +247,9 @@ def test_a_deadlock_between_two_writers_is_a_503_that_stores_nothing(
     phone = app.test_client()
     token, night_id, match_id = seated_night(phone, hand_limit=1)
     answers: list[Any] = []
+    with app.app_context():  # the hand looks for a deadlock once, after waiting 5 s (not 1 s): by
+        db.engine.dispose()  # then the other writer waits too, however slow the machine
+        event.listen(db.engine, "connect", _deadlock_timeout_5s)
 
     def first_hand() -> None:
         answers.append(phone.post(f"/api/matches/{match_id}/hands", json={"kind": "redeal"}, headers=bearer(token)))
@@ -316,6 +319,12 @@ def seated_night(client: Any, **body: Any) -> tuple[str, str, str]:
     status, round_ = call_json_of(client, "POST", f"/api/events/{night['id']}/rounds", None, token)
     assert status == 201
     return token, night["id"], round_["tables"][0]["match_id"]
+
+
+def _deadlock_timeout_5s(dbapi_connection: Any, _record: Any) -> None:
+    """A new connection checks for a deadlock after waiting 5 s for a lock."""
+    dbapi_connection.execute("SET deadlock_timeout = '5s'")
+    dbapi_connection.commit()
 
 
 def wait_for_a_lock(watcher: Any, thread: threading.Thread) -> None:
