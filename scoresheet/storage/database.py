@@ -419,15 +419,15 @@ def _lock_held(match: Match) -> bool:
     return held is not None and held[0] is session.get_transaction() and match.id in held[1]
 
 
-class NoAnswer(ConnectionError):
-    """The database did not answer `read_rows`: the driver's reason is in the message."""
+class ReadFailed(ConnectionError):
+    """`read_rows` got no rows from the database: the driver's reason is in the message."""
 
 
 def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Run one reading statement through the driver on a pooled connection, outside any
     transaction: no BEGIN, no ROLLBACK, no write lock (what the live updates read every
     moment, `quick_poll.py` and `push.py`). `sql` marks its parameters with `?`. Raises
-    `NoAnswer` if the database failed (the connection is thrown away)."""
+    `ReadFailed` if the database failed (the connection is thrown away)."""
     if engine.dialect.paramstyle != "qmark":
         sql = sql.replace("%", "%%").replace("?", "%s")
     psycopg = engine.dialect.driver == "psycopg"  # SQLite's connections run without BEGIN already
@@ -446,7 +446,8 @@ def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any
     except Exception as err:  # whatever went wrong, the caller's fallback answers
         if pooled is not None:
             pooled.invalidate()
-        raise NoAnswer(f"the database did not answer: {type(err).__name__}: {err}") from err
+        reason = " ".join(str(err).split())  # (the driver's lines, on one line of the log)
+        raise ReadFailed(f"the database failed: {type(err).__name__}: {reason}") from err
     finally:
         if pooled is not None:
             pooled.close()
@@ -473,7 +474,8 @@ def form_page() -> Iterator[None]:
     of a refusal is stored) and the page reads in a transaction that only reads: drawing it must
     not hold the lock the post took to save (on SQLite the whole database's write lock, on
     PostgreSQL the rows it locked), which would hold up every other phone's save meanwhile. On a
-    reading request (the form shown for the first time) it does nothing."""
+    reading request (the form shown for the first time) it does nothing. (What the page shows is
+    read again unlocked: a row another phone deleted in the moment between is not there.)"""
     if _reading():
         yield
         return

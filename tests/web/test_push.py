@@ -176,7 +176,7 @@ def test_a_read_the_database_cannot_answer_says_why_and_the_next_one_is_answered
     """What the hub's log line (above) and the quick poll's fallback are told: the driver's
     reason, not only that it failed; the failed connection is not handed out again."""
     with app.app_context():
-        with pytest.raises(database.NoAnswer, match=r"^the database did not answer: \w+: .*no_such_table"):
+        with pytest.raises(database.ReadFailed, match=r"^the database failed: \w+: .*no_such_table"):
             database.read_rows(db.engine, "SELECT id FROM no_such_table WHERE id = ?", ["x"])
         assert database.read_rows(db.engine, "SELECT 1 WHERE 1 = ?", [1]) == [(1,)]
 

@@ -123,7 +123,7 @@ def test_one_query_checks_every_stream_of_the_process(
         assert not reader.is_alive()
     assert all(reader.is_alive() for reader in readers[2:])
     # one query for the six streams of three matches (the first may be before all had opened)
-    assert len(before) >= 2 and set(before[1:]) == {3}, before
+    assert 2 <= len(before) <= 10 and set(before[1:]) == {3}, before
     for phone in phones[1:]:
         phone.post("/logout", {})
     for reader in readers[2:]:

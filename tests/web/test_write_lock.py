@@ -188,6 +188,7 @@ REFUSED_POSTS: dict[str, tuple[str, dict[str, Any]]] = {
         {"kind": "played", "declarer": "0", "bid": "7", "points_1": "20", "points_2": "20", "expected_hand": "2"},
     ),
     "new match": ("/matches/new", {}),
+    "match's code": ("/join", {"code": "WRONG1"}),
     "delete not ticked": ("/matches/{match}/hands/1/delete", {}),
     "night's director": ("/events/{event}/directors", {"director": "nobody-here"}),
     "night's check-in": ("/events/join", {"code": "WRONG1"}),

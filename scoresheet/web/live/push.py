@@ -292,7 +292,7 @@ class Hub:
 
     def _read(self, sql: str, match_ids: list[str]) -> list[tuple[Any, ...]]:
         """The rows of `sql` (its `IN ({})` filled with a placeholder per id) for these matches,
-        `_CHUNK` at a time. Raises `NoAnswer` (a ConnectionError) if the database did not answer."""
+        `_CHUNK` at a time. Raises `ReadFailed` (a ConnectionError) if the database failed."""
         rows: list[tuple[Any, ...]] = []
         for start in range(0, len(match_ids), _CHUNK):
             chunk = match_ids[start : start + _CHUNK]

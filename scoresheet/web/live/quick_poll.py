@@ -26,7 +26,7 @@ from werkzeug.http import http_date, parse_cookie, parse_etags
 from ...services.accounts import session_parts
 from ...services.matches import versions
 from ...services.matches.versions import HANDS_AND_REVISION_SQL
-from ...storage.database import NoAnswer, read_rows
+from ...storage.database import ReadFailed, read_rows
 from ...storage.extensions import db
 from ..extensions import login_manager
 from ..security import HEADERS, MATCH_ID
@@ -91,8 +91,8 @@ class QuickPoll:
             return None  # not a session id, or issued too long ago: the app answers
         try:
             rows = read_rows(self._engine, _VERSION, [path[1], *parts])
-        except NoAnswer:
-            return None  # the app answers (and says what failed)
+        except ReadFailed:
+            return None  # the app answers (its own query says what fails)
         if not rows:
             return None  # not a member, or logged out since: the app answers
         version = versions.version(rows[0][0], rows[0][1])

@@ -163,7 +163,8 @@ def join() -> Any:
         else:
             flash(_("You joined the match: its sheet is on your phone too."))
             return back_to(m)
-    return _home(form)
+    with form_page():
+        return _home(form)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
