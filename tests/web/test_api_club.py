@@ -480,6 +480,27 @@ def test_a_won_event_table_banked_counts_in_the_players_statistics_and_ratings(d
     assert (first["table_score"], tichu["grand_called"], tichu["banked"]) == (500, 2, 1)
 
 
+def test_a_guest_whose_seat_another_account_holds_is_not_claimed_and_nothing_is_stored(
+    director: Any, make_user: Any
+) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    boris = make_user("boris")
+    code = director.get(f"/api/matches/{table['match_id']}").json["join_code"]
+    assert boris.post("/api/matches/join", json={"code": code}).status_code == 200
+    seat = table["players"].index("Dana")
+    assert boris.post(f"/api/matches/{table['match_id']}/seats/{seat}/claim").status_code == 200
+    before = director.get(url).json
+    dana = make_user("dana")
+    refused = dana.post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    assert refused.status_code == 409, refused.json
+    assert director.get(url).json == before  # Dana is still a guest of the roster
+    members = director.get(f"/api/matches/{table['match_id']}").json["members"]
+    assert "dana" not in members
+
+
 def test_an_account_claims_a_guest_and_takes_its_seats_at_the_tables_seated(director: Any, make_user: Any) -> None:
     event = make_event(director)
     url = f"/api/events/{event['id']}"

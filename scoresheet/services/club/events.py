@@ -173,19 +173,29 @@ def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
         raise Conflict(_("%(name)s is an account's already.", name=entry.name), "name")
     if any(p.user_id == user.id for p in event.roster):
         raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
+    places = _seats_of(event, entry.name)
+    for match, seat in places:  # a seat another account holds refuses the claim, nothing written
+        seats.seat_is_theirs(match, user, seat)
     entry.user_id = user.id
     db.session.commit()
+    for match, seat in places:
+        if not any(m.user_id == user.id for m in match.members):
+            match.members.append(Member(user_id=user.id))
+            db.session.commit()
+        creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
+        seats.assign_seat(match, creator or by, user, seat)
+    return entry
+
+
+def _seats_of(event: Event, name: str) -> list[tuple[Match, int]]:
+    """Each match of the tables seated so far where `name` sits, with their seat."""
+    places = []
     for round_ in event.seated:
         for table in round_.tables:
             match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-            if match is None or entry.name not in table.players:
-                continue
-            if not any(m.user_id == user.id for m in match.members):
-                match.members.append(Member(user_id=user.id))
-                db.session.commit()
-            creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
-            seats.assign_seat(match, creator or by, user, table.players.index(entry.name))
-    return entry
+            if match is not None and name in table.players:
+                places.append((match, table.players.index(name)))
+    return places
 
 
 def add_to_roster(event: Event, username: object = None, guest: object = None, team: object = None) -> EventPlayer:

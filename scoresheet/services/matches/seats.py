@@ -122,12 +122,8 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
     claimed is a Conflict, for the creator too: its holder (or the creator) makes it a guest
     first. A member given a seat by someone else is told on their next page."""
     read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
-    row = _claim_of(match, seat)
-    if row is not None and row.user_id == user.id:
+    if seat_is_theirs(match, user, seat):
         return
-    before = None
-    if row is not None:
-        raise Conflict(_("%(name)s has claimed this seat already.", name=_claim_words(row)["user"]))
     if by.id != user.id:
         notices.tell(user.id, "seat_assigned", match, seat, by)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
@@ -137,7 +133,6 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
         match,
         by,
         "seat_claimed" if by.id == user.id else "seat_assigned",
-        before=before,
         after={"seat": seat, "user": user.username},
     )
     try:
@@ -145,6 +140,15 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
     except IntegrityError:  # two phones claimed the seat at the same moment
         db.session.rollback()
         raise Conflict(_("Someone claimed this seat at the same moment: look again.")) from None
+
+
+def seat_is_theirs(match: Match, user: User, seat: int) -> bool:
+    """Whether `user` holds `seat` already (its claim locked until the change commits); a
+    Conflict if someone else does: its holder (or the creator) makes it a guest first."""
+    row = _claim_of(match, seat)
+    if row is not None and row.user_id != user.id:
+        raise Conflict(_("%(name)s has claimed this seat already.", name=_claim_words(row)["user"]))
+    return row is not None
 
 
 def _claim_words(row: Seat) -> dict[str, object]:
