@@ -22,6 +22,7 @@ from ..club import MESSAGES as CLUB_MESSAGES
 from ..club import ClubError
 from ..rules import Malformed, RuleError
 from ..services.errors import Conflict, Forbidden, Invalid, NotFound, WrongPassword
+from ..storage.database import form_page
 from ..storage.extensions import db
 from .offline import queued
 
@@ -235,14 +236,16 @@ def _error_page(e: HTTPException) -> Any:
 
 
 def _page(code: int, message: Any, fallback: bool = False) -> Any:
-    """The error page; if it cannot be rendered while answering a crash, a plain one."""
+    """The error page (drawn as a refused form's is: nothing of the request kept, no lock held);
+    if it cannot be rendered while answering a crash, a plain one."""
     try:
-        html = render_template(
-            "shared/error.html",
-            title=_TITLES.get(code, _DID_NOT_WORK),
-            message=message or _("That did not work."),
-            code=code,
-        )
+        with form_page():
+            html = render_template(
+                "shared/error.html",
+                title=_TITLES.get(code, _DID_NOT_WORK),
+                message=message or _("That did not work."),
+                code=code,
+            )
     except Exception:  # noqa: BLE001  (the page itself failed: say so plainly, never a trace)
         if not fallback:
             raise

@@ -182,21 +182,24 @@ def test_the_hand_preview_never_waits_for_a_writer(impatient_app: Flask, databas
     assert anna.get(f"/api/matches/{match['id']}").json["hands"] == []
 
 
-REFUSED_POSTS: dict[str, tuple[str, dict[str, Any]]] = {
+REFUSED_POSTS: dict[str, tuple[str, dict[str, Any], int]] = {
     "hand": (
         "/matches/{match}/hands/new",
         {"kind": "played", "declarer": "0", "bid": "7", "points_1": "20", "points_2": "20", "expected_hand": "2"},
+        422,
     ),
-    "new match": ("/matches/new", {}),
-    "match's code": ("/join", {"code": "WRONG1"}),
-    "delete not ticked": ("/matches/{match}/hands/1/delete", {}),
-    "night's director": ("/events/{event}/directors", {"director": "nobody-here"}),
-    "night's check-in": ("/events/join", {"code": "WRONG1"}),
-    "night's result": ("/events/{event}/rounds/1/tables/1/result", {}),
-    "account's password": ("/account/password", {"current_password": "wrong horse", "new_password": "x"}),
-    "import": ("/import", {"file": b"not json"}),
+    "new match": ("/matches/new", {}, 422),
+    "match's code": ("/join", {"code": "WRONG1"}, 422),
+    "delete not ticked": ("/matches/{match}/hands/1/delete", {}, 422),
+    "no such hand (the error page)": ("/matches/{match}/hands/9/edit", {}, 404),
+    "night's director": ("/events/{event}/directors", {"director": "nobody-here"}, 422),
+    "night's check-in": ("/events/join", {"code": "WRONG1"}, 422),
+    "night's result": ("/events/{event}/rounds/1/tables/1/result", {}, 422),
+    "account's password": ("/account/password", {"current_password": "wrong horse", "new_password": "x"}, 422),
+    "import": ("/import", {"file": b"not json"}, 422),
 }
-"""A post of each kind of form, refused: its page is drawn with the errors (bytes: a file)."""
+"""A post of each kind of form, refused: its page is drawn with the errors (bytes: a file), or
+the error page; and the status it answers."""
 
 
 @pytest.mark.parametrize("form", REFUSED_POSTS)
@@ -231,11 +234,11 @@ def test_a_refused_form_lets_the_other_phones_save_while_its_page_is_drawn(
         writer.join(5)
         waited.append(writer.is_alive())  # (PostgreSQL before: still waiting for the row)
 
-    url, fields = REFUSED_POSTS[form]
+    url, fields, status = REFUSED_POSTS[form]
     data = {k: (io.BytesIO(v), "backup.json") if isinstance(v, bytes) else v for k, v in fields.items()}
     with before_render_template.connected_to(another_phone_saves, impatient_app):
         refused = page.post(url.format(match=match["id"], event=event.json["id"]), data=data)
-    assert refused.status_code == 422
+    assert refused.status_code == status
     assert waited == [False] and saved == [201]
     assert [h["kind"] for h in anna.get(f"/api/matches/{match['id']}").json["hands"]] == ["redeal", "redeal"]
 
