@@ -420,7 +420,7 @@ def _lock_held(match: Match) -> bool:
 
 
 class ReadFailed(ConnectionError):
-    """`read_rows` got no rows from the database: the driver's reason is in the message."""
+    """The database failed `read_rows`' statement: the driver's reason is in the message."""
 
 
 def read_rows(engine: Engine, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:

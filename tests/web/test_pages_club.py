@@ -291,6 +291,25 @@ def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_p
     assert [r[2] for r in standings_rows(page)] == ["1.0", "1.0", "1.0"]
 
 
+def test_a_round_that_cannot_be_seated_again_stays_as_it_was(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director, rounds="1")
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    marked = director.post(f"/events/{night}/roster/Fima", {"status": "absent"}, form_url=f"/events/{night}")
+    assert marked.status_code == 302 and roster_of(director.client.application, night)["Fima"] == "absent"
+    app = director.client.application
+    with app.app_context():
+        before = db.session.execute(db.select(EventTable.match_id, EventTable.players)).all()
+    refused = director.post(f"/events/{night}/rounds/1/reseat", {}, form_url=f"/events/{night}")
+    assert refused.status_code == 422, all_errors(refused.text)  # two present: no table of three
+    with app.app_context():
+        assert db.session.execute(db.select(EventTable.match_id, EventTable.players)).all() == before
+        assert all(db.session.get(Match, match_id) is not None for match_id, _ in before)
+        event = db.session.get(Event, night)
+        assert event is not None and event.reseats == 0 and [r.number for r in event.seated] == [1]
+
+
 def test_the_round_is_seated_again_before_any_hand_and_a_round_is_added(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, rounds="1")

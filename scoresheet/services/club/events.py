@@ -1,7 +1,7 @@
 """The commands and queries of a club night (CLUB.md §1, §4), each command one transaction.
 
 make_event, add_rounds, add_director, join (event_by_code), add_to_roster, change_roster, seat_round,
-unseat_round, close_round, enter_result — and get_event, event_for_member, get_round.
+unseat_round, reseat_round, close_round, enter_result — and get_event, event_for_member, get_round.
 Refusals: `NotFound` (not a member, 404), `Forbidden` (a member, not a director, 403),
 `Conflict` (409), `Invalid` (a value out of range, 422 with its field); the engine's
 `ClubError` (422) for a seating it cannot make. Every table of a seated round is an ordinary
@@ -278,6 +278,19 @@ def get_round(event: Event, number: int) -> EventRound:
 def unseat_round(event: Event, number: int) -> None:
     """Take the current round back before any hand, to seat it again (CLUB.md §3: a re-seat
     draws again); its tables' matches go with it."""
+    _unseat(event, number)
+    db.session.commit()
+
+
+def reseat_round(event: Event, number: int, user: User) -> EventRound:
+    """Take the current round back and seat it again (a new draw) in one transaction: a round
+    that cannot be seated (too few present players now) stays as it was."""
+    _unseat(event, number)
+    return seat_round(event, user)
+
+
+def _unseat(event: Event, number: int) -> None:
+    """`unseat_round`'s change, not committed."""
     _lock_matches(get_round(event, number))
     _lock(event)
     round_ = get_round(event, number)
@@ -292,7 +305,6 @@ def unseat_round(event: Event, number: int) -> None:
         if match is not None:
             db.session.delete(match)
     keep_standings(event.id)
-    db.session.commit()
 
 
 def close_round(event: Event, number: int, user: User) -> EventRound:

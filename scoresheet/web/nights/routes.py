@@ -233,11 +233,10 @@ def reseat(event_id: str, number: int) -> Any:
     form = ButtonForm()
     if form.validate_on_submit():
         try:
-            events.unseat_round(event, number)
-            events.seat_round(event, current_user)
+            events.reseat_round(event, number, current_user)
         except (Conflict, NotFound, ClubError) as err:
             _refuse(form, err, "seat")
-            return _event_page(event, 409, seat=form)
+            return _event_page(event, 422 if isinstance(err, ClubError) else 409, seat=form)
         flash(_("Round %(num)d is seated again.", num=number))
     return _back(event)
 
