@@ -515,6 +515,10 @@ def test_an_account_claims_a_guest_and_takes_its_seats_at_the_tables_seated(dire
     again = make_user("other").post("/api/events/join", json={"code": event["code"], "name": "Dana"})
     assert (again.status_code, again.json["field"]) == (409, "name")
     make_user("egor")
+    before = director.get(url).json
+    refused = patch(director, f"{url}/roster/Egor", {"username": "egor", "status": "sleeping"})
+    assert (refused.status_code, refused.json["field"]) == (422, "status")
+    assert director.get(url).json == before  # one change: the status refused, Egor not given either
     given = patch(director, f"{url}/roster/Egor", {"username": "egor"})
     assert given.status_code == 200
     assert given.json["roster"][1]["username"] == "egor"

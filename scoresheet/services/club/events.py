@@ -210,10 +210,12 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
     return _enter(event, _text(guest, "guest", MAX_NAME), None, team)
 
 
-def change_roster(event: Event, name: str, body: Mapping[str, Any]) -> EventPlayer:
-    """Mark a roster entry present, absent or dropped, or give it a Tichu team."""
+def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User | None = None) -> EventPlayer:
+    """Mark a roster entry present, absent or dropped, give it a Tichu team, or give the guest
+    to an account (`username`, by the director `by`): one change, nothing stored if any part of
+    it is refused."""
     entry = _entry(event, name)
-    if not body or set(body) - {"status", "team"}:
+    if not body or set(body) - {"status", "team", "username"}:
         raise Invalid(_("Change a roster entry's “status” or “team”."), "status")
     if "status" in body:
         if body["status"] not in STATUSES:
@@ -221,6 +223,9 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any]) -> EventPlay
         entry.status = body["status"]
     if "team" in body:
         entry.team = _team(event, body["team"])
+    if "username" in body:
+        assert by is not None, "a guest is given to an account by a director"
+        claim_guest(event, name, account(body["username"]), by)  # (its checks come before its commit)
     db.session.commit()
     return entry
 

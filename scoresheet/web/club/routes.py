@@ -116,11 +116,7 @@ def join_event() -> Any:
 def change_player(event_id: str, name: str) -> Any:
     """Mark a player present, absent or dropped, give a Tichu team, or give a guest to an account."""
     event = events.event_for_director(event_id, g.api_user)
-    body = _body("status", "team", "username")
-    if "username" in body:
-        events.claim_guest(event, name, events.account(body.pop("username")), g.api_user)
-    if body:
-        events.change_roster(event, name, body)
+    events.change_roster(event, name, _body("status", "team", "username"), g.api_user)
     return _event_json(event)
 
 
