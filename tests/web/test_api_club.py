@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from scoresheet.services.matches import seats
+
 from .helpers import played
 
 EVENT_KEYS = {
@@ -480,8 +482,10 @@ def test_a_won_event_table_banked_counts_in_the_players_statistics_and_ratings(d
     assert (first["table_score"], tichu["grand_called"], tichu["banked"]) == (500, 2, 1)
 
 
+@pytest.mark.parametrize("moment", ["before", "at the same moment"])
+@pytest.mark.parametrize("how", ["checking in", "given by the director"])
 def test_a_guest_whose_seat_another_account_holds_is_not_claimed_and_nothing_is_stored(
-    director: Any, make_user: Any
+    director: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch, moment: str, how: str
 ) -> None:
     event = make_event(director)
     url = f"/api/events/{event['id']}"
@@ -493,10 +497,15 @@ def test_a_guest_whose_seat_another_account_holds_is_not_claimed_and_nothing_is_
     seat = table["players"].index("Dana")
     assert boris.post(f"/api/matches/{table['match_id']}/seats/{seat}/claim").status_code == 200
     before = director.get(url).json
+    if moment == "at the same moment":  # the seat looked free: boris's claim lands just before
+        monkeypatch.setattr(seats, "_holds", lambda *_args: False)
     dana = make_user("dana")
-    refused = dana.post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    if how == "checking in":
+        refused = dana.post("/api/events/join", json={"code": event["code"], "name": "Dana"})
+    else:
+        refused = patch(director, f"{url}/roster/Dana", {"username": "dana", "status": "absent"})
     assert refused.status_code == 409, refused.json
-    assert director.get(url).json == before  # Dana is still a guest of the roster
+    assert director.get(url).json == before  # Dana is still a guest of the roster, and present
     members = director.get(f"/api/matches/{table['match_id']}").json["members"]
     assert "dana" not in members
 

@@ -145,7 +145,7 @@ def test_the_kept_standings_are_ranked_afresh_after_every_kind_of_change(directo
     events.join(latecomer, db.session.get(Event, event.id).code)  # type: ignore[union-attr]  # checked in by the QR
     assert "latecomer" in [row[1] for row in kept_are_fresh(event.id)]
     for status in ("absent", "dropped", "present"):
-        events.change_roster(db.session.get(Event, event.id), "Late", {"status": status})  # type: ignore[arg-type]
+        events.change_roster(db.session.get(Event, event.id), "Late", {"status": status}, director)  # type: ignore[arg-type]
         kept_are_fresh(event.id)
     events.unseat_round(db.session.get(Event, event.id), 1)  # type: ignore[arg-type]  # taken back: no bye
     assert all(row[6] == 0 for row in kept_are_fresh(event.id))

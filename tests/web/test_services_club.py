@@ -72,13 +72,13 @@ def test_a_dropped_player_keeps_the_results_played_and_is_not_seated_again(direc
     event = night(director, ["Dana", "Egor", "Fima", "Gleb"], seed=3)
     events.seat_round(event, director)
     events.enter_result(event, 1, 1, [40, 30, 20, 10], director)
-    events.change_roster(event, "Dana", {"status": "dropped"})
+    events.change_roster(event, "Dana", {"status": "dropped"}, director)
     events.add_rounds(event, 3)
-    events.change_roster(event, "Egor", {"status": "absent"})
+    events.change_roster(event, "Egor", {"status": "absent"}, director)
     with pytest.raises(ClubError):  # three players left, one absent: two present
         events.seat_round(event, director)
     db.session.rollback()
-    events.change_roster(event, "Egor", {"status": "present"})
+    events.change_roster(event, "Egor", {"status": "present"}, director)
     second = events.seat_round(event, director)
     assert sorted(second.tables[0].players) == ["Egor", "Fima", "Gleb"]
     dana = next(r for r in results.standings(event) if r.name == "Dana")

@@ -165,7 +165,8 @@ def event_by_code(code: object) -> Event:
 def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
     """A guest of the roster becomes an account's (its own player joining, or a director giving
     it): the account plays under the guest's name, and takes the guest's seat at every table
-    seated so far, as a seat is claimed in a match (a banked table's ratings follow)."""
+    seated so far, as a seat is claimed in a match (a banked table's ratings follow). One
+    transaction: the entry and every seat, or nothing if a seat is refused."""
     entry = _entry(event, name)
     if entry.user_id == user.id:
         return entry
@@ -173,17 +174,17 @@ def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
         raise Conflict(_("%(name)s is an account's already.", name=entry.name), "name")
     if any(p.user_id == user.id for p in event.roster):
         raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
-    places = _seats_of(event, entry.name)
-    for match, seat in places:  # a seat another account holds refuses the claim, nothing written
-        seats.seat_is_theirs(match, user, seat)
     entry.user_id = user.id
-    db.session.commit()
-    for match, seat in places:
-        if not any(m.user_id == user.id for m in match.members):
-            match.members.append(Member(user_id=user.id))
-            db.session.commit()
-        creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
-        seats.assign_seat(match, creator or by, user, seat)
+    try:
+        for match, seat in _seats_of(event, entry.name):
+            if not any(m.user_id == user.id for m in match.members):
+                match.members.append(Member(user_id=user.id))
+            creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None
+            seats.assign_seat(match, creator or by, user, seat)  # a seat another account holds: Conflict
+        db.session.commit()
+    except IntegrityError:  # another phone claimed a seat, or joined the match, at the same moment
+        db.session.rollback()
+        raise seats.claimed_meanwhile() from None
     return entry
 
 
@@ -210,9 +211,9 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
     return _enter(event, _text(guest, "guest", MAX_NAME), None, team)
 
 
-def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User | None = None) -> EventPlayer:
+def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) -> EventPlayer:
     """Mark a roster entry present, absent or dropped, give it a Tichu team, or give the guest
-    to an account (`username`, by the director `by`): one change, nothing stored if any part of
+    to an account (`username`), as the director `by`: one change, nothing stored if any part of
     it is refused."""
     entry = _entry(event, name)
     if not body or set(body) - {"status", "team", "username"}:
@@ -224,8 +225,7 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User | N
     if "team" in body:
         entry.team = _team(event, body["team"])
     if "username" in body:
-        assert by is not None, "a guest is given to an account by a director"
-        claim_guest(event, name, account(body["username"]), by)  # (its checks come before its commit)
+        claim_guest(event, name, account(body["username"]), by)  # (the status and team go with it)
     db.session.commit()
     return entry
 

@@ -78,8 +78,9 @@ def assign(match: Match, by: User, seat: int, username: object) -> None:
 
 def assign_seat(match: Match, by: User, user: User, seat: int) -> None:
     """Give `seat` to `user` on behalf of the match's creator `by` (a club night's guest whom an
-    account claimed, services.club): written to the history as the creator's assignment."""
-    _place(match, by, user, _checked(match, seat))
+    account claimed, services.club): written to the history as the creator's assignment; not
+    committed (the night's change commits it with the rest, or nothing of it)."""
+    _place(match, by, user, _checked(match, seat), commit=False)
 
 
 def release(match: Match, by: User, seat: int) -> None:
@@ -117,12 +118,12 @@ def _claim_of(match: Match, seat: int) -> Seat | None:
     ).scalar_one_or_none()
 
 
-def _place(match: Match, by: User, user: User, seat: int) -> None:
+def _place(match: Match, by: User, user: User, seat: int, commit: bool = True) -> None:
     """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
     claimed is a Conflict, for the creator too: its holder (or the creator) makes it a guest
     first. A member given a seat by someone else is told on their next page."""
     read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
-    if seat_is_theirs(match, user, seat):
+    if _holds(match, user, seat):
         return
     if by.id != user.id:
         notices.tell(user.id, "seat_assigned", match, seat, by)
@@ -136,13 +137,19 @@ def _place(match: Match, by: User, user: User, seat: int) -> None:
         after={"seat": seat, "user": user.username},
     )
     try:
-        _changed(match)
+        _changed(match, commit)
     except IntegrityError:  # two phones claimed the seat at the same moment
         db.session.rollback()
-        raise Conflict(_("Someone claimed this seat at the same moment: look again.")) from None
+        raise claimed_meanwhile() from None
 
 
-def seat_is_theirs(match: Match, user: User, seat: int) -> bool:
+def claimed_meanwhile() -> Conflict:
+    """The refusal of a seat another phone claimed at the same moment (the database's unique
+    claim refused the second)."""
+    return Conflict(_("Someone claimed this seat at the same moment: look again."))
+
+
+def _holds(match: Match, user: User, seat: int) -> bool:
     """Whether `user` holds `seat` already (its claim locked until the change commits); a
     Conflict if someone else does: its holder (or the creator) makes it a guest first."""
     row = _claim_of(match, seat)
@@ -157,12 +164,14 @@ def _claim_words(row: Seat) -> dict[str, object]:
     return {"seat": row.seat, "user": user.username if user else "?"}
 
 
-def _changed(match: Match) -> None:
-    """Commit a change of the match's seats; a banked match's ratings follow it."""
+def _changed(match: Match, commit: bool = True) -> None:
+    """Commit a change of the match's seats (or only send it: the caller commits); a banked
+    match's ratings follow it."""
     db.session.flush()
     if match.status == "banked":
         ratings.rerate_match(match.setup["rules"], match.id)
-    db.session.commit()
+    if commit:
+        db.session.commit()
 
 
 @dataclass(frozen=True, slots=True)

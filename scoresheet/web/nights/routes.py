@@ -185,7 +185,7 @@ def mark_player(event_id: str, name: str) -> Any:
     form = StatusForm()
     if form.validate_on_submit():
         try:
-            events.change_roster(event, name, {"status": form.status.data})
+            events.change_roster(event, name, {"status": form.status.data}, current_user)
         except Invalid as err:
             flash(err.message, "warning")
         return _back(event, "#roster")
