@@ -260,3 +260,20 @@ def test_an_older_sqlite_file_others_could_read_is_narrowed_to_its_owner(tmp_pat
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+def test_a_page_that_waited_too_long_for_the_write_lock_says_so_on_its_error_page(
+    impatient_app: Flask, database_url: str
+) -> None:
+    if not database_url.startswith("sqlite"):
+        pytest.skip("SQLite only: PostgreSQL's writer waits on the row")
+    anna = register(impatient_app, "anna")
+    match = anna.new_match()
+    page = impatient_app.test_client()
+    assert page.post("/login", data={"username": "anna", "password": "correct horse"}).status_code == 302
+    with write_lock_held(impatient_app, database_url):
+        busy = page.post(f"/matches/{match['id']}/hands/new", data={"kind": "redeal", "expected_hand": "1"})
+    assert busy.status_code == 503, busy.status_code
+    assert busy.headers["Retry-After"] == "1"
+    assert "anna" in busy.text  # the page of a logged-in player, drawn without the lock it waited for
+    assert anna.get(f"/api/matches/{match['id']}").json["hands"] == []
