@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from typing import Any
 
 import pytest
 from flask import Flask
 from openpyxl import load_workbook
+from sqlalchemy.exc import OperationalError
 
+from scoresheet.services.club import events
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, Match
 
@@ -131,17 +134,50 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
     before = counts()
     stranger = json.loads(json.dumps(doc))
     stranger["rounds"][1]["tables"][1]["players"][0] = "Zoe"  # not on the roster
+    hidden = json.loads(json.dumps(doc))  # a name PostgreSQL cannot store, on the roster and at its tables
+    assert hidden["roster"][1]["name"] == "Dana"
+    hidden["roster"][1]["name"] = "Dana\x00"
+    for table in (t for r in hidden["rounds"] for t in r["tables"]):
+        table["players"] = [p + "\x00" if p == "Dana" else p for p in table["players"]]
+    long_by = json.loads(json.dumps(doc))
+    long_by["rounds"][1]["tables"][0]["entered_by"] = "x" * 41
     for bad, field in (
         ({**doc, "format": "tysiacha-scoresheet"}, "format"),
         ({**doc, "version": 2}, "version"),
         ({**doc, "roster": 5}, "/roster"),
         ({**doc, "event": {**doc["event"], "rounds": 0}}, "/event/rounds"),
-        (stranger, "/rounds/1/tables/1/players"),  # refused after the matches were imported
+        (stranger, "/rounds/1/tables/1/players"),  # refused after the matches were checked
+        (hidden, "/roster/1/name"),
+        (long_by, "/rounds/1/tables/0/entered_by"),
     ):
         answer = director.post("/api/events/import", json=bad)
         assert answer.status_code == 422, (field, answer.json)
         assert answer.json["field"] == field
         assert counts() == before
+
+
+def test_an_import_the_database_fails_stores_nothing(
+    app: Flask, director: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The matches, the event and its rounds are one transaction: a failure after the matches
+    are written (here the event's, as a write lock waited out would) leaves none of them."""
+    event = _night(director, make_user)
+    doc = director.get(f"/api/events/{event['id']}/backup").json
+    with app.app_context():
+        before = db.session.execute(db.select(db.func.count(Match.id))).scalar_one()
+    real = events.new_event
+
+    def locked(*args: Any) -> Any:
+        db.session.flush()  # the matches are sent
+        raise OperationalError("INSERT INTO events", None, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(events, "new_event", locked)
+    answer = director.post("/api/events/import", json=doc)
+    assert answer.status_code == 503, answer.json
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count(Match.id))).scalar_one() == before
+    monkeypatch.setattr(events, "new_event", real)
+    assert director.post("/api/events/import", json=doc).status_code == 201
 
 
 def test_only_a_director_backs_the_night_up_and_members_download_the_workbook(director: Any, make_user: Any) -> None:

@@ -63,6 +63,14 @@ _PLACEHOLDERS = ("A", "B", "C", "D")
 
 def make_event(user: User, body: Mapping[str, Any]) -> Event:
     """A new event, made by `user`, its director (not a player unless added to the roster)."""
+    event = new_event(user, body)
+    db.session.commit()
+    return event
+
+
+def new_event(user: User, body: Mapping[str, Any]) -> Event:
+    """`make_event`'s event, checked and added to the session, not committed (an import commits
+    it with the rest)."""
     name = _text(body.get("name"), "name", MAX_EVENT_NAME)
     game = _game(body.get("game"))
     seating = body.get("seating", "fours")
@@ -86,7 +94,7 @@ def make_event(user: User, body: Mapping[str, Any]) -> Event:
     )
     event.directors.append(EventDirector(user_id=user.id))
     db.session.add(event)
-    db.session.commit()
+    db.session.flush()  # its id, drawn when it is written
     return event
 
 

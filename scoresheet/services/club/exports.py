@@ -18,7 +18,7 @@ from ...club.records import Table, check_table
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
 from ...words import _
-from ..errors import Invalid, ServiceError
+from ..errors import Invalid
 from ..matches import backup
 from ..matches.workbook import rows_xlsx
 from . import events, results
@@ -130,33 +130,27 @@ def import_event(user: User, doc: Any) -> Event:
         for i, r in enumerate(rounds)
     ]
     matches = [t["match"] for round_tables in tables for t in round_tables if t.get("match") is not None]
-    imported = [i.match for i in backup.import_matches(user, {**_MATCHES, "matches": matches})] if matches else []
-    event: Event | None = None
+    imported = [i.match for i in backup.write_matches(user, {**_MATCHES, "matches": matches})] if matches else []
+    body = {k: settings.get(k) for k in ("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")}
     try:
-        body = {k: settings.get(k) for k in ("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")}
-        try:
-            event = events.make_event(user, body)
-        except Invalid as err:
-            raise Invalid(err.message, f"/event/{err.field}") from None
-        event.reseats = _count(settings.get("reseats", 0), "/event/reseats")
-        if settings.get("created_at") is not None:
-            event.created_at = _when(settings["created_at"], "/event/created_at")
-        names = _roster(event, roster)
-        for username in directors:
-            account = _account(username)
-            if account is not None and not events.is_director(event, account):
-                event.directors.append(EventDirector(user_id=account.id))
-        new_matches = iter(imported)
-        for i, (r, round_tables) in enumerate(zip(rounds, tables, strict=True)):
-            event.seated.append(_round(event, i, r, round_tables, names, new_matches))
-        if len(rounds) > event.rounds:
-            raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
-        results.keep_standings(event.id)
-        db.session.commit()
-    except (ServiceError, ValueError):
-        db.session.rollback()
-        _take_away(event, imported)
-        raise
+        event = events.new_event(user, body)
+    except Invalid as err:
+        raise Invalid(err.message, f"/event/{err.field}") from None
+    event.reseats = _count(settings.get("reseats", 0), "/event/reseats")
+    if settings.get("created_at") is not None:
+        event.created_at = _when(settings["created_at"], "/event/created_at")
+    names = _roster(event, roster)
+    for username in directors:
+        account = _account(username)
+        if account is not None and not events.is_director(event, account):
+            event.directors.append(EventDirector(user_id=account.id))
+    new_matches = iter(imported)
+    for i, (r, round_tables) in enumerate(zip(rounds, tables, strict=True)):
+        event.seated.append(_round(event, i, r, round_tables, names, new_matches))
+    if len(rounds) > event.rounds:
+        raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
+    results.keep_standings(event.id)
+    db.session.commit()  # the matches, the event and its rounds at once: a refusal stores none
     return event
 
 
@@ -175,8 +169,10 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
         if status not in events.STATUSES:
             raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), f"/roster/{i}/status")
         team = p.get("team")
-        if team is not None and (club_game(event) != "tichu" or not isinstance(team, str)):
-            raise Invalid(_("Only Tichu is played in teams."), f"/roster/{i}/team")
+        if team is not None:
+            if club_game(event) != "tichu":
+                raise Invalid(_("Only Tichu is played in teams."), f"/roster/{i}/team")
+            team = _text(team, f"/roster/{i}/team", events.MAX_NAME)
         account = _account(p.get("username"))
         taken = account is not None and any(e.user_id == account.id for e in event.roster)
         user_id = account.id if account is not None and not taken else None
@@ -231,17 +227,6 @@ def _round(
     return round_
 
 
-def _take_away(event: Event | None, imported: list[Match]) -> None:
-    """A refused import leaves nothing behind: the event and the matches written for it."""
-    if event is not None and db.session.get(Event, event.id) is not None:
-        db.session.delete(event)
-    for match in imported:
-        found = db.session.get(Match, match.id)
-        if found is not None:
-            db.session.delete(found)
-    db.session.commit()
-
-
 def _account(username: object) -> User | None:
     """The account of this username here, if there is one."""
     try:
@@ -277,6 +262,8 @@ def _is_int(value: object) -> bool:
 def _text(value: object, field: str, most: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
+    if not value.isprintable():  # a NUL byte among them, which PostgreSQL refuses to store
+        raise Invalid(_("Names cannot hold control or invisible characters."), field)
     return value
 
 

@@ -135,6 +135,14 @@ def import_matches(user: User, doc: Any) -> list[Imported]:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
     is `user`; all or nothing. Everything is checked and replayed before the first write, and
     the rows are written together: the write lock (SQLite) is held for the writing alone."""
+    imported = write_matches(user, doc)
+    db.session.commit()
+    return imported
+
+
+def write_matches(user: User, doc: Any) -> list[Imported]:
+    """`import_matches`' matches, sent to the database and not committed (a club night's import
+    commits them with its event). Begins with no change pending: it ends the transaction first."""
     items = check_document(doc)
     user_id = user.id
     database.end_transaction()  # the look-ups so far took no lock the checks should hold
@@ -142,7 +150,6 @@ def import_matches(user: User, doc: Any) -> list[Imported]:
     importer = db.session.get(User, user_id)
     assert importer is not None
     matches = _store([(c, _new_match(c, importer)) for c in checked], importer)
-    db.session.commit()
     return [Imported(match, c.sheet) for match, c in zip(matches, checked, strict=True)]
 
 
