@@ -95,6 +95,20 @@ def _user_by_id() -> Any:
 
 def register(username: object, password: object) -> User:
     """Create an account; raises Malformed/Refused naming the field, Conflict if taken."""
+    user, _token = _registered(username, password, with_token=False)
+    return user
+
+
+def register_with_token(username: object, password: object) -> tuple[User, str]:
+    """`register`, and the account's first API token in the same transaction (the API's
+    sign-up: never an account whose token was lost)."""
+    user, token = _registered(username, password, with_token=True)
+    assert token is not None
+    return user, token
+
+
+def _registered(username: object, password: object, with_token: bool) -> tuple[User, str | None]:
+    """The account checked and written (with a first token if asked) in one commit."""
     if not isinstance(username, str):
         raise Malformed("username", _("The username must be text."))
     if not isinstance(password, str):
@@ -123,11 +137,12 @@ def register(username: object, password: object) -> User:
     user = User(username=username, password_hash=password_hash)
     db.session.add(user)
     try:
+        token = _new_token(user) if with_token else None
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise Conflict(taken(username), "username") from None
-    return user
+    return user, token
 
 
 def username_allowed(username: str) -> bool:
@@ -226,9 +241,16 @@ def token_hash(token: str) -> str:
 
 def create_token(user: User) -> str:
     """A new API token for the user; only its hash is kept."""
+    token = _new_token(user)
+    db.session.commit()
+    return token
+
+
+def _new_token(user: User) -> str:
+    """`create_token`'s token, added to the session (the user written first, for its id)."""
+    db.session.flush()
     token = secrets.token_urlsafe(32)
     db.session.add(ApiToken(user_id=user.id, token_hash=token_hash(token)))
-    db.session.commit()
     return token
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
+from scoresheet.services import accounts
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import ApiToken, User
 
@@ -16,6 +19,21 @@ def test_register_answers_username_and_a_working_token(client: Any) -> None:
     assert response.json["username"] == "anna"
     token = response.json["token"]
     assert client.get("/api/matches", headers={"Authorization": f"Bearer {token}"}).json == {"matches": []}
+
+
+def test_a_sign_up_the_database_fails_stores_no_account(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The account and its first token are one transaction: a sign-up answered "try again"
+    can be tried again (before, the account stayed without its token: "taken")."""
+
+    def locked(*_args: Any) -> Any:
+        raise OperationalError("INSERT INTO api_tokens", None, sqlite3.OperationalError("database is locked"))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(accounts, "token_hash", locked)
+        busy = client.post("/api/users", json={"username": "dana", "password": "correct horse"})
+    assert busy.status_code == 503, busy.json
+    again = client.post("/api/users", json={"username": "dana", "password": "correct horse"})
+    assert again.status_code == 201, again.json
 
 
 def test_only_the_token_hash_is_stored(app: Any, api_user: Any) -> None:

@@ -105,8 +105,8 @@ def _match_response(match: Any, sheet: Any, status: int = 200, members: list[str
 def create_user() -> Any:
     """Register; answers with the username and a first token."""
     data = _texts_body(_ACCOUNT_KEYS)
-    user = accounts.register(data.get("username"), data.get("password"))
-    return {"username": user.username, "token": accounts.create_token(user)}, 201
+    user, token = accounts.register_with_token(data.get("username"), data.get("password"))
+    return {"username": user.username, "token": token}, 201
 
 
 @bp.post("/tokens")
