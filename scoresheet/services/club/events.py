@@ -439,9 +439,15 @@ def _text(value: object, field: str, most: int) -> str:
         raise Invalid(_("Give a name."), field)
     if len(value.strip()) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
-    if not value.strip().isprintable():  # a NUL byte among them, which PostgreSQL refuses to store
+    return printable(value.strip(), field)
+
+
+def printable(name: str, field: str) -> str:
+    """`name`, if it holds no control character (a NUL byte among them, which PostgreSQL
+    refuses to store); else 422 on `field`."""
+    if not name.isprintable():
         raise Invalid(_("Names cannot hold control or invisible characters."), field)
-    return value.strip()
+    return name
 
 
 def _rounds(value: object) -> int:

@@ -262,9 +262,7 @@ def _is_int(value: object) -> bool:
 def _text(value: object, field: str, most: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
-    if not value.isprintable():  # a NUL byte among them, which PostgreSQL refuses to store
-        raise Invalid(_("Names cannot hold control or invisible characters."), field)
-    return value
+    return events.printable(value, field)
 
 
 def _count(value: object, field: str) -> int:
