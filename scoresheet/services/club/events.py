@@ -197,14 +197,18 @@ def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
 
 
 def _seats_of(event: Event, name: str) -> list[tuple[Match, int]]:
-    """Each match of the tables seated so far where `name` sits, with their seat."""
-    places = []
-    for round_ in event.seated:
-        for table in round_.tables:
-            match = db.session.get(Match, table.match_id) if table.match_id is not None else None
-            if match is not None and name in table.players:
-                places.append((match, table.players.index(name)))
-    return places
+    """Each match of the tables seated so far where `name` sits, with their seat (the matches
+    read in one query)."""
+    seats_by_match = {
+        t.match_id: t.players.index(name)
+        for round_ in event.seated
+        for t in round_.tables
+        if t.match_id is not None and name in t.players
+    }
+    if not seats_by_match:
+        return []
+    found = {m.id: m for m in db.session.execute(db.select(Match).where(Match.id.in_(seats_by_match))).scalars()}
+    return [(found[match_id], seat) for match_id, seat in seats_by_match.items() if match_id in found]
 
 
 def add_to_roster(event: Event, username: object = None, guest: object = None, team: object = None) -> EventPlayer:
