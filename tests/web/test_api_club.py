@@ -532,3 +532,14 @@ def test_an_account_claims_a_guest_and_takes_its_seats_at_the_tables_seated(dire
     assert given.status_code == 200
     assert given.json["roster"][1]["username"] == "egor"
     assert patch(director, f"{url}/roster/Fima", {"username": "nobody"}).json["field"] == "username"
+
+
+def test_an_empty_roster_change_names_every_change_it_takes(director: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana"])
+    before = director.get(url).json
+    refused = patch(director, f"{url}/roster/Dana", {})
+    assert (refused.status_code, refused.json["field"]) == (422, "status")
+    assert all(f"“{key}”" in refused.json["error"] for key in ("status", "team", "username"))
+    assert director.get(url).json == before

@@ -229,7 +229,7 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) ->
     it is refused."""
     entry = _entry(event, name)
     if not body or set(body) - {"status", "team", "username"}:
-        raise Invalid(_("Change a roster entry's “status” or “team”."), "status")
+        raise Invalid(_("Change a roster entry's “status”, “team” or “username”."), "status")
     if "status" in body:
         if body["status"] not in STATUSES:
             raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), "status")
