@@ -93,9 +93,10 @@ def _user_by_id() -> Any:
     return db.select(User).where(User.id == bindparam("user_id")).options(with_expression(User.newest_notice, newest))
 
 
-def register(username: object, password: object) -> User:
-    """Create an account; raises Malformed/Refused naming the field, Conflict if taken."""
-    user, _token = _registered(username, password, with_token=False)
+def register(username: object, password: object, language: str | None = None) -> User:
+    """Create an account, in `language` if one was chosen before it (the page's language
+    switch), in one commit; raises Malformed/Refused naming the field, Conflict if taken."""
+    user, _token = _registered(username, password, with_token=False, language=language)
     return user
 
 
@@ -107,7 +108,9 @@ def register_with_token(username: object, password: object) -> tuple[User, str]:
     return user, token
 
 
-def _registered(username: object, password: object, with_token: bool) -> tuple[User, str | None]:
+def _registered(
+    username: object, password: object, with_token: bool, language: str | None = None
+) -> tuple[User, str | None]:
     """The account checked and written (with a first token if asked) in one commit."""
     if not isinstance(username, str):
         raise Malformed("username", _("The username must be text."))
@@ -134,7 +137,7 @@ def _registered(username: object, password: object, with_token: bool) -> tuple[U
     password_hash = passwords.hashed(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
-    user = User(username=username, password_hash=password_hash)
+    user = User(username=username, password_hash=password_hash, language=language)
     db.session.add(user)
     try:
         token = _new_token(user) if with_token else None

@@ -117,11 +117,17 @@ def _translate_refusal(code: str, params: Mapping[str, Any]) -> str:
         return english.format(**params)
 
 
-def adopt_choice(user: Any) -> None:
-    """On logging in or registering: a language chosen with the switch before (the cookie)
-    becomes the account's, unless the account has one already."""
+def chosen() -> str | None:
+    """The language chosen with the switch before logging in (the cookie), if the app has it."""
     choice = request.cookies.get(COOKIE)
-    if user.language is None and choice in languages():
+    return choice if choice in languages() else None
+
+
+def adopt_choice(user: Any) -> None:
+    """On logging in: a language chosen with the switch before becomes the account's, unless
+    the account has one already (a new account takes it as it is made, `accounts.register`)."""
+    choice = chosen()
+    if user.language is None and choice is not None:
         user.language = choice
         db.session.commit()
 

@@ -14,6 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo, write_mo
 from conftest import app_config
 from flask import Flask
+from sqlalchemy import event
 from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
 
 from scoresheet import create_app
@@ -162,9 +163,16 @@ def test_the_switch_is_remembered_in_a_cookie_and_for_the_account(pseudo_app: Fl
     response = phone.post("/language", {"lang": "pl", "next": "/register"}, form_url="/login")
     assert response.status_code == 302 and response.location == "/register"
     assert html_lang(phone.get("/login", headers={"Accept-Language": "de"})) == "pl"  # cookie
+    commits: list[Any] = []
+    count = commits.append
+    with pseudo_app.app_context():
+        engine = db.engine
+    event.listen(engine, "commit", count)
     assert phone.register("anna").status_code == 302
+    event.remove(engine, "commit", count)
     with pseudo_app.app_context():  # the choice made before registering is the account's
         assert db.session.execute(db.select(User.language)).scalar_one() == "pl"
+    assert len(commits) == 1  # made with it: never an account whose language was lost
     phone.post("/language", {"lang": "uk", "next": "/"}, form_url="/")
     with pseudo_app.app_context():
         assert db.session.execute(db.select(User.language)).scalar_one() == "uk"

@@ -57,7 +57,7 @@ def register() -> Any:
     form = RegisterForm()
     if form.validate_on_submit():
         try:
-            user = accounts.register(form.username.data, form.password.data)
+            user = accounts.register(form.username.data, form.password.data, i18n.chosen())
         except (RuleError, Conflict) as err:
             form.refuse(err.field, err.message)
         else:
