@@ -14,8 +14,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo, write_mo
 from conftest import app_config
 from flask import Flask
-from sqlalchemy import event
 from i18n_helpers import CATALOG_LANGUAGES, PSEUDO, TRANSLATIONS, committed, extracted, pseudo_catalog
+from sqlalchemy import event
 
 from scoresheet import create_app
 from scoresheet.storage.extensions import db
@@ -47,8 +47,8 @@ def test_every_committed_mo_is_compiled_from_its_po(language: str) -> None:
 
 @pytest.mark.parametrize("language", CATALOG_LANGUAGES)
 def test_every_catalog_holds_every_word_of_the_code(language: str) -> None:
-    words = {m.id for m in extracted() if m.id}
-    held = {m.id for m in committed(language) if m.id}
+    words = {(m.id, m.context) for m in extracted() if m.id}
+    held = {(m.id, m.context) for m in committed(language) if m.id}
     assert not words - held, (
         f"{language}: missing {sorted(map(str, words - held))[:5]}: run "
         "`pybabel extract` and `pybabel update` (README, Developing)"
