@@ -17,7 +17,15 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scoresheet" / "translations"
 CATALOG_LANGUAGES = ("ru", "uk", "pl", "de")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None, "N_": None}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "_l": None,
+    "lazy_gettext": None,
+    "N_": None,
+}
 """What marks a word for translation (README, "Developing": `pybabel extract -k _l -k N_`)."""
 PSEUDO = "eo"
 """The pseudo-locale's code: a locale Babel knows (it needs one) and the app never offers;
@@ -59,7 +67,7 @@ def pseudo_catalog(directory: Path) -> None:
         if isinstance(message.id, tuple | list):
             catalog.add(message.id, tuple(_pseudo(m) for m in message.id[:2]))
         else:
-            catalog.add(message.id, _pseudo(message.id))
+            catalog.add(message.id, _pseudo(message.id), context=message.context)
     target = directory / PSEUDO / "LC_MESSAGES"
     target.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()

@@ -65,7 +65,7 @@ class _Babel(Babel):
         return _Domain(domain=self.domain)
 
     def install_template_words(self, app: Flask) -> None:
-        """The templates' `_` and `ngettext` ask this app's domain for the catalog straight
+        """The templates' `_`, `ngettext` and `pgettext` ask this app's domain for the catalog straight
         away (Flask-Babel's own look the domain up again for every word)."""
 
         def catalog() -> Any:
@@ -74,6 +74,7 @@ class _Babel(Babel):
         app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
             gettext=lambda s: catalog().ugettext(s),
             ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
+            pgettext=lambda c, s: catalog().upgettext(c, s),
             newstyle=True,
         )
 

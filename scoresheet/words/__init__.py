@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import gettext as _gettext
 from flask_babel import lazy_gettext as _lazy_gettext
 from flask_babel import ngettext as _ngettext
+from flask_babel import pgettext as _pgettext
 
 
 def _(message: str, **values: Any) -> str:
@@ -31,4 +32,10 @@ def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
     return str(_ngettext(singular, plural, num, **values))
 
 
-__all__ = ["_", "_l", "ngettext"]
+def pgettext(context: str, message: str, **values: Any) -> str:
+    """`message` as said in `context`: one English word that other languages say in two ways
+    ("Standings": a match's score, a club night's table of places)."""
+    return str(_pgettext(context, message, **values))
+
+
+__all__ = ["_", "_l", "ngettext", "pgettext"]

@@ -414,3 +414,30 @@ def test_a_player_the_director_typed_in_as_a_guest_checks_in_as_that_guest_and_t
     assert "Round 1 of 3: your table" in page and 'id="my-table-sheet"' in page
     taken = make_phone("boris").post("/events/join", {"code": code, "name": "Anya"}, form_url=form)
     assert errors_next_to(taken.text, "name") == ["Anya is an account's already."]
+
+
+@pytest.mark.parametrize(
+    ("language", "night_word", "match_word"),
+    [
+        ("ru", "Турнирная таблица", "Счёт"),
+        ("uk", "Турнірна таблиця", "Рахунок"),
+        ("pl", "Klasyfikacja", "Wyniki"),
+        ("de", "Rangliste", "Stand"),
+    ],
+)
+def test_a_nights_standings_are_its_table_of_places_and_a_matchs_its_score(
+    make_phone: Any, language: str, night_word: str, match_word: str
+) -> None:
+    director = make_phone("director")
+    director.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    page = parse(director.get(f"/events/{night}").text)
+    headings = [n.text() for n in page.walk() if n.tag == "h2"]
+    assert night_word in headings and match_word not in headings
+    seated = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert seated.status_code == 302, all_errors(seated.text)
+    with director.client.application.app_context():
+        match_id = db.session.execute(db.select(EventTable.match_id)).scalar_one()
+    sheet = parse(director.get(f"/matches/{match_id}").text)
+    assert match_word in [n.text() for n in sheet.walk() if n.tag == "h2"]

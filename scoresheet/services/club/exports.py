@@ -17,7 +17,7 @@ from ...club.errors import MESSAGES, ClubError
 from ...club.records import Table, check_table
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
-from ...words import _
+from ...words import _, pgettext
 from ..errors import Invalid
 from ..matches import backup
 from ..matches.workbook import rows_xlsx
@@ -58,7 +58,7 @@ def standings_xlsx(event: Event) -> bytes:
                 r["byes"],
             ]
         )
-    return rows_xlsx([(_("Standings"), rows)])
+    return rows_xlsx([(pgettext("club night", "Standings"), rows)])
 
 
 def document(event: Event) -> dict[str, Any]:
