@@ -141,6 +141,8 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         table["players"] = [p + "\x00" if p == "Dana" else p for p in table["players"]]
     long_by = json.loads(json.dumps(doc))
     long_by["rounds"][1]["tables"][0]["entered_by"] = "x" * 41
+    blank = json.loads(json.dumps(doc))
+    blank["roster"][1]["name"] = "  "
     for bad, field in (
         ({**doc, "format": "tysiacha-scoresheet"}, "format"),
         ({**doc, "version": 2}, "version"),
@@ -149,10 +151,13 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         (stranger, "/rounds/1/tables/1/players"),  # refused after the matches were checked
         (hidden, "/roster/1/name"),
         (long_by, "/rounds/1/tables/0/entered_by"),
+        (blank, "/roster/1/name"),
     ):
         answer = director.post("/api/events/import", json=bad)
         assert answer.status_code == 422, (field, answer.json)
         assert answer.json["field"] == field
+        if bad is blank:
+            assert answer.json["error"] == "Give a name."
         assert counts() == before
 
 

@@ -79,7 +79,7 @@ def new_event(user: User, body: Mapping[str, Any]) -> Event:
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
-    elif not _is_int(seed) or abs(seed) >= 2**63:
+    elif not is_int(seed) or abs(seed) >= 2**63:
         raise Invalid(_("The seed is a whole number."), "seed")
     event = Event(
         name=name,
@@ -344,7 +344,7 @@ def enter_result(event: Event, number: int, table_number: int, scores: object, u
     table = next((t for t in round_.tables if t.number == table_number), None)
     if table is None:
         raise NotFound(_("Round %(r)d has no table %(t)d.", r=number, t=table_number))
-    if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
+    if not isinstance(scores, list) or not all(is_int(s) and abs(s) < 10**6 for s in scores):
         raise Invalid(_("Scores are a list of whole numbers, in seat order."), "scores")
     check_table(Table(players=tuple(table.players), scores=tuple(scores)), club_game(event))
     with standings_later():  # ranked once, with the scores entered
@@ -433,7 +433,8 @@ def matches_of(event: Event, user: User) -> set[str]:
     return set(found.scalars()) if ids else set()
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """A whole number as JSON sends it (not `true`, which Python counts as 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -455,7 +456,7 @@ def printable(name: str, field: str) -> str:
 
 
 def _rounds(value: object) -> int:
-    if not _is_int(value) or not 1 <= value <= MOST_ROUNDS:  # type: ignore[operator]
+    if not is_int(value) or not 1 <= value <= MOST_ROUNDS:  # type: ignore[operator]
         raise Invalid(_("An event plans 1 to %(n)d rounds.", n=MOST_ROUNDS), "rounds")
     return value  # type: ignore[return-value]
 
@@ -463,7 +464,7 @@ def _rounds(value: object) -> int:
 def _limit(value: object, field: str, bounds: tuple[int, int]) -> int | None:
     if value is None:
         return None
-    if not _is_int(value) or not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
+    if not is_int(value) or not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
         raise Invalid(_("Give a whole number from %(least)d to %(most)d.", least=bounds[0], most=bounds[1]), field)
     return value  # type: ignore[return-value]
 

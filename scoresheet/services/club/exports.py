@@ -203,7 +203,7 @@ def _round(
         players = _names(t.get("players"), f"{where}/players", names)
         scores = t.get("entered_scores")
         if scores is not None:
-            if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < 10**6 for s in scores):
+            if not isinstance(scores, list) or not all(events.is_int(s) and abs(s) < 10**6 for s in scores):
                 raise Invalid(_("Scores are a list of whole numbers, in seat order."), f"{where}/entered_scores")
             try:
                 check_table(Table(players=tuple(players), scores=tuple(scores)), club_game(event))
@@ -255,18 +255,17 @@ def _names(value: object, field: str, roster: set[str]) -> list[str]:
     return names
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _text(value: object, field: str, most: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > most:
+    """A name as the backup holds it (kept as written: the tables' players name it so)."""
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid(_("Give a name."), field)
+    if len(value) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
     return events.printable(value, field)
 
 
 def _count(value: object, field: str) -> int:
-    if not _is_int(value) or not 0 <= value < 2**31:  # type: ignore[operator]
+    if not events.is_int(value) or not 0 <= value < 2**31:  # type: ignore[operator]
         raise Invalid(_("Give a whole number from %(least)d to %(most)d.", least=0, most=2**31 - 1), field)
     return value  # type: ignore[return-value]
 
