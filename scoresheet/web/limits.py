@@ -26,6 +26,7 @@ from limits import parse_many
 from werkzeug.wrappers import Response
 
 from ..storage.models import fold
+from . import request_bodies
 from .extensions import limiter
 from .security import cookie_name
 
@@ -84,10 +85,7 @@ def _username_key() -> str:
     """The username a request is about (form or JSON body), case-folded."""
     name: Any = request.form.get("username") if request.form else None
     if name is None and request.is_json:
-        try:
-            data = request.get_json(silent=True)
-        except RecursionError:
-            data = None
+        data = request_bodies.json_sent()
         name = data.get("username") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip():
         return "(none)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -14,6 +15,25 @@ from ..rules import Malformed, Record, record_from_dict
 _HAND_EXTRA = frozenset({"expected_hand"})
 _CORRECTION_EXTRA = frozenset({"expected_hand", "version", "uid"})
 _MAX_UID = 64
+
+
+def json_sent() -> Any:
+    """The request's JSON body as parsed, or None if it is not JSON or cannot be read: nested
+    deeper than Python's parser goes (a RecursionError) is a malformed body, never a 500."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None
+
+
+def json_object() -> dict[str, Any]:
+    """The request body, which must be a JSON object sent as `application/json` (else 400)."""
+    if not request.is_json:
+        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
+    data = json_sent()
+    if not isinstance(data, dict):
+        raise Malformed(None, _("The request body must be a JSON object."))
+    return data
 
 
 class HandBody(NamedTuple):

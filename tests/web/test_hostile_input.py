@@ -639,3 +639,38 @@ def test_a_tichu_round_form_with_a_tampered_expected_hand_is_refused(
     )
     assert response.status_code == 422 and all_errors(response.text)
     assert table_counts(csrf_app) == before
+
+
+def _api_writes() -> list[tuple[str, str]]:
+    """Every API route that takes a body (method, rule), from the app's URL map."""
+    from scoresheet import create_app
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "x"})
+    return sorted(
+        (method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in sorted((rule.methods or set()) & {"POST", "PUT", "PATCH", "DELETE"})
+    )
+
+
+@pytest.mark.parametrize(("method", "rule"), _api_writes(), ids=lambda v: str(v))
+def test_every_api_write_answers_json_nested_too_deep_to_read_with_a_4xx(
+    app: Flask, table: dict[str, Any], method: str, rule: str
+) -> None:
+    """JSON nested deeper than Python's parser goes raises RecursionError while it is read:
+    each route that reads a body answers 400 (a malformed body), none a 500."""
+    anna: ApiUser = table["anna"]
+    event = anna.post("/api/events", json={"name": "Friday", "game": {"rules": "squarescores"}}).json
+    for guest in ("Dana", "Egor", "Fima"):
+        anna.post(f"/api/events/{event['id']}/roster", json={"guest": guest})
+    assert anna.post(f"/api/events/{event['id']}/rounds").status_code == 201
+    values = {"match_id": table["m"], "number": 1, "entry_id": 1, "seat": 0, "username": "anna"}
+    values |= {"event_id": event["id"], "name": "Dana", "table": 1}
+    url = rule.replace("<int:", "<")
+    for key, value in values.items():
+        url = url.replace(f"<{key}>", str(value))
+    assert "<" not in url, url
+    deep = '{"a":' * 3000 + "1" + "}" * 3000  # an object (the other DEEP is a list), under 64 KiB
+    response = anna.client.open(url, method=method, headers=anna.headers, data=deep, content_type="application/json")
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]

@@ -53,15 +53,7 @@ def require_token() -> Response | None:
 
 def _body() -> dict[str, Any]:
     """The request body, which must be a JSON object sent as `application/json`."""
-    if not request.is_json:
-        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        data = None
-    if not isinstance(data, dict):
-        raise Malformed(None, _("The request body must be a JSON object."))
-    return data
+    return request_bodies.json_object()
 
 
 def _texts_body(keys: tuple[str, ...], required: bool = False) -> dict[str, Any]:

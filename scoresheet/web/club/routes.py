@@ -30,7 +30,7 @@ from ...rules import Malformed
 from ...services.club import board as shown
 from ...services.club import events, exports, results, serialize
 from ...storage.models import Event, utcnow
-from .. import limits
+from .. import limits, request_bodies
 from ..downloads import XLSX
 from ..extensions import csrf
 from ..tokens import require_bearer_token
@@ -51,11 +51,7 @@ def require_token() -> Response | None:
 
 def _body(*keys: str) -> dict[str, Any]:
     """The request body: a JSON object holding none but these keys."""
-    if not request.is_json:
-        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise Malformed(None, _("The request body must be a JSON object."))
+    data = request_bodies.json_object()
     for key in data:
         if key not in keys:
             raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
@@ -196,11 +192,7 @@ def import_event() -> Any:
     """A backup document of a club night becomes a new event of the caller's."""
     if not request.is_json:
         raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
-    try:
-        doc = request.get_json(silent=True)
-    except RecursionError:
-        doc = None
-    return _event_json(exports.import_event(g.api_user, doc), 201)
+    return _event_json(exports.import_event(g.api_user, request_bodies.json_sent()), 201)
 
 
 def _xlsx(event: Event) -> Response:
