@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -334,6 +336,17 @@ def test_the_standings_csv_has_the_same_columns_with_a_bom(director: Any) -> Non
     assert text.startswith("\ufeffplace,name,match_points,table_score,opponents_points,firsts,rounds_played,byes\r\n")
     assert len(text.splitlines()) == 4
     assert "Дана" in text
+
+
+def test_the_standings_csv_runs_no_name_as_a_formula_and_keeps_its_numbers(director: Any) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["=1+2", "@SUM(A1)", "Vera;-5"])
+    director.post(f"/api/events/{event['id']}/rounds")
+    director.put(f"/api/events/{event['id']}/rounds/1/tables/1/result", json={"scores": [30, 20, -100]})
+    rows = list(csv.reader(io.StringIO(director.get(f"/api/events/{event['id']}/standings.csv").data.decode())))
+    names = {row[1] for row in rows[1:]}
+    assert names == {"'=1+2", "'@SUM(A1)", "Vera;'-5"}
+    assert any(row[3].startswith("-") for row in rows[1:])  # a table score below the average stays a number
 
 
 def test_a_tichu_event_seats_teams_and_counts_per_team(director: Any) -> None:

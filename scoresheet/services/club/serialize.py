@@ -6,6 +6,7 @@ from typing import Any
 
 from ...club import Table, one_decimal, one_decimal_of_twelfths, table_points, whole, whole_of_twelfths
 from ...storage.models import Event, EventRound
+from ..matches.export import safe_cell
 from .results import Result, club_game, engine_rounds, kept_form, standings, table_result
 
 STANDINGS_COLUMNS = (
@@ -97,10 +98,11 @@ def standings_data(event: Event) -> dict[str, Any]:
 
 
 def standings_rows(event: Event) -> list[list[Any]]:
-    """The standings as the CSV's rows, its header first."""
+    """The standings as the CSV's rows, its header first; a name a spreadsheet would run as a
+    formula is neutralised as on the match's sheet (`safe_cell`)."""
     return [
         list(STANDINGS_COLUMNS),
-        *([row[c] for c in STANDINGS_COLUMNS] for row in standings_data(event)["standings"]),
+        *([safe_cell(row[c]) for c in STANDINGS_COLUMNS] for row in standings_data(event)["standings"]),
     ]
 
 
