@@ -58,11 +58,12 @@ def hand_body(data: Mapping[str, Any], rules: str, correction: bool = False) -> 
 
 def hand_uid(data: Mapping[str, Any] | None, query: str | None) -> str | None:
     """The `uid` a correction or a delete names its hand by (API.md "Naming what a change is
-    about"): the body's, else the query's; None if neither sends one."""
-    value = data.get("uid") if data is not None else None
-    if value is None:
-        value = query
-    if value is not None and (not isinstance(value, str) or not value or len(value) > _MAX_UID):
+    about"): the body's, else the query's; None if neither sends one. A body's `uid` must be
+    a text: `null` is refused, never read as "no uid" (which would change whatever hand has
+    the number now)."""
+    sent = data is not None and "uid" in data
+    value = data.get("uid") if data is not None and sent else query
+    if (sent or value is not None) and (not isinstance(value, str) or not value or len(value) > _MAX_UID):
         raise Malformed("uid", _("The uid names a hand: send it as the match object shows it."))
     return value
 

@@ -70,6 +70,13 @@ def test_a_delete_or_correction_names_its_hand_in_the_body_too(api_user: Any) ->
     assert hands(api_user, match)[0]["declarer"] == 1  # nothing changed
     assert api_user.delete(hands_url(match, 1), json={"uid": second}).status_code == 409
     assert api_user.delete(hands_url(match, 1), json={"uid": 7}).status_code == 400
+    # a uid sent as null, or a body with a key misspelt, is refused: never "whatever hand 1 is"
+    for refused, field in (({"uid": None}, "uid"), ({"uidd": first}, "uidd")):
+        answer = api_user.delete(hands_url(match, 1), json=refused)
+        assert (answer.status_code, answer.json["field"]) == (400, field)
+    answer = api_user.put(hands_url(match, 1), json={**VERA, "uid": None})
+    assert (answer.status_code, answer.json["field"]) == (400, "uid")
+    assert [h["uid"] for h in hands(api_user, match)] == [first, second]  # nothing changed
     assert api_user.delete(hands_url(match, 1), json={"uid": first}).status_code == 200
     assert [h["uid"] for h in hands(api_user, match)] == [second]
 

@@ -257,7 +257,7 @@ def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand (while it is still the hand `uid` names, if one is sent); later hands
     renumber."""
     match = queries.get_match(match_id, g.api_user)
-    body = _body() if request.get_data(cache=True) else None
+    body = _texts_body(("uid",)) if request.get_data(cache=True) else None
     uid = request_bodies.hand_uid(body, request.args.get("uid"))
     return _match_response(match, commands.delete_hand(match, g.api_user, number, uid))
 
