@@ -556,3 +556,16 @@ def test_an_empty_roster_change_names_every_change_it_takes(director: Any) -> No
     assert (refused.status_code, refused.json["field"]) == (422, "status")
     assert all(f"“{key}”" in refused.json["error"] for key in ("status", "team", "username"))
     assert director.get(url).json == before
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800 \u115f", "\u200b"])
+def test_a_name_that_shows_nothing_is_refused_where_it_is_given_not_when_seating(director: Any, name: str) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor"])
+    before = director.get(url).json
+    refused = director.post(f"{url}/roster", json={"guest": name})
+    assert (refused.status_code, refused.json["field"]) == (422, "guest")
+    assert director.get(url).json == before
+    renamed = director.post("/api/events", json={"name": name, "game": GAME})
+    assert (renamed.status_code, renamed.json["field"]) == (422, "name")

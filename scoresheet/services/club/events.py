@@ -23,6 +23,7 @@ from ...club.records import Table, check_table
 from ...rules import check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
+from ...rules.setup import INVISIBLE
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -439,12 +440,18 @@ def is_int(value: object) -> bool:
 
 
 def _text(value: object, field: str, most: int) -> str:
-    """A name: text of 1 to `most` characters, spaces trimmed."""
-    if not isinstance(value, str) or not value.strip():
+    """A name: text of 1 to `most` characters, spaces trimmed, one of them at least visible."""
+    if not isinstance(value, str) or not visible(value):
         raise Invalid(_("Give a name."), field)
     if len(value.strip()) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
     return printable(value.strip(), field)
+
+
+def visible(name: str) -> bool:
+    """Some character of `name` shows: not a space, a filler or a zero-width mark (`INVISIBLE`,
+    the engine's rule for a player's name, which a roster name becomes at its tables)."""
+    return any(not c.isspace() and c not in INVISIBLE for c in name)
 
 
 def printable(name: str, field: str) -> str:

@@ -257,7 +257,7 @@ def _names(value: object, field: str, roster: set[str]) -> list[str]:
 
 def _text(value: object, field: str, most: int) -> str:
     """A name as the backup holds it (kept as written: the tables' players name it so)."""
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not events.visible(value):
         raise Invalid(_("Give a name."), field)
     if len(value) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
