@@ -115,6 +115,15 @@ def test_a_bad_setting_is_refused_with_its_field(director: Any, body: dict[str, 
     assert response.json["field"] == field
 
 
+@pytest.mark.parametrize("options", [[], "", 0, False, None])
+def test_a_games_options_of_the_wrong_kind_are_refused_as_a_matchs_are(director: Any, options: Any) -> None:
+    game = {"rules": "squarescores", "options": options}
+    response = director.post("/api/events", json={"name": "Friday", "game": game, "rounds": 3})
+    assert (response.status_code, response.json["field"]) == (400, "options")  # not stored as {}
+    match = director.post("/api/matches", json={"players": ["A", "B", "C"], "options": options})
+    assert (match.status_code, match.json) == (response.status_code, response.json)
+
+
 def test_the_event_is_seen_by_its_directors_and_roster_and_nobody_else(
     director: Any, make_user: Any, stranger: Any
 ) -> None:

@@ -480,7 +480,7 @@ def _game(value: object) -> dict[str, Any]:
     """The event's game: a ruleset and its options, checked as a match's set-up would be."""
     if not isinstance(value, Mapping) or set(value) - {"rules", "options"}:
         raise Invalid(_("The game is an object with “rules” and “options”."), "game")
-    game = {"rules": value.get("rules", "squarescores"), "options": value.get("options") or {}}
+    game = {"rules": value.get("rules", "squarescores"), "options": value.get("options", {})}
     rules = game["rules"]
     players = list(_PLACEHOLDERS if isinstance(rules, str) and game_of(rules) == "tichu" else _PLACEHOLDERS[:3])
     setup = setup_from_dict({"players": players, **game})
