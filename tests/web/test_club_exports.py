@@ -143,6 +143,14 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
     long_by["rounds"][1]["tables"][0]["entered_by"] = "x" * 41
     blank = json.loads(json.dumps(doc))
     blank["roster"][1]["name"] = "  "
+    seated_and_bye = json.loads(json.dumps(doc))  # round 2: table 2's first player on a bye too
+    seated_and_bye["rounds"][1]["byes"] = [doc["rounds"][1]["tables"][1]["players"][0]]
+    at_two_tables = json.loads(json.dumps(doc))
+    at_two_tables["rounds"][0]["tables"][1]["players"][2] = doc["rounds"][0]["tables"][0]["players"][0]
+    renumbered = json.loads(json.dumps(doc))
+    renumbered["rounds"][0]["tables"][1]["table"] = "x"
+    username_number = json.loads(json.dumps(doc))
+    username_number["roster"][0]["username"] = 7
     for bad, field in (
         ({**doc, "format": "tysiacha-scoresheet"}, "format"),
         ({**doc, "version": 2}, "version"),
@@ -152,6 +160,12 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         (hidden, "/roster/1/name"),
         (long_by, "/rounds/1/tables/0/entered_by"),
         (blank, "/roster/1/name"),
+        (seated_and_bye, "/rounds/1/tables/1/players"),
+        (at_two_tables, "/rounds/0/tables/1/players"),
+        (renumbered, "/rounds/0/tables/1/table"),
+        (username_number, "/roster/0/username"),
+        ({**doc, "directors": [1]}, "/directors/0"),
+        ({**doc, "event": {**doc["event"], "game": {**doc["event"]["game"], "options": []}}}, "/event/game/options"),
     ):
         answer = director.post("/api/events/import", json=bad)
         assert answer.status_code == 422, (field, answer.json)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...club.errors import MESSAGES, ClubError
 from ...club.records import Table, check_table
+from ...rules import RuleError
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
 from ...words import _, pgettext
@@ -136,12 +137,14 @@ def import_event(user: User, doc: Any) -> Event:
         event = events.new_event(user, body)
     except Invalid as err:
         raise Invalid(err.message, f"/event/{err.field}") from None
+    except RuleError as err:  # the game's rules or options, checked as a match's set-up
+        raise Invalid(err.message, f"/event/game/{err.field}") from None
     event.reseats = _count(settings.get("reseats", 0), "/event/reseats")
     if settings.get("created_at") is not None:
         event.created_at = _when(settings["created_at"], "/event/created_at")
     names = _roster(event, roster)
-    for username in directors:
-        account = _account(username)
+    for k, username in enumerate(directors):
+        account = _account(username, f"/directors/{k}")
         if account is not None and not events.is_director(event, account):
             event.directors.append(EventDirector(user_id=account.id))
     new_matches = iter(imported)
@@ -173,7 +176,7 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
             if club_game(event) != "tichu":
                 raise Invalid(_("Only Tichu is played in teams."), f"/roster/{i}/team")
             team = _text(team, f"/roster/{i}/team", events.MAX_NAME)
-        account = _account(p.get("username"))
+        account = _account(p.get("username"), f"/roster/{i}/username")
         taken = account is not None and any(e.user_id == account.id for e in event.roster)
         user_id = account.id if account is not None and not taken else None
         event.roster.append(EventPlayer(name=name, user_id=user_id, team=team, status=status))
@@ -190,6 +193,7 @@ def _round(
     if r.get("round") != i + 1:
         raise Invalid(_("The rounds are numbered 1, 2, 3… in order."), f"{at}/round")
     byes = _names(r.get("byes"), f"{at}/byes", names)
+    placed = set(byes)  # each player once in a round: at one table, or on a bye
     round_ = EventRound(
         number=i + 1,
         reseats=_count(r.get("reseats", 0), f"{at}/reseats"),
@@ -200,7 +204,12 @@ def _round(
     )
     for j, t in enumerate(tables):
         where = f"{at}/tables/{j}"
+        if t.get("table") != j + 1:
+            raise Invalid(_("The tables of a round are numbered 1, 2, 3… in order."), f"{where}/table")
         players = _names(t.get("players"), f"{where}/players", names)
+        if placed & set(players):
+            raise Invalid(_("A table or a bye names only players of the roster, each once."), f"{where}/players")
+        placed |= set(players)
         scores = t.get("entered_scores")
         if scores is not None:
             if not isinstance(scores, list) or not all(events.is_int(s) and abs(s) < 10**6 for s in scores):
@@ -227,10 +236,14 @@ def _round(
     return round_
 
 
-def _account(username: object) -> User | None:
-    """The account of this username here, if there is one."""
+def _account(username: object, field: str) -> User | None:
+    """The account of this username here, if there is one (None: a guest); not a text → 422."""
+    if username is None:
+        return None
+    if not isinstance(username, str):
+        raise Invalid(_("The username must be text."), field)
     try:
-        return events.account(username) if isinstance(username, str) else None
+        return events.account(username)
     except Invalid:
         return None
 
