@@ -148,6 +148,23 @@ def test_joining_twice_changes_nothing_and_a_wrong_code_is_404(director: Any, ma
     assert anna.post("/api/events/join", json={"code": "NOSUCHCODE"}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({}, "code"), ({"code": 123}, "code"), ({"code": None}, "code"), ({"code": "CODE", "name": 123}, "name")],
+)
+def test_checking_in_with_a_code_or_name_that_is_not_a_text_is_400_naming_it(
+    director: Any, make_user: Any, body: dict[str, Any], field: str
+) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana"])
+    before = director.get(f"/api/events/{event['id']}").json
+    body = {k: event["code"] if v == "CODE" else v for k, v in body.items()}
+    refused = make_user("anna").post("/api/events/join", json=body)
+    assert (refused.status_code, refused.json["field"]) == (400, field)
+    assert refused.json["error"].startswith("The ")
+    assert director.get(f"/api/events/{event['id']}").json == before
+
+
 def test_only_directors_change_the_event_a_member_gets_403_a_stranger_404(
     director: Any, make_user: Any, stranger: Any
 ) -> None:

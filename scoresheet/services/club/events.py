@@ -148,12 +148,12 @@ def add_director(event: Event, username: object) -> User:
     return user
 
 
-def join(user: User, code: object, team: object = None, name: object = None) -> Event:
+def join(user: User, code: object, team: object = None, name: str | None = None) -> Event:
     """The caller joins the roster of the event with this code (again: nothing changes); with
     `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
     event = event_by_code(code)
     if name is not None:
-        claim_guest(event, name if isinstance(name, str) else "", user, user)
+        claim_guest(event, name, user, user)
     elif not any(p.user_id == user.id for p in event.roster):
         _enter(event, user.username, user, team)
     return event
