@@ -336,6 +336,37 @@ def test_a_result_by_hand_needs_a_score_per_seat(director: Any) -> None:
     assert history[0]["after"]["scores"] == [100, 50, 0]
 
 
+def test_a_paper_result_for_a_table_that_has_ended_already_is_in_its_history_and_its_backup(director: Any) -> None:
+    event = make_event(director, hand_limit=1, seed=3)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], [f"Guest {n}" for n in range(9)])
+    tables = director.post(f"{url}/rounds").json["tables"]
+    at_the_limit, closed, twice = (t["match_id"] for t in tables)
+    director.post(f"/api/matches/{at_the_limit}/hands", json=made(0))  # ends at the hand limit
+    director.post(f"{url}/rounds/1/close")
+    director.put(f"{url}/rounds/1/tables/3/result", json={"scores": [10, 20, 30]})
+    for number, match_id in enumerate((at_the_limit, closed, twice), start=1):
+        players = tables[number - 1]["players"]
+        hands = len(director.get(f"/api/matches/{match_id}").json["hands"])
+        entered = director.put(f"{url}/rounds/1/tables/{number}/result", json={"scores": [300, 150, 0]})
+        assert entered.status_code == 200
+        assert entered.json["tables"][number - 1]["result"]["entered_by"] == "director"
+        match = director.get(f"/api/matches/{match_id}").json
+        assert (match["status"], len(match["hands"])) == ("ended", hands)  # its own hands stay as they were
+        entry = director.get(f"/api/matches/{match_id}/history").json["history"][0]
+        assert (entry["action"], entry["user"], entry["before"]) == ("match_ended", "director", {"status": "ended"})
+        assert entry["after"] == {"status": "ended", "scores": [300, 150, 0], "entered_by": "director"}
+        scores = f"{players[0]} 300, {players[1]} 150, {players[2]} 0"
+        words = f"director entered the final scores from the paper sheet: {scores}"
+        assert entry["words"] == words
+        backup = director.get(f"/api/matches/{match_id}/backup").json
+        assert backup["matches"][0]["audit"][-1]["words"] == words
+        imported = director.post("/api/matches/import", json=backup)
+        assert imported.status_code == 201, imported.json
+        history = director.get(f"/api/matches/{imported.json['matches'][0]['id']}/history").json["history"]
+        assert [(e["action"], e["after"], e["words"]) for e in history[1:2]] == [("match_ended", entry["after"], words)]
+
+
 def test_a_correction_after_the_hand_limit_changes_the_standings(director: Any) -> None:
     event = make_event(director, hand_limit=1)
     url = f"/api/events/{event['id']}"

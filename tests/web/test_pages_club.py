@@ -291,6 +291,25 @@ def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_p
     assert [r[2] for r in standings_rows(page)] == ["1.0", "1.0", "1.0"]
 
 
+def test_a_paper_result_after_the_round_closed_is_on_the_tables_history_page(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}).status_code == 302
+    url = f"/events/{night}/rounds/1/tables/1/result"
+    assert director.post(url, {"score_0": "300", "score_1": "150", "score_2": "0"}).status_code == 302
+    with director.client.application.app_context():
+        table = db.session.execute(db.select(EventTable)).scalar_one()
+        match_id, players = table.match_id, list(table.players)
+    history = director.get(f"/matches/{match_id}/history").text
+    entered = (
+        f"director entered the final scores from the paper sheet: {players[0]} 300, {players[1]} 150, {players[2]} 0"
+    )
+    assert entered in history
+    assert "director ended the match" in history  # the round's close, before it
+
+
 def test_a_round_that_cannot_be_seated_again_stays_as_it_was(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, rounds="1")

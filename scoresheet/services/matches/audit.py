@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from ...rules.tichu import TEAMS, team_names
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Match, User
 from ...words import _, _l
@@ -159,6 +160,8 @@ def describe(entry: AuditEntry, players: list[str], names: Mapping[str, str] | N
     match entry.action:
         case "match_created":
             return _("%(name)s started the match: %(players)s", name=who, players=", ".join(players))
+        case "match_ended" if isinstance(entry.after, dict) and entry.after.get("entered_by"):
+            return _entered_words(entry.after, players, who)
         case action if action in WHO_DID:
             return str(WHO_DID[action]) % {"name": who}
         case "seat_claimed" | "seat_assigned" | "seat_released":
@@ -179,6 +182,15 @@ def _hand_change(entry: AuditEntry, players: list[str], who: str, n: int) -> str
     tichu = "calls" in (entry.after or entry.before or {})  # a Tichu round says round, not hand
     sentence = HAND_SENTENCES[entry.action][tichu]
     return str(sentence) % {"name": who, "num": n, "hand": words, "round": words, "changes": changes}
+
+
+def _entered_words(after: dict[str, Any], players: list[str], who: str) -> str:
+    """A table's final scores entered by hand (CLUB.md §4): "dira entered the final scores
+    from the paper sheet: Anna 300, Boris 150, Vera 0" (Tichu: per team)."""
+    scores = after.get("scores") or []
+    names = team_names(players) if len(scores) == TEAMS < len(players) else players
+    listed = ", ".join(f"{names[i] if i < len(names) else '?'} {s}" for i, s in enumerate(scores))
+    return _("%(name)s entered the final scores from the paper sheet: %(scores)s", name=who, scores=listed)
 
 
 def _seat_words(entry: AuditEntry, players: list[str]) -> str:

@@ -82,9 +82,16 @@ def create_table_match(user: User, setup: Setup, member_ids: list[int], seats: d
 
 def end_at(match: Match, user: User, after: dict[str, Any] | None = None) -> None:
     """End a club night's table where it stands (CLUB.md §4: a director closes the round or
-    enters its result): an open match ends, won or not; not committed."""
+    enters its result): an open match ends, won or not; not committed. A result entered by hand
+    (`after`: its `scores` and `entered_by`) is written in the history also when the match has
+    ended already (closed, at the hand limit, banked, or entered before): its status and hands
+    stay as they are."""
     read_locked(match)
     if match.status != "open":
+        if after:
+            audit.log(
+                match, user, "match_ended", before={"status": match.status}, after={"status": match.status, **after}
+            )
         return
     sheet = computed(match).sheet
     audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended", **(after or {})})
