@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from ..rules import RULESETS, MatchState, TichuRound
 from ..rules.tichu import TICHU, CallStatistics, call_statistics
+from ..services.matches import commands
 from ..services.matches.serialize import match_status
 from ..storage.models import Match
 from ..words.vocabulary import CALL_NAMES, FORFEIT_WORDS, RULESET_LABELS, RULESET_NAMES, WORDS
@@ -62,6 +63,7 @@ def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
     rules = sheet.setup.rules
     return {
         "status": match_status(m, sheet.status),
+        "corrects": commands.takes_corrections(m),
         "ruleset": RULESETS.get(rules),
         "rules_label": RULESET_LABELS.get(rules, rules),
         "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),

@@ -310,6 +310,44 @@ def test_a_paper_result_after_the_round_closed_is_on_the_tables_history_page(mak
     assert "director ended the match" in history  # the round's close, before it
 
 
+def test_a_hand_of_a_nights_ended_table_is_corrected_on_its_page_but_never_deleted(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    app = director.client.application
+    with app.app_context():
+        table = db.session.execute(db.select(EventTable)).scalar_one()
+        match_id, players = table.match_id, list(table.players)
+    assert director.hand(match_id, **played(0, 100, [None, 20, 20])).status_code == 302
+    assert director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}).status_code == 302
+    sheet = director.get(f"/matches/{match_id}").text
+    assert f'href="/matches/{match_id}/hands/1/edit" aria-label="Correct hand 1"' in sheet  # CLUB.md §4
+    form = director.get(f"/matches/{match_id}/hands/1/edit")
+    assert form.status_code == 200
+    assert f"/matches/{match_id}/hands/1/delete" not in form.text  # the API refuses it too
+    url = f"/matches/{match_id}/hands/preview?number=1"
+    preview = director.post(url, played(1, 100, [20, None, 0]), form_url=f"/matches/{match_id}/hands/1/edit")
+    assert preview.json["ok"] is True
+    edit = f"/matches/{match_id}/hands/1/edit"
+    corrected = director.post(edit, played(1, 100, [20, None, 0]), follow_redirects=True)
+    assert "Hand 1 corrected; the hands after it are recomputed." in flashes(corrected.text)
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None and match.status == "ended"
+        assert [h.record["declarer"] for h in match.hands] == [1]
+    rows = standings_rows(director.get(f"/events/{night}").text)
+    assert rows[0][1:3] == [players[1], "2.0"]  # the table's result follows the correction
+    deleting = director.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"}, follow_redirects=True)
+    assert "This match has ended: its sheet can no longer change." in flashes(deleting.text)
+    ordinary = director.new_match()
+    director.hand(ordinary, **played(0, 100, [None, 20, 20]))
+    assert director.post(f"/matches/{ordinary}/end", {"confirm": "y"}).status_code == 302
+    assert f"/matches/{ordinary}/hands/1/edit" not in director.get(f"/matches/{ordinary}").text
+    refused = director.get(f"/matches/{ordinary}/hands/1/edit", follow_redirects=True)
+    assert "This match is closed: its hands can no longer change." in flashes(refused.text)
+
+
 def test_a_round_that_cannot_be_seated_again_stays_as_it_was(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, rounds="1")

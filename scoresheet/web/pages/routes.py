@@ -326,7 +326,7 @@ def edit_hand(match_id: str, number: int) -> Any:
     """Correct a hand (Tichu: a round); every later one is recomputed."""
     m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
     hand = queries.get_hand(m, number)
-    if m.status != "open":
+    if not commands.takes_corrections(m):
         closed = _("This match is closed: its hands can no longer change.")
         if queued.wanted():
             return queued.conflict(closed, None)
@@ -465,7 +465,7 @@ def preview(match_id: str) -> Any:
     if asked is not None and number is None:
         return {"ok": False, "message": _("There is nothing here.")}, 404
     deal = sheet.next if number is None else sheet.hands[number - 1]
-    if m.status != "open" or deal is None:
+    if deal is None or not (m.status == "open" if number is None else commands.takes_corrections(m)):
         return {"ok": False, "message": _("No more hands can be entered in this match.")}
     form = entry_form(sheet)
     if not form.validate():
