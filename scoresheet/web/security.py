@@ -142,8 +142,9 @@ def _private_no_store(response: Response) -> Response:
 
 
 def _guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """A match or event id or a hand number that cannot exist is answered 404 before any query runs
-    (PostgreSQL refuses NUL bytes and numbers beyond its integers with an error, not a miss)."""
+    """A match or event id, a hand, round or table number that cannot exist is answered 404,
+    naming what was asked for, before any query runs (PostgreSQL refuses NUL bytes and numbers
+    beyond its integers with an error, not a miss)."""
     if not values:
         return
     match_id = values.get("match_id")
@@ -152,9 +153,17 @@ def _guard_url_values(endpoint: str | None, values: dict[str, Any] | None) -> No
     event_id = values.get("event_id")  # a club night's id is made as a match's is
     if event_id is not None and not MATCH_ID.fullmatch(str(event_id)):
         abort(404, _("There is nothing here."))
-    number = values.get("number")
+    number = values.get("number")  # a club night's round, else a match's hand
     if isinstance(number, int) and not 1 <= number <= MAX_HAND_NUMBER:
+        if event_id is not None:
+            abort(404, _("This event has no round %(r)d.", r=number))
         abort(404, _("This match has no hand %(num)d.", num=number))
+    table = values.get("table")
+    if isinstance(table, int) and isinstance(number, int) and not 1 <= table <= MAX_ROW_ID:
+        abort(404, _("Round %(r)d has no table %(t)d.", r=number, t=table))
+    seat = values.get("seat")
+    if isinstance(seat, int) and not 0 <= seat <= MAX_ROW_ID:
+        abort(404, _("This match has no such seat."))
     if any(isinstance(v, int) and not 0 <= v <= MAX_ROW_ID for v in values.values()):
         abort(404, _("There is nothing here."))  # any other id in a URL: an integer column's range
 

@@ -309,6 +309,29 @@ def test_a_round_is_seated_again_before_any_hand_and_never_after(director: Any) 
     assert director.delete(f"{url}/rounds/1").status_code == 409
 
 
+def test_a_round_or_table_number_that_cannot_exist_is_refused_naming_a_round_or_table(director: Any) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    match_id = director.post(f"{url}/rounds").json["tables"][0]["match_id"]
+    for method, path, words in [
+        ("GET", "rounds/0", "This event has no round 0."),
+        ("POST", "rounds/0/close", "This event has no round 0."),
+        ("DELETE", "rounds/0", "This event has no round 0."),
+        ("GET", "rounds/100001", "This event has no round 100001."),
+        ("PUT", "rounds/0/tables/1/result", "This event has no round 0."),
+        ("PUT", "rounds/1/tables/0/result", "Round 1 has no table 0."),
+        ("PUT", "rounds/1/tables/2147483648/result", "Round 1 has no table 2147483648."),
+    ]:
+        body = {"scores": [1, 2, 3]} if method == "PUT" else None
+        response = director.client.open(f"{url}/{path}", method=method, json=body, headers=director.headers)
+        assert (response.status_code, response.json["error"]) == (404, words), path
+    russian = director.client.get(f"{url}/rounds/0", headers={**director.headers, "Accept-Language": "ru"})
+    assert russian.json["error"] == "В этом турнире нет тура 0."
+    seat = director.delete(f"/api/matches/{match_id}/seats/2147483648")
+    assert (seat.status_code, seat.json["error"]) == (404, "This match has no such seat.")
+
+
 def test_a_result_by_hand_needs_a_score_per_seat(director: Any) -> None:
     event = make_event(director)
     url = f"/api/events/{event['id']}"
