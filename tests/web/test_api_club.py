@@ -445,6 +445,23 @@ def test_a_tichu_event_seats_teams_and_counts_per_team(director: Any) -> None:
     assert (rows[table["players"][3]]["match_points"], rows[table["players"][3]]["table_score"]) == ("0.0", -140)
 
 
+def test_a_tichu_team_is_one_whatever_its_case_and_fixed_once_a_round_is_seated(director: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    url = f"/api/events/{event['id']}"
+    for name, team in (("Anna", "Reds"), ("Vera", "reds"), ("Boris", "Blues"), ("Gleb", "BLUES"), ("Dima", None)):
+        assert director.post(f"{url}/roster", json={"guest": name, "team": team}).status_code == 201
+    assert [p["team"] for p in director.get(url).json["roster"]] == ["Reds", "Reds", "Blues", "Blues", None]
+    assert patch(director, f"{url}/roster/Dima", {"status": "absent"}).status_code == 200
+    assert director.post(f"{url}/rounds").status_code == 201  # two teams: the case made none of them two
+    before = director.get(url).json
+    moved = patch(director, f"{url}/roster/Vera", {"team": "Blues"})
+    assert (moved.status_code, moved.json["field"]) == (409, "team")
+    assert "Vera plays for Reds" in moved.json["error"]
+    assert director.get(url).json == before
+    assert patch(director, f"{url}/roster/Vera", {"team": "REDS"}).status_code == 200  # the same team
+    assert patch(director, f"{url}/roster/Dima", {"team": "Greens"}).status_code == 200  # a first team
+
+
 def test_a_tichu_player_without_a_team_cannot_be_seated(director: Any) -> None:
     event = make_event(director, game={"rules": "tichu", "options": {}})
     add_guests(director, event["id"], ["Anna", "Vera", "Boris", "Gleb"])

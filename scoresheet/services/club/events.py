@@ -236,7 +236,17 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) ->
             raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), "status")
         entry.status = body["status"]
     if "team" in body:
-        entry.team = _team(event, body["team"])
+        team = _team(event, body["team"])
+        if event.seated and entry.team is not None and team != entry.team:  # CLUB.md §3
+            raise Conflict(
+                _(
+                    "Teams are fixed once a round is seated: %(name)s plays for %(team)s.",
+                    name=entry.name,
+                    team=entry.team,
+                ),
+                "team",
+            )
+        entry.team = team
     if "username" in body:
         claim_guest(event, name, account(body["username"]), by)  # (the status and team go with it)
     db.session.commit()
@@ -401,12 +411,14 @@ def _entry(event: Event, name: str) -> EventPlayer:
 
 
 def _team(event: Event, team: object) -> str | None:
-    """A Tichu team's name, checked (None: no team; Tysiacha has none)."""
+    """A Tichu team's name, checked (None: no team; Tysiacha has none), spelt as the roster
+    spells that team already: case ignored, "reds" joins the Reds."""
     if team is None:
         return None
     if club_game(event) != "tichu":
         raise Invalid(_("Only Tichu is played in teams."), "team")
-    return _text(team, "team", MAX_NAME)
+    name = _text(team, "team", MAX_NAME)
+    return next((p.team for p in event.roster if p.team is not None and fold(p.team) == fold(name)), name)
 
 
 def account(username: object) -> User:
