@@ -83,7 +83,7 @@ def _check_names(players: tuple[str, ...]) -> None:
     """Every name good, and no two alike (ignoring case)."""
     seen: set[str] = set()
     for name in players:
-        _check_name(name)
+        check_name(name)
         key = _name_key(name)
         if key in seen:
             raise refuse("players", "name_twice", name=name)
@@ -133,10 +133,15 @@ def _name_key(name: str) -> str:
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
 
 
-def _check_name(name: str) -> None:
-    """A player name: 1–40 characters in any script, at least one of them visible, no control
-    characters."""
-    if all(c.isspace() or c in INVISIBLE for c in name):
+def visible(name: str) -> bool:
+    """Some character of `name` shows: not a space, a filler or a zero-width mark (`INVISIBLE`)."""
+    return any(not c.isspace() and c not in INVISIBLE for c in name)
+
+
+def check_name(name: str) -> None:
+    """A player name: 1–40 characters in any script, at least one of them visible, no spaces
+    around it, no control characters (Refused on `players`)."""
+    if not visible(name):
         raise refuse("players", "name_missing")
     if len(name) > _MAX_NAME:
         raise refuse("players", "name_too_long", start=name[:20], most=_MAX_NAME)

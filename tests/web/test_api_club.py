@@ -460,6 +460,11 @@ def test_a_tichu_team_is_one_whatever_its_case_and_fixed_once_a_round_is_seated(
     assert director.get(url).json == before
     assert patch(director, f"{url}/roster/Vera", {"team": "REDS"}).status_code == 200  # the same team
     assert patch(director, f"{url}/roster/Dima", {"team": "Greens"}).status_code == 200  # a first team
+    third = director.post(f"{url}/roster", json={"guest": "Late", "team": "reds"})
+    assert (third.status_code, third.json["field"]) == (422, "team")  # the Reds are two already
+    assert director.post(f"{url}/roster", json={"guest": "Late", "team": "Purples"}).status_code == 201
+    assert patch(director, f"{url}/roster/Late", {"team": "Greens"}).status_code == 200  # not seated yet
+    assert patch(director, f"{url}/roster/Dima", {"team": "Purples"}).status_code == 200  # nor Dima
 
 
 def test_a_tichu_player_without_a_team_cannot_be_seated(director: Any) -> None:

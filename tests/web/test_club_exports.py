@@ -149,6 +149,10 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
     at_two_tables["rounds"][0]["tables"][1]["players"][2] = doc["rounds"][0]["tables"][0]["players"][0]
     renumbered = json.loads(json.dumps(doc))
     renumbered["rounds"][0]["tables"][1]["table"] = "x"
+    spaced = json.loads(json.dumps(doc))  # the engine refuses it at the tables: refused here
+    spaced["roster"][1]["name"] = " Dana"
+    for table in (t for r in spaced["rounds"] for t in r["tables"]):
+        table["players"] = [" Dana" if p == "Dana" else p for p in table["players"]]
     username_number = json.loads(json.dumps(doc))
     username_number["roster"][0]["username"] = 7
     for bad, field in (
@@ -163,6 +167,7 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         (seated_and_bye, "/rounds/1/tables/1/players"),
         (at_two_tables, "/rounds/0/tables/1/players"),
         (renumbered, "/rounds/0/tables/1/table"),
+        (spaced, "/roster/1/name"),
         (username_number, "/roster/0/username"),
         ({**doc, "directors": [1]}, "/directors/0"),
         ({**doc, "event": {**doc["event"], "game": {**doc["event"]["game"], "options": []}}}, "/event/game/options"),

@@ -20,10 +20,10 @@ from sqlalchemy.orm import joinedload
 
 from ...club import seat_round as seat_players
 from ...club.records import Table, check_table
-from ...rules import check_setup, setup_from_dict
+from ...rules import RuleError, check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
-from ...rules.setup import INVISIBLE
+from ...rules.setup import check_name, visible
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -221,7 +221,7 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
         if any(p.user_id == user.id for p in event.roster):
             raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
         return _enter(event, user.username, user, team)
-    return _enter(event, _text(guest, "guest", MAX_NAME), None, team)
+    return _enter(event, player_name(_text(guest, "guest", MAX_NAME), "guest"), None, team)
 
 
 def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) -> EventPlayer:
@@ -236,17 +236,7 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) ->
             raise Invalid(_("A player's status is “present”, “absent” or “dropped”."), "status")
         entry.status = body["status"]
     if "team" in body:
-        team = _team(event, body["team"])
-        if event.seated and entry.team is not None and team != entry.team:  # CLUB.md §3
-            raise Conflict(
-                _(
-                    "Teams are fixed once a round is seated: %(name)s plays for %(team)s.",
-                    name=entry.name,
-                    team=entry.team,
-                ),
-                "team",
-            )
-        entry.team = team
+        entry.team = _team(event, body["team"], entry)
     if "username" in body:
         claim_guest(event, name, account(body["username"]), by)  # (the status and team go with it)
     db.session.commit()
@@ -410,15 +400,33 @@ def _entry(event: Event, name: str) -> EventPlayer:
     raise NotFound(_("%(name)s is not on the roster.", name=name))
 
 
-def _team(event: Event, team: object) -> str | None:
-    """A Tichu team's name, checked (None: no team; Tysiacha has none), spelt as the roster
-    spells that team already: case ignored, "reds" joins the Reds."""
-    if team is None:
-        return None
-    if club_game(event) != "tichu":
+def _team(event: Event, team: object, entry: EventPlayer | None = None) -> str | None:
+    """A Tichu team's name for `entry` (None: a new entry), checked (None: no team; Tysiacha
+    has none), spelt as the roster spells it (`team_as_written`). 409 if `entry` has played in
+    another team (teams are fixed for the event, CLUB.md §3); 422 if two others not dropped
+    play in it already."""
+    if team is not None and club_game(event) != "tichu":
         raise Invalid(_("Only Tichu is played in teams."), "team")
-    name = _text(team, "team", MAX_NAME)
-    return next((p.team for p in event.roster if p.team is not None and fold(p.team) == fold(name)), name)
+    name = team_as_written(event, _text(team, "team", MAX_NAME)) if team is not None else None
+    if entry is not None and entry.team not in (None, name) and _has_played(event, entry.name):
+        raise Conflict(
+            _("Teams are fixed once a round is seated: %(name)s plays for %(team)s.", name=entry.name, team=entry.team),
+            "team",
+        )
+    partners = [p for p in event.roster if p is not entry and p.team == name and p.status != "dropped"]
+    if name is not None and len(partners) >= 2:
+        raise Invalid(_("The team “%(team)s” has two players already.", team=name), "team")
+    return name
+
+
+def team_as_written(event: Event, team: str) -> str:
+    """A team's name as the roster first wrote it: case ignored, "reds" joins the Reds."""
+    return next((p.team for p in event.roster if p.team is not None and fold(p.team) == fold(team)), team)
+
+
+def _has_played(event: Event, name: str) -> bool:
+    """The roster entry of `name` was seated in a round so far: at a table or on a bye."""
+    return any(name in r.byes or any(name in t.players for t in r.tables) for r in event.seated)
 
 
 def account(username: object) -> User:
@@ -460,10 +468,14 @@ def _text(value: object, field: str, most: int) -> str:
     return printable(value.strip(), field)
 
 
-def visible(name: str) -> bool:
-    """Some character of `name` shows: not a space, a filler or a zero-width mark (`INVISIBLE`,
-    the engine's rule for a player's name, which a roster name becomes at its tables)."""
-    return any(not c.isspace() and c not in INVISIBLE for c in name)
+def player_name(name: str, field: str) -> str:
+    """`name` if the engine takes it as a player's (a roster name is one at its tables:
+    `rules.setup.check_name`), else 422 on `field` with the engine's words."""
+    try:
+        check_name(name)
+    except RuleError as err:
+        raise Invalid(err.message, field) from None
+    return name
 
 
 def printable(name: str, field: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from ...club.errors import MESSAGES, ClubError
 from ...club.records import Table, check_table
 from ...rules import RuleError
+from ...rules.setup import visible
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
 from ...words import _, pgettext
@@ -165,7 +166,7 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
     """The roster's entries, an account linked where one of that username is here."""
     names: set[str] = set()
     for i, p in enumerate(roster):
-        name = _text(p.get("name"), f"/roster/{i}/name", events.MAX_NAME)
+        name = events.player_name(_text(p.get("name"), f"/roster/{i}/name", events.MAX_NAME), f"/roster/{i}/name")
         if fold(name) in {fold(n) for n in names}:
             raise Invalid(_("%(name)s is on the roster already: give a guest another name.", name=name), "/roster")
         status = p.get("status", "present")
@@ -175,7 +176,7 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
         if team is not None:
             if club_game(event) != "tichu":
                 raise Invalid(_("Only Tichu is played in teams."), f"/roster/{i}/team")
-            team = _text(team, f"/roster/{i}/team", events.MAX_NAME)
+            team = events.team_as_written(event, _text(team, f"/roster/{i}/team", events.MAX_NAME))
         account = _account(p.get("username"), f"/roster/{i}/username")
         taken = account is not None and any(e.user_id == account.id for e in event.roster)
         user_id = account.id if account is not None and not taken else None
@@ -270,7 +271,7 @@ def _names(value: object, field: str, roster: set[str]) -> list[str]:
 
 def _text(value: object, field: str, most: int) -> str:
     """A name as the backup holds it (kept as written: the tables' players name it so)."""
-    if not isinstance(value, str) or not events.visible(value):
+    if not isinstance(value, str) or not visible(value):
         raise Invalid(_("Give a name."), field)
     if len(value) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
