@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 
 from scoresheet.services.matches import backup
 from scoresheet.storage.extensions import db
+from scoresheet.storage.models import User
 
 from .helpers import WINNING_HAND, WINNING_START, played
 from .test_hostile_input import HOSTILE_VALUES, mutate
@@ -182,6 +183,7 @@ CRAFTED: list[tuple[str, Any, str]] = [
     ("a match id with a slash", lambda d: d["matches"][0].update(id="../x"), f"{M}/id"),
     ("an unknown key", lambda d: d["matches"][0].update(admin=True), f"{M}"),
     ("matches null", lambda d: d.update(matches=None), "/matches"),
+    ("no match", lambda d: d.update(matches=[]), "/matches"),
     (
         "a hand the rules refuse",
         lambda d: d["matches"][0]["hands"][0]["record"].update(points=[20, None, 120]),
@@ -414,3 +416,14 @@ def test_the_database_backup_file_is_readable_by_its_owner_only(app: Flask, api_
         os.umask(umask)
     assert stat.S_IMODE(file.stat().st_mode) == 0o600
     assert json.loads(file.read_text("utf-8"))["users"][0]["password_hash"]
+
+
+def test_a_database_with_accounts_and_no_match_is_backed_up_and_restored(app: Flask, make_user: Any) -> None:
+    make_user("anna")
+    with app.app_context():
+        anna = db.session.execute(db.select(User)).scalar_one()
+        doc = backup.document([], [anna])
+        db.session.execute(db.delete(User))
+        db.session.commit()
+        assert backup.restore_database(doc) == (1, 0)  # (the matches' rows were written as one empty insert: a 500)
+        assert db.session.execute(db.select(User.username)).scalar_one() == "anna"

@@ -25,6 +25,7 @@ from ...rules import (
     Malformed,
     MatchState,
     Record,
+    Refused,
     RuleError,
     Setup,
     check_setup,
@@ -144,6 +145,8 @@ def write_matches(user: User, doc: Any) -> list[Imported]:
     """`import_matches`' matches, sent to the database and not committed (a club night's import
     commits them with its event). Begins with no change pending: it ends the transaction first."""
     items = check_document(doc)
+    if not items:
+        raise Refused("/matches", _("This backup holds no match: there is nothing to import."))
     user_id = user.id
     database.end_transaction()  # the look-ups so far took no lock the checks should hold
     checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
@@ -458,6 +461,8 @@ def _store(
     engine writes them, an imported match's hands at version 1 by its importer, a restored
     one's by their authors. The stored matches, in order."""
     accounts = users or {}
+    if not matches:  # (a database with no match restores its accounts alone)
+        return []
 
     def named(name: Any) -> int | None:
         user = accounts.get(name) if isinstance(name, str) else None

@@ -195,9 +195,7 @@ def event_backup(event_id: str) -> Any:
 @bp.post(f"{_API}/import")
 def import_event() -> Any:
     """A backup document of a club night becomes a new event of the caller's."""
-    if not request.is_json:
-        raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
-    return _event_json(exports.import_event(g.api_user, request_bodies.json_sent()), 201)
+    return _event_json(exports.import_event(g.api_user, request_bodies.json_object()), 201)
 
 
 def _xlsx(event: Event) -> Response:
