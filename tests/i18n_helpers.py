@@ -65,7 +65,7 @@ def pseudo_catalog(directory: Path) -> None:
         if not message.id:
             continue
         if isinstance(message.id, tuple | list):
-            catalog.add(message.id, tuple(_pseudo(m) for m in message.id[:2]))
+            catalog.add(message.id, tuple(_pseudo(m) for m in message.id[:2]), context=message.context)
         else:
             catalog.add(message.id, _pseudo(message.id), context=message.context)
     target = directory / PSEUDO / "LC_MESSAGES"

@@ -64,6 +64,7 @@ def match_context(m: Match, sheet: MatchState) -> dict[str, Any]:
     return {
         "status": match_status(m, sheet.status),
         "corrects": commands.takes_corrections(m),
+        "deletes": commands.takes_deletions(m),
         "ruleset": RULESETS.get(rules),
         "rules_label": RULESET_LABELS.get(rules, rules),
         "forfeit_word": FORFEIT_WORDS.get(rules, _("forfeit")),

@@ -62,7 +62,7 @@ def hand_uid(data: Mapping[str, Any] | None, query: str | None) -> str | None:
     a text: `null` is refused, never read as "no uid" (which would change whatever hand has
     the number now)."""
     sent = data is not None and "uid" in data
-    value = data.get("uid") if data is not None and sent else query
+    value = data.get("uid") if sent and data is not None else query
     if (sent or value is not None) and (not isinstance(value, str) or not value or len(value) > _MAX_UID):
         raise Malformed("uid", _("The uid names a hand: send it as the match object shows it."))
     return value
@@ -70,10 +70,20 @@ def hand_uid(data: Mapping[str, Any] | None, query: str | None) -> str | None:
 
 def join_code(data: Mapping[str, Any]) -> str:
     """The `code` of a join request."""
-    code = data.get("code")
-    if not isinstance(code, str):
-        raise Malformed("code", _("The join code must be text."))
-    return code
+    return text_of(data, "code", _("The join code must be text."))
+
+
+def text_of(data: Mapping[str, Any], key: str, refused: str) -> str:
+    """A body's `key`, which must be a text: else 400 naming it, with `refused`."""
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise Malformed(key, refused)
+    return value
+
+
+def optional_text(data: Mapping[str, Any], key: str, refused: str) -> str | None:
+    """`text_of`, or None when the key is not sent, `null` or empty (as a form's empty field)."""
+    return None if data.get(key) in (None, "") else text_of(data, key, refused)
 
 
 def _counter(data: Mapping[str, Any], key: str, refused: Any) -> int | None:

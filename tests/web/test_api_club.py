@@ -150,7 +150,13 @@ def test_joining_twice_changes_nothing_and_a_wrong_code_is_404(director: Any, ma
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({}, "code"), ({"code": 123}, "code"), ({"code": None}, "code"), ({"code": "CODE", "name": 123}, "name")],
+    [
+        ({}, "code"),
+        ({"code": 123}, "code"),
+        ({"code": None}, "code"),
+        ({"code": "CODE", "name": 123}, "name"),
+        ({"code": "CODE", "team": 5}, "team"),
+    ],
 )
 def test_checking_in_with_a_code_or_name_that_is_not_a_text_is_400_naming_it(
     director: Any, make_user: Any, body: dict[str, Any], field: str
@@ -163,6 +169,13 @@ def test_checking_in_with_a_code_or_name_that_is_not_a_text_is_400_naming_it(
     assert (refused.status_code, refused.json["field"]) == (400, field)
     assert refused.json["error"].startswith("The ")
     assert director.get(f"/api/events/{event['id']}").json == before
+
+
+def test_checking_in_with_an_empty_name_joins_under_ones_own_as_the_page_does(director: Any, make_user: Any) -> None:
+    event = make_event(director)
+    joined = make_user("anna").post("/api/events/join", json={"code": event["code"], "name": ""})
+    assert joined.status_code == 200, joined.json
+    assert [p["name"] for p in joined.json["roster"]] == ["anna"]
 
 
 def test_only_directors_change_the_event_a_member_gets_403_a_stranger_404(

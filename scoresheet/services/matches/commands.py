@@ -204,10 +204,16 @@ def add_hand(match: Match, user: User, record: Record, expected_hand: int | None
 
 def takes_corrections(match: Match) -> bool:
     """A hand of the match can be corrected: while the match is open, and at a club night's
-    table at any time, also once it is won, banked or ended (CLUB.md §4). Deleting a hand takes
-    an open match still. The pages ask this (the sheet's ✎, the correction form) as `edit_hand`
-    does."""
+    table at any time, also once it is won, banked or ended (CLUB.md §4). The pages ask this
+    (the sheet's ✎, the correction form) as `edit_hand` does."""
     return match.status == "open" or match.event_table_id is not None
+
+
+def takes_deletions(match: Match) -> bool:
+    """A hand of the match can be deleted: while the match is open, at a club night's table too
+    (a banked or ended one is refused, `_refuse_closed`). The pages ask this (the ✎'s words,
+    the form's delete button)."""
+    return match.status == "open"
 
 
 def edit_hand(
@@ -218,7 +224,7 @@ def edit_hand(
     correction also once it is banked or ended (CLUB.md §4); a banked one's figures and ratings
     follow it."""
     read_locked(match)
-    closed_table = match.status != "open" and takes_corrections(match)  # CLUB.md §4
+    closed_table = match.status != "open" and match.event_table_id is not None  # CLUB.md §4
     hands = stored_hands(match) if closed_table else _lock(match)
     hand = _numbered(hands, number, uid)
     if version is not None and hand.version != version:

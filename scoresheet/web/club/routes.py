@@ -105,12 +105,10 @@ def add_player(event_id: str) -> Any:
 def join_event() -> Any:
     """The caller joins the roster of the event with this code."""
     body = _body("code", "team", "name")
-    code, name = body.get("code"), body.get("name")
-    if not isinstance(code, str):
-        raise Malformed("code", _("The event's code must be text."))
-    if name is not None and not isinstance(name, str):
-        raise Malformed("name", _("The name must be text."))
-    return _event_json(events.join(g.api_user, code, body.get("team"), name))
+    code = request_bodies.text_of(body, "code", _("The event's code must be text."))
+    team = request_bodies.optional_text(body, "team", _("The team must be text."))
+    name = request_bodies.optional_text(body, "name", _("The name must be text."))
+    return _event_json(events.join(g.api_user, code, team, name))
 
 
 @bp.patch(f"{_API}/<event_id>/roster/<name>")

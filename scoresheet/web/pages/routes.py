@@ -367,7 +367,14 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
             return queued.refused(form)
         if sheet.setup.rules == TICHU:
             return render_template(
-                "pages/round_form.html", form=form, match=m, sheet=sheet, deal=deal, number=number, editing=editing
+                "pages/round_form.html",
+                form=form,
+                match=m,
+                sheet=sheet,
+                deal=deal,
+                number=number,
+                editing=editing,
+                deletes=commands.takes_deletions(m),
             )
         min_bid = lowest_bid(sheet, deal.gold)
         if not editing and not form.is_submitted():
@@ -380,6 +387,7 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
             deal=deal,
             number=number,
             editing=editing,
+            deletes=commands.takes_deletions(m),
             step=bid_step(sheet),
             min_bid=min_bid,
         )
