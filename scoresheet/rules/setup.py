@@ -138,6 +138,15 @@ def visible(name: str) -> bool:
     return any(not c.isspace() and c not in INVISIBLE for c in name)
 
 
+def check_new_names(players: tuple[str, ...] | list[str]) -> None:
+    """What only a stored match may keep of its names (its replay checks `check_name` alone):
+    an invisible character at either end, a filler or a zero-width mark, with which "Anna⠀"
+    passes for the Anna beside her on the sheet and in the CSV (Refused on `players`)."""
+    for name in players:
+        if name and (name[0] in INVISIBLE or name[-1] in INVISIBLE):
+            raise refuse("players", "name_invisible")
+
+
 def check_name(name: str) -> None:
     """A player name: 1–40 characters in any script, at least one of them visible, no spaces
     around it, no control characters (Refused on `players`)."""

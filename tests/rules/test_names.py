@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from scoresheet.rules import Malformed, Refused, check_setup, setup_from_dict
-from scoresheet.rules.setup import INVISIBLE
+from scoresheet.rules.setup import INVISIBLE, check_new_names
 
 from .helpers import setup
 
@@ -25,6 +25,15 @@ def test_a_name_needs_a_character_you_can_see(name: str) -> None:
     with pytest.raises(Refused) as refused:
         named(name, "B", "C")
     assert refused.value.field == "players"
+
+
+@pytest.mark.parametrize("name", ["Anna\u3164", "\u2800Anna", "Anna\u034f", "\u115fAnna", "Anna\u200d"])
+def test_a_new_match_refuses_a_name_with_an_invisible_end_a_stored_one_keeps_it(name: str) -> None:
+    named(name, "Anna", "C")  # a stored match's names replay as they were
+    with pytest.raises(Refused) as refused:
+        check_new_names(("Anna", name, "C"))  # "Anna⠀" beside Anna: two seats that read alike
+    assert (refused.value.field, refused.value.code) == ("players", "name_invisible")
+    check_new_names(("Anna", "An\u200dna", "Ва\u0301ня"))  # a joiner or an accent inside is the name's own
 
 
 @pytest.mark.parametrize("name", ["A\u2028B", "A\u2029B", "A\u200bB", "A\ufeff"])

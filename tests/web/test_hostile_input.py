@@ -230,6 +230,7 @@ API_CASES: list[tuple[str, str, str, dict[str, Any], int]] = [
     ("options 0", "POST", "/api/matches", {"json": {"players": NAMES + ["C"], "options": 0}}, 400),
     ("options false", "POST", "/api/matches", {"json": {"players": NAMES + ["C"], "options": False}}, 400),
     ("player Hangul filler", "POST", "/api/matches", {"json": {"players": ["\u3164", "B", "C"]}}, 422),
+    ("Anna and Anna⠀", "POST", "/api/matches", {"json": {"players": ["Anna", "Anna\u2800", "C"]}}, 422),
     ("player braille blank", "POST", "/api/matches", {"json": {"players": ["\u2800\u2800", "B", "C"]}}, 422),
     ("player line separator", "POST", "/api/matches", {"json": {"players": ["\u2028", "B", "C"]}}, 422),
     (
@@ -391,6 +392,7 @@ PAGE_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("edit hand fullwidth 1", "/matches/{m}/hands/\uff11/edit", form_played(2, 100, [40, 20, None]), 404),
     ("delete hand fullwidth 1", "/matches/{m}/hands/\uff11/delete", {"confirm": "y"}, 404),
     ("name Hangul filler", "/matches/new", {"players-0": "\u3164", "players-1": "B", "players-2": "C"}, 422),
+    ("Anna and \u3164Anna", "/matches/new", {"players-0": "Anna", "players-1": "\u3164Anna", "players-2": "C"}, 422),
     (
         "names same after NFC",
         "/matches/new",

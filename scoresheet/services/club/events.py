@@ -23,7 +23,7 @@ from ...club.records import Table, check_table
 from ...rules import RuleError, check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
-from ...rules.setup import check_name, visible
+from ...rules.setup import check_name, check_new_names, visible
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -469,10 +469,11 @@ def _text(value: object, field: str, most: int) -> str:
 
 
 def player_name(name: str, field: str) -> str:
-    """`name` if the engine takes it as a player's (a roster name is one at its tables:
-    `rules.setup.check_name`), else 422 on `field` with the engine's words."""
+    """`name` if the engine takes it as a new match's player (a roster name is one at its
+    tables: `rules.setup.check_name`, `check_new_names`), else 422 on `field` with its words."""
     try:
         check_name(name)
+        check_new_names([name])
     except RuleError as err:
         raise Invalid(err.message, field) from None
     return name

@@ -34,6 +34,7 @@ from ...rules import (
 )
 from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
+from ...rules.setup import check_new_names
 from ...storage.database import read_locked
 from ...storage.extensions import db
 from ...storage.hand_rows import store_next_hand
@@ -55,6 +56,7 @@ def create_match(user: User, setup: Setup) -> Match:
     keeps, RULES.md §7); the creator is its first member."""
     check_setup(setup)
     check_new_match(setup)
+    check_new_names(setup.players)
     match = _new_match(user, setup, [user.id])
     db.session.commit()
     return match
