@@ -123,6 +123,9 @@ def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Pho
     assert f"/matches/{match_id}/hands/1/delete?uid={first}" in page
     # The link followed after another phone deleted hand 1: hand 1 is the second hand now.
     phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"})
+    for number in (1, 2):  # hand 1 another hand now, hand 2 none: no question, the sheet again
+        asked = phone.get(f"/matches/{match_id}/hands/{number}/delete?uid={first}", follow_redirects=True)
+        assert "no longer the hand you saw" in " ".join(flashes(asked.text)), number
     response = phone.post(
         f"/matches/{match_id}/hands/1/delete?uid={first}", {"confirm": "y"}, form_url=f"/matches/{match_id}"
     )

@@ -455,13 +455,13 @@ def _numbered(hands: Sequence[Hand], number: int, uid: str | None = None) -> Han
     """The hand with this number, else 404; if `uid` is given, it must be that hand, else
     Conflict (the sheet changed since the caller saw it: nothing is changed)."""
     if uid is not None and (not 1 <= number <= len(hands) or hands[number - 1].uid != uid):
-        raise _not_that_hand(number)
+        raise not_that_hand(number)
     if not 1 <= number <= len(hands):
         raise NotFound(_("This match has no hand %(num)d.", num=number))
     return hands[number - 1]
 
 
-def _not_that_hand(number: int) -> Conflict:
+def not_that_hand(number: int) -> Conflict:
     """The refusal of a change aimed at a hand that no longer has this number."""
     return Conflict(
         _(

@@ -115,6 +115,14 @@ def get_hand(match: Match, number: int) -> Hand:
     return hand
 
 
+def uid_of_hand(match: Match, number: int) -> str | None:
+    """The uid of the match's hand `number` now (None: no such hand)."""
+    uid: str | None = db.session.execute(
+        db.select(Hand.uid).where(Hand.match_id == match.id, Hand.number == number)
+    ).scalar_one_or_none()
+    return uid
+
+
 def user_matches(user: User) -> list[Match]:
     """The user's matches, newest first (for backups: whole rows)."""
     return list(
