@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from werkzeug.exceptions import BadRequest
 
 from ..rules import Malformed, Record, record_from_dict
 
@@ -27,10 +28,16 @@ def json_sent() -> Any:
 
 
 def json_object() -> dict[str, Any]:
-    """The request body, which must be a JSON object sent as `application/json` (else 400)."""
+    """The request body, which must be a JSON object sent as `application/json` (else 400,
+    saying whether it could not be read at all or is JSON of another kind)."""
     if not request.is_json:
         raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
-    data = json_sent()
+    try:
+        data = request.get_json()
+    except (BadRequest, RecursionError):  # not JSON; nested too deep; a number of 5 000 digits
+        raise Malformed(
+            None, _("The request body is not JSON that can be read: check its brackets, quotes and numbers.")
+        ) from None
     if not isinstance(data, dict):
         raise Malformed(None, _("The request body must be a JSON object."))
     return data

@@ -77,10 +77,15 @@ def test_taken_username_is_a_conflict_whatever_its_case(client: Any, api_user: A
 
 
 def test_register_body_must_be_a_json_object(client: Any) -> None:
-    for data in ("[1, 2]", "not json", '"anna"'):
+    for data in ("[1, 2]", '"anna"', "null"):
         response = client.post("/api/users", data=data, content_type="application/json")
         assert response.status_code == 400
         assert response.json == {"error": "The request body must be a JSON object.", "field": None}
+    unreadable = "The request body is not JSON that can be read: check its brackets, quotes and numbers."
+    for data in ("not json", '{"username": "anna"', '{"bid": ' + "9" * 5000 + "}", "[" * 5000 + "]" * 5000):
+        response = client.post("/api/users", data=data, content_type="application/json")
+        assert response.status_code == 400
+        assert response.json == {"error": unreadable, "field": None}
 
 
 def test_log_in_gives_a_new_token(client: Any, api_user: Any) -> None:
