@@ -139,12 +139,20 @@ def visible(name: str) -> bool:
 
 
 def check_new_names(players: tuple[str, ...] | list[str]) -> None:
-    """What only a stored match may keep of its names (its replay checks `check_name` alone):
-    an invisible character at either end, a filler or a zero-width mark, with which "Anna⠀"
-    passes for the Anna beside her on the sheet and in the CSV (Refused on `players`)."""
+    """What only a stored match may keep of its names (its replay checks `check_names`): two
+    that differ by invisible characters alone, fillers or zero-width marks ("Anna⠀" beside
+    Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on `players`)."""
+    seen: set[str] = set()
     for name in players:
-        if name and (name[0] in INVISIBLE or name[-1] in INVISIBLE):
-            raise refuse("players", "name_invisible")
+        key = new_name_key(name)
+        if key in seen:
+            raise refuse("players", "name_twice", name=name)
+        seen.add(key)
+
+
+def new_name_key(name: str) -> str:
+    """What a new name is compared by: `_name_key` of it without its invisible characters."""
+    return _name_key("".join(c for c in name if c not in INVISIBLE))
 
 
 def check_name(name: str) -> None:

@@ -18,6 +18,7 @@ from zxcvbn import zxcvbn
 
 from ..config import setting
 from ..rules import Malformed, Refused
+from ..rules.setup import INVISIBLE
 from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, Notice, User, lookup_name, new_session_secret, utcnow
@@ -117,7 +118,9 @@ def _registered(
     if not isinstance(password, str):
         raise Malformed("password", _("The password must be text."))
     username = unicodedata.normalize("NFC", username)
-    if not username_allowed(username):
+    # (a filler is a letter to Unicode: "anna\u3164" would sit beside anna on a sheet; an
+    # account made before keeps it, so logging in does not ask this)
+    if not username_allowed(username) or any(c in INVISIBLE for c in username):
         raise Refused(
             "username",
             _(

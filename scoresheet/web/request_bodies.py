@@ -89,8 +89,9 @@ def text_of(data: Mapping[str, Any], key: str, refused: str) -> str:
 
 
 def optional_text(data: Mapping[str, Any], key: str, refused: str) -> str | None:
-    """`text_of`, or None when the key is not sent, `null` or empty (as a form's empty field)."""
-    return None if data.get(key) in (None, "") else text_of(data, key, refused)
+    """`text_of` with its spaces trimmed, or None when the key is not sent, `null` or blank (as
+    a form's field, which the page trims)."""
+    return None if data.get(key) is None else (text_of(data, key, refused).strip() or None)
 
 
 def _counter(data: Mapping[str, Any], key: str, refused: Any) -> int | None:

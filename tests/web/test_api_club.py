@@ -171,11 +171,15 @@ def test_checking_in_with_a_code_or_name_that_is_not_a_text_is_400_naming_it(
     assert director.get(f"/api/events/{event['id']}").json == before
 
 
-def test_checking_in_with_an_empty_name_joins_under_ones_own_as_the_page_does(director: Any, make_user: Any) -> None:
+def test_checking_in_with_a_blank_name_joins_under_ones_own_as_the_page_does(director: Any, make_user: Any) -> None:
     event = make_event(director)
-    joined = make_user("anna").post("/api/events/join", json={"code": event["code"], "name": ""})
+    add_guests(director, event["id"], ["Dana"])
+    joined = make_user("anna").post("/api/events/join", json={"code": event["code"], "name": " "})
     assert joined.status_code == 200, joined.json
-    assert [p["name"] for p in joined.json["roster"]] == ["anna"]
+    assert [p["name"] for p in joined.json["roster"]] == ["Dana", "anna"]
+    claimed = make_user("boris").post("/api/events/join", json={"code": event["code"], "name": " Dana "})
+    assert claimed.status_code == 200, claimed.json  # the name trimmed, as the page trims it
+    assert claimed.json["roster"][0]["username"] == "boris"
 
 
 def test_only_directors_change_the_event_a_member_gets_403_a_stranger_404(
@@ -475,6 +479,12 @@ def test_a_tichu_team_is_one_whatever_its_case_and_fixed_once_a_round_is_seated(
     assert patch(director, f"{url}/roster/Dima", {"team": "Greens"}).status_code == 200  # a first team
     third = director.post(f"{url}/roster", json={"guest": "Late", "team": "reds"})
     assert (third.status_code, third.json["field"]) == (422, "team")  # the Reds are two already
+    assert patch(director, f"{url}/roster/Vera", {"status": "dropped", "team": "Reds"}).status_code == 200
+    assert director.post(f"{url}/roster", json={"guest": "Nina", "team": "Reds"}).status_code == 201
+    back = patch(director, f"{url}/roster/Vera", {"status": "present"})  # a third Red back: refused
+    assert (back.status_code, back.json["field"]) == (422, "team")
+    assert patch(director, f"{url}/roster/Nina", {"status": "dropped"}).status_code == 200
+    assert patch(director, f"{url}/roster/Vera", {"status": "present"}).status_code == 200
     assert director.post(f"{url}/roster", json={"guest": "Late", "team": "Purples"}).status_code == 201
     assert patch(director, f"{url}/roster/Late", {"team": "Greens"}).status_code == 200  # not seated yet
     assert patch(director, f"{url}/roster/Dima", {"team": "Purples"}).status_code == 200  # nor Dima
@@ -684,3 +694,5 @@ def test_a_name_that_shows_nothing_is_refused_where_it_is_given_not_when_seating
     assert director.get(url).json == before
     renamed = director.post("/api/events", json={"name": name, "game": GAME})
     assert (renamed.status_code, renamed.json["field"]) == (422, "name")
+    alike = director.post(f"{url}/roster", json={"guest": "DANA\u3164"})  # Dana with a filler
+    assert (alike.status_code, alike.json["field"]) == (409, "guest")

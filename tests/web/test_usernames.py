@@ -118,6 +118,13 @@ def test_names_in_any_alphabet_are_accounts_found_ignoring_case(client: Any) -> 
         assert response.status_code == 201, spelling
 
 
+@pytest.mark.parametrize("name", ["anna\u3164", "\u115fanna", "an\u034fna", "anna\u17b4", "\u3164\u3164\u3164"])
+def test_a_new_username_holds_no_filler_a_letter_to_unicode_that_shows_nothing(client: Any, name: str) -> None:
+    assert client.post("/api/users", json={"username": "anna", "password": PASSWORD}).status_code == 201
+    refused = client.post("/api/users", json={"username": name, "password": PASSWORD})  # anna again, to the eye
+    assert (refused.status_code, refused.json["field"]) == (422, "username")
+
+
 def test_a_mixed_alphabet_imitation_of_a_name_is_refused(client: Any) -> None:
     assert client.post("/api/users", json={"username": "Аня", "password": PASSWORD}).status_code == 201
     latin_a = client.post("/api/users", json={"username": "Aня", "password": PASSWORD})  # a Latin "A"

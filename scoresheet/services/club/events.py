@@ -23,7 +23,7 @@ from ...club.records import Table, check_table
 from ...rules import RuleError, check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
-from ...rules.setup import check_name, check_new_names, visible
+from ...rules.setup import check_name, new_name_key, visible
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -237,6 +237,7 @@ def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) ->
         entry.status = body["status"]
     if "team" in body:
         entry.team = _team(event, body["team"], entry)
+    _check_partners(event, entry)  # a team given, or a dropped player back: never three
     if "username" in body:
         claim_guest(event, name, account(body["username"]), by)  # (the status and team go with it)
     db.session.commit()
@@ -379,9 +380,10 @@ def _lock_matches(round_: EventRound) -> None:
 
 def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
     """A new roster entry (409 if the name is taken)."""
-    if any(fold(p.name) == fold(name) for p in event.roster):
+    if any(new_name_key(p.name) == new_name_key(name) for p in event.roster):  # case and fillers ignored
         raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
+    _check_partners(event, entry)
     event.roster.append(entry)
     try:
         keep_standings(event.id)  # a row more, at the foot
@@ -403,8 +405,8 @@ def _entry(event: Event, name: str) -> EventPlayer:
 def _team(event: Event, team: object, entry: EventPlayer | None = None) -> str | None:
     """A Tichu team's name for `entry` (None: a new entry), checked (None: no team; Tysiacha
     has none), spelt as the roster spells it (`team_as_written`). 409 if `entry` has played in
-    another team (teams are fixed for the event, CLUB.md §3); 422 if two others not dropped
-    play in it already."""
+    another team (teams are fixed for the event, CLUB.md §3); its partners are counted by
+    `_check_partners`."""
     if team is not None and club_game(event) != "tichu":
         raise Invalid(_("Only Tichu is played in teams."), "team")
     name = team_as_written(event, _text(team, "team", MAX_NAME)) if team is not None else None
@@ -413,10 +415,16 @@ def _team(event: Event, team: object, entry: EventPlayer | None = None) -> str |
             _("Teams are fixed once a round is seated: %(name)s plays for %(team)s.", name=entry.name, team=entry.team),
             "team",
         )
-    partners = [p for p in event.roster if p is not entry and p.team == name and p.status != "dropped"]
-    if name is not None and len(partners) >= 2:
-        raise Invalid(_("The team “%(team)s” has two players already.", team=name), "team")
     return name
+
+
+def _check_partners(event: Event, entry: EventPlayer) -> None:
+    """422 if `entry`, playing (not dropped) in a team, would be its third such player."""
+    if entry.team is None or entry.status == "dropped":
+        return
+    partners = [p for p in event.roster if p is not entry and p.team == entry.team and p.status != "dropped"]
+    if len(partners) >= 2:
+        raise Invalid(_("The team “%(team)s” has two players already.", team=entry.team), "team")
 
 
 def team_as_written(event: Event, team: str) -> str:
@@ -469,11 +477,10 @@ def _text(value: object, field: str, most: int) -> str:
 
 
 def player_name(name: str, field: str) -> str:
-    """`name` if the engine takes it as a new match's player (a roster name is one at its
-    tables: `rules.setup.check_name`, `check_new_names`), else 422 on `field` with its words."""
+    """`name` if the engine takes it as a player's (a roster name is one at its tables:
+    `rules.setup.check_name`), else 422 on `field` with the engine's words."""
     try:
         check_name(name)
-        check_new_names([name])
     except RuleError as err:
         raise Invalid(err.message, field) from None
     return name
