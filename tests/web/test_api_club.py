@@ -696,3 +696,14 @@ def test_a_name_that_shows_nothing_is_refused_where_it_is_given_not_when_seating
     assert (renamed.status_code, renamed.json["field"]) == (422, "name")
     alike = director.post(f"{url}/roster", json={"guest": "DANA\u3164"})  # Dana with a filler
     assert (alike.status_code, alike.json["field"]) == (409, "guest")
+
+
+def test_a_tichu_player_whose_team_sat_out_a_round_keeps_that_team(director: Any) -> None:
+    event = make_event(director, game={"rules": "tichu", "options": {}})
+    url = f"/api/events/{event['id']}"
+    for name, team in (("A1", "Ace"), ("A2", "Ace"), ("B1", "Bee"), ("B2", "Bee"), ("C1", "Cat"), ("C2", "Cat")):
+        assert director.post(f"{url}/roster", json={"guest": name, "team": team}).status_code == 201
+    byes = director.post(f"{url}/rounds").json["byes"]
+    assert len(byes) == 2  # three teams: one sits the round out
+    moved = patch(director, f"{url}/roster/{byes[0]}", {"team": "Dog"})
+    assert (moved.status_code, moved.json["field"]) == (409, "team")  # a bye is a round played
