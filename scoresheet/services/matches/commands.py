@@ -45,7 +45,7 @@ from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
-from .queries import get_hand, rematch_of, stored_hands
+from .queries import get_hand, rematch_of, stored_hands, uid_of_hand
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records, summary_of
 
 _RETRIES = 5
@@ -459,6 +459,14 @@ def _numbered(hands: Sequence[Hand], number: int, uid: str | None = None) -> Han
     if not 1 <= number <= len(hands):
         raise NotFound(_("This match has no hand %(num)d.", num=number))
     return hands[number - 1]
+
+
+def check_still_the_hand(match: Match, number: int, uid: str) -> None:
+    """Conflict (`not_that_hand`) unless the match's hand `number` is still the hand `uid`
+    names: a page asked for by a link made before the sheet changed (as `_numbered` refuses
+    the change itself)."""
+    if uid_of_hand(match, number) != uid:
+        raise not_that_hand(number)
 
 
 def not_that_hand(number: int) -> Conflict:

@@ -403,9 +403,12 @@ def delete_hand(match_id: str, number: int) -> Any:
     uid = request.args.get("uid") or None
     if uid is None:
         queries.get_hand(m, number)
-    elif request.method == "GET" and queries.uid_of_hand(m, number) != uid:  # a link from before a change
-        flash(commands.not_that_hand(number).message, "warning")
-        return back_to(m)
+    elif request.method == "GET":  # a link made before the sheet changed asks nothing
+        try:
+            commands.check_still_the_hand(m, number, uid)
+        except Conflict as err:
+            flash(err.message, "warning")
+            return back_to(m)
     if m.setup["rules"] == TICHU:
         return _confirmed(
             m,
