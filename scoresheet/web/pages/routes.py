@@ -365,32 +365,14 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
     with form_page():
         if queued.wanted():
             return queued.refused(form)
+        page = {"form": form, "match": m, "sheet": sheet, "deal": deal, "number": number, "editing": editing}
+        page["deletes"] = commands.takes_deletions(m)
         if sheet.setup.rules == TICHU:
-            return render_template(
-                "pages/round_form.html",
-                form=form,
-                match=m,
-                sheet=sheet,
-                deal=deal,
-                number=number,
-                editing=editing,
-                deletes=commands.takes_deletions(m),
-            )
+            return render_template("pages/round_form.html", **page)
         min_bid = lowest_bid(sheet, deal.gold)
         if not editing and not form.is_submitted():
             form.bid.data = min_bid  # a new hand's bid starts at the lowest
-        return render_template(
-            "pages/hand_form.html",
-            form=form,
-            match=m,
-            sheet=sheet,
-            deal=deal,
-            number=number,
-            editing=editing,
-            deletes=commands.takes_deletions(m),
-            step=bid_step(sheet),
-            min_bid=min_bid,
-        )
+        return render_template("pages/hand_form.html", **page, step=bid_step(sheet), min_bid=min_bid)
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
