@@ -27,9 +27,10 @@ def json_sent() -> Any:
         return None
 
 
-def json_object() -> dict[str, Any]:
+def json_object(*keys: str) -> dict[str, Any]:
     """The request body, which must be a JSON object sent as `application/json` (else 400,
-    saying whether it could not be read at all or is JSON of another kind)."""
+    saying whether it could not be read at all or is JSON of another kind); given `keys`,
+    holding none but these (another → 400 naming it)."""
     if not request.is_json:
         raise Malformed(None, _("Send the body as JSON, with Content-Type: application/json."))
     try:
@@ -40,6 +41,9 @@ def json_object() -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise Malformed(None, _("The request body must be a JSON object."))
+    for key in data if keys else ():
+        if key not in keys:
+            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
     return data
 
 

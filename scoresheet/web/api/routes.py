@@ -58,10 +58,7 @@ def _body() -> dict[str, Any]:
 
 def _texts_body(keys: tuple[str, ...], required: bool = False) -> dict[str, Any]:
     """A body with these keys and nothing else (with `required`: each of them a text)."""
-    data = _body()
-    for key in data:
-        if key not in keys:
-            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
+    data = request_bodies.json_object(*keys)
     for key in keys if required else ():
         if not isinstance(data.get(key), str):
             raise Malformed(key, _not_a_text(key))

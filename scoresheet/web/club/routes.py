@@ -26,7 +26,6 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from ...rules import Malformed
 from ...services.club import board as shown
 from ...services.club import events, exports, results, serialize
 from ...storage.models import Event, utcnow
@@ -51,11 +50,7 @@ def require_token() -> Response | None:
 
 def _body(*keys: str) -> dict[str, Any]:
     """The request body: a JSON object holding none but these keys."""
-    data = request_bodies.json_object()
-    for key in data:
-        if key not in keys:
-            raise Malformed(key, _("“%(key)s” is not something this request can hold.", key=key))
-    return data
+    return request_bodies.json_object(*keys)
 
 
 def _event_json(event: Event, status: int = 200) -> tuple[dict[str, Any], int]:
