@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Sequence
 
 from .house import check_house_rules
 from .messages import OneOf, refuse
@@ -81,13 +82,9 @@ def _check_tichu(setup: Setup) -> None:
 
 def _check_names(players: tuple[str, ...]) -> None:
     """Every name good, and no two alike (ignoring case)."""
-    seen: set[str] = set()
     for name in players:
         check_name(name)
-        key = _name_key(name)
-        if key in seen:
-            raise refuse("players", "name_twice", name=name)
-        seen.add(key)
+    _no_two_alike(players, _name_key)
 
 
 def _check_target(game: str, target: int, targets: tuple[int, ...]) -> None:
@@ -138,16 +135,21 @@ def visible(name: str) -> bool:
     return any(not c.isspace() and c not in INVISIBLE for c in name)
 
 
-def check_new_names(players: tuple[str, ...] | list[str]) -> None:
+def check_new_names(players: Sequence[str]) -> None:
     """What only a stored match may keep of its names (its replay checks `check_names`): two
     that differ by invisible characters alone, fillers or zero-width marks ("Anna⠀" beside
     Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on `players`)."""
+    _no_two_alike(players, new_name_key)
+
+
+def _no_two_alike(players: Sequence[str], key: Callable[[str], str]) -> None:
+    """Refused (`name_twice`) on the second of two names with the same `key`."""
     seen: set[str] = set()
     for name in players:
-        key = new_name_key(name)
-        if key in seen:
+        folded = key(name)
+        if folded in seen:
             raise refuse("players", "name_twice", name=name)
-        seen.add(key)
+        seen.add(folded)
 
 
 def new_name_key(name: str) -> str:
