@@ -64,6 +64,13 @@ def add_guests(director: Phone, night: str, names: list[str]) -> None:
         assert response.status_code == 302, all_errors(response.text)
 
 
+def the_table(director: Phone) -> tuple[str, list[str]]:
+    """The match and players of the night's one table (a round of three seated)."""
+    with director.client.application.app_context():
+        table = db.session.execute(db.select(EventTable)).scalar_one()
+        return str(table.match_id), list(table.players)
+
+
 def roster_of(app: Flask, night: str) -> dict[str, str]:
     """Each roster name and its status, as stored."""
     with app.app_context():
@@ -169,9 +176,7 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     add_guests(director, night, ["Dana", "Egor"])
     seated = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     assert seated.status_code == 302
-    with director.client.application.app_context():
-        table = db.session.execute(db.select(EventTable)).scalar_one()
-        players, match_id = list(table.players), table.match_id
+    match_id, players = the_table(director)
     seat = players.index("anna")
     others = ", ".join(p for p in players if p != "anna")
     page = anna.get(f"/events/{night}").text
@@ -252,9 +257,7 @@ def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_cou
     add_guests(director, night, ["Dana", "Egor", "Fima"])
     director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     url = f"/events/{night}/rounds/1/tables/1/result"
-    app = director.client.application
-    with app.app_context():
-        players = list(db.session.execute(db.select(EventTable)).scalar_one().players)
+    _match_id, players = the_table(director)
     bad = director.post(url, {"score_0": "1020", "score_1": "six", "score_2": ""})
     assert bad.status_code == 422
     assert errors_next_to(bad.text, "score_1") == ["Enter a whole number."]
@@ -299,9 +302,7 @@ def test_a_paper_result_after_the_round_closed_is_on_the_tables_history_page(mak
     assert director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}).status_code == 302
     url = f"/events/{night}/rounds/1/tables/1/result"
     assert director.post(url, {"score_0": "300", "score_1": "150", "score_2": "0"}).status_code == 302
-    with director.client.application.app_context():
-        table = db.session.execute(db.select(EventTable)).scalar_one()
-        match_id, players = table.match_id, list(table.players)
+    match_id, players = the_table(director)
     history = director.get(f"/matches/{match_id}/history").text
     entered = (
         f"director entered the final scores from the paper sheet: {players[0]} 300, {players[1]} 150, {players[2]} 0"
@@ -316,9 +317,7 @@ def test_a_hand_of_a_nights_ended_table_is_corrected_on_its_page_but_never_delet
     add_guests(director, night, ["Dana", "Egor", "Fima"])
     director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     app = director.client.application
-    with app.app_context():
-        table = db.session.execute(db.select(EventTable)).scalar_one()
-        match_id, players = table.match_id, list(table.players)
+    match_id, players = the_table(director)
     assert director.hand(match_id, **played(0, 100, [None, 20, 20])).status_code == 302
     assert director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}).status_code == 302
     sheet = director.get(f"/matches/{match_id}").text
@@ -401,8 +400,7 @@ def test_the_nights_version_is_answered_304_until_a_table_plays_a_hand(make_phon
     version = first.json["version"]
     assert f'data-version="{version}"' in director.get(f"/events/{night}").text
     assert director.get(f"/events/{night}/version", headers={"If-None-Match": f'"{version}"'}).status_code == 304
-    with director.client.application.app_context():
-        match_id = db.session.execute(db.select(EventTable)).scalar_one().match_id
+    match_id, _players = the_table(director)
     assert director.hand(match_id, **played(0, 100, [None, 20, 20])).status_code == 302
     assert director.get(f"/events/{night}/version").json["version"] != version
     page = director.get(f"/events/{night}").text
@@ -433,9 +431,7 @@ def test_a_tichu_night_takes_teams_on_the_roster_and_a_paper_result_per_team(mak
     director.post(f"{page}/roster/Gleb", {"status": "dropped"}, form_url=page)
     director.post(f"{page}/roster", {"guest": "Hana", "team": "Blue"}, form_url=page)
     assert director.post(f"{page}/rounds", {}, form_url=page).status_code == 302
-    app = director.client.application
-    with app.app_context():
-        players = list(db.session.execute(db.select(EventTable)).scalar_one().players)
+    _match_id, players = the_table(director)
     url = f"{page}/rounds/1/tables/1/result"
     form = director.get(url).text
     assert f"{players[0]} &amp; {players[2]}" in form and f"{players[1]} &amp; {players[3]}" in form
@@ -494,7 +490,6 @@ def test_a_nights_standings_are_its_table_of_places_and_a_matchs_its_score(
     assert night_word in headings and match_word not in headings
     seated = director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     assert seated.status_code == 302, all_errors(seated.text)
-    with director.client.application.app_context():
-        match_id = db.session.execute(db.select(EventTable.match_id)).scalar_one()
+    match_id, _players = the_table(director)
     sheet = parse(director.get(f"/matches/{match_id}").text)
     assert match_word in [n.text() for n in sheet.walk() if n.tag == "h2"]
