@@ -44,6 +44,11 @@ def new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def new_start_key() -> str:
+    """A random key for one form that starts a match (`Match.start_key`)."""
+    return secrets.token_urlsafe(12)
+
+
 def new_join_code() -> str:
     """A random, unguessable join code that is easy to read out at the table."""
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
@@ -139,6 +144,7 @@ class Match(Model):
     """A match: its set-up and whether it was banked or ended (finished is computed)."""
 
     __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_start_key", "created_by_id", "start_key", unique=True),)
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(10), default="open")
@@ -160,6 +166,11 @@ class Match(Model):
     second tap, on any phone, opens that one instead of starting another. No foreign key
     (migration 0009 says why): a rematch deleted since counts as none."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    start_key: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The key of the page's form that started this match (`new_start_key`), one match per key
+    and creator: the same form sent again (a second tap, a tap again after an answer lost on a
+    bad connection) opens this match instead of starting another. None for a match started
+    otherwise (the API, a rematch, a club night's table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     members: Mapped[list[Member]] = relationship(

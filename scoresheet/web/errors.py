@@ -24,6 +24,7 @@ from ..rules import Malformed, RuleError
 from ..services.errors import Conflict, Forbidden, Invalid, NotFound, WrongPassword
 from ..storage.database import form_page
 from ..storage.extensions import db
+from .forms import OUT_OF_DATE
 from .offline import queued
 
 _DID_NOT_WORK = _l("That did not work")
@@ -58,9 +59,6 @@ _API_MESSAGES = {
 }
 _BUSY_MESSAGE = _l(
     "Another phone was saving at the same moment and this could not wait any longer: nothing was saved. Try again."
-)
-_CSRF_MESSAGE = _l(
-    "This form was out of date or not sent from this site: nothing was saved. Go back, reload the page and try again."
 )
 _FALLBACK = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Something went wrong"
@@ -109,7 +107,7 @@ def _queued_error(e: HTTPException) -> Response:
     """An error page's words, as JSON for the phone's queue."""
     code = e.code or 500
     csrf = code == 400 and "CSRF" in str(e.description)
-    message = _CSRF_MESSAGE if csrf else _PAGE_MESSAGES.get(code)
+    message = OUT_OF_DATE if csrf else _PAGE_MESSAGES.get(code)
     if (
         not csrf
         and code in (400, 404)
@@ -231,7 +229,7 @@ def _error_page(e: HTTPException) -> Any:
     ):
         message = str(e.description)
     if code == 400 and "CSRF" in str(e.description):
-        message = _CSRF_MESSAGE
+        message = OUT_OF_DATE
     return _page(code, message, fallback=isinstance(e, InternalServerError))
 
 

@@ -8,16 +8,24 @@ fields and puts the engine's refusal next to the field it names (`refuse`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, HiddenField, IntegerField, PasswordField, SelectChoice, StringField
-from wtforms.validators import DataRequired, InputRequired, Optional
+from wtforms.validators import DataRequired, InputRequired, Optional, ValidationError
 
 from ..rules import RuleError
+from ..storage.models import new_start_key
 
 NUMBER = _l("Enter a whole number.")
+OUT_OF_DATE = _l(
+    "This form was out of date or not sent from this site: nothing was saved. Go back, reload the page and try again."
+)
+"""A form the page did not make as it came (a stale or forged token or key)."""
+START_KEY = re.compile(r"[A-Za-z0-9_-]{16}")
+"""What `new_start_key` makes."""
 
 
 def choices(pairs: Any) -> list[SelectChoice]:
@@ -111,6 +119,24 @@ def password_field(label: Any, missing: Any, new: bool = False) -> PasswordField
 def remember_field() -> BooleanField:
     """ "Stay logged in", ticked unless the player unticks it."""
     return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
+
+
+class StartForm(RefusableForm):
+    """A form that starts a match, once: the page gives it a key of its own, and the same form
+    sent again (a second tap, a tap again after an answer lost on a bad connection) opens the
+    match the first one started (`commands.start_match`)."""
+
+    start = hidden_field(default=new_start_key)
+
+    def validate_start(self, field: Field) -> None:
+        """Refuse a key the page did not make, at the top of the form (it has no field)."""
+        if field.data and not START_KEY.fullmatch(field.data):
+            self.top_errors.append(str(OUT_OF_DATE))
+            raise ValidationError(str(OUT_OF_DATE))
+
+    def start_key(self) -> str | None:
+        """The form's key; None if it was sent without one."""
+        return self.start.data or None
 
 
 class ButtonForm(RefusableForm):

@@ -62,6 +62,8 @@ BEFORE_SECRETS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(/static/[\w./-]+\?v=)[0-9a-f]{12}\b"), r"\1<hash>"),
     # Flask-WTF's tokens are signed with the time: a new one on every page
     (CSRF, r"\1<csrf>\3"),
+    # a form that starts a match has a key of its own (`StartForm`): a new one on every page
+    (re.compile(r'(name="start" (?:type="hidden" )?value=")[A-Za-z0-9_-]{16}(")'), r"\1<start>\2"),
     # the signed session holds the CSRF secret and a time; cookies expire some days from now
     (re.compile(r"^(< Set-Cookie: session=)[^;\n]+", re.M), r"\1<session>"),
     # the remember-me cookie holds the account's random session secret and its issue time

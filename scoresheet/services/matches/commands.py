@@ -45,27 +45,45 @@ from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
-from .queries import get_hand, rematch_of, stored_hands, uid_of_hand
+from .queries import get_hand, rematch_of, started_with, stored_hands, uid_of_hand
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records, summary_of
 
 _RETRIES = 5
 
 
-def create_match(user: User, setup: Setup) -> Match:
+def create_match(user: User, setup: Setup, start_key: str | None = None) -> Match:
     """Start a match (the set-up is checked here, and refused an old rule only a stored match
-    keeps, RULES.md §7); the creator is its first member."""
+    keeps, RULES.md §7); the creator is its first member. `start_key`: see `start_match`."""
     check_setup(setup)
     check_new_match(setup)
     check_new_names(setup.players)
-    match = _new_match(user, setup, [user.id])
+    match = _new_match(user, setup, [user.id], start_key)
     db.session.commit()
     return match
 
 
-def _new_match(user: User, setup: Setup, member_ids: list[int]) -> Match:
+def start_match(user: User, setup: Setup, start_key: str | None) -> tuple[Match, bool]:
+    """Start a match from a page's form, once per form: the same `start_key` sent again (a
+    second tap, or a tap again after an answer lost on a bad connection) gets the match it
+    started, also when both arrive at the same moment. The match, and whether it was started
+    now."""
+    started = started_with(user, start_key)
+    if started is not None:
+        return started, False
+    try:
+        return create_match(user, setup, start_key), True
+    except IntegrityError:  # the same form at the same moment: the other request started it
+        db.session.rollback()
+        started = started_with(user, start_key)
+        if started is None:
+            raise
+        return started, False
+
+
+def _new_match(user: User, setup: Setup, member_ids: list[int], start_key: str | None = None) -> Match:
     """A new match of `user`'s with these members (not committed)."""
     check_setup(setup)
-    match = Match(setup=setup_to_dict(setup), created_by_id=user.id)
+    match = Match(setup=setup_to_dict(setup), created_by_id=user.id, start_key=start_key)
     match.members.extend(Member(user_id=i) for i in member_ids)
     store_summary(match, replay(setup, []))
     db.session.add(match)
@@ -144,11 +162,12 @@ def save_usual_rules(user: User, match: Match) -> None:
     db.session.commit()
 
 
-def start_usual(user: User) -> Match:
-    """Start a match with the user's usual rules: the first seat deals, no start scores."""
+def start_usual(user: User, start_key: str | None) -> tuple[Match, bool]:
+    """Start a match with the user's usual rules: the first seat deals, no start scores; once
+    per tap of the button (`start_match`)."""
     if user.usual_rules is None:
         raise NotFound(_("No usual rules are saved: save them from a match's page first."))
-    return create_match(user, setup_from_dict(user.usual_rules))
+    return start_match(user, setup_from_dict(user.usual_rules), start_key)
 
 
 def join(user: User, code: str) -> Match:

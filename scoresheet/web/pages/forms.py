@@ -28,6 +28,7 @@ from ...words.house_rules import BLIND_BIDS, FORCED, THE_USUAL
 from ...words.vocabulary import CALL_LABELS, FORFEIT_WORDS, MARRIAGE_LABELS, RULESET_NAMES
 from ..forms import (
     RefusableForm,
+    StartForm,
     choices,
     hidden_field,
     number_field,
@@ -80,7 +81,7 @@ class JoinForm(RefusableForm):
     )
 
 
-class MatchForm(HouseRulesForm):
+class MatchForm(StartForm, HouseRulesForm):
     """Start a match (API.md POST /api/matches), with its house rules (`HouseRulesForm`)."""
 
     GROUPS = ("players", "options", "start_scores")

@@ -23,12 +23,12 @@ from ...services.club import progress
 from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
 from ...storage.database import form_page, reads_only
-from ...storage.models import Match, User, fold
+from ...storage.models import Match, User, fold, new_start_key
 from ...words.house_rules import TYPED
 from ...words.values import figure, signed
 from ...words.vocabulary import FORFEIT_WORDS, RULESET_LABELS, WORDS
 from .. import downloads, i18n, limits, request_bodies, security
-from ..forms import ButtonForm, ConfirmForm
+from ..forms import ButtonForm, ConfirmForm, StartForm
 from ..match_view import back_to, match_context, refused_form
 from ..offline import queued
 from ..security import ascii_number
@@ -47,6 +47,8 @@ from .forms import (
 )
 
 bp = Blueprint("pages", __name__)
+ALREADY_STARTED = _l("This match had already started: here it is.")
+"""A form that starts a match, sent again (`StartForm`)."""
 bp.after_request(refused_form)  # a refused form comes back with its errors, as 422
 
 
@@ -146,7 +148,14 @@ def _home(join_form: JoinForm) -> str:
     # One url_for for every row (match ids are URL-safe): a list of 100 costs 100 fewer.
     match_url = url_for("pages.match", match_id="-").removesuffix("-")
     nights = [(e, progress.my_seat(e, current_user)) for e in progress.running_events(current_user)]
-    return render_template("pages/index.html", matches=matches, match_url=match_url, join_form=join_form, nights=nights)
+    return render_template(
+        "pages/index.html",
+        matches=matches,
+        match_url=match_url,
+        join_form=join_form,
+        nights=nights,
+        start_key=new_start_key(),  # the usual rules' button (`StartForm`)
+    )
 
 
 @bp.post("/join")
@@ -174,11 +183,15 @@ def new_match() -> Any:
     form = MatchForm()
     if form.validate_on_submit():
         try:
-            match = commands.create_match(current_user, setup_from_dict(form.to_data()))
+            match, started = commands.start_match(current_user, setup_from_dict(form.to_data()), form.start_key())
         except RuleError as err:
             form.refuse_rule(err)
         else:
-            flash(_("Match started. Invite the table: share the link or let them scan the code."))
+            flash(
+                _("Match started. Invite the table: share the link or let them scan the code.")
+                if started
+                else str(ALREADY_STARTED)
+            )
             return back_to(match)
     form.name_dealers()
     with form_page():
@@ -227,10 +240,17 @@ def save_usual(match_id: str) -> Response:
 @login_required
 def start_usual() -> Response:
     """Start a match with the player's usual rules, in one tap."""
-    if not ButtonForm().validate_on_submit():
+    form = StartForm()
+    if not form.validate_on_submit():
+        for message in form.top_errors:
+            flash(message, "warning")
         return redirect(url_for("pages.index"))
-    m = commands.start_usual(current_user)
-    flash(_("Match started with your usual rules. Invite the table: share the link or let them scan the code."))
+    m, started = commands.start_usual(current_user, form.start_key())
+    flash(
+        _("Match started with your usual rules. Invite the table: share the link or let them scan the code.")
+        if started
+        else str(ALREADY_STARTED)
+    )
     return back_to(m)
 
 

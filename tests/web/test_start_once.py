@@ -1,0 +1,111 @@
+"""A form that starts a match starts it once: the same form sent again (a second tap on
+"Start the match", a tap again after the answer was lost on a bad connection, two sends at the
+same moment) opens the match the first one started. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from flask import Flask
+
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
+
+from .page_helpers import Phone, all_errors, count_matches, flashes
+
+START = re.compile(r'name="start" type="hidden" value="([^"]*)"|type="hidden" name="start" value="([^"]*)"')
+FORM = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "rules": "classic", "target": "", "sheet": ""}
+FORM["first_dealer"] = "0"
+ALREADY = "This match had already started: here it is."
+
+
+def start_key(html: str) -> str:
+    """The key of the page's form that starts a match."""
+    found = START.search(html)
+    assert found, "no start key on the page"
+    return found.group(1) or found.group(2)
+
+
+def same_session(app: Flask, phone: Phone) -> Any:
+    """A second client of the same browser (its cookies): a request sent beside the first."""
+    twin = app.test_client()
+    for cookie in phone.client._cookies.values():
+        twin.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+    return twin
+
+
+def test_the_start_form_sent_twice_starts_one_match_and_opens_it_the_second_time(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    key = start_key(phone.get("/matches/new").text)
+    first = phone.post("/matches/new", {**FORM, "start": key})
+    assert first.status_code == 302, all_errors(first.text)
+    again = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
+    assert again.request.path == first.location
+    assert ALREADY in flashes(again.text)
+    assert count_matches(csrf_app) == 1
+    # The next form the page gives has a key of its own: it starts the next match.
+    other = phone.post("/matches/new", {**FORM, "start": start_key(phone.get("/matches/new").text)})
+    assert other.status_code == 302 and other.location != first.location
+    assert count_matches(csrf_app) == 2
+
+
+def test_two_sends_of_the_start_form_at_the_same_moment_start_one_match(phone: Phone, csrf_app: Flask) -> None:
+    page = phone.get("/matches/new").text
+    data = {**FORM, "start": start_key(page), "csrf_token": phone.token("/matches/new")}
+    clients = [phone.client, same_session(csrf_app, phone)]
+    ready = threading.Barrier(len(clients))
+    answers: list[Any] = [None, None]
+
+    def send(i: int) -> None:
+        ready.wait()
+        answers[i] = clients[i].post("/matches/new", data=data)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(clients))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert [a.status_code for a in answers] == [302, 302], [all_errors(a.text) for a in answers]
+    assert answers[0].location == answers[1].location
+    assert count_matches(csrf_app) == 1
+
+
+def test_the_usual_rules_tapped_twice_start_one_match(phone: Phone, csrf_app: Flask) -> None:
+    first_id = phone.new_match(["Anna", "Boris", "Vera"])
+    phone.post(f"/matches/{first_id}/usual", {}, form_url=f"/matches/{first_id}")
+    home = phone.get("/").text
+    key = start_key(home)
+    first = phone.post("/matches/usual", {"start": key}, form_url="/")
+    again = phone.post("/matches/usual", {"start": key}, form_url="/", follow_redirects=True)
+    assert first.status_code == 302 and again.request.path == first.location
+    assert ALREADY in flashes(again.text)
+    assert count_matches(csrf_app) == 2  # the first match and one started from the usual rules
+    assert start_key(phone.get("/").text) != key  # the home page's next tap starts the next one
+
+
+def test_a_start_key_the_page_did_not_make_is_refused_and_starts_nothing(phone: Phone, csrf_app: Flask) -> None:
+    out_of_date = "This form was out of date or not sent from this site"
+    for forged in ("x" * 17, "short", "../../etc/passwd", "ключ-ключ-ключ-к"):
+        refused = phone.post("/matches/new", {**FORM, "start": forged})
+        assert refused.status_code == 422
+        assert any(e.startswith(out_of_date) for e in all_errors(refused.text)), all_errors(refused.text)
+        home = phone.post("/matches/usual", {"start": forged}, form_url="/", follow_redirects=True)
+        assert any(f.startswith(out_of_date) for f in flashes(home.text))
+    assert count_matches(csrf_app) == 0
+
+
+def test_a_match_started_from_the_page_keeps_its_key_and_one_from_the_api_has_none(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    key = start_key(phone.get("/matches/new").text)
+    started = phone.post("/matches/new", {**FORM, "start": key})
+    token = phone.client.post("/api/tokens", json={"username": "anna", "password": "correct horse"}).json["token"]
+    api = phone.client.post(
+        "/api/matches", headers={"Authorization": f"Bearer {token}"}, json={"players": ["A", "B", "C"]}
+    )
+    with csrf_app.app_context():
+        assert db.session.get(Match, started.location.rsplit("/", 1)[1]).start_key == key
+        assert db.session.get(Match, api.json["id"]).start_key is None
