@@ -11,9 +11,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -21,7 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..config import folder
@@ -371,6 +371,26 @@ def _open_write_gate(connection: Connection) -> None:
 def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
     """A connection went back to the pool: whatever it began is over."""
     _leave_write_gate(record.info)
+
+
+T = TypeVar("T")
+
+
+def made_once(find: Callable[[], T | None], make: Callable[[], T]) -> tuple[T, bool]:
+    """What `make` makes and commits, unless `find` finds it made already: also when another
+    request makes it at the same moment, whose unique key then refuses this one's (and `find`
+    finds the other's). What was made or found, and whether it was made now."""
+    found = find()
+    if found is not None:
+        return found, False
+    try:
+        return make(), True
+    except IntegrityError:
+        db.session.rollback()
+        found = find()
+        if found is None:
+            raise
+        return found, False
 
 
 def read_locked(match: Match, share: bool = False) -> None:

@@ -428,6 +428,7 @@ class Event(Model):
     alters them, in that change's transaction (`services.club.results.keep_standings`)."""
 
     __tablename__ = "events"
+    __table_args__ = (Index("ix_events_start_key", "created_by_id", "start_key", unique=True),)
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
     name: Mapped[str] = mapped_column(String(80))
     game: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -450,6 +451,9 @@ class Event(Model):
     """How often the round to be seated next was seated and taken back (CLUB.md §3: a re-seat
     draws again from seed, round and this count)."""
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    start_key: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The key of the page's form that made this night, one night per key and maker, as a
+    match's (`Match.start_key`); None for one made through the API or an import."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """The standings as the engine ranks them now (CLUB.md §5): `{"round": rounds seated,

@@ -1,6 +1,7 @@
-"""A form that starts a match starts it once: the same form sent again (a second tap on
-"Start the match", a tap again after the answer was lost on a bad connection, two sends at the
-same moment) opens the match the first one started. On SQLite and PostgreSQL."""
+"""A form that starts a match, or makes a club night, does it once: the same form sent again
+(a second tap on "Start the match", a tap again after the answer was lost on a bad connection,
+two sends at the same moment) opens the match or night the first one made. On SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from scoresheet.storage.extensions import db
-from scoresheet.storage.models import Match
+from scoresheet.storage.models import Event, Match
 
 from .page_helpers import Phone, all_errors, count_matches, flashes
 
@@ -19,6 +20,7 @@ START = re.compile(r'name="start" type="hidden" value="([^"]*)"|type="hidden" na
 FORM = {"players-0": "Anna", "players-1": "Boris", "players-2": "Vera", "rules": "classic", "target": "", "sheet": ""}
 FORM["first_dealer"] = "0"
 ALREADY = "This match had already started: here it is."
+NIGHT = {"name": "Friday club", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours"}
 
 
 def start_key(html: str) -> str:
@@ -112,3 +114,26 @@ def test_a_match_started_from_the_page_keeps_its_key_and_one_from_the_api_has_no
         (started.location.rsplit("/", 1)[1], key),
         (api.get_json()["id"], None),
     ]
+
+
+def count_events(app: Flask) -> int:
+    """Club nights stored."""
+    with app.app_context():
+        return len(db.session.execute(db.select(Event.id)).all())
+
+
+def test_the_club_night_form_sent_twice_makes_one_night(phone: Phone, csrf_app: Flask) -> None:
+    key = start_key(phone.get("/events/new").text)
+    first = phone.post("/events/new", {**NIGHT, "start": key})
+    assert first.status_code == 302, all_errors(first.text)
+    again = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
+    assert again.request.path == first.location
+    assert "This club night had already been made: here it is." in flashes(again.text)
+    refused = phone.post("/events/new", {**NIGHT, "start": "x" * 17})
+    assert refused.status_code == 422 and any(
+        e.startswith("This form was out of date") for e in all_errors(refused.text)
+    )
+    assert count_events(csrf_app) == 1
+    other = phone.post("/events/new", {**NIGHT, "start": start_key(phone.get("/events/new").text)})
+    assert other.status_code == 302 and other.location != first.location
+    assert count_events(csrf_app) == 2

@@ -24,6 +24,7 @@ from ...rules import RuleError, check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
 from ...rules.setup import check_name, new_name_key, visible
+from ...storage.database import made_once
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -62,11 +63,28 @@ _PLACEHOLDERS = ("A", "B", "C", "D")
 """Names a set-up is checked with when the event is made (no table is seated yet)."""
 
 
-def make_event(user: User, body: Mapping[str, Any]) -> Event:
-    """A new event, made by `user`, its director (not a player unless added to the roster)."""
+def make_event(user: User, body: Mapping[str, Any], start_key: str | None = None) -> Event:
+    """A new event, made by `user`, its director (not a player unless added to the roster).
+    `start_key`: see `make_event_once`."""
     event = new_event(user, body)
+    event.start_key = start_key
     db.session.commit()
     return event
+
+
+def make_event_once(user: User, body: Mapping[str, Any], start_key: str | None) -> tuple[Event, bool]:
+    """`make_event` from the page's form, once per form, as a match is started
+    (`commands.start_match`). The event, and whether it was made now."""
+    return made_once(lambda: _made_with(user, start_key), lambda: make_event(user, body, start_key))
+
+
+def _made_with(user: User, start_key: str | None) -> Event | None:
+    """The event `user` made with the page's form of this key (`Event.start_key`), if any."""
+    if start_key is None:
+        return None
+    return db.session.execute(
+        db.select(Event).where(Event.created_by_id == user.id, Event.start_key == start_key)
+    ).scalar_one_or_none()
 
 
 def new_event(user: User, body: Mapping[str, Any]) -> Event:

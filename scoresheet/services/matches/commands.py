@@ -35,7 +35,7 @@ from ...rules import (
 from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
 from ...rules.setup import check_new_names
-from ...storage.database import read_locked
+from ...storage.database import made_once, read_locked
 from ...storage.extensions import db
 from ...storage.hand_rows import store_next_hand
 from ...storage.models import AuditEntry, Hand, Match, Member, Seat, SeatFigure, User, new_hand_uid, utcnow
@@ -67,17 +67,7 @@ def start_match(user: User, setup: Setup, start_key: str | None) -> tuple[Match,
     second tap, or a tap again after an answer lost on a bad connection) gets the match it
     started, also when both arrive at the same moment. The match, and whether it was started
     now."""
-    started = started_with(user, start_key)
-    if started is not None:
-        return started, False
-    try:
-        return create_match(user, setup, start_key), True
-    except IntegrityError:  # the same form at the same moment: the other request started it
-        db.session.rollback()
-        started = started_with(user, start_key)
-        if started is None:
-            raise
-        return started, False
+    return made_once(lambda: started_with(user, start_key), lambda: create_match(user, setup, start_key))
 
 
 def _new_match(user: User, setup: Setup, member_ids: list[int], start_key: str | None = None) -> Match:

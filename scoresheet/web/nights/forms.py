@@ -12,14 +12,14 @@ from wtforms.validators import InputRequired, Optional
 from ...rules import RuleError
 from ...services.club.events import MAX_EVENT_NAME, MAX_NAME, MOST_ROUNDS
 from ...words.vocabulary import RULESET_NAMES
-from ..forms import NumberField, RefusableForm, choices, hidden_field, number_field, strip
+from ..forms import NumberField, RefusableForm, StartForm, choices, hidden_field, number_field, strip
 from ..house_form import HouseRulesForm
 
 TARGETS = ("500", "1000", "1001", "1500", "2000", "3000")
 """The targets a night may play to (the ruleset's own when none is chosen)."""
 
 
-class EventForm(HouseRulesForm):
+class EventForm(StartForm, HouseRulesForm):
     """Make a club night (CLUB.md §1): its game with its house rules (`HouseRulesForm`, as a new
     match offers them), rounds, seating and limits."""
 

@@ -52,13 +52,17 @@ def new_event() -> Any:
     form = EventForm()
     if form.validate_on_submit():
         try:
-            event = events.make_event(current_user, form.to_data())
+            event, made = events.make_event_once(current_user, form.to_data(), form.start_key())
         except Invalid as err:
             _refuse(form, err, "rules" if err.field == "game" else None)
         except RuleError as err:  # the game's set-up, judged as a match's (RULES.md §1, §11)
             form.refuse_rule(err)
         else:
-            flash(_("Club night made. Let the players check in with its code or QR."))
+            flash(
+                _("Club night made. Let the players check in with its code or QR.")
+                if made
+                else _("This club night had already been made: here it is.")
+            )
             return _back(event)
     with form_page():
         return render_template("nights/new.html", form=form, typed=TYPED)
