@@ -162,6 +162,11 @@
     return entry.fields.some(function (f) { return f[0] === "kind" && f[1] === "redeal"; });
   }
 
+  function fieldOf(entry, name) {  // a kept field's value ("" when the form had none)
+    var found = entry.fields.filter(function (f) { return f[0] === name; })[0];
+    return found ? found[1] : "";
+  }
+
   // The hand after `deal` and the hands of this match waiting on the phone that follow it.
   function dealAfter(deal, entries, match) {
     var adds = entries.filter(function (e) {
@@ -533,8 +538,10 @@
     message.className = "queued-message";
     message.textContent = entry.message;
     box.appendChild(message);
+    // A correction's form is asked for by the hand it meant (its uid): the server sends it to
+    // that hand's number now, never to the hand that took its number meanwhile.
     var formUrl = entry.kind === "add" ? "/matches/" + entry.match + "/hands/new"
-      : entry.action;
+      : entry.action + "?uid=" + encodeURIComponent(fieldOf(entry, "uid"));
     var label = entry.state === "refused" ? words.openForm
       : entry.kind === "add" ? words.addNext : words.correctAgain;
     if (entry.state !== "gone") {

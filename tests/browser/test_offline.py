@@ -408,6 +408,40 @@ def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_mad
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
+def test_a_correction_saved_offline_of_a_hand_moved_meanwhile_is_made_again_on_that_hand_only(
+    new_phone: Any,
+) -> None:
+    phone, auth, match_id = table(new_phone, hands=3)
+    before = server_hands(phone, auth, match_id)
+    phone.page.goto(f"/matches/{match_id}/hands/2/edit")
+    go_offline(phone)
+    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text="Anna").first.tap()
+    phone.page.fill("#bid", "120")
+    for seat, value in {0: "", 1: "20", 2: "30"}.items():
+        phone.page.fill(f"#points_{seat}", value)
+    phone.tap("button:text('Save hand 2')")
+    phone.page.wait_for_selector("#live tr.queued th:text-is('2 ✎')")
+
+    # Meanwhile another phone deletes hand 1: the hand corrected is hand 1 now, and hand 2 is
+    # the third hand, whose form "Correct it again" must not fill in.
+    first = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["hands"][0]["uid"]
+    deleted = phone.context.request.delete(f"/api/matches/{match_id}/hands/1?uid={first}", headers=auth)
+    assert deleted.status == 200, deleted.text()
+
+    go_online(phone)
+    conflict = phone.page.locator("#live tr.queued.state-conflict")
+    conflict.wait_for(timeout=SENT_WITHIN_MS)
+    conflict.locator("button", has_text="Correct it again").tap()
+    phone.page.wait_for_selector("h1:text-is('Correct hand 1')")
+    phone.page.locator("li.flash", has_text="The hand you meant is hand 1 now").wait_for()
+    assert phone.page.input_value("#bid") == "120"
+    phone.tap("button:text('Save hand 1')")
+    phone.page.wait_for_selector("li.flash:has-text('Hand 1 corrected')")
+    assert server_hands(phone, auth, match_id) == [(1, 0, 120), (2, *before[2][1:])]
+    assert phone.page.locator("#live tr.queued").count() == 0
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
 def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_numbers(new_phone: Any) -> None:
     phone, _auth, match_id = table(new_phone, hands=2)
     phone.page.goto(f"/matches/{match_id}/hands/new")

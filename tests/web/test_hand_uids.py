@@ -138,3 +138,76 @@ def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Pho
         f"/matches/{match_id}/hands/1/edit", data, form_url=f"/matches/{match_id}", follow_redirects=True
     )
     assert any("no longer the hand you saw" in f for f in flashes(response.text))
+
+
+def test_the_correction_form_asked_for_by_a_hands_uid_is_that_hands_wherever_it_moved(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    # The phone's queue ("Correct it again") asks for the form of the hand it meant: after
+    # another phone deleted hand 1, hand 2 is hand 1 and the third hand is hand 2.
+    match_id = phone.new_match()
+    for number, form in enumerate((BORIS_FORM, VERA_FORM, BORIS_FORM), start=1):
+        assert phone.hand(match_id, number, **form).status_code == 302
+    with csrf_app.app_context():
+        first, meant, third = (h.uid for h in db.session.get(Match, match_id).hands)
+    phone.post(f"/matches/{match_id}/hands/1/delete?uid={first}", {"confirm": "y"}, form_url=f"/matches/{match_id}")
+    moved = phone.get(f"/matches/{match_id}/hands/2/edit?uid={meant}")
+    assert moved.status_code == 302 and moved.location == f"/matches/{match_id}/hands/1/edit?uid={meant}"
+    page = phone.get(moved.location)
+    assert "The hand you meant is hand 1 now: the sheet changed meanwhile." in flashes(page.text)
+    assert f'name="uid" type="hidden" value="{meant}"' in page.text  # its form, not the third hand's
+    assert phone.get(f"/matches/{match_id}/hands/2/edit?uid={third}").status_code == 200  # where it is
+    # Deleted meanwhile: no form of another hand, the sheet and why.
+    gone = phone.get(f"/matches/{match_id}/hands/2/edit?uid={first}", follow_redirects=True)
+    assert gone.request.path == f"/matches/{match_id}"
+    assert any("Hand 2 is no longer the hand you saw" in f for f in flashes(gone.text))
+    assert phone.get(f"/matches/{match_id}/hands/9/edit?uid={first}", follow_redirects=True).request.path == (
+        f"/matches/{match_id}"
+    )
+
+
+def test_a_stale_take_back_never_pushes_down_the_hand_another_phone_recorded_in_its_place(
+    make_phone: Any, csrf_app: Flask
+) -> None:
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match()
+    with csrf_app.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    for number in range(1, 5):
+        assert anna.hand(match_id, number, **(BORIS_FORM if number % 2 else VERA_FORM)).status_code == 302
+    undo = toast_form(anna.get(f"/matches/{match_id}").text)
+    anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}")
+    take_back = toast_form(anna.get(f"/matches/{match_id}").text)  # "Take it back: restore hand 4"
+    assert "hands=3" in take_back.attrs["action"]
+    assert boris.hand(match_id, 4, **VERA_FORM).status_code == 302  # the right hand 4, on boris's phone
+    response = anna.post(
+        take_back.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True
+    )
+    assert any(
+        f.startswith("The sheet changed after hand 4 was deleted: nothing was restored.")
+        for f in flashes(response.text)
+    )
+    with csrf_app.app_context():
+        match = db.session.get(Match, match_id)
+        assert [h.number for h in match.hands] == [1, 2, 3, 4]
+        assert match.hands[3].created_by is not None and match.hands[3].created_by.username == "boris"
+    # From the history, asked for on purpose, the hand still comes back (as hand 4, boris's 5th).
+    entry = take_back.attrs["action"].split("entry=")[1].split("&")[0]
+    restored = anna.post(f"/matches/{match_id}/history/restore?entry={entry}", {"confirm": "y"})
+    assert restored.status_code == 302
+    with csrf_app.app_context():
+        assert len(db.session.get(Match, match_id).hands) == 5
+
+
+def test_a_take_back_on_the_sheet_it_was_offered_on_restores_the_hand(phone: Phone, csrf_app: Flask) -> None:
+    match_id = phone.new_match()
+    assert phone.hand(match_id, 1, **BORIS_FORM).status_code == 302
+    phone.post(toast_form(phone.get(f"/matches/{match_id}").text).attrs["action"], {"confirm": "y"}, form_url="/")
+    take_back = toast_form(phone.get(f"/matches/{match_id}").text)
+    assert "hands=0" in take_back.attrs["action"]
+    forged = take_back.attrs["action"].replace("hands=0", "hands=x")
+    refused = phone.post(forged, {"confirm": "y"}, form_url="/", follow_redirects=True)
+    assert any(f.startswith("The sheet changed after hand 1") for f in flashes(refused.text))
+    response = phone.post(take_back.attrs["action"], {"confirm": "y"}, form_url="/", follow_redirects=True)
+    assert "The deleted hand is back as hand 1; the hands after it are recomputed." in flashes(response.text)

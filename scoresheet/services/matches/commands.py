@@ -35,6 +35,7 @@ from ...rules import (
 from ...rules.figures import game_of
 from ...rules.house import LEGACY, check_new_match
 from ...rules.setup import check_new_names
+from ...rules.tichu import TICHU
 from ...storage.database import made_once, read_locked
 from ...storage.extensions import db
 from ...storage.hand_rows import store_next_hand
@@ -314,11 +315,28 @@ def deleted_entry(match: Match, entry_id: int | None) -> AuditEntry:
     return entry
 
 
-def restore_hand(match: Match, user: User, entry_id: int) -> tuple[int, MatchState]:
+def restore_hand(match: Match, user: User, entry_id: int, hands_seen: int | None = None) -> tuple[int, MatchState]:
     """Bring back the hand a `hand_deleted` entry removed, at its old number if the sheet is
-    that long (later hands move down one), else as the next hand. Its number and the sheet."""
+    that long (later hands move down one), else as the next hand. Its number and the sheet.
+    `hands_seen`: the sheet's hands when the tap was offered ("Take it back" right after the
+    deletion); a sheet of more or fewer now is refused (409): a hand another phone recorded in
+    the deleted one's place meanwhile is never pushed down by a stale tap."""
     hands = _lock(match)
     entry = deleted_entry(match, entry_id)
+    if hands_seen is not None and len(hands) != hands_seen:
+        raise Conflict(
+            _(
+                "The sheet changed after round %(num)d was deleted: nothing was restored. "
+                "Its history can still bring it back.",
+                num=entry.hand_number or 0,
+            )
+            if match.setup["rules"] == TICHU
+            else _(
+                "The sheet changed after hand %(num)d was deleted: nothing was restored. "
+                "Its history can still bring it back.",
+                num=entry.hand_number or 0,
+            )
+        )
     if db.session.execute(db.select(AuditEntry.id).where(AuditEntry.restores_id == entry.id)).first() is not None:
         raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
     if entry.id not in restorable_ids(match, [entry]):

@@ -123,6 +123,14 @@ def uid_of_hand(match: Match, number: int) -> str | None:
     return uid
 
 
+def number_of_hand(match: Match, uid: str) -> int | None:
+    """The number the hand `uid` has now in the match (None: it is not in it, deleted)."""
+    number: int | None = db.session.execute(
+        db.select(Hand.number).where(Hand.match_id == match.id, Hand.uid == uid)
+    ).scalar_one_or_none()
+    return number
+
+
 def user_matches(user: User) -> list[Match]:
     """The user's matches, newest first (for backups: whole rows)."""
     return list(

@@ -343,8 +343,13 @@ def new_hand(match_id: str) -> Any:
 @bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 @login_required
 def edit_hand(match_id: str, number: int) -> Any:
-    """Correct a hand (Tichu: a round); every later one is recomputed."""
+    """Correct a hand (Tichu: a round); every later one is recomputed. Asked for with the
+    hand's `?uid=` (the phone's queue: "Correct it again"), the form is that hand's wherever
+    the sheet has moved it since, never the one that took its number."""
     m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
+    uid = request.args.get("uid") or None
+    if uid is not None and request.method == "GET" and queries.uid_of_hand(m, number) != uid:
+        return _to_the_hand(m, number, uid)
     hand = queries.get_hand(m, number)
     if not commands.takes_corrections(m):
         closed = _("This match is closed: its hands can no longer change.")
@@ -378,6 +383,20 @@ def edit_hand(match_id: str, number: int) -> Any:
             )
             return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
+
+
+def _to_the_hand(m: Match, number: int, uid: str) -> Response:
+    """The correction form of the hand `uid`, which the sheet moved from `number`: to its
+    number now, or, deleted meanwhile, back to the sheet; said either way."""
+    now = queries.number_of_hand(m, uid)
+    if now is None:
+        flash(commands.not_that_hand(number).message, "warning")
+        return back_to(m)
+    if m.setup["rules"] == TICHU:
+        flash(_("The round you meant is round %(num)d now: the sheet changed meanwhile.", num=now), "warning")
+    else:
+        flash(_("The hand you meant is hand %(num)d now: the sheet changed meanwhile.", num=now), "warning")
+    return redirect(url_for("pages.edit_hand", match_id=m.id, number=now, uid=uid))
 
 
 def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, editing: bool) -> Any:

@@ -35,6 +35,7 @@ from ...storage.models import Match, User
 from .. import security
 from ..forms import ConfirmForm
 from ..match_view import back_to, refused_form
+from ..security import MAX_HAND_NUMBER
 
 bp = Blueprint("recovery", __name__, cli_group=None)
 bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page
@@ -59,17 +60,28 @@ def history(match_id: str) -> str:
     return render_template("recovery/history.html", match=m, rows=rows, players=players)
 
 
+def _hands_seen() -> int | None:
+    """The toast's `&hands=` (0 too), None without one; -1 for one the page did not write (it
+    matches no sheet: refused as a sheet that changed)."""
+    text = request.args.get("hands")
+    if text is None:
+        return None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_HAND_NUMBER)) else -1
+
+
 @bp.route("/matches/<match_id>/history/restore", methods=["GET", "POST"])
 @login_required
 def restore(match_id: str) -> Any:
-    """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation."""
+    """Restore a deleted hand (`?entry=<id of its history entry>`) after a confirmation; the
+    "Take it back" toast names the sheet's hands when it was shown (`&hands=`): restored only
+    onto that sheet."""
     m = queries.get_match(match_id, current_user)
     entry = commands.deleted_entry(m, security.ascii_number(request.args.get("entry")))
     words = audit.hand_words(entry.before, list(m.setup["players"]))
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            number, _sheet = commands.restore_hand(m, current_user, entry.id)
+            number, _sheet = commands.restore_hand(m, current_user, entry.id, _hands_seen())
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
