@@ -17,12 +17,15 @@ _LOWEST_START = -10_000
 _JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: invisible, but part of how some scripts and emoji are written."""
 INVISIBLE = frozenset(
-    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
-    "\u2060\u2061\u2062\u2063\u2064\u2800\u3164\ufeff\uffa0"
-)
-"""Characters that show nothing (fillers, blanks, zero-width marks): a name needs at least one
-character that is neither one of these nor a space. Letters such as the Hangul fillers (U+115F,
-U+1160, U+3164, U+FFA0) and the blank braille pattern (U+2800) pass every category check."""
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u200b\u200c\u200d\u200e\u200f"
+    "\u2028\u2029\u2060\u2061\u2062\u2063\u2064\u2800\u3164\ufeff\uffa0"
+) | frozenset(map(chr, [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]))
+"""Characters that show nothing (fillers, blanks, zero-width marks, variation selectors): a
+name needs at least one character that is neither one of these nor a space. Letters such as
+the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the blank braille pattern (U+2800)
+pass every category check; a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF, the
+Mongolian U+180B–U+180D, U+180F) only picks a look of the character before it ("Anna\ufe0f"
+reads "Anna")."""
 _LINE_BREAKS = ("Zl", "Zp")
 
 

@@ -118,7 +118,9 @@ def test_names_in_any_alphabet_are_accounts_found_ignoring_case(client: Any) -> 
         assert response.status_code == 201, spelling
 
 
-@pytest.mark.parametrize("name", ["anna\u3164", "\u115fanna", "an\u034fna", "anna\u17b4", "\u3164\u3164\u3164"])
+@pytest.mark.parametrize(
+    "name", ["anna\u3164", "anna\ufe0f", "\u115fanna", "an\u034fna", "anna\u17b4", "\u3164\u3164\u3164"]
+)
 def test_a_new_username_holds_no_filler_a_letter_to_unicode_that_shows_nothing(client: Any, name: str) -> None:
     assert client.post("/api/users", json={"username": "anna", "password": PASSWORD}).status_code == 201
     refused = client.post("/api/users", json={"username": name, "password": PASSWORD})  # anna again, to the eye
