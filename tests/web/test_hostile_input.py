@@ -180,6 +180,7 @@ API_CASES: list[tuple[str, str, str, dict[str, Any], int]] = [
     ("join code NUL", "POST", "/api/matches/join", {"json": {"code": "AB\x00CD"}}, 404),
     ("join code 10 000", "POST", "/api/matches/join", {"json": {"code": "A" * 10_000}}, 404),
     ("join code empty", "POST", "/api/matches/join", {"json": {"code": ""}}, 404),
+    ("join with another key", "POST", "/api/matches/join", {"json": {"code": "ABCDEFGHJK", "team": "a"}}, 400),
     ("register username a number", "POST", "/api/users", {"json": {"username": 5, "password": "correct horse"}}, 400),
     (
         "register username NUL",

@@ -169,7 +169,7 @@ def _signed_in_match(match_id: str, for_update: bool = False) -> tuple[Match, li
 @limits.join_limits
 def join_match() -> Any:
     """Join a match by its code."""
-    match = commands.join(g.api_user, request_bodies.join_code(_body()))
+    match = commands.join(g.api_user, request_bodies.join_code(request_bodies.json_object("code")))
     return _match_response(match, queries.sheet_of(match))
 
 
