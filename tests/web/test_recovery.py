@@ -14,7 +14,7 @@ from scoresheet import create_app
 from scoresheet.storage.extensions import db
 
 from .helpers import WINNING_HAND, WINNING_START, played
-from .page_helpers import Phone, flashes, parse
+from .page_helpers import Phone, errors_next_to, flashes, parse
 
 MISSED = played(1, 100, [20, None, 20])
 
@@ -487,6 +487,15 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
         "/import", {"file": (download_file(b"not json"), "backup.json")}, content_type="multipart/form-data"
     )
     assert bad.status_code == 422 and "not JSON" in bad.text
+    doc = download.json
+    doc["matches"][0]["hands"][0]["record"]["bid"] = "100"
+    wrong = phone.post(
+        "/import",
+        {"file": (download_file(json.dumps(doc).encode()), "backup.json")},
+        content_type="multipart/form-data",
+    )
+    assert wrong.status_code == 422
+    assert any(e.endswith("(/matches/0/hands/0/record/bid)") for e in errors_next_to(wrong.text, "file"))
 
 
 def download_file(data: bytes) -> Any:

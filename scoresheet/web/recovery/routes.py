@@ -129,12 +129,7 @@ def import_match() -> Any:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             matches = [imported.match for imported in backup.import_matches(current_user, doc)]
         except (ValueError, RecursionError) as err:
-            message = (
-                err.message
-                if isinstance(err, RuleError)
-                else _("This file is not a backup of this app (it is not JSON).")
-            )
-            form.file.errors = [message]
+            form.file.errors = [_refusal(err)]
         else:
             flash(
                 ngettext(
@@ -158,16 +153,20 @@ def import_event() -> Any:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             event = exports.import_event(current_user, doc)
         except (Invalid, ValueError, RecursionError) as err:
-            if isinstance(err, Invalid | RuleError):
-                where = f" ({err.field})" if err.field else ""
-                form.file.errors = [f"{err.message}{where}"]
-            else:
-                form.file.errors = [_("This file is not a backup of this app (it is not JSON).")]
+            form.file.errors = [_refusal(err)]
         else:
             flash(_("The club night is imported as a new event, with its own join code and board."))
             return redirect(url_for("nights.event_page", event_id=event.id))
     with database.form_page():  # (a refused file: nothing of it is kept)
         return render_template("recovery/import_event.html", form=form)
+
+
+def _refusal(err: Exception) -> str:
+    """Why an uploaded backup was refused, with where in the file (the API's `field`, a JSON
+    pointer such as /matches/0/hands/1/record/bid: the second hand of the first match)."""
+    if not isinstance(err, Invalid | RuleError):
+        return _("This file is not a backup of this app (it is not JSON).")
+    return f"{err.message} ({err.field})" if err.field else err.message
 
 
 def _download(doc: dict[str, Any], filename: str) -> Response:
