@@ -144,7 +144,10 @@ class Match(Model):
     """A match: its set-up and whether it was banked or ended (finished is computed)."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_start_key", "created_by_id", "start_key", unique=True),)
+    __table_args__ = (
+        Index("ix_matches_start_key", "created_by_id", "start_key", unique=True),
+        Index("ix_matches_imported_from", "created_by_id", "imported_from", unique=True),
+    )
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_match_id)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(10), default="open")
@@ -171,6 +174,9 @@ class Match(Model):
     and creator: the same form sent again (a second tap, a tap again after an answer lost on a
     bad connection) opens this match instead of starting another. None for a match started
     otherwise (the API, a rematch, a club night's table)."""
+    imported_from: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The id, in its backup, of the match this one was imported from (None: not imported): a
+    backup imported again by the same player imports nothing (`backup.check_not_here`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     members: Mapped[list[Member]] = relationship(

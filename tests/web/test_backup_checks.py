@@ -265,9 +265,10 @@ def test_mutated_backups_never_fault_and_what_is_imported_reads_and_backs_up(
     anna, doc = rich
     rng = random.Random(20261201)
     imported = refused = restores = 0
-    for _ in range(FUZZ_CASES):
+    for case in range(FUZZ_CASES):
         values = rng.choice([BACKUP_VALUES, PLAUSIBLE])
         match = copy.deepcopy(rng.choice(doc["matches"]))  # mostly inside one match
+        match["id"] = f"fuzz{case}"  # each its own: a match imported once is not imported again
         hostile = (
             {**doc, "matches": [mutate(match, rng, values)]}
             if rng.random() < 0.9
@@ -297,7 +298,11 @@ def test_mutated_backups_never_fault_and_what_is_imported_reads_and_backs_up(
     assert refused > FUZZ_CASES // 2 and imported > 0 and restores > 0
     again = anna.get("/api/backup")
     assert again.status_code == 200
-    assert anna.post("/api/matches/import", json=again.json).status_code == 201
+    everything = again.get_json()
+    assert anna.post("/api/matches/import", json=everything).status_code == 409  # imported already, some
+    for i, match in enumerate(everything["matches"]):
+        match["id"] = f"again{i}"  # as if from another server: every match imports
+    assert anna.post("/api/matches/import", json=everything).status_code == 201
 
     file = tmp_path / "everything.json"  # and the whole database restores elsewhere
     assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0

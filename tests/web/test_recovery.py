@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from typing import Any
 
 import pytest
 from conftest import app_config, empty_database
 from flask import Flask
+from sqlalchemy import func
 
 from scoresheet import create_app
+from scoresheet.services.matches import backup
 from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match
 
 from .helpers import WINNING_HAND, WINNING_START, played
 from .page_helpers import Phone, errors_next_to, flashes, parse
@@ -467,6 +471,69 @@ def test_a_broken_backup_is_refused_and_imports_nothing(api_user: Any, change: A
     assert len(api_user.get("/api/matches").json["matches"]) == 1
 
 
+def test_a_backup_imported_again_imports_nothing_and_says_which_match(make_user: Any, app: Flask) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    first, second = anna.new_match()["id"], anna.new_match(players=["Gleb", "Dasha", "Ira"])["id"]
+    doc = anna.get("/api/backup").json  # both matches: a copy of each, once
+    assert anna.post("/api/matches/import", json=doc).status_code == 201
+    again = anna.post("/api/matches/import", json=doc)  # a second tap on Import, the same file again
+    assert again.status_code == 409
+    assert again.json["field"].startswith("/matches/")
+    assert again.json["error"].endswith("of this backup was imported already: nothing was imported again.")
+    with app.app_context():
+        assert db.session.execute(db.select(func.count(Match.id))).scalar_one() == 4
+    assert boris.post("/api/matches/import", json=doc).status_code == 201  # another player's copy
+    # The copy's own backup is another match's: it imports (as a backup from another server would).
+    copy_id = next(m["id"] for m in anna.get("/api/matches").json["matches"] if m["id"] not in (first, second))
+    assert anna.post("/api/matches/import", json=anna.get(f"/api/matches/{copy_id}/backup").json).status_code == 201
+
+
+def test_one_backup_imported_twice_at_the_same_moment_is_stored_once(make_user: Any, app: Flask) -> None:
+    anna = make_user("anna")
+    anna.new_match()
+    doc = anna.get("/api/backup").json
+    twin = app.test_client()
+    ready = threading.Barrier(2)
+    answers: list[int] = []
+
+    def send(client: Any) -> None:
+        ready.wait()
+        answers.append(client.post("/api/matches/import", json=doc, headers=anna.headers).status_code)
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in (anna.client, twin)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(answers) == [201, 409]
+    with app.app_context():
+        assert db.session.execute(db.select(func.count(Match.id))).scalar_one() == 2
+
+
+def test_an_import_that_missed_the_same_import_stored_meanwhile_is_refused_by_the_database(
+    make_user: Any, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two workers importing one file at the same moment both check before either stores: the
+    # second one's rows are refused by the unique index, and its import looks again.
+    anna = make_user("anna")
+    anna.new_match()
+    doc = anna.get("/api/backup").json
+    assert anna.post("/api/matches/import", json=doc).status_code == 201
+    checks: list[bool] = []
+    check = backup.check_not_here
+
+    def missed_the_other(importer: Any, checked: Any) -> None:
+        checks.append(True)
+        if len(checks) > 1:
+            check(importer, checked)
+
+    monkeypatch.setattr(backup, "check_not_here", missed_the_other)
+    again = anna.post("/api/matches/import", json=doc)
+    assert (again.status_code, len(checks)) == (409, 2), again.json
+    with app.app_context():
+        assert db.session.execute(db.select(func.count(Match.id))).scalar_one() == 2
+
+
 def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
     mid = phone.new_match()
     phone.hand(mid, 1, **{"declarer": "1", "bid": "100", "points_0": "20", "points_2": "20"})
@@ -496,6 +563,13 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
     )
     assert wrong.status_code == 422
     assert any(e.endswith("(/matches/0/hands/0/record/bid)") for e in errors_next_to(wrong.text, "file"))
+    twice = phone.post(
+        "/import", {"file": (download_file(download.data), "backup.json")}, content_type="multipart/form-data"
+    )
+    assert twice.status_code == 422
+    assert errors_next_to(twice.text, "file") == [
+        "The match Anna · Boris · Vera of this backup was imported already: nothing was imported again. (/matches/0)"
+    ]
 
 
 def download_file(data: bytes) -> Any:

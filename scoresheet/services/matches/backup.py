@@ -20,6 +20,7 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 
 from ...rules import (
     Malformed,
@@ -52,6 +53,7 @@ from ...storage.models import (
 )
 from ...words import _, _l
 from ...words.values import one_of
+from ..errors import Conflict
 from ..players import statistics
 from . import audit, queries
 from .queries import stored_hands
@@ -132,12 +134,20 @@ class Imported(NamedTuple):
     sheet: MatchState
 
 
-def import_matches(user: User, doc: Any) -> list[Imported]:
+def import_matches(user: User, doc: Any, again: bool = True) -> list[Imported]:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
     is `user`; all or nothing. Everything is checked and replayed before the first write, and
-    the rows are written together: the write lock (SQLite) is held for the writing alone."""
-    imported = write_matches(user, doc)
-    db.session.commit()
+    the rows are written together: the write lock (SQLite) is held for the writing alone. A
+    match `user` imported before is refused (`check_not_here`), also when the same backup is
+    imported twice at the same moment (the second is refused as the first is stored)."""
+    try:
+        imported = write_matches(user, doc)
+        db.session.commit()
+    except IntegrityError:  # `ix_matches_imported_from`: the other import of it was first
+        db.session.rollback()
+        if not again:
+            raise
+        return import_matches(user, doc, again=False)
     return imported
 
 
@@ -147,13 +157,37 @@ def write_matches(user: User, doc: Any) -> list[Imported]:
     items = check_document(doc)
     if not items:
         raise Refused("/matches", _("This backup holds no match: there is nothing to import."))
+    _unique(items, "/matches", "id", str)
     user_id = user.id
     database.end_transaction()  # the look-ups so far took no lock the checks should hold
     checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
     importer = db.session.get(User, user_id)
     assert importer is not None
+    check_not_here(importer, checked)
     matches = _store([(c, _new_match(c, importer)) for c in checked], importer)
     return [Imported(match, c.sheet) for match, c in zip(matches, checked, strict=True)]
+
+
+def check_not_here(importer: User, checked: list[_Checked]) -> None:
+    """Refuse (409, at the match's place) a backup's match the importer imported before (a
+    second tap on Import, the same file again): it would show one match twice on the home
+    page, and count its result twice in its seats' statistics and ratings. (A backup of a
+    match still here imports as a copy, once.)"""
+    ids = [str(c.data["id"]) for c in checked]
+    here = set(
+        db.session.execute(
+            db.select(Match.imported_from).where(Match.created_by_id == importer.id, Match.imported_from.in_(ids))
+        ).scalars()
+    )
+    for i, (match_id, c) in enumerate(zip(ids, checked, strict=True)):
+        if match_id in here:
+            raise Conflict(
+                _(
+                    "The match %(players)s of this backup was imported already: nothing was imported again.",
+                    players=" · ".join(c.setup.players),
+                ),
+                f"/matches/{i}",
+            )
 
 
 def restore_database(doc: Any) -> tuple[int, int]:
@@ -433,6 +467,7 @@ def _new_match(checked: _Checked, importer: User) -> dict[str, Any]:
         "summary": summary_of(checked.sheet),
         "created_by_id": importer.id,
         "created_at": utcnow(),
+        "imported_from": str(checked.data["id"]),
         "members": [importer.id],
     }
 

@@ -27,7 +27,7 @@ from flask_wtf.file import FileField, FileRequired
 
 from ...rules import RuleError
 from ...services.club import exports
-from ...services.errors import Conflict, Invalid
+from ...services.errors import Conflict, Invalid, ServiceError
 from ...services.matches import audit, backup, commands, queries, seats
 from ...storage import database, which_database
 from ...storage.extensions import db
@@ -128,7 +128,7 @@ def import_match() -> Any:
         try:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             matches = [imported.match for imported in backup.import_matches(current_user, doc)]
-        except (ValueError, RecursionError) as err:
+        except (Conflict, ValueError, RecursionError) as err:
             form.file.errors = [_refusal(err)]
         else:
             flash(
@@ -152,7 +152,7 @@ def import_event() -> Any:
         try:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
             event = exports.import_event(current_user, doc)
-        except (Invalid, ValueError, RecursionError) as err:
+        except (Invalid, Conflict, ValueError, RecursionError) as err:
             form.file.errors = [_refusal(err)]
         else:
             flash(_("The club night is imported as a new event, with its own join code and board."))
@@ -164,7 +164,7 @@ def import_event() -> Any:
 def _refusal(err: Exception) -> str:
     """Why an uploaded backup was refused, with where in the file (the API's `field`, a JSON
     pointer such as /matches/0/hands/1/record/bid: the second hand of the first match)."""
-    if not isinstance(err, Invalid | RuleError):
+    if not isinstance(err, ServiceError | RuleError):
         return _("This file is not a backup of this app (it is not JSON).")
     return f"{err.message} ({err.field})" if err.field else err.message
 
