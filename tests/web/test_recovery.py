@@ -568,7 +568,7 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
     )
     assert twice.status_code == 422
     assert errors_next_to(twice.text, "file") == [
-        "The match Anna · Boris · Vera of this backup was imported already: nothing was imported again. (/matches/0)"
+        "The match of Anna · Boris · Vera in this backup was imported already: nothing was imported again. (/matches/0)"
     ]
 
 

@@ -183,7 +183,7 @@ def check_not_here(importer: User, checked: list[_Checked]) -> None:
         if match_id in here:
             raise Conflict(
                 _(
-                    "The match %(players)s of this backup was imported already: nothing was imported again.",
+                    "The match of %(players)s in this backup was imported already: nothing was imported again.",
                     players=" · ".join(c.setup.players),
                 ),
                 f"/matches/{i}",
