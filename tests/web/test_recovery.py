@@ -479,7 +479,7 @@ def test_a_backup_imported_again_imports_nothing_and_says_which_match(make_user:
     again = anna.post("/api/matches/import", json=doc)  # a second tap on Import, the same file again
     assert again.status_code == 409
     assert again.json["field"].startswith("/matches/")
-    assert again.json["error"].endswith("of this backup was imported already: nothing was imported again.")
+    assert again.json["error"].endswith("in this backup was imported already: nothing was imported again.")
     with app.app_context():
         assert db.session.execute(db.select(func.count(Match.id))).scalar_one() == 4
     assert boris.post("/api/matches/import", json=doc).status_code == 201  # another player's copy
