@@ -227,9 +227,10 @@ class Standing:
     """Hands left on the barrel before the fall (0 when not on it)."""
     next_zero_costs: int = 0
     """What the seat's next zero would cost: the zero penalty when it would be a third one
-    (RULES.md §4, §11.1), else 0."""
+    (RULES.md §4, §11.1), else 0 (also on the barrel, where none is paid)."""
     next_forfeit_costs: bool = False
-    """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4)."""
+    """The seat's next Rospisat' would be a third one, costing 120 (RULES.md §4); never on the
+    barrel, where none is paid (§11.17) or none is allowed (§4)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

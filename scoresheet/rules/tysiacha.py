@@ -158,7 +158,6 @@ class Tysiacha:
 
     def standings(self, names: tuple[str, ...], totals: list[int], owed: list[int]) -> tuple[Standing, ...]:
         """Where every seat stands now."""
-        counts_forfeits = self.forfeit_penalty
         return tuple(
             Standing(
                 seat=i,
@@ -173,14 +172,17 @@ class Tysiacha:
                 forfeits=s.forfeits,
                 barrel_hands_left=self.barrel_hands - s.barrel_hands if s.barrel else 0,
                 next_zero_costs=self._next_zero_costs(s),
-                next_forfeit_costs=counts_forfeits and s.forfeits % 3 == 2,
+                # as a zero's: never on the barrel (§11.17: classic charges none there, §4:
+                # squarescores allows none)
+                next_forfeit_costs=self.forfeit_penalty and not s.barrel and s.forfeits % 3 == 2,
             )
             for i, s in enumerate(self.seats)
         )
 
     def _next_zero_costs(self, seat: _Seat) -> int:
-        """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0."""
-        if not self.zeros or (seat.barrel and self.barrel_zeros):  # §11.16: not paid on the barrel
+        """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0. On the
+        barrel, 0: a zero there is not counted (§4) or, with §11.16, counted and not paid."""
+        if not self.zeros or seat.barrel:
             return 0
         due = seat.run == 2 if self.consecutive else seat.zeros % 3 == 2
         return self.zero_penalty if due else 0

@@ -72,6 +72,20 @@ def test_standings_say_what_the_next_zero_costs() -> None:
     assert replay(setup("classic"), SIX[:2]).standings[1].next_zero_costs == 0
 
 
+def test_standings_on_the_barrel_say_no_zero_costs_there_and_again_once_off_it() -> None:
+    # "total" (§4): two zeros, then B climbs on the barrel, where a zero is not counted; once
+    # the barrel's hands are up and B falls to 760, the third zero costs again.
+    s = setup(start=[0, 700, 0], zero_penalty=100)
+    zero = played(0, 100, [None, 0, 20])
+    climbs = played(1, 180, [0, None, 0], {1: ["hearts"]})
+    on_it = replay(s, [zero, zero, climbs])
+    assert on_it.standings[1].barrel and on_it.standings[1].zeros == 2
+    assert on_it.standings[1].next_zero_costs == 0
+    waits = played(0, 100, [None, 10, 10])
+    off_it = replay(s, [zero, zero, climbs, waits, waits, waits])
+    assert not off_it.standings[1].barrel and off_it.standings[1].next_zero_costs == 100
+
+
 # -- 11.2 dump_555 -------------------------------------------------------------------------
 
 

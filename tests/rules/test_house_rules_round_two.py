@@ -475,6 +475,23 @@ def test_a_declarer_on_the_barrel_pays_no_forfeit_penalty_but_the_forfeit_counts
     assert sheet.standings[0].forfeits == 3 and sheet.standings[0].barrel_hands == 1
 
 
+def test_the_standings_on_the_barrel_never_say_the_next_forfeit_costs() -> None:
+    # Two forfeits, then A climbs on the barrel. Classic: a forfeit there costs nothing more
+    # (§11.17, step 2), so the card says nothing of it; squarescores: none is allowed there (§4).
+    s = setup("classic", start=[800, 0, 0], forfeit_penalty=True)
+    climbs = played(0, 325, [None, 0, 0], {0: ["hearts", "diamonds", "clubs"]})
+    assert replay(s, [forfeit(0, 120), forfeit(0, 120)]).standings[0].next_forfeit_costs  # off it: 120
+    sheet = replay(s, [forfeit(0, 120), forfeit(0, 120), climbs])
+    assert sheet.standings[0].barrel and sheet.standings[0].forfeits == 2
+    assert not sheet.standings[0].next_forfeit_costs
+    third = replay(s, [forfeit(0, 120), forfeit(0, 120), climbs, forfeit(0, 120)])
+    assert "forfeit_penalty" not in events(third, 4, 0)  # as the card said
+    square = setup("squarescores", start=[700, 0, 0], forfeit_penalty=True)
+    on_it = replay(square, [forfeit(0, 120), forfeit(0, 120), played(0, 180, [None, 0, 0], {0: ["hearts"]})])
+    assert on_it.standings[0].barrel and on_it.standings[0].forfeits == 2
+    assert not on_it.standings[0].next_forfeit_costs
+
+
 # -- 11.18 dump_at ----------------------------------------------------------------------------------
 
 
