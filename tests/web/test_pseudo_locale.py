@@ -514,7 +514,10 @@ def test_every_page_and_refusal_is_in_the_catalog(app: Flask) -> None:
         )  # the schema's refusals, in words
     backup = r.phone.get("/backup.json").get_data()
     r.post("/import", {"file": (io.BytesIO(backup), "all.json")})
-    one = json.dumps({**json.loads(backup), "matches": json.loads(backup)["matches"][:1]})
+    first = json.loads(backup)["matches"][0]
+    again = json.dumps({**json.loads(backup), "matches": [first]})
+    r.post("/import", {"file": (io.BytesIO(again.encode()), "one.json")}, status=422)  # imported already
+    one = json.dumps({**json.loads(backup), "matches": [{**first, "id": "elsewhere"}]})
     r.post("/import", {"file": (io.BytesIO(one.encode()), "one.json")})
 
     # The API's refusals that the web layer words.

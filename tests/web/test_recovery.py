@@ -562,13 +562,14 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
         content_type="multipart/form-data",
     )
     assert wrong.status_code == 422
-    assert any(e.endswith("(/matches/0/hands/0/record/bid)") for e in errors_next_to(wrong.text, "file"))
+    assert any(e.endswith("(in the file: /matches/0/hands/0/record/bid)") for e in errors_next_to(wrong.text, "file"))
     twice = phone.post(
         "/import", {"file": (download_file(download.data), "backup.json")}, content_type="multipart/form-data"
     )
     assert twice.status_code == 422
     assert errors_next_to(twice.text, "file") == [
-        "The match of Anna · Boris · Vera in this backup was imported already: nothing was imported again. (/matches/0)"
+        "The match of Anna · Boris · Vera in this backup was imported already: nothing was imported again."
+        " (in the file: /matches/0)"
     ]
 
 

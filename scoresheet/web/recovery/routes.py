@@ -162,11 +162,16 @@ def import_event() -> Any:
 
 
 def _refusal(err: Exception) -> str:
-    """Why an uploaded backup was refused, with where in the file (the API's `field`, a JSON
-    pointer such as /matches/0/hands/1/record/bid: the second hand of the first match)."""
+    """Why an uploaded backup was refused, with where in the file when the sentence does not
+    say it already (the API's `field`, a JSON pointer: /matches/0/hands/1/record/bid is the
+    second hand of the first match)."""
     if not isinstance(err, ServiceError | RuleError):
         return _("This file is not a backup of this app (it is not JSON).")
-    return f"{err.message} ({err.field})" if err.field else err.message
+    place = err.field or ""
+    if not place.startswith("/") or place in err.message:
+        return err.message
+    # TRANSLATORS: a refused backup's reason, then where in the file: "… (in the file: /matches/0/hands/1)"
+    return _("%(reason)s (in the file: %(place)s)", reason=err.message, place=place)
 
 
 def _download(doc: dict[str, Any], filename: str) -> Response:
