@@ -202,6 +202,8 @@ def test_a_player_is_seen_by_their_table_only_and_head_to_head(make_user: Any, s
         "second_ahead": 1,
     }
     assert stranger.get("/api/players/boris/versus/anna").status_code == 404
+    same = vera.get("/api/players/boris/versus/Boris")  # as the page's head to head refuses it
+    assert (same.status_code, same.json) == (422, {"error": "Choose two different players.", "field": "other"})
 
 
 def leaderboard(user: Any, game: str = "tysiacha") -> list[tuple[str, int]]:

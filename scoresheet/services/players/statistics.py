@@ -18,6 +18,8 @@ from ...rules.figures import COUNTS, seat_figures, seat_scores
 from ...rules.tichu import TEAMS, TICHU
 from ...storage.extensions import db
 from ...storage.models import Match, Member, PairTotal, PlayerTotal, Seat, SeatFigure, User
+from ...words import _
+from ..errors import Invalid
 from .periods import ALL_TIME, Period
 
 
@@ -350,7 +352,10 @@ def pairs(user: User, period: Period) -> list[PairFigures]:
 
 def head_to_head(one: User, other: User, period: Period = ALL_TIME) -> HeadToHead:
     """How `one` and `other` did in the banked matches of the period where both claimed a
-    seat (their pair rows, partners and opponents together)."""
+    seat (their pair rows, partners and opponents together); a player against themself is
+    refused (`Invalid` on `other`: the page's second name, the API's)."""
+    if one.id == other.id:
+        raise Invalid(_("Choose two different players."), "other")
     found = [p for p in pairs(one, period) if p.username == other.username]
     return HeadToHead(sum(p.matches for p in found), sum(p.ahead for p in found), sum(p.behind for p in found))
 

@@ -143,12 +143,12 @@ def head_to_head() -> Any:
         return render_template("players/head_to_head.html", form=form, pair=None)
     one = profiles.visible_player(current_user, form.one.data or "")
     two = profiles.visible_player(current_user, form.two.data or "")
-    if one.id == two.id:
-        form.two.errors = [_("Choose two different players.")]
+    try:
+        result = statistics.head_to_head(one, two)
+    except Invalid as err:  # the same player twice
+        form.two.errors = [err.message]
         return render_template("players/head_to_head.html", form=form, pair=None), 422
-    return render_template(
-        "players/head_to_head.html", form=form, pair=(one, two), result=statistics.head_to_head(one, two)
-    )
+    return render_template("players/head_to_head.html", form=form, pair=(one, two), result=result)
 
 
 def _picker(form: HeadToHeadForm, boards: dict[str, list[ratings.Entry]]) -> HeadToHeadForm:
