@@ -236,7 +236,8 @@ def test_a_bad_period_is_refused_next_to_its_field(csrf_app: Flask, make_user: A
         ("from=2025-07-01&to=2025-06-01", "to", "The last day comes before the first."),
         ("from=2025-13-01", "from", "Enter a date as YYYY-MM-DD, for example 2026-12-05."),
         ("to=1.6.2025", "to", "Enter a date as YYYY-MM-DD, for example 2026-12-05."),
-        ("to=9999-12-31", "to", "Enter a date as YYYY-MM-DD, for example 2026-12-05."),
+        ("to=9999-12-31", "to", "Enter a date from 1900-01-01 to 9998-12-31."),
+        ("from=1899-12-31", "from", "Enter a date from 1900-01-01 to 9998-12-31."),
         ("period=week", "period", "Choose this month, this year or all time."),
     ):
         for url in ("/api/players/anna", "/api/players/anna/played", "/api/leaderboard/tichu"):

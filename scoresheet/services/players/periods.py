@@ -94,8 +94,10 @@ def _date(args: Mapping[str, str], field: str) -> date | None:
         found = date.fromisoformat(text) if _DATE.fullmatch(text) else None
     except ValueError:
         found = None
-    if found is None or not 1900 <= found.year <= 9998:
+    if found is None:
         raise Invalid(_("Enter a date as YYYY-MM-DD, for example 2026-12-05."), field)
+    if not 1900 <= found.year <= 9998:  # a far bound of the database's columns is 9999
+        raise Invalid(_("Enter a date from 1900-01-01 to 9998-12-31."), field)
     return found
 
 
