@@ -211,3 +211,5 @@ def test_a_take_back_on_the_sheet_it_was_offered_on_restores_the_hand(phone: Pho
     assert any(f.startswith("The sheet changed after hand 1") for f in flashes(refused.text))
     response = phone.post(take_back.attrs["action"], {"confirm": "y"}, form_url="/", follow_redirects=True)
     assert "The deleted hand is back as hand 1; the hands after it are recomputed." in flashes(response.text)
+    twice = phone.post(take_back.attrs["action"], {"confirm": "y"}, form_url="/", follow_redirects=True)
+    assert "The hand anna deleted was restored already." in flashes(twice.text)  # a second tap: said so

@@ -323,6 +323,8 @@ def restore_hand(match: Match, user: User, entry_id: int, hands_seen: int | None
     the deleted one's place meanwhile is never pushed down by a stale tap."""
     hands = _lock(match)
     entry = deleted_entry(match, entry_id)
+    if db.session.execute(db.select(AuditEntry.id).where(AuditEntry.restores_id == entry.id)).first() is not None:
+        raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
     if hands_seen is not None and len(hands) != hands_seen:
         raise Conflict(
             _(
@@ -337,8 +339,6 @@ def restore_hand(match: Match, user: User, entry_id: int, hands_seen: int | None
                 num=entry.hand_number or 0,
             )
         )
-    if db.session.execute(db.select(AuditEntry.id).where(AuditEntry.restores_id == entry.id)).first() is not None:
-        raise Conflict(_("The hand %(name)s deleted was restored already.", name=entry.username))
     if entry.id not in restorable_ids(match, [entry]):
         before = computed(match).sheet  # under the lock: the sheet as it stands
         raise Conflict(_finished_message(before.setup, before))
