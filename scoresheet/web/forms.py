@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Optional, Validation
 
 from ..rules import RuleError
 from ..storage.models import new_start_key
+from .security import ascii_number
 
 NUMBER = _l("Enter a whole number.")
 OUT_OF_DATE = _l(
@@ -119,6 +120,14 @@ def password_field(label: Any, missing: Any, new: bool = False) -> PasswordField
 def remember_field() -> BooleanField:
     """ "Stay logged in", ticked unless the player unticks it."""
     return BooleanField(_l("Stay logged in on this phone for 30 days"), default=True)
+
+
+def written_by_the_page(form: RefusableForm, field: Field) -> None:
+    """A hidden number the page wrote (a hand's version): anything else is a form the page did
+    not make, refused at the top of the form (it has no field)."""
+    if field.data and ascii_number(field.data) is None:
+        form.top_errors.append(str(OUT_OF_DATE))
+        raise ValidationError(str(OUT_OF_DATE))
 
 
 class StartForm(RefusableForm):

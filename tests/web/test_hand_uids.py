@@ -12,7 +12,7 @@ from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match
 
 from .helpers import played
-from .page_helpers import Phone, flashes, parse
+from .page_helpers import Phone, all_errors, flashes, parse
 from .page_helpers import played as form_of
 
 BORIS = played(1, 100, [20, None, 20])
@@ -213,3 +213,22 @@ def test_a_take_back_on_the_sheet_it_was_offered_on_restores_the_hand(phone: Pho
     assert "The deleted hand is back as hand 1; the hands after it are recomputed." in flashes(response.text)
     twice = phone.post(take_back.attrs["action"], {"confirm": "y"}, form_url="/", follow_redirects=True)
     assert "The hand anna deleted was restored already." in flashes(twice.text)  # a second tap: said so
+
+
+def test_a_correction_whose_version_the_page_did_not_write_is_refused_and_changes_nothing(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    assert phone.hand(match_id, 1, **BORIS_FORM).status_code == 302
+    with csrf_app.app_context():
+        uid = db.session.get(Match, match_id).hands[0].uid
+    for version in ("abc", "-1", "0", "１", "9" * 40):
+        data = {**form_of(1, 120, [30, None, 10]), "uid": uid, "version": version}
+        refused = phone.post(f"/matches/{match_id}/hands/1/edit", data, form_url=f"/matches/{match_id}")
+        assert refused.status_code == 422, version
+        assert any(
+            e.startswith("This form was out of date or not sent from this site") for e in all_errors(refused.text)
+        )
+    with csrf_app.app_context():
+        hand = db.session.get(Match, match_id).hands[0]
+        assert (hand.record["bid"], hand.version) == (100, 1)

@@ -36,6 +36,7 @@ from ..forms import (
     remember_field,
     strip,
     username_field,
+    written_by_the_page,
 )
 from ..house_form import HouseRulesForm
 from ..security import MAX_HAND_NUMBER, ascii_number
@@ -201,7 +202,7 @@ class HandForm(RefusableForm):
     sitter_points = number_field(_l("Sitter-out's talon points"))
     forced = BooleanField(FORCED)
     expected_hand = hidden_field()
-    version = hidden_field()
+    version = hidden_field(validators=[written_by_the_page])
     uid = hidden_field()
     """A correction names the hand it corrects (`Hand.uid`)."""
 
@@ -304,7 +305,7 @@ class RoundForm(RefusableForm):
         render_kw={"min": LOWEST_CARD_POINTS, "max": HIGHEST_CARD_POINTS, "data-card-points": ""},
     )
     expected_hand = hidden_field()
-    version = hidden_field()
+    version = hidden_field(validators=[written_by_the_page])
     uid = hidden_field()
     """A correction names the round it corrects (`Hand.uid`)."""
 

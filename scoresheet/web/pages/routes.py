@@ -366,7 +366,7 @@ def edit_hand(match_id: str, number: int) -> Any:
         version = form.version.data
         try:
             record, _expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
-            version_seen = (ascii_number(version) or -1) if version else None
+            version_seen = ascii_number(version) if version else None  # a number (`written_by_the_page`)
             commands.edit_hand(m, current_user, number, record, version_seen, form.uid.data or None)
         except Conflict as err:
             if queued.wanted():
