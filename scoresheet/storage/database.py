@@ -393,6 +393,17 @@ def made_once(find: Callable[[], T | None], make: Callable[[], T]) -> tuple[T, b
         return found, False
 
 
+def once_more_if_refused(write: Callable[[], T]) -> T:
+    """`write()`, and once more if the database refused what it sent as a duplicate of a row
+    another request wrote meanwhile (a unique key): then `write`'s own checks find that row
+    and refuse in words. Not committed."""
+    try:
+        return write()
+    except IntegrityError:
+        db.session.rollback()
+        return write()
+
+
 def read_locked(match: Match, share: bool = False) -> None:
     """Read the match's row afresh, locked (PostgreSQL) until the transaction ends, `share`d or
     not: a writer that committed since this request loaded the match is waited for and seen

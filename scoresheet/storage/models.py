@@ -176,7 +176,7 @@ class Match(Model):
     otherwise (the API, a rematch, a club night's table)."""
     imported_from: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The id, in its backup, of the match this one was imported from (None: not imported): a
-    backup imported again by the same player imports nothing (`backup.check_not_here`)."""
+    backup imported again by the same player leaves it out (`backup._imported_before`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     members: Mapped[list[Member]] = relationship(

@@ -14,6 +14,7 @@ from openpyxl import load_workbook
 from sqlalchemy.exc import OperationalError
 
 from scoresheet.services.club import events
+from scoresheet.services.matches import backup
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, EventPlayer, Match
 
@@ -248,3 +249,30 @@ def test_a_night_whose_names_a_new_match_would_refuse_imports_again_as_it_was(ap
     imported = director.post("/api/events/import", json=doc)
     assert imported.status_code == 201, imported.json
     assert [p["name"] for p in imported.json["roster"]] == ["Egor", "Fima", "Egor\u3164"]
+
+
+def test_a_night_imported_again_imports_nothing_also_when_both_imports_checked_first(
+    app: Flask, director: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event = _night(director, make_user)
+    doc = director.get(f"/api/events/{event['id']}/backup").json
+    assert director.post("/api/events/import", json=doc).status_code == 201
+    again = director.post("/api/events/import", json=doc)  # a second tap on Import
+    assert again.status_code == 409 and again.json["field"] == "/matches/0"
+    assert again.json["error"].endswith("in this backup was imported already: nothing was imported again.")
+    # Two imports at the same moment both look before either stores: the database refuses the
+    # second's matches, and its import looks again and says so (never a 500).
+    with app.app_context():
+        before = db.session.execute(db.select(db.func.count(Event.id))).scalar_one()
+    checks: list[bool] = []
+    imported_before = backup._imported_before
+
+    def missed_the_other(importer: Any, checked: Any) -> set[int]:
+        checks.append(True)
+        return imported_before(importer, checked) if len(checks) > 1 else set()
+
+    monkeypatch.setattr(backup, "_imported_before", missed_the_other)
+    raced = director.post("/api/events/import", json=doc)
+    assert (raced.status_code, len(checks)) == (409, 2), raced.json
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count(Event.id))).scalar_one() == before

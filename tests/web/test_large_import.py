@@ -26,7 +26,7 @@ def banked_backup(api_user: Any, copies: int) -> dict[str, Any]:
     assert api_user.post(f"/api/matches/{match['id']}/bank").status_code == 200
     one = api_user.get(f"/api/matches/{match['id']}/backup").json
     doc = copy.deepcopy(one)
-    # ids of their own: a match imported once is not imported again (`backup.check_not_here`)
+    # ids of their own: a match imported once is not imported again (`backup._imported_before`)
     doc["matches"] = [dict(one["matches"][0], id=f"c{copies}m{i}", join_code=f"{i:06d}") for i in range(copies)]
     return doc
 

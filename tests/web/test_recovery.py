@@ -483,8 +483,16 @@ def test_a_backup_imported_again_imports_nothing_and_says_which_match(make_user:
     with app.app_context():
         assert db.session.execute(db.select(func.count(Match.id))).scalar_one() == 4
     assert boris.post("/api/matches/import", json=doc).status_code == 201  # another player's copy
+    # A later backup holding them and a new match imports the new one and names the others.
+    third = anna.new_match(players=["Oleg", "Pasha", "Rita"])["id"]
+    later = anna.get("/api/backup").json
+    later["matches"] = [m for m in later["matches"] if m["id"] in (first, second, third)]
+    news = anna.post("/api/matches/import", json=later)
+    assert news.status_code == 201, news.json
+    assert [m["players"] for m in news.json["matches"]] == [["Oleg", "Pasha", "Rita"]]
+    assert sorted(news.json["imported_before"]) == sorted([first, second])
     # The copy's own backup is another match's: it imports (as a backup from another server would).
-    copy_id = next(m["id"] for m in anna.get("/api/matches").json["matches"] if m["id"] not in (first, second))
+    copy_id = next(m["id"] for m in anna.get("/api/matches").json["matches"] if m["id"] not in (first, second, third))
     assert anna.post("/api/matches/import", json=anna.get(f"/api/matches/{copy_id}/backup").json).status_code == 201
 
 
@@ -520,14 +528,13 @@ def test_an_import_that_missed_the_same_import_stored_meanwhile_is_refused_by_th
     doc = anna.get("/api/backup").json
     assert anna.post("/api/matches/import", json=doc).status_code == 201
     checks: list[bool] = []
-    check = backup.check_not_here
+    imported_before = backup._imported_before
 
-    def missed_the_other(importer: Any, checked: Any) -> None:
+    def missed_the_other(importer: Any, checked: Any) -> set[int]:
         checks.append(True)
-        if len(checks) > 1:
-            check(importer, checked)
+        return imported_before(importer, checked) if len(checks) > 1 else set()
 
-    monkeypatch.setattr(backup, "check_not_here", missed_the_other)
+    monkeypatch.setattr(backup, "_imported_before", missed_the_other)
     again = anna.post("/api/matches/import", json=doc)
     assert (again.status_code, len(checks)) == (409, 2), again.json
     with app.app_context():
@@ -567,6 +574,14 @@ def test_the_backup_pages_download_and_import_a_file(phone: Phone) -> None:
         "/import", {"file": (download_file(download.data), "backup.json")}, content_type="multipart/form-data"
     )
     assert twice.status_code == 422
+    phone.new_match(["Gleb", "Dasha", "Ira"])
+    everything = phone.get("/backup.json").data  # the first match (imported before), its copy, the new one
+    later = phone.post(
+        "/import", {"file": (download_file(everything), "backup.json")}, content_type="multipart/form-data"
+    )
+    said = flashes(phone.get(later.location).text)
+    assert "Imported 2 matches from the backup, each with a new join code." in said
+    assert "1 match of the backup was imported before and is not imported again." in said
     assert errors_next_to(twice.text, "file") == [
         "The match of Anna · Boris · Vera in this backup was imported already: nothing was imported again."
         " (in the file: /matches/0)"

@@ -68,7 +68,7 @@ def test_the_summary_is_the_replay_after_every_kind_of_change(anna: User) -> Non
     assert assert_summary_is_the_replay(ended.id)["scores"] == [20, -100, 20]
 
     doc = backup.document([db.session.get(Match, match.id), db.session.get(Match, ended.id)])
-    for imported in backup.import_matches(anna, doc):
+    for imported in backup.import_matches(anna, doc).matches:
         assert assert_summary_is_the_replay(imported.match.id)["hands"] in (1, 3)
 
     users = backup.document(queries.user_matches(anna), [anna])

@@ -17,6 +17,7 @@ from ...club.errors import MESSAGES, ClubError
 from ...club.records import Table, check_table
 from ...rules import RuleError
 from ...rules.setup import visible
+from ...storage import database
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
 from ...words import _, pgettext
@@ -118,7 +119,13 @@ def import_event(user: User, doc: Any) -> Event:
     """A backup document as a NEW event whose director is `user` (and every director of the
     backup who has an account here); its roster's accounts are linked where they exist here,
     else kept as guests of the same name; its tables' matches are imported as new matches of
-    `user`'s. All or nothing."""
+    `user`'s. All or nothing: a night whose matches `user` imported before is refused (409),
+    also when the same file is imported twice at the same moment."""
+    return database.once_more_if_refused(lambda: _import_event(user, doc))
+
+
+def _import_event(user: User, doc: Any) -> Event:
+    """`import_event`, once."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise Invalid(_("This is not a club night's backup (format “%(format)s”).", format=FORMAT), "format")
     if doc.get("version") != VERSION:

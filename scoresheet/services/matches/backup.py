@@ -20,7 +20,6 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
 
 from ...rules import (
     Malformed,
@@ -134,26 +133,39 @@ class Imported(NamedTuple):
     sheet: MatchState
 
 
-def import_matches(user: User, doc: Any, again: bool = True) -> list[Imported]:
+class Import(NamedTuple):
+    """What an import did: the matches it stored, and the backup's ids of those it left out,
+    imported by the same player before."""
+
+    matches: list[Imported]
+    already: list[str]
+
+
+def import_matches(user: User, doc: Any) -> Import:
     """Import every match of a backup as a NEW match (new id and join code) whose only member
     is `user`; all or nothing. Everything is checked and replayed before the first write, and
     the rows are written together: the write lock (SQLite) is held for the writing alone. A
-    match `user` imported before is refused (`check_not_here`), also when the same backup is
-    imported twice at the same moment (the second is refused as the first is stored)."""
-    try:
-        imported = write_matches(user, doc)
+    match `user` imported before is left out (a later backup holding it and new ones imports
+    the new ones); a backup of nothing else is refused (409), also when the same file is
+    imported twice at the same moment."""
+
+    def write() -> Import:
+        found = Import(*_write_matches(user, doc, leave_out_imported=True))
         db.session.commit()
-    except IntegrityError:  # `ix_matches_imported_from`: the other import of it was first
-        db.session.rollback()
-        if not again:
-            raise
-        return import_matches(user, doc, again=False)
-    return imported
+        return found
+
+    return database.once_more_if_refused(write)
 
 
 def write_matches(user: User, doc: Any) -> list[Imported]:
     """`import_matches`' matches, sent to the database and not committed (a club night's import
-    commits them with its event). Begins with no change pending: it ends the transaction first."""
+    commits them with its event), every one of them: one imported by `user` before is refused
+    (409). Begins with no change pending: it ends the transaction first."""
+    return _write_matches(user, doc, leave_out_imported=False)[0]
+
+
+def _write_matches(user: User, doc: Any, leave_out_imported: bool) -> tuple[list[Imported], list[str]]:
+    """The matches of `write_matches`, and the backup's ids of those left out."""
     items = check_document(doc)
     if not items:
         raise Refused("/matches", _("This backup holds no match: there is nothing to import."))
@@ -163,31 +175,34 @@ def write_matches(user: User, doc: Any) -> list[Imported]:
     checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
     importer = db.session.get(User, user_id)
     assert importer is not None
-    check_not_here(importer, checked)
-    matches = _store([(c, _new_match(c, importer)) for c in checked], importer)
-    return [Imported(match, c.sheet) for match, c in zip(matches, checked, strict=True)]
+    already = _imported_before(importer, checked)
+    if already and (not leave_out_imported or len(already) == len(checked)):
+        i = min(already)
+        raise Conflict(
+            _(
+                "The match of %(players)s in this backup was imported already: nothing was imported again.",
+                players=" · ".join(checked[i].setup.players),
+            ),
+            f"/matches/{i}",
+        )
+    fresh = [c for i, c in enumerate(checked) if i not in already]
+    matches = _store([(c, _new_match(c, importer)) for c in fresh], importer)
+    imported = [Imported(match, c.sheet) for match, c in zip(matches, fresh, strict=True)]
+    return imported, [str(checked[i].data["id"]) for i in sorted(already)]
 
 
-def check_not_here(importer: User, checked: list[_Checked]) -> None:
-    """Refuse (409, at the match's place) a backup's match the importer imported before (a
-    second tap on Import, the same file again): it would show one match twice on the home
-    page, and count its result twice in its seats' statistics and ratings. (A backup of a
-    match still here imports as a copy, once.)"""
+def _imported_before(importer: User, checked: list[_Checked]) -> set[int]:
+    """The places of the backup's matches the importer imported before (their backup ids kept
+    as `Match.imported_from`): imported again, one match would show twice on the home page and
+    its result count twice in its seats' statistics and ratings. (A backup of a match still
+    here imports as a copy, once.)"""
     ids = [str(c.data["id"]) for c in checked]
     here = set(
         db.session.execute(
             db.select(Match.imported_from).where(Match.created_by_id == importer.id, Match.imported_from.in_(ids))
         ).scalars()
     )
-    for i, (match_id, c) in enumerate(zip(ids, checked, strict=True)):
-        if match_id in here:
-            raise Conflict(
-                _(
-                    "The match of %(players)s in this backup was imported already: nothing was imported again.",
-                    players=" · ".join(c.setup.players),
-                ),
-                f"/matches/{i}",
-            )
+    return {i for i, match_id in enumerate(ids) if match_id in here}
 
 
 def restore_database(doc: Any) -> tuple[int, int]:

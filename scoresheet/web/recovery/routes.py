@@ -127,7 +127,8 @@ def import_match() -> Any:
     if form.validate_on_submit():
         try:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
-            matches = [imported.match for imported in backup.import_matches(current_user, doc)]
+            imported, already = backup.import_matches(current_user, doc)
+            matches = [i.match for i in imported]
         except (Conflict, ValueError, RecursionError) as err:
             form.file.errors = [_refusal(err)]
         else:
@@ -138,6 +139,14 @@ def import_match() -> Any:
                     len(matches),
                 )
             )
+            if already:
+                flash(
+                    ngettext(
+                        "%(num)d match of the backup was imported before and is not imported again.",
+                        "%(num)d matches of the backup were imported before and are not imported again.",
+                        len(already),
+                    )
+                )
             return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
     with database.form_page():  # (a refused file: nothing of it is kept)
         return render_template("recovery/import.html", form=form)
