@@ -135,7 +135,7 @@ class StartForm(RefusableForm):
     sent again (a second tap, a tap again after an answer lost on a bad connection) opens the
     match the first one started (`commands.start_match`)."""
 
-    start = hidden_field(default=new_start_key)
+    start = hidden_field(default=new_start_key, render_kw={"autocomplete": "off"})  # never a browser's old one
 
     def validate_start(self, field: Field) -> None:
         """Refuse a key the page did not make, at the top of the form (it has no field)."""

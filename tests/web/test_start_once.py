@@ -9,8 +9,11 @@ import re
 import threading
 from typing import Any
 
+import pytest
 from flask import Flask
 
+from scoresheet.services.club import events
+from scoresheet.services.matches import commands
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, Match
 
@@ -137,3 +140,52 @@ def test_the_club_night_form_sent_twice_makes_one_night(phone: Phone, csrf_app: 
     other = phone.post("/events/new", {**NIGHT, "start": start_key(phone.get("/events/new").text)})
     assert other.status_code == 302 and other.location != first.location
     assert count_events(csrf_app) == 2
+
+
+def test_the_start_form_sent_again_with_other_players_starts_a_match_of_its_own(phone: Phone, csrf_app: Flask) -> None:
+    # The answer was lost, the player saw Vera misspelt and corrected her before tapping again.
+    key = start_key(phone.get("/matches/new").text)
+    first = phone.post("/matches/new", {**FORM, "players-2": "Vira", "start": key})
+    corrected = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
+    assert corrected.request.path != first.location
+    assert "Match started. Invite the table: share the link or let them scan the code." in flashes(corrected.text)
+    assert count_matches(csrf_app) == 2
+
+
+def test_a_send_that_missed_its_twin_stored_meanwhile_opens_the_twins_match(
+    phone: Phone, csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two sends at the same moment both look before either stores (PostgreSQL; SQLite takes
+    # them in turn): the database refuses the second's key, and it opens the first's match.
+    key = start_key(phone.get("/matches/new").text)
+    first = phone.post("/matches/new", {**FORM, "start": key})
+    looks: list[bool] = []
+    started_with = commands.started_with
+
+    def missed_the_twin(user: Any, start: str | None) -> Any:
+        looks.append(True)
+        return started_with(user, start) if len(looks) > 2 else None
+
+    monkeypatch.setattr(commands, "started_with", missed_the_twin)
+    twin = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
+    assert twin.request.path == first.location and ALREADY in flashes(twin.text)
+    assert len(looks) == 3 and count_matches(csrf_app) == 1
+
+
+def test_a_night_made_by_a_send_that_missed_its_twin_opens_the_twins_night(
+    phone: Phone, csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = start_key(phone.get("/events/new").text)
+    first = phone.post("/events/new", {**NIGHT, "start": key})
+    looks: list[bool] = []
+    made_with = events._made_with
+
+    def missed_the_twin(user: Any, start: str | None) -> Any:
+        looks.append(True)
+        return made_with(user, start) if len(looks) > 1 else None
+
+    monkeypatch.setattr(events, "_made_with", missed_the_twin)
+    twin = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
+    assert twin.request.path == first.location
+    assert "This club night had already been made: here it is." in flashes(twin.text)
+    assert len(looks) == 2 and count_events(csrf_app) == 1

@@ -67,7 +67,11 @@ def start_match(user: User, setup: Setup, start_key: str | None) -> tuple[Match,
     """Start a match from a page's form, once per form: the same `start_key` sent again (a
     second tap, or a tap again after an answer lost on a bad connection) gets the match it
     started, also when both arrive at the same moment. The match, and whether it was started
-    now."""
+    now. The form sent again with other players or rules (corrected after the answer was
+    lost) starts a match of its own."""
+    started = started_with(user, start_key)
+    if started is not None and started.setup != setup_to_dict(setup):
+        return create_match(user, setup), True
     return made_once(lambda: started_with(user, start_key), lambda: create_match(user, setup, start_key))
 
 
