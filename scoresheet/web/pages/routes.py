@@ -389,13 +389,21 @@ def _to_the_hand(m: Match, number: int, uid: str) -> Response:
     """The correction form of the hand `uid`, which the sheet moved from `number`: to its
     number now, or, deleted meanwhile, back to the sheet; said either way."""
     now = queries.number_of_hand(m, uid)
+    tichu = m.setup["rules"] == TICHU
     if now is None:
-        flash(commands.not_that_hand(number).message, "warning")
+        flash(
+            _("The round you meant was deleted meanwhile: there is nothing to correct.")
+            if tichu
+            else _("The hand you meant was deleted meanwhile: there is nothing to correct."),
+            "warning",
+        )
         return back_to(m)
-    if m.setup["rules"] == TICHU:
-        flash(_("The round you meant is round %(num)d now: the sheet changed meanwhile.", num=now), "warning")
-    else:
-        flash(_("The hand you meant is hand %(num)d now: the sheet changed meanwhile.", num=now), "warning")
+    flash(
+        _("The round you meant is round %(num)d now: the sheet changed meanwhile.", num=now)
+        if tichu
+        else _("The hand you meant is hand %(num)d now: the sheet changed meanwhile.", num=now),
+        "warning",
+    )
     return redirect(url_for("pages.edit_hand", match_id=m.id, number=now, uid=uid))
 
 
