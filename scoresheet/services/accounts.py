@@ -120,6 +120,11 @@ def _registered(
     username = unicodedata.normalize("NFC", username)
     # (a filler is a letter to Unicode: "anna\u3164" would sit beside anna on a sheet; an
     # account made before keeps it, so logging in does not ask this)
+    if any(c in INVISIBLE for c in username) and any(c not in INVISIBLE for c in username):
+        raise Refused(
+            "username",
+            _("“%(name)s” holds a character that shows nothing: type the name again without it.", name=username),
+        )
     if not username_allowed(username) or any(c in INVISIBLE for c in username):
         raise Refused(
             "username",
