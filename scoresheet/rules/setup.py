@@ -140,8 +140,9 @@ def visible(name: str) -> bool:
 
 def check_new_names(players: Sequence[str]) -> None:
     """What only a stored match may keep of its names (its replay checks `check_names`): two
-    that differ by invisible characters alone, fillers or zero-width marks ("Anna⠀" beside
-    Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on `players`)."""
+    that differ by invisible characters alone, fillers, zero-width marks or variation selectors
+    ("Anna⠀" beside Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on
+    `players`)."""
     _no_two_alike(players, new_name_key)
 
 
