@@ -189,3 +189,14 @@ def test_a_night_made_by_a_send_that_missed_its_twin_opens_the_twins_night(
     assert twin.request.path == first.location
     assert "This club night had already been made: here it is." in flashes(twin.text)
     assert len(looks) == 2 and count_events(csrf_app) == 1
+
+
+def test_the_club_night_form_sent_again_with_other_settings_makes_a_night_of_its_own(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    key = start_key(phone.get("/events/new").text)
+    first = phone.post("/events/new", {**NIGHT, "name": "Friday clb", "start": key})
+    corrected = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
+    assert corrected.request.path != first.location
+    assert "Club night made. Let the players check in with its code or QR." in flashes(corrected.text)
+    assert count_events(csrf_app) == 2

@@ -74,7 +74,11 @@ def make_event(user: User, body: Mapping[str, Any], start_key: str | None = None
 
 def make_event_once(user: User, body: Mapping[str, Any], start_key: str | None) -> tuple[Event, bool]:
     """`make_event` from the page's form, once per form, as a match is started
-    (`commands.start_match`). The event, and whether it was made now."""
+    (`commands.start_match`): the form sent again with other settings (corrected after the
+    answer was lost) makes a night of its own. The event, and whether it was made now."""
+    made = _made_with(user, start_key)
+    if made is not None and _settings_of(made) != _settings(body):
+        return make_event(user, body), True
     return made_once(lambda: _made_with(user, start_key), lambda: make_event(user, body, start_key))
 
 
@@ -90,31 +94,43 @@ def _made_with(user: User, start_key: str | None) -> Event | None:
 def new_event(user: User, body: Mapping[str, Any]) -> Event:
     """`make_event`'s event, checked and added to the session, not committed (an import commits
     it with the rest)."""
-    name = _text(body.get("name"), "name", MAX_EVENT_NAME)
-    game = _game(body.get("game"))
-    seating = body.get("seating", "fours")
-    if seating not in SEATINGS:
-        raise Invalid(_("Seating is “fours” or “byes”."), "seating")
+    settings = _settings(body)
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not is_int(seed) or abs(seed) >= 2**63:
         raise Invalid(_("The seed is a whole number."), "seed")
-    event = Event(
-        name=name,
-        game=game,
-        rounds=_rounds(body.get("rounds", 1)),
-        seating=seating,
-        hand_limit=_limit(body.get("hand_limit"), "hand_limit", HAND_LIMITS),
-        time_limit=_limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
-        seed=seed,
-        created_by_id=user.id,
-        standings=dict(NO_STANDINGS),
-    )
+    event = Event(**settings, seed=seed, created_by_id=user.id, standings=dict(NO_STANDINGS))
     event.directors.append(EventDirector(user_id=user.id))
     db.session.add(event)
     db.session.flush()  # its id, drawn when it is written
     return event
+
+
+_SETTINGS = ("name", "game", "rounds", "seating", "hand_limit", "time_limit")
+"""What a night is made with (CLUB.md §1), besides its seed."""
+
+
+def _settings(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A new night's settings from the request's body, each checked (`Invalid` naming it)."""
+    name = _text(body.get("name"), "name", MAX_EVENT_NAME)
+    game = _game(body.get("game"))
+    seating = body.get("seating", "fours")
+    if seating not in SEATINGS:
+        raise Invalid(_("Seating is “fours” or “byes”."), "seating")
+    return {
+        "name": name,
+        "game": game,
+        "rounds": _rounds(body.get("rounds", 1)),
+        "seating": seating,
+        "hand_limit": _limit(body.get("hand_limit"), "hand_limit", HAND_LIMITS),
+        "time_limit": _limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
+    }
+
+
+def _settings_of(event: Event) -> dict[str, Any]:
+    """The settings a night was made with (`_settings`' form)."""
+    return {key: getattr(event, key) for key in _SETTINGS}
 
 
 _WITH_DIRECTORS = db.select(Event).options(joinedload(Event.directors)).where(Event.id == bindparam("event_id"))
