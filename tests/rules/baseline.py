@@ -70,6 +70,22 @@ def _then(field: str, value: Any) -> Any:
     return value
 
 
+def said_now(data: dict[str, Any], fields: dict[str, list[str]]) -> dict[str, Any]:
+    """Recorded sheet data with the standings as the engine words them now: on the barrel, no
+    zero and no Rospisat' costs anything next (RULES.md §4, §11.16, §11.17; the old engine said
+    what the next would cost off it). The scores and every other figure as recorded."""
+    at = {f: i for i, f in enumerate(fields["standing"])}
+
+    def now(standing: list[Any]) -> list[Any]:
+        if not standing[at["barrel"]]:
+            return standing
+        said = list(standing)
+        said[at["next_zero_costs"]], said[at["next_forfeit_costs"]] = 0, False
+        return said
+
+    return {**data, "standings": [now(s) for s in data["standings"]]}
+
+
 def sheet_data(sheet: Any, fields: dict[str, list[str]], first_bidder: bool = True) -> dict[str, Any]:
     """Every figure of a computed sheet that the old engine has, as JSON data in the order of
     `fields`: per hand its figures and per seat the entry, owed, score, events…; the standings,
