@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from ..config import folder
 from . import which_database
 from .extensions import db, migrate
-from .models import Match
+from .models import Event, Match
 
 MIGRATIONS = folder("migrations")
 """The Alembic scripts (`flask --app scoresheet db …` uses them too)."""
@@ -374,23 +374,38 @@ def _open_gate_on_return(_dbapi_connection: Any, record: Any) -> None:
 
 
 T = TypeVar("T")
+Made = TypeVar("Made", Match, Event)
 
 
-def made_once(find: Callable[[], T | None], make: Callable[[], T]) -> tuple[T, bool]:
-    """What `make` makes and commits, unless `find` finds it made already: also when another
-    request makes it at the same moment, whose unique key then refuses this one's (and `find`
-    finds the other's). What was made or found, and whether it was made now."""
-    found = find()
+def made_once(
+    model: type[Made], user_id: int, key: str | None, make: Callable[[str | None], Made], same: Callable[[Made], bool]
+) -> tuple[Made, bool]:
+    """What `make(key)` makes and commits, once per page form's `key` (`Match.start_key`,
+    `Event.start_key`): the one user `user_id` made with that key already if `same` finds it
+    made of the same contents, else (the form corrected and sent again after a lost answer) a
+    new one, `make(None)`. Also when another request makes it at the same moment: the unique
+    key refuses this one's rows, and the other's is found. What was made or found, and whether
+    it was made now."""
+    found = made_with(model, user_id, key)
     if found is not None:
-        return found, False
+        return (found, False) if same(found) else (make(None), True)
     try:
-        return make(), True
+        return make(key), True
     except IntegrityError:
         db.session.rollback()
-        found = find()
+        found = made_with(model, user_id, key)
         if found is None:
             raise
         return found, False
+
+
+def made_with(model: type[Made], user_id: int, key: str | None) -> Made | None:
+    """The match or event user `user_id` made with the page's form of this key, if any."""
+    if key is None:
+        return None
+    return db.session.execute(
+        db.select(model).where(model.created_by_id == user_id, model.start_key == key)
+    ).scalar_one_or_none()
 
 
 def once_more_if_refused(write: Callable[[], T]) -> T:

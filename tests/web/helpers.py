@@ -74,3 +74,18 @@ def edit_hand(match: Any, user: Any, number: int, body: dict[str, Any], version:
 OLD_HANDS = table("hands", *(column(c.name, c.type) for c in models.Hand.__table__.columns if c.name != "uid"))
 """The hands table as migrations before 0014 left it (no `uid`): what the migration tests write
 into an old database (the model's own table would add a `uid`)."""
+
+
+def missing_at_first(monkeypatch: Any, owner: Any, name: str, misses: int, missed: Any) -> list[bool]:
+    """Make `owner.name` answer `missed` for its first `misses` calls: a look-up made before a
+    twin request stored its rows (the race of two sends at once, on demand). Its calls,
+    counted."""
+    real = getattr(owner, name)
+    calls: list[bool] = []
+
+    def looked(*args: Any) -> Any:
+        calls.append(True)
+        return real(*args) if len(calls) > misses else missed
+
+    monkeypatch.setattr(owner, name, looked)
+    return calls

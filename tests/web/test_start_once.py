@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet.services.club import events
-from scoresheet.services.matches import commands
+from scoresheet.storage import database
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, Match
 
+from .helpers import missing_at_first
 from .page_helpers import Phone, all_errors, count_matches, flashes
 
 START = re.compile(r'name="start" type="hidden" value="([^"]*)"|type="hidden" name="start" value="([^"]*)"')
@@ -159,17 +159,10 @@ def test_a_send_that_missed_its_twin_stored_meanwhile_opens_the_twins_match(
     # them in turn): the database refuses the second's key, and it opens the first's match.
     key = start_key(phone.get("/matches/new").text)
     first = phone.post("/matches/new", {**FORM, "start": key})
-    looks: list[bool] = []
-    started_with = commands.started_with
-
-    def missed_the_twin(user: Any, start: str | None) -> Any:
-        looks.append(True)
-        return started_with(user, start) if len(looks) > 2 else None
-
-    monkeypatch.setattr(commands, "started_with", missed_the_twin)
+    looks = missing_at_first(monkeypatch, database, "made_with", 1, None)
     twin = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
     assert twin.request.path == first.location and ALREADY in flashes(twin.text)
-    assert len(looks) == 3 and count_matches(csrf_app) == 1
+    assert len(looks) == 2 and count_matches(csrf_app) == 1
 
 
 def test_a_night_made_by_a_send_that_missed_its_twin_opens_the_twins_night(
@@ -177,14 +170,7 @@ def test_a_night_made_by_a_send_that_missed_its_twin_opens_the_twins_night(
 ) -> None:
     key = start_key(phone.get("/events/new").text)
     first = phone.post("/events/new", {**NIGHT, "start": key})
-    looks: list[bool] = []
-    made_with = events._made_with
-
-    def missed_the_twin(user: Any, start: str | None) -> Any:
-        looks.append(True)
-        return made_with(user, start) if len(looks) > 1 else None
-
-    monkeypatch.setattr(events, "_made_with", missed_the_twin)
+    looks = missing_at_first(monkeypatch, database, "made_with", 1, None)
     twin = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
     assert twin.request.path == first.location
     assert "This club night had already been made: here it is." in flashes(twin.text)

@@ -76,19 +76,14 @@ def make_event_once(user: User, body: Mapping[str, Any], start_key: str | None) 
     """`make_event` from the page's form, once per form, as a match is started
     (`commands.start_match`): the form sent again with other settings (corrected after the
     answer was lost) makes a night of its own. The event, and whether it was made now."""
-    made = _made_with(user, start_key)
-    if made is not None and _settings_of(made) != _settings(body):
-        return make_event(user, body), True
-    return made_once(lambda: _made_with(user, start_key), lambda: make_event(user, body, start_key))
-
-
-def _made_with(user: User, start_key: str | None) -> Event | None:
-    """The event `user` made with the page's form of this key (`Event.start_key`), if any."""
-    if start_key is None:
-        return None
-    return db.session.execute(
-        db.select(Event).where(Event.created_by_id == user.id, Event.start_key == start_key)
-    ).scalar_one_or_none()
+    settings = _settings(body)
+    return made_once(
+        Event,
+        user.id,
+        start_key,
+        lambda key: make_event(user, body, key),
+        lambda event: _settings_of(event) == settings,
+    )
 
 
 def new_event(user: User, body: Mapping[str, Any]) -> Event:

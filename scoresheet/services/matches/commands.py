@@ -46,7 +46,7 @@ from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
-from .queries import get_hand, rematch_of, started_with, stored_hands, uid_of_hand
+from .queries import get_hand, rematch_of, stored_hands, uid_of_hand
 from .replay_cache import Computed, computed, publish, setup_of, store_summary, stored_records, summary_of
 
 _RETRIES = 5
@@ -69,10 +69,10 @@ def start_match(user: User, setup: Setup, start_key: str | None) -> tuple[Match,
     started, also when both arrive at the same moment. The match, and whether it was started
     now. The form sent again with other players or rules (corrected after the answer was
     lost) starts a match of its own."""
-    started = started_with(user, start_key)
-    if started is not None and started.setup != setup_to_dict(setup):
-        return create_match(user, setup), True
-    return made_once(lambda: started_with(user, start_key), lambda: create_match(user, setup, start_key))
+    stored = setup_to_dict(setup)
+    return made_once(
+        Match, user.id, start_key, lambda key: create_match(user, setup, key), lambda match: match.setup == stored
+    )
 
 
 def _new_match(user: User, setup: Setup, member_ids: list[int], start_key: str | None = None) -> Match:

@@ -199,15 +199,6 @@ def rematch_of(match: Match, user: User | None = None) -> Match | None:
     return None
 
 
-def started_with(user: User, start_key: str | None) -> Match | None:
-    """The match `user` started with the page's form of this key (`Match.start_key`), if any."""
-    if start_key is None:
-        return None
-    return db.session.execute(
-        db.select(Match).where(Match.created_by_id == user.id, Match.start_key == start_key)
-    ).scalar_one_or_none()
-
-
 def member_names(match: Match) -> list[str]:
     """The members' usernames in the order they joined (one query, not one per member)."""
     return list(db.session.execute(_member_names(), {"match_id": match.id}).scalars())
