@@ -370,8 +370,8 @@ def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kep
     forget_network_errors(phone, "status of 422 (UNPROCESSABLE ENTITY)")
 
 
-def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_made_again(new_phone: Any) -> None:
-    phone, auth, match_id = table(new_phone, hands=2)
+def correct_hand_2_offline(phone: Phone, match_id: str) -> None:
+    """Offline, correct hand 2 to Anna 120 (the defenders 20 and 30): it waits on the sheet."""
     phone.page.goto(f"/matches/{match_id}/hands/2/edit")
     go_offline(phone)
     phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text="Anna").first.tap()
@@ -380,6 +380,11 @@ def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_mad
         phone.page.fill(f"#points_{seat}", value)
     phone.tap("button:text('Save hand 2')")
     phone.page.wait_for_selector("#live tr.queued th:text-is('2 ✎')")
+
+
+def test_a_correction_saved_offline_of_a_hand_changed_meanwhile_is_shown_and_made_again(new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    correct_hand_2_offline(phone, match_id)
 
     # Meanwhile another phone corrects hand 2 (its version moves on to 2).
     other = {
@@ -413,14 +418,7 @@ def test_a_correction_saved_offline_of_a_hand_moved_meanwhile_is_made_again_on_t
 ) -> None:
     phone, auth, match_id = table(new_phone, hands=3)
     before = server_hands(phone, auth, match_id)
-    phone.page.goto(f"/matches/{match_id}/hands/2/edit")
-    go_offline(phone)
-    phone.page.locator("fieldset:has(> legend:text-is('Declarer')) label.choice", has_text="Anna").first.tap()
-    phone.page.fill("#bid", "120")
-    for seat, value in {0: "", 1: "20", 2: "30"}.items():
-        phone.page.fill(f"#points_{seat}", value)
-    phone.tap("button:text('Save hand 2')")
-    phone.page.wait_for_selector("#live tr.queued th:text-is('2 ✎')")
+    correct_hand_2_offline(phone, match_id)
 
     # Meanwhile another phone deletes hand 1: the hand corrected is hand 1 now, and hand 2 is
     # the third hand, whose form "Correct it again" must not fill in.

@@ -18,6 +18,7 @@ from scoresheet.services.matches import backup
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, EventPlayer, Match
 
+from .helpers import missing_at_first
 from .test_api_club import add_guests, made, make_event, missed
 from .test_xlsx import workbook
 
@@ -264,14 +265,7 @@ def test_a_night_imported_again_imports_nothing_also_when_both_imports_checked_f
     # second's matches, and its import looks again and says so (never a 500).
     with app.app_context():
         before = db.session.execute(db.select(db.func.count(Event.id))).scalar_one()
-    checks: list[bool] = []
-    imported_before = backup._imported_before
-
-    def missed_the_other(importer: Any, checked: Any) -> set[int]:
-        checks.append(True)
-        return imported_before(importer, checked) if len(checks) > 1 else set()
-
-    monkeypatch.setattr(backup, "_imported_before", missed_the_other)
+    checks = missing_at_first(monkeypatch, backup, "_imported_before", 1, set())
     raced = director.post("/api/events/import", json=doc)
     assert (raced.status_code, len(checks)) == (409, 2), raced.json
     with app.app_context():

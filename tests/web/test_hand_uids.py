@@ -88,14 +88,20 @@ def toast_form(page: str) -> Any:
     return forms[0]
 
 
+def two_phones(make_phone: Any, app: Flask) -> tuple[Phone, Phone, str]:
+    """anna's match, joined by boris's phone: (anna, boris, the match's id)."""
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match()
+    with app.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    return anna, boris, match_id
+
+
 def test_a_stale_undo_never_deletes_the_hand_another_phone_recorded_in_its_place(
     make_phone: Any, csrf_app: Flask
 ) -> None:
-    anna, boris = make_phone("anna"), make_phone("boris")
-    match_id = anna.new_match()
-    with csrf_app.app_context():
-        code = db.session.get(Match, match_id).join_code
-    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    anna, boris, match_id = two_phones(make_phone, csrf_app)
     for number in range(1, 5):
         assert boris.hand(match_id, number, **(BORIS_FORM if number % 2 else VERA_FORM)).status_code == 302
     assert anna.hand(match_id, 5, **BORIS_FORM).status_code == 302
@@ -169,11 +175,7 @@ def test_the_correction_form_asked_for_by_a_hands_uid_is_that_hands_wherever_it_
 def test_a_stale_take_back_never_pushes_down_the_hand_another_phone_recorded_in_its_place(
     make_phone: Any, csrf_app: Flask
 ) -> None:
-    anna, boris = make_phone("anna"), make_phone("boris")
-    match_id = anna.new_match()
-    with csrf_app.app_context():
-        code = db.session.get(Match, match_id).join_code
-    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    anna, boris, match_id = two_phones(make_phone, csrf_app)
     for number in range(1, 5):
         assert anna.hand(match_id, number, **(BORIS_FORM if number % 2 else VERA_FORM)).status_code == 302
     undo = toast_form(anna.get(f"/matches/{match_id}").text)

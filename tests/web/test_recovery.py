@@ -17,7 +17,7 @@ from scoresheet.services.matches import backup
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match
 
-from .helpers import WINNING_HAND, WINNING_START, played
+from .helpers import WINNING_HAND, WINNING_START, missing_at_first, played
 from .page_helpers import Phone, errors_next_to, flashes, parse
 
 MISSED = played(1, 100, [20, None, 20])
@@ -527,14 +527,7 @@ def test_an_import_that_missed_the_same_import_stored_meanwhile_is_refused_by_th
     anna.new_match()
     doc = anna.get("/api/backup").json
     assert anna.post("/api/matches/import", json=doc).status_code == 201
-    checks: list[bool] = []
-    imported_before = backup._imported_before
-
-    def missed_the_other(importer: Any, checked: Any) -> set[int]:
-        checks.append(True)
-        return imported_before(importer, checked) if len(checks) > 1 else set()
-
-    monkeypatch.setattr(backup, "_imported_before", missed_the_other)
+    checks = missing_at_first(monkeypatch, backup, "_imported_before", 1, set())
     again = anna.post("/api/matches/import", json=doc)
     assert (again.status_code, len(checks)) == (409, 2), again.json
     with app.app_context():
