@@ -18,7 +18,7 @@ from zxcvbn import zxcvbn
 
 from ..config import setting
 from ..rules import Malformed, Refused
-from ..rules.setup import INVISIBLE
+from ..rules.setup import INVISIBLE, visible
 from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, Notice, User, lookup_name, new_session_secret, utcnow
@@ -120,12 +120,13 @@ def _registered(
     username = unicodedata.normalize("NFC", username)
     # (a filler is a letter to Unicode: "anna\u3164" would sit beside anna on a sheet; an
     # account made before keeps it, so logging in does not ask this)
-    if any(c in INVISIBLE for c in username) and any(c not in INVISIBLE for c in username):
+    shows_nothing = any(c in INVISIBLE for c in username)
+    if shows_nothing and visible(username):
         raise Refused(
             "username",
             _("“%(name)s” holds a character that shows nothing: type the name again without it.", name=username),
         )
-    if not username_allowed(username) or any(c in INVISIBLE for c in username):
+    if not username_allowed(username) or shows_nothing:
         raise Refused(
             "username",
             _(

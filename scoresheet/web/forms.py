@@ -124,10 +124,16 @@ def remember_field() -> BooleanField:
 
 def written_by_the_page(form: RefusableForm, field: Field) -> None:
     """A hidden number the page wrote (a hand's version): anything else is a form the page did
-    not make, refused at the top of the form (it has no field)."""
+    not make."""
     if field.data and ascii_number(field.data) is None:
-        form.top_errors.append(str(OUT_OF_DATE))
-        raise ValidationError(str(OUT_OF_DATE))
+        raise _from_elsewhere(form)
+
+
+def _from_elsewhere(form: RefusableForm) -> ValidationError:
+    """The refusal of a hidden value the page did not write, said at the top of the form (a
+    hidden field has no place of its own)."""
+    form.top_errors.append(str(OUT_OF_DATE))
+    return ValidationError(str(OUT_OF_DATE))
 
 
 class StartForm(RefusableForm):
@@ -138,10 +144,9 @@ class StartForm(RefusableForm):
     start = hidden_field(default=new_start_key, render_kw={"autocomplete": "off"})  # never a browser's old one
 
     def validate_start(self, field: Field) -> None:
-        """Refuse a key the page did not make, at the top of the form (it has no field)."""
+        """Refuse a key the page did not make."""
         if field.data and not START_KEY.fullmatch(field.data):
-            self.top_errors.append(str(OUT_OF_DATE))
-            raise ValidationError(str(OUT_OF_DATE))
+            raise _from_elsewhere(self)
 
     def start_key(self) -> str | None:
         """The form's key; None if it was sent without one."""

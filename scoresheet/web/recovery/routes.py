@@ -35,7 +35,6 @@ from ...storage.models import Match, User
 from .. import security
 from ..forms import ConfirmForm
 from ..match_view import back_to, refused_form
-from ..security import MAX_HAND_NUMBER
 
 bp = Blueprint("recovery", __name__, cli_group=None)
 bp.after_request(refused_form)  # a refused import or restore form answers 422, as on every page
@@ -66,7 +65,7 @@ def _hands_seen() -> int | None:
     text = request.args.get("hands")
     if text is None:
         return None
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_HAND_NUMBER)) else -1
+    return 0 if text == "0" else security.ascii_number(text) or -1
 
 
 @bp.route("/matches/<match_id>/history/restore", methods=["GET", "POST"])
