@@ -138,7 +138,7 @@ class Import(NamedTuple):
     imported by the same player before."""
 
     matches: list[Imported]
-    already: list[str]
+    imported_before: list[str]
 
 
 def import_matches(user: User, doc: Any) -> Import:

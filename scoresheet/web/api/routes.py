@@ -318,11 +318,11 @@ def my_backup() -> Any:
 @bp.post("/matches/import")
 def import_matches() -> Any:
     """Import a backup document: each match in it becomes a new match of the caller's."""
-    imported, already = backup.import_matches(g.api_user, _body())
+    imported, imported_before = backup.import_matches(g.api_user, _body())
     members = [g.api_user.username]  # an imported match's one member
     stamps = queries.hand_stamps_of([m.id for m, _sheet in imported])  # its hands' versions and uids: one query
     answer = [shapes.match_to_dict(m, sheet, stamps.get(m.id, {}), members) for m, sheet in imported]
-    return {"matches": answer, "imported_before": already}, 201
+    return {"matches": answer, "imported_before": imported_before}, 201
 
 
 def _seats_answer(match: Any) -> Any:

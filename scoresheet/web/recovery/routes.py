@@ -126,7 +126,7 @@ def import_match() -> Any:
     if form.validate_on_submit():
         try:
             doc = json.loads(form.file.data.read().decode("utf-8-sig"))
-            imported, already = backup.import_matches(current_user, doc)
+            imported, imported_before = backup.import_matches(current_user, doc)
             matches = [i.match for i in imported]
         except (Conflict, ValueError, RecursionError) as err:
             form.file.errors = [_refusal(err)]
@@ -138,12 +138,12 @@ def import_match() -> Any:
                     len(matches),
                 )
             )
-            if already:
+            if imported_before:
                 flash(
                     ngettext(
                         "%(num)d match of the backup was imported before and is not imported again.",
                         "%(num)d matches of the backup were imported before and are not imported again.",
-                        len(already),
+                        len(imported_before),
                     )
                 )
             return back_to(matches[0]) if len(matches) == 1 else redirect(url_for("pages.index"))
