@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from scoresheet.rules import Replay, hand_from_dict, replay, setup_from_dict
-from scoresheet.services import accounts
-from scoresheet.services.matches import audit, backup, commands, queries, replay_cache
+from scoresheet.services import accounts, database_backup
+from scoresheet.services.matches import audit, backup, commands, replay_cache
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand, Match, User
 
@@ -71,11 +71,11 @@ def test_the_summary_is_the_replay_after_every_kind_of_change(anna: User) -> Non
     for imported in backup.import_matches(anna, doc).matches:
         assert assert_summary_is_the_replay(imported.match.id)["hands"] in (1, 3)
 
-    users = backup.document(queries.user_matches(anna), [anna])
+    everything = database_backup.document()
     db.session.execute(db.delete(Match))
     db.session.execute(db.delete(User))
     db.session.commit()
-    assert backup.restore_database(users) == (1, 4)
+    assert database_backup.restore(everything) == (1, 4, 0)
     for match_id in db.session.execute(db.select(Match.id)).scalars():
         assert_summary_is_the_replay(match_id)
 

@@ -89,17 +89,23 @@ def make_event_once(user: User, body: Mapping[str, Any], start_key: str | None) 
 def new_event(user: User, body: Mapping[str, Any]) -> Event:
     """`make_event`'s event, checked and added to the session, not committed (an import commits
     it with the rest)."""
+    event = Event(**checked_settings(body), created_by_id=user.id, standings=dict(NO_STANDINGS))
+    event.directors.append(EventDirector(user_id=user.id))
+    db.session.add(event)
+    db.session.flush()  # its id, drawn when it is written
+    return event
+
+
+def checked_settings(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A night's settings and its seed (drawn if the body gives none), each checked (`Invalid`
+    naming it)."""
     settings = _settings(body)
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not is_int(seed) or abs(seed) >= 2**63:
         raise Invalid(_("The seed is a whole number."), "seed")
-    event = Event(**settings, seed=seed, created_by_id=user.id, standings=dict(NO_STANDINGS))
-    event.directors.append(EventDirector(user_id=user.id))
-    db.session.add(event)
-    db.session.flush()  # its id, drawn when it is written
-    return event
+    return settings | {"seed": seed}
 
 
 _SETTINGS = ("name", "game", "rounds", "seating", "hand_limit", "time_limit")

@@ -10,6 +10,10 @@ it refuses: a refusal after the matches were written takes them away again.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -64,14 +68,14 @@ def standings_xlsx(event: Event) -> bytes:
     return rows_xlsx([(pgettext("club night", "Standings"), rows)])
 
 
-def document(event: Event) -> dict[str, Any]:
-    """The whole event as a backup document."""
-    tables = [t for r in event.seated for t in r.tables]
-    ids = [t.match_id for t in tables if t.match_id is not None]
-    found = {m.id: m for m in db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars()} if ids else {}
-    kept = [found[i] for i in ids if i in found]
+def document(event: Event, whole: bool = False) -> dict[str, Any]:
+    """The whole event as a backup document; `whole`: as a whole-database backup holds it (its
+    id, codes and creator besides, its tables naming their matches by id: the backup holds the
+    matches)."""
+    ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
+    kept = [] if whole or not ids else list(db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars())
     matches = dict(zip([m.id for m in kept], backup.document(kept)["matches"], strict=True))
-    return {
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": isoformat(datetime.now(UTC)),
@@ -99,20 +103,36 @@ def document(event: Event) -> dict[str, Any]:
                 "byes": list(r.byes),
                 "seated_at": isoformat(r.seated_at),
                 "closed_at": isoformat(r.closed_at) if r.closed_at else None,
-                "tables": [
-                    {
-                        "table": t.number,
-                        "players": list(t.players),
-                        "entered_scores": t.entered_scores,
-                        "entered_by": t.entered_by,
-                        "match": matches.get(t.match_id) if t.match_id else None,
-                    }
-                    for t in r.tables
-                ],
+                "tables": [_table_document(t, matches, whole) for t in r.tables],
             }
             for r in event.seated
         ],
     }
+    if whole:
+        creator = db.session.get(User, event.created_by_id) if event.created_by_id is not None else None
+        doc["event"] |= {
+            "id": event.id,
+            "code": event.code,
+            "watch_token": event.watch_token,
+            "start_key": event.start_key,
+            "created_by": creator.username if creator else None,
+        }
+    return doc
+
+
+def _table_document(table: EventTable, matches: Mapping[str, Any], whole: bool) -> dict[str, Any]:
+    """A table of a night's backup document, with its match (`whole`: the match's id)."""
+    found: dict[str, Any] = {
+        "table": table.number,
+        "players": list(table.players),
+        "entered_scores": table.entered_scores,
+        "entered_by": table.entered_by,
+    }
+    if whole:
+        found["match_id"] = table.match_id
+    else:
+        found["match"] = matches.get(table.match_id) if table.match_id else None
+    return found
 
 
 def import_event(user: User, doc: Any) -> Event:
@@ -126,43 +146,134 @@ def import_event(user: User, doc: Any) -> Event:
 
 def _import_event(user: User, doc: Any) -> Event:
     """`import_event`, once."""
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise Invalid(_("This is not a club night's backup (format “%(format)s”).", format=FORMAT), "format")
-    if doc.get("version") != VERSION:
-        raise Invalid(_("This backup's version is not %(version)s: it cannot be read.", version=VERSION), "version")
-    settings = _object(doc.get("event"), "/event")
-    roster = [_object(p, f"/roster/{i}") for i, p in enumerate(_list(doc.get("roster"), "/roster"))]
-    directors = _list(doc.get("directors"), "/directors")
-    rounds = [_object(r, f"/rounds/{i}") for i, r in enumerate(_list(doc.get("rounds"), "/rounds"))]
-    tables = [
-        [_object(t, f"/rounds/{i}/tables/{j}") for j, t in enumerate(_list(r.get("tables"), f"/rounds/{i}/tables"))]
-        for i, r in enumerate(rounds)
-    ]
-    matches = [t["match"] for round_tables in tables for t in round_tables if t.get("match") is not None]
-    imported = [i.match for i in backup.write_matches(user, {**_MATCHES, "matches": matches})] if matches else []
-    body = {k: settings.get(k) for k in ("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")}
+    night = _Night.of(doc)
+    matches = [t["match"] for round_tables in night.tables for t in round_tables if t.get("match") is not None]
+    imported = iter([i.match for i in backup.write_matches(user, {**_MATCHES, "matches": matches})] if matches else [])
+    with _settings_at("/event"):
+        event = events.new_event(user, night.body())
+    _fill(event, night, lambda table, _where: next(imported) if table.get("match") is not None else None)
+    db.session.commit()  # the matches, the event and its rounds at once: a refusal stores none
+    return event
+
+
+def restore_events(nights: list[Any], matches: Mapping[str, Match]) -> None:
+    """The club nights of a whole-database backup written as they were (their ids, codes, watch
+    links, creators, directors, rosters and rounds, their tables on the restored `matches`),
+    each ranked again; not committed. A refusal names its place (/events/0/rounds/1/…)."""
+    linked: set[str] = set()
+    seen: set[tuple[str, int | None, str]] = set()
+
+    def match_of(table: dict[str, Any], where: str) -> Match | None:
+        match_id = table.get("match_id")
+        if match_id is None:
+            return None
+        if not isinstance(match_id, str) or match_id not in matches or match_id in linked:
+            raise Invalid(_("A table names a match of this backup, and no other table names it."), f"{where}/match_id")
+        linked.add(match_id)
+        return matches[match_id]
+
+    for k, doc in enumerate(nights):
+        try:
+            night = _Night.of(doc)
+            with _settings_at("/event"):
+                checked = events.checked_settings(night.body())
+            keys = {key: _key(night.settings.get(key), f"/event/{key}", most) for key, most in _KEYS.items()}
+            creator = _account(night.settings.get("created_by"), "/event/created_by")
+            start_key = night.settings.get("start_key")
+            if start_key is not None:  # once among one creator's nights
+                keys["start_key"] = _key(start_key, "/event/start_key", 16)
+            for key, value in keys.items():
+                once = (key, creator.id if creator and key == "start_key" else None, value)
+                if once in seen:
+                    raise Invalid(_("Another club night of this backup has this key."), f"/event/{key}")
+                seen.add(once)
+            event = Event(
+                **checked, **keys, created_by_id=creator.id if creator else None, standings=dict(results.NO_STANDINGS)
+            )
+            db.session.add(event)
+            _fill(event, night, match_of)
+        except Invalid as err:
+            raise Invalid(err.message, f"/events/{k}{err.field}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Night:
+    """A club night's backup document, its parts checked to be objects and lists."""
+
+    settings: dict[str, Any]
+    roster: list[dict[str, Any]]
+    directors: list[Any]
+    rounds: list[dict[str, Any]]
+    tables: list[list[dict[str, Any]]]
+
+    @classmethod
+    def of(cls, doc: Any) -> _Night:
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise Invalid(_("This is not a club night's backup (format “%(format)s”).", format=FORMAT), "format")
+        if doc.get("version") != VERSION:
+            raise Invalid(_("This backup's version is not %(version)s: it cannot be read.", version=VERSION), "version")
+        rounds = [_object(r, f"/rounds/{i}") for i, r in enumerate(_list(doc.get("rounds"), "/rounds"))]
+        return cls(
+            settings=_object(doc.get("event"), "/event"),
+            roster=[_object(p, f"/roster/{i}") for i, p in enumerate(_list(doc.get("roster"), "/roster"))],
+            directors=_list(doc.get("directors"), "/directors"),
+            rounds=rounds,
+            tables=[
+                [
+                    _object(t, f"/rounds/{i}/tables/{j}")
+                    for j, t in enumerate(_list(r.get("tables"), f"/rounds/{i}/tables"))
+                ]
+                for i, r in enumerate(rounds)
+            ],
+        )
+
+    def body(self) -> dict[str, Any]:
+        """The settings a night is made with (`events.checked_settings`' body)."""
+        keys = ("name", "game", "rounds", "seating", "hand_limit", "time_limit", "seed")
+        return {k: self.settings.get(k) for k in keys}
+
+
+@contextmanager
+def _settings_at(path: str) -> Iterator[None]:
+    """A refusal of the night's settings named at their place in the backup (the game's rules
+    or options are checked as a match's set-up)."""
     try:
-        event = events.new_event(user, body)
+        yield
     except Invalid as err:
-        raise Invalid(err.message, f"/event/{err.field}") from None
-    except RuleError as err:  # the game's rules or options, checked as a match's set-up
-        raise Invalid(err.message, f"/event/game/{err.field}") from None
-    event.reseats = _count(settings.get("reseats", 0), "/event/reseats")
-    if settings.get("created_at") is not None:
-        event.created_at = _when(settings["created_at"], "/event/created_at")
-    names = _roster(event, roster)
-    for k, username in enumerate(directors):
+        raise Invalid(err.message, f"{path}/{err.field}") from None
+    except RuleError as err:
+        raise Invalid(err.message, f"{path}/game/{err.field}") from None
+
+
+def _fill(event: Event, night: _Night, match_of: Callable[[dict[str, Any], str], Match | None]) -> None:
+    """The night's reseats, time, roster, directors and rounds on `event` (a table's match is
+    `match_of` the table), and its standings ranked."""
+    event.reseats = _count(night.settings.get("reseats", 0), "/event/reseats")
+    if night.settings.get("created_at") is not None:
+        event.created_at = _when(night.settings["created_at"], "/event/created_at")
+    names = _roster(event, night.roster)
+    for k, username in enumerate(night.directors):
         account = _account(username, f"/directors/{k}")
         if account is not None and not events.is_director(event, account):
             event.directors.append(EventDirector(user_id=account.id))
-    new_matches = iter(imported)
-    for i, (r, round_tables) in enumerate(zip(rounds, tables, strict=True)):
-        event.seated.append(_round(event, i, r, round_tables, names, new_matches))
-    if len(rounds) > event.rounds:
+    for i, (r, round_tables) in enumerate(zip(night.rounds, night.tables, strict=True)):
+        event.seated.append(_round(event, i, r, round_tables, names, match_of))
+    if len(night.rounds) > event.rounds:
         raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
     results.keep_standings(event.id)
-    db.session.commit()  # the matches, the event and its rounds at once: a refusal stores none
-    return event
+
+
+def _key(value: object, field: str, most: int) -> str:
+    """A night's id, code or key as this app makes them (letters, digits, - and _; at most
+    `most` of them, as its column holds)."""
+    if not isinstance(value, str) or not _KEY.fullmatch(value) or len(value) > most:
+        raise Invalid(_("This is not a key this app makes."), field)
+    return value
+
+
+_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_KEYS = {"id": 16, "code": 16, "watch_token": 64}
+"""A night's keys besides its start key, each with the length its column holds."""
 
 
 _MATCHES = {"format": backup.FORMAT, "version": backup.VERSION}
@@ -193,10 +304,15 @@ def _roster(event: Event, roster: list[dict[str, Any]]) -> set[str]:
 
 
 def _round(
-    event: Event, i: int, r: dict[str, Any], tables: list[dict[str, Any]], names: set[str], new_matches: Any
+    event: Event,
+    i: int,
+    r: dict[str, Any],
+    tables: list[dict[str, Any]],
+    names: set[str],
+    match_of: Callable[[dict[str, Any], str], Match | None],
 ) -> EventRound:
-    """A round of the backup, its tables linked to the matches just imported (in order), each
-    with its match's result kept (`tables.keep_result`'s)."""
+    """A round of the backup, each table linked to its match (`match_of` the table and its
+    place) with the match's result kept (`tables.keep_result`'s)."""
     at = f"/rounds/{i}"
     if r.get("round") != i + 1:
         raise Invalid(_("The rounds are numbered 1, 2, 3… in order."), f"{at}/round")
@@ -226,17 +342,16 @@ def _round(
                 check_table(Table(players=tuple(players), scores=tuple(scores)), club_game(event))
             except ClubError as err:
                 raise Invalid(_(MESSAGES[err.code]).format(**err.params), f"{where}/entered_scores") from None
-        match = t.get("match")
-        if match is not None and len(match["setup"]["players"]) != len(players):
-            raise Invalid(_("A table's match has a seat for every player at the table."), f"{where}/match")
         entered_by = t.get("entered_by")
-        imported = next(new_matches) if match is not None else None
+        imported = match_of(t, where)
+        if imported is not None and len(imported.setup["players"]) != len(players):
+            raise Invalid(_("A table's match has a seat for every player at the table."), f"{where}/match")
         round_.tables.append(
             EventTable(
                 number=j + 1,
                 players=players,
                 match_id=imported.id if imported is not None else None,
-                match_result=result_of(imported.status, imported.summary) if imported is not None else None,
+                match_result=result_of(imported.status, imported.summary) if imported and imported.summary else None,
                 entered_scores=scores,
                 entered_by=_text(entered_by, f"{where}/entered_by", events.MAX_NAME) if entered_by else None,
             )

@@ -1,5 +1,6 @@
-"""Backups: matches as a versioned JSON document, imported back as new matches, and the whole
-database (users with their password hashes, matches, members, hands, audit) for the CLI.
+"""Backups: matches as a versioned JSON document, imported back as new matches, and the
+matches and users of a whole-database backup restored as they were (`services/database_backup.py`
+writes the rest of it: club nights, and what is computed from the seats).
 
 The document is described by `backup.schema.json` (published as docs/backup.schema.json). An
 import checks it against that schema, then what a schema cannot say (`check_document`), and
@@ -43,6 +44,7 @@ from ...storage.models import (
     Hand,
     Match,
     Member,
+    Seat,
     SeatFigure,
     User,
     isoformat,
@@ -77,20 +79,14 @@ EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo
 """Times in a backup are from 2000 to 2100 (UTC): PostgreSQL cannot store year 10000."""
 
 
-def document(matches: list[Match], users: list[User] | None = None) -> dict[str, Any]:
-    """The backup document of these matches (and, for the whole database, these users)."""
-    doc: dict[str, Any] = {
+def document(matches: list[Match]) -> dict[str, Any]:
+    """The backup document of these matches."""
+    return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": utcnow().isoformat(),
         "matches": [_match_document(m) for m in matches],
     }
-    if users is not None:
-        doc["users"] = [
-            {"username": u.username, "password_hash": u.password_hash, "created_at": isoformat(u.created_at)}
-            for u in users
-        ]
-    return doc
 
 
 def _match_document(match: Match) -> dict[str, Any]:
@@ -205,8 +201,10 @@ def _imported_before(importer: User, checked: list[_Checked]) -> set[int]:
     return {i for i, match_id in enumerate(ids) if match_id in here}
 
 
-def restore_database(doc: Any) -> tuple[int, int]:
-    """Load a whole-database backup into this (empty) database: (users, matches) restored."""
+def restore_database(doc: Any) -> tuple[dict[str, User], list[Match]]:
+    """Write a whole-database backup's users and matches into this (empty) database as they
+    were, each match with its seats (not committed: `database_backup.restore` writes the rest
+    with them): the accounts by username, and the matches."""
     items = check_document(doc)
     users = doc.get("users")
     if users is None:
@@ -214,28 +212,84 @@ def restore_database(doc: Any) -> tuple[int, int]:
     _unique(users, "/users", "username", str.casefold)
     _unique(items, "/matches", "id", str)
     _unique(items, "/matches", "join_code", str)
+    _unique(items, "/matches", "watch_token", str)
+    for key in ("start_key", "imported_from"):  # each once among one creator's matches
+        _unique(items, "/matches", key, str, by=lambda item: item.get("created_by"))
     checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
-    for u in users:
+    for i, u in enumerate(users):
         db.session.add(
-            User(username=u["username"], password_hash=u["password_hash"], created_at=_when(u.get("created_at")))
+            User(
+                username=u["username"],
+                password_hash=u["password_hash"],
+                created_at=_when(u.get("created_at")),
+                language=u.get("language"),
+                usual_rules=_usual_rules(u.get("usual_rules"), f"/users/{i}/usual_rules"),
+            )
         )
     db.session.flush()
     accounts = {u.username: u for u in db.session.execute(db.select(User)).scalars()}
-    _store([(c, _restored_match(c, accounts)) for c in checked], None, accounts)
-    db.session.commit()
-    return len(users), len(items)
+    matches = _store([(c, _restored_match(c, accounts)) for c in checked], None, accounts)
+    _restore_seats(checked, accounts)
+    return accounts, matches
 
 
-def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any) -> None:
-    """Refuse a second item whose `key` is the `same` (a row the database would refuse)."""
-    seen: set[str] = set()
+def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any, by: Any = None) -> None:
+    """Refuse a second item whose `key` is the `same` (a row the database would refuse); `by`:
+    only among the items alike by it. An item without the key is never refused."""
+    seen: set[tuple[Any, str]] = set()
     for i, item in enumerate(items):
-        if same(item[key]) in seen:
+        if item.get(key) is None:
+            continue
+        value = (by(item) if by else None, same(item[key]))
+        if value in seen:
             raise Malformed(
                 f"{path}/{i}/{key}",
                 _("This backup holds “%(value)s” twice: a backup holds each once.", value=item[key]),
             )
-        seen.add(same(item[key]))
+        seen.add(value)
+
+
+def _usual_rules(value: Any, field: str) -> dict[str, Any] | None:
+    """A player's usual rules from a backup (the players, rules and options a new match starts
+    with), checked as a new match's set-up."""
+    if value is None:
+        return None
+    try:
+        check_setup(setup_from_dict(value))
+    except RuleError as err:
+        err.field = f"{field}/{err.field}" if err.field else field
+        raise
+    return {key: value[key] for key in ("players", "rules", "options") if key in value}
+
+
+def _restore_seats(checked: list[_Checked], accounts: dict[str, User]) -> None:
+    """Who held which seat of each restored match: a seat of the match, an account of the
+    backup, each seat and each account once a match."""
+    rows = []
+    for i, c in enumerate(checked):
+        seats: set[int] = set()
+        holders: set[int] = set()
+        for j, s in enumerate(c.data.get("seats") or []):
+            at, account = f"/matches/{i}/seats/{j}", accounts.get(s["user"])
+            if s["seat"] >= len(c.setup.players):
+                raise Malformed(f"{at}/seat", _("This match has no such seat."))
+            if account is None:
+                raise Malformed(f"{at}/user", _("“%(name)s” is not a user of this backup.", name=s["user"]))
+            if s["seat"] in seats or account.id in holders:
+                raise Malformed(at, _("A seat is held by one player, and a player holds one seat of a match."))
+            seats.add(s["seat"])
+            holders.add(account.id)
+            rows.append(
+                {
+                    "match_id": str(c.data["id"]),
+                    "seat": s["seat"],
+                    "user_id": account.id,
+                    "banked": c.data["status"] == "banked",
+                    "claimed_at": _when(s.get("claimed_at")),
+                }
+            )
+    if rows:
+        db.session.execute(db.metadata.tables[Seat.__tablename__].insert(), rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,6 +480,7 @@ def _times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
             for key in ("created_at", "updated_at")
         ]
         found += [(f"/matches/{i}/audit/{j}/at", e["at"]) for j, e in enumerate(m["audit"])]
+        found += [(f"/matches/{i}/seats/{j}/claimed_at", s.get("claimed_at")) for j, s in enumerate(m.get("seats", []))]
     return [(path, value) for path, value in found if value is not None]
 
 
@@ -488,7 +543,8 @@ def _new_match(checked: _Checked, importer: User) -> dict[str, Any]:
 
 
 def _restored_match(checked: _Checked, users: dict[str, User]) -> dict[str, Any]:
-    """The row of a checked backup match as it was: its id, join code, members and creator."""
+    """The row of a checked backup match as it was: its id, join code, members, creator, watch
+    link, rematch, start key and origin."""
     data = checked.data
     creator = users.get(data["created_by"]) if isinstance(data.get("created_by"), str) else None
     return {
@@ -499,6 +555,10 @@ def _restored_match(checked: _Checked, users: dict[str, User]) -> dict[str, Any]
         "summary": summary_of(checked.sheet),
         "created_by_id": creator.id if creator else None,
         "created_at": _when(data.get("created_at")),
+        "watch_token": data.get("watch_token"),
+        "rematch_id": data.get("rematch"),
+        "start_key": data.get("start_key"),
+        "imported_from": data.get("imported_from"),
         "members": [users[name].id for name in dict.fromkeys(data.get("members") or []) if name in users],
     }
 

@@ -26,12 +26,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from ...rules import RuleError
+from ...services import database_backup
 from ...services.club import exports
 from ...services.errors import Conflict, Invalid, ServiceError
 from ...services.matches import audit, backup, commands, queries, seats
 from ...storage import database, which_database
 from ...storage.extensions import db
-from ...storage.models import Match, User
 from .. import security
 from ..forms import ConfirmForm
 from ..match_view import back_to, refused_form
@@ -194,12 +194,11 @@ def _download(doc: dict[str, Any], filename: str) -> Response:
 @bp.cli.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def backup_command(file: str) -> None:
-    """Write the whole database (users, matches, members, hands, audit) to FILE as JSON."""
+    """Write the whole database (users, matches with their hands, history and seats, club
+    nights) to FILE as JSON."""
     which_database.require()  # never back up an empty database this command would have made
     with database.snapshot():  # one consistent state of every table, writers never held up
-        users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
-        matches = list(db.session.execute(db.select(Match).order_by(Match.created_at)).scalars())
-        doc = backup.document(matches, users)
+        doc = database_backup.document()
     tmp = f"{file}.{os.getpid()}.tmp"
     # It holds every password hash: readable by its owner only (0600), whatever the umask.
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -209,9 +208,7 @@ def backup_command(file: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, file)
-    click.echo(
-        f"Backed up {_count(len(users), 'user', 'users')} and {_count(len(matches), 'match', 'matches')} to {file}."
-    )
+    click.echo(f"Backed up {_counts(len(doc['users']), len(doc['matches']), len(doc['events']))} to {file}.")
 
 
 @bp.cli.command("restore")
@@ -233,14 +230,22 @@ def restore_command(file: str, create: bool) -> None:
             f"({current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})."
         )
     try:
-        users, matches = backup.restore_database(doc)
+        restored = database_backup.restore(doc)
     except RuleError as err:
         db.session.rollback()
         raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
-    click.echo(f"Restored {_count(users, 'user', 'users')} and {_count(matches, 'match', 'matches')} from {file}.")
+    click.echo(f"Restored {_counts(*restored)} from {file}.")
 
 
 def _count(number: int, one: str, many: str) -> str:
     """A count and its noun ("1 user", "2 users"), in the command line's English: it speaks to
     whoever keeps the server, so its words are not in the players' catalogs."""
     return f"{number} {one if number == 1 else many}"
+
+
+def _counts(users: int, matches: int, events: int) -> str:
+    """What a backup holds ("2 users and 3 matches", "2 users, 3 matches and 1 club night")."""
+    parts = [_count(users, "user", "users"), _count(matches, "match", "matches")]
+    if events:
+        parts.append(_count(events, "club night", "club nights"))
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

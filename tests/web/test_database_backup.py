@@ -1,0 +1,228 @@
+"""The whole database backed up and restored (`flask backup`, `flask restore`; docs/deploy.md,
+"Backups and restores"): a restored server is the server that was backed up, for the players
+(their seats, statistics and ratings, their usual rules and language), the tables (watch links,
+rematches) and the clubs (every night with its rounds, tables and standings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ApiUser
+from flask import Flask
+
+from scoresheet.services.matches import backup, commands
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Match, User
+
+from .helpers import WINNING_HAND, WINNING_START
+from .test_club_exports import _night, _sheets
+from .test_recovery import fresh_app
+
+
+def _banked_match(anna: Any, boris: Any) -> str:
+    """A match anna and boris played, each in a seat of their own, won and banked; its rematch
+    started and a watch link made. Its id."""
+    match = anna.new_match(players=["Аня", "Боря", "Гость"], start_scores=WINNING_START)
+    boris.post("/api/matches/join", json={"code": match["join_code"]})
+    assert anna.post(f"/api/matches/{match['id']}/seats/0/claim").status_code == 200
+    assert boris.post(f"/api/matches/{match['id']}/seats/1/claim").status_code == 200
+    anna.add_hand(match["id"], WINNING_HAND)
+    assert anna.post(f"/api/matches/{match['id']}/bank").status_code == 200
+    assert anna.post(f"/api/matches/{match['id']}/rematch").status_code == 201
+    assert anna.post(f"/api/matches/{match['id']}/watch").status_code == 201
+    return str(match["id"])
+
+
+def _everything(director: Any, anna: Any, boris: Any, match_id: str, event_id: str) -> dict[str, Any]:
+    """What the players, the table and the club see: anna's and boris's pages, the leaderboard,
+    the match with its links and rematch, the night with its rounds, tables, sheets and standings."""
+    return {
+        "anna": anna.get("/api/players/anna").json,
+        "boris": boris.get("/api/players/boris").json,
+        "versus": anna.get("/api/players/anna/versus/boris").json,
+        "board": anna.get("/api/leaderboard/tysiacha").json,
+        "links": anna.get(f"/api/matches/{match_id}/links").json,
+        "match": {k: v for k, v in anna.get(f"/api/matches/{match_id}").json.items() if k != "hands"},
+        "seats": anna.get(f"/api/matches/{match_id}/seats").json,
+        "event": director.get(f"/api/events/{event_id}").json,
+        "standings": director.get(f"/api/events/{event_id}/standings").json,
+        "sheets": _sheets(director, event_id),
+    }
+
+
+def _logged_in(app: Flask, username: str) -> ApiUser:
+    """`username` (registered with the tests' password) logged in to `app` through the API."""
+    client = app.test_client()
+    token = client.post("/api/tokens", json={"username": username, "password": "correct horse"})
+    assert token.status_code == 201  # the password hash came back
+    return ApiUser(client, username, token.json["token"])
+
+
+def test_a_restored_server_keeps_seats_figures_ratings_nights_links_and_each_players_settings(
+    app: Flask, make_user: Any, database_url: str, tmp_path: Path
+) -> None:
+    director = make_user("director")
+    event = _night(director, make_user)  # anna is on its roster
+    anna = _logged_in(app, "anna")
+    boris = make_user("boris")
+    match_id = _banked_match(anna, boris)
+    with app.app_context():
+        user = db.session.execute(db.select(User).where(User.username == "anna")).scalar_one()
+        commands.save_usual_rules(user, db.session.get(Match, match_id))
+        user.language = "uk"
+        db.session.commit()
+    before = _everything(director, anna, boris, match_id, event["id"])
+    assert before["anna"]["ratings"] and before["standings"]["standings"]  # something to lose
+
+    file = tmp_path / "everything.json"
+    backed_up = app.test_cli_runner().invoke(args=["backup", str(file)])
+    assert (
+        f"Backed up 3 users, 6 matches and 1 club night to {file}." in backed_up.output
+    )  # 4 tables, 1 banked, its rematch
+    fresh = fresh_app(app, database_url, tmp_path)
+    restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert restored.exit_code == 0, restored.output
+    assert f"Restored 3 users, 6 matches and 1 club night from {file}." in restored.output
+
+    director, anna, boris = (_logged_in(fresh, name) for name in ("director", "anna", "boris"))
+    after = _everything(director, anna, boris, match_id, event["id"])
+    for part, was in before.items():
+        assert after[part] == was, part
+    watch = before["links"]["watch_url"].split("://", 1)[1].split("/", 1)[1]
+    assert fresh.test_client().get(f"/{watch}").status_code == 200  # the watch link still opens
+    with fresh.app_context():
+        user = db.session.execute(db.select(User).where(User.username == "anna")).scalar_one()
+        assert user.language == "uk" and user.usual_rules is not None
+        assert user.usual_rules["players"] == ["Аня", "Боря", "Гость"]
+        assert db.session.get(Match, match_id).rematch_id is not None  # type: ignore[union-attr]
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _backed_up(app: Flask, make_user: Any, tmp_path: Path) -> dict[str, Any]:
+    """The whole-database backup of a night and a banked match, as `flask backup` writes it."""
+    director = make_user("director")
+    _night(director, make_user)
+    _banked_match(_logged_in(app, "anna"), make_user("boris"))
+    file = tmp_path / "everything.json"
+    assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
+    doc: dict[str, Any] = json.loads(file.read_text("utf-8"))
+    return doc
+
+
+def _banked_index(doc: dict[str, Any]) -> int:
+    """The place of the banked match (the one with a watch link) among the backup's matches."""
+    return next(i for i, m in enumerate(doc["matches"]) if m["watch_token"])
+
+
+def _stranger_on_a_seat(doc: dict[str, Any]) -> str:
+    i = _banked_index(doc)
+    doc["matches"][i]["seats"][0]["user"] = "nobody"
+    return f"/matches/{i}/seats/0/user"
+
+
+def _one_player_on_two_seats(doc: dict[str, Any]) -> str:
+    i = _banked_index(doc)
+    doc["matches"][i]["seats"][1]["user"] = doc["matches"][i]["seats"][0]["user"]
+    return f"/matches/{i}/seats/1"
+
+
+def _a_seat_the_match_has_not(doc: dict[str, Any]) -> str:
+    i = _banked_index(doc)
+    doc["matches"][i]["seats"][0]["seat"] = 5
+    return f"/matches/{i}/seats/0/seat"
+
+
+def _a_watch_link_twice(doc: dict[str, Any]) -> str:
+    i = _banked_index(doc)
+    other = 0 if i else 1
+    doc["matches"][other]["watch_token"] = doc["matches"][i]["watch_token"]
+    return f"/matches/{max(i, other)}/watch_token"
+
+
+def _a_table_on_a_match_not_in_the_backup(doc: dict[str, Any]) -> str:
+    doc["events"][0]["rounds"][0]["tables"][1]["match_id"] = "gone"
+    return "/events/0/rounds/0/tables/1/match_id"
+
+
+def _two_tables_on_one_match(doc: dict[str, Any]) -> str:
+    tables = doc["events"][0]["rounds"][0]["tables"]
+    tables[1]["match_id"] = tables[0]["match_id"]
+    return "/events/0/rounds/0/tables/1/match_id"
+
+
+def _a_night_twice(doc: dict[str, Any]) -> str:
+    doc["events"].append(json.loads(json.dumps(doc["events"][0])))
+    return "/events/1/event/id"
+
+
+def _a_night_id_longer_than_its_column(doc: dict[str, Any]) -> str:
+    doc["events"][0]["event"]["id"] = "x" * 17
+    return "/events/0/event/id"
+
+
+def _a_start_key_longer_than_its_column(doc: dict[str, Any]) -> str:
+    i = _banked_index(doc)
+    doc["matches"][i]["start_key"] = "k" * 17
+    return f"/matches/{i}/start_key"
+
+
+def _usual_rules_of_one_player(doc: dict[str, Any]) -> str:
+    k = next(k for k, u in enumerate(doc["users"]) if u["username"] == "anna")
+    doc["users"][k]["usual_rules"] = {"players": ["Аня"], "rules": "classic", "options": {}}
+    return f"/users/{k}/usual_rules/players"
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        _stranger_on_a_seat,
+        _one_player_on_two_seats,
+        _a_seat_the_match_has_not,
+        _a_watch_link_twice,
+        _a_table_on_a_match_not_in_the_backup,
+        _two_tables_on_one_match,
+        _a_night_twice,
+        _a_night_id_longer_than_its_column,
+        _a_start_key_longer_than_its_column,
+        _usual_rules_of_one_player,
+    ],
+)
+def test_a_restore_refuses_what_the_database_could_not_hold_naming_its_place_and_stores_nothing(
+    app: Flask, make_user: Any, database_url: str, tmp_path: Path, spoil: Any
+) -> None:
+    doc = _backed_up(app, make_user, tmp_path)
+    place = spoil(doc)
+    file = tmp_path / "spoilt.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    fresh = fresh_app(app, database_url, tmp_path)
+    refused = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert refused.exit_code == 1 and f"The backup was not restored ({place}" in refused.output, refused.output
+    assert "Traceback" not in refused.output
+    with fresh.app_context():
+        assert backup.is_empty()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_backup_written_before_seats_and_nights_were_kept_restores_what_it_holds(
+    app: Flask, make_user: Any, database_url: str, tmp_path: Path
+) -> None:
+    doc = _backed_up(app, make_user, tmp_path)
+    del doc["events"]
+    for user in doc["users"]:
+        del user["language"], user["usual_rules"]
+    for match in doc["matches"]:
+        for key in ("watch_token", "rematch", "start_key", "imported_from", "seats"):
+            del match[key]
+    file = tmp_path / "older.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    fresh = fresh_app(app, database_url, tmp_path)
+    restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert f"Restored 3 users and 6 matches from {file}." in restored.output, restored.output
+    with fresh.app_context():
+        db.session.remove()
+        db.engine.dispose()
