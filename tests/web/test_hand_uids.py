@@ -172,6 +172,25 @@ def test_the_correction_form_asked_for_by_a_hands_uid_is_that_hands_wherever_it_
     )
 
 
+def test_a_stale_pencil_on_the_sheet_opens_the_hand_the_player_saw_not_the_one_that_took_its_number(
+    make_phone: Any, csrf_app: Flask
+) -> None:
+    anna, boris, match_id = two_phones(make_phone, csrf_app)
+    for number, form in enumerate((BORIS_FORM, VERA_FORM, BORIS_FORM), start=1):
+        assert boris.hand(match_id, number, **form).status_code == 302
+    sheet = parse(anna.get(f"/matches/{match_id}").text)  # anna's phone shows hands 1 to 3
+    pencil = next(n for n in sheet.walk() if n.tag == "a" and n.attrs.get("aria-label") == "Correct or delete hand 2")
+    with csrf_app.app_context():
+        first, meant, third = (h.uid for h in db.session.get(Match, match_id).hands)
+    assert pencil.attrs["href"] == f"/matches/{match_id}/hands/2/edit?uid={meant}"
+    delete = boris.post(f"/matches/{match_id}/hands/1/delete?uid={first}", {"confirm": "y"})
+    assert delete.status_code == 302  # anna's sheet has not heard yet: she taps ✎ of hand 2
+    opened = anna.get(pencil.attrs["href"], follow_redirects=True)
+    assert opened.request.path == f"/matches/{match_id}/hands/1/edit"
+    assert "The hand you meant is hand 1 now: the sheet changed meanwhile." in flashes(opened.text)
+    assert f'name="uid" type="hidden" value="{meant}"' in opened.text and third not in opened.text
+
+
 def test_a_stale_take_back_never_pushes_down_the_hand_another_phone_recorded_in_its_place(
     make_phone: Any, csrf_app: Flask
 ) -> None:

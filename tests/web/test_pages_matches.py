@@ -191,7 +191,7 @@ def test_the_match_page_shows_the_sheet_and_what_is_owed(phone: Phone) -> None:
     assert "sheet 25, owes 120" in standings[2].text()
     assert "zeros 1" in standings[0].text()
     assert f'href="/matches/{match_id}/sheet.csv"' in page
-    assert f'href="/matches/{match_id}/hands/2/edit"' in page
+    assert f'href="/matches/{match_id}/hands/2/edit?uid=' in page
 
 
 def test_the_match_page_marks_the_barrel_and_hands_left(phone: Phone) -> None:

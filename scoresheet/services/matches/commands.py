@@ -437,7 +437,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     except IntegrityError:
         db.session.rollback()
         raise _NumberTaken(number) from None
-    return publish(match.id, revision, trial, sheet, current.hands_text, {number: (1, uid)}).sheet
+    return publish(match.id, revision, trial, sheet, current, {number: (1, uid)}).sheet
 
 
 def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:

@@ -37,6 +37,8 @@ class Computed:
     sheet: MatchState
     hands_text: tuple[str, ...]
     """Every hand as API.md shows it, already encoded as JSON (the bulk of a match's JSON)."""
+    uids: tuple[str, ...]
+    """Every hand's uid, in order (the sheet's ✎ links name the hand by it)."""
 
 
 _cache: OrderedDict[str, Computed] = OrderedDict()
@@ -75,7 +77,7 @@ def computed(match: Match) -> Computed:
     for record, _version, _uid in rows:
         run.add(record_from_dict(record, rules))
     stamps = {n: (version, uid) for n, (_record, version, uid) in enumerate(rows, start=1)}
-    return publish(match.id, revision, run, run.state(), (), stamps, keep=now == revision)
+    return publish(match.id, revision, run, run.state(), None, stamps, keep=now == revision)
 
 
 def publish(
@@ -83,15 +85,17 @@ def publish(
     revision: int,
     run: Replay,
     sheet: MatchState,
-    known: tuple[str, ...],
+    before: Computed | None,
     stamps: Mapping[int, tuple[int, str]],
     keep: bool = True,
 ) -> Computed:
     """A replay and its sheet as the match's sheet at `revision` (kept unless `keep` is false);
-    `known`: its first hands, already encoded; `stamps`: the version and uid of each stored
-    hand after those, by number."""
-    hands_text = known + tuple(encode(hand_json(h, sheet.setup, *stamps[h.number])) for h in sheet.hands[len(known) :])
-    result = Computed(revision, run, sheet, hands_text)
+    `before`: the sheet of its first hands, already encoded (None: no hand before); `stamps`:
+    the version and uid of each stored hand after those, by number."""
+    known, uids = (before.hands_text, before.uids) if before is not None else ((), ())
+    later = sheet.hands[len(known) :]
+    hands_text = known + tuple(encode(hand_json(h, sheet.setup, *stamps[h.number])) for h in later)
+    result = Computed(revision, run, sheet, hands_text, uids + tuple(stamps[h.number][1] for h in later))
     if not keep:
         return result
     with _lock:
@@ -107,6 +111,13 @@ def encoded_hands(match_id: str, sheet: MatchState) -> tuple[str, ...] | None:
     very sheet (else None: the caller encodes them)."""
     found = _cache.get(match_id)
     return found.hands_text if found is not None and found.sheet is sheet else None
+
+
+def hand_uids(match_id: str, sheet: MatchState) -> tuple[str, ...] | None:
+    """The uids of the hands of `sheet`, in order, if this process keeps that very sheet (else
+    None: a replay that was not kept, while another change landed)."""
+    found = _cache.get(match_id)
+    return found.uids if found is not None and found.sheet is sheet else None
 
 
 def summary_of(sheet: MatchState) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ...services import accounts
 from ...services.club import progress
 from ...services.errors import Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
+from ...services.matches.replay_cache import hand_uids
 from ...storage.database import form_page, reads_only
 from ...storage.models import Match, User, fold, new_start_key
 from ...words.house_rules import TYPED
@@ -270,6 +271,7 @@ def match(match_id: str) -> str:
         change=change,
         offer=news.offer(m, current_user, sheet, change),
         news=news.news(change, context["tichu"], m),
+        uids=hand_uids(m.id, sheet),
         seat_list=seats.seats_of(m),
         member_list=member_names,
         next_match=next_match,
