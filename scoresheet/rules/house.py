@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -189,6 +190,13 @@ def dump_scores(h: HouseRules) -> tuple[int, ...]:
     if h.dump_555 == "off":
         return ()
     return (h.dump_at, -h.dump_at) if h.dump_555 == "both" else (h.dump_at,)
+
+
+def usual_rules_of(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A set-up's players, ruleset and options as a player's usual rules keep them, for a new
+    match: tyzicha's old forced rule left out (`check_new_match`)."""
+    options = {k: v for k, v in (setup.get("options") or {}).items() if k != LEGACY}
+    return {k: setup[k] for k in ("players", "rules") if k in setup} | {"options": options}
 
 
 def check_new_match(setup: Setup) -> None:

@@ -2,22 +2,25 @@
 
 The document is a match backup (`matches/backup.py`, docs/backup.schema.json) of every match,
 with what only the database's own copy holds besides: the users (their password hashes,
-language and usual rules), each match's watch link, rematch, start key, origin and who holds
-each seat, and every club night as its own backup holds it (`club/exports.py`), its tables
-naming their matches by id. A restore writes it all into an empty database in one
-transaction and computes again what is computed from it: the players' totals and pair
-figures, each game's ratings, each night's standings. Not kept: API tokens, sessions (everyone
-logs in again) and notices (news of the moment).
+language and usual rules); each match's revision (what the phones' live updates count), time
+banked, watch link, rematch, start key, origin and who holds each seat; and every club night
+as its own backup holds it (`club/exports.py`), its tables naming their matches by id. A
+restore writes it all into an empty database in one transaction and computes again what is
+computed from it: the players' totals and pair figures, each game's ratings, each night's
+standings. Not kept: API tokens, sessions (everyone logs in again) and notices (news of the
+moment).
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from sqlalchemy import func
+
 from ..rules import Malformed
 from ..rules.figures import GAMES
 from ..storage.extensions import db
-from ..storage.models import Event, Match, Seat, User, isoformat
+from ..storage.models import Event, Match, Seat, SeatFigure, User, isoformat
 from .club import exports
 from .errors import Invalid
 from .matches import backup
@@ -43,9 +46,13 @@ def document() -> dict[str, Any]:
         seats.setdefault(s.match_id, []).append(
             {"seat": s.seat, "user": names[s.user_id], "claimed_at": isoformat(s.claimed_at)}
         )
+    when = db.select(SeatFigure.match_id, func.min(SeatFigure.banked_at)).group_by(SeatFigure.match_id)
+    banked = {match_id: at for match_id, at in db.session.execute(when)}
     doc = backup.document(matches)
     for match, data in zip(matches, doc["matches"], strict=True):
         data |= {
+            "revision": match.revision,
+            "banked_at": isoformat(banked[match.id]) if match.id in banked else None,
             "watch_token": match.watch_token,
             "rematch": match.rematch_id,
             "start_key": match.start_key,

@@ -14,10 +14,12 @@ from conftest import ApiUser
 from flask import Flask
 
 from scoresheet.services.matches import backup, commands
+from scoresheet.services.matches.versions import newer, version_of
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Match, User
 
 from .helpers import WINNING_HAND, WINNING_START
+from .test_api_club import make_event
 from .test_club_exports import _night, _sheets
 from .test_recovery import fresh_app
 
@@ -41,6 +43,8 @@ def _everything(director: Any, anna: Any, boris: Any, match_id: str, event_id: s
     the match with its links and rematch, the night with its rounds, tables, sheets and standings."""
     return {
         "anna": anna.get("/api/players/anna").json,
+        "records": anna.get("/api/players/anna/records").json,  # when each was banked
+        "played": anna.get("/api/players/anna/played").json,
         "boris": boris.get("/api/players/boris").json,
         "versus": anna.get("/api/players/anna/versus/boris").json,
         "board": anna.get("/api/leaderboard/tysiacha").json,
@@ -51,6 +55,12 @@ def _everything(director: Any, anna: Any, boris: Any, match_id: str, event_id: s
         "standings": director.get(f"/api/events/{event_id}/standings").json,
         "sheets": _sheets(director, event_id),
     }
+
+
+def _versions(app: Flask) -> dict[str, str]:
+    """Every match's version, as the phones' live updates ask for it."""
+    with app.app_context():
+        return {m.id: version_of(m) for m in db.session.execute(db.select(Match)).scalars()}
 
 
 def _logged_in(app: Flask, username: str) -> ApiUser:
@@ -66,6 +76,7 @@ def test_a_restored_server_keeps_seats_figures_ratings_nights_links_and_each_pla
 ) -> None:
     director = make_user("director")
     event = _night(director, make_user)  # anna is on its roster
+    drawn = make_event(director, name="Saturday")  # its seed drawn: 62 bits
     anna = _logged_in(app, "anna")
     boris = make_user("boris")
     match_id = _banked_match(anna, boris)
@@ -76,19 +87,24 @@ def test_a_restored_server_keeps_seats_figures_ratings_nights_links_and_each_pla
         db.session.commit()
     before = _everything(director, anna, boris, match_id, event["id"])
     assert before["anna"]["ratings"] and before["standings"]["standings"]  # something to lose
+    before["drawn"] = director.get(f"/api/events/{drawn['id']}").json
+    versions = _versions(app)
 
     file = tmp_path / "everything.json"
     backed_up = app.test_cli_runner().invoke(args=["backup", str(file)])
     assert (
-        f"Backed up 3 users, 6 matches and 1 club night to {file}." in backed_up.output
+        f"Backed up 3 users, 6 matches and 2 club nights to {file}." in backed_up.output
     )  # 4 tables, 1 banked, its rematch
     fresh = fresh_app(app, database_url, tmp_path)
     restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
     assert restored.exit_code == 0, restored.output
-    assert f"Restored 3 users, 6 matches and 1 club night from {file}." in restored.output
+    assert f"Restored 3 users, 6 matches and 2 club nights from {file}." in restored.output
 
     director, anna, boris = (_logged_in(fresh, name) for name in ("director", "anna", "boris"))
     after = _everything(director, anna, boris, match_id, event["id"])
+    after["drawn"] = director.get(f"/api/events/{drawn['id']}").json
+    # An open page's live update fetches the restored sheet (its hands have new uids).
+    assert all(newer(now, versions[match]) for match, now in _versions(fresh).items())
     for part, was in before.items():
         assert after[part] == was, part
     watch = before["links"]["watch_url"].split("://", 1)[1].split("/", 1)[1]
@@ -170,6 +186,31 @@ def _a_start_key_longer_than_its_column(doc: dict[str, Any]) -> str:
     return f"/matches/{i}/start_key"
 
 
+def _a_night_not_in_a_nights_form(doc: dict[str, Any]) -> str:
+    doc["events"][0]["format"] = "tysiacha-scoresheet"
+    return "/events/0/format"
+
+
+def _a_night_code_no_one_can_type(doc: dict[str, Any]) -> str:
+    doc["events"][0]["event"]["code"] = doc["events"][0]["event"]["code"].lower()  # codes are typed in capitals
+    return "/events/0/event/code"
+
+
+def _a_watch_link_shorter_than_any_the_app_makes(doc: dict[str, Any]) -> str:
+    doc["events"][0]["event"]["watch_token"] = "short"
+    return "/events/0/event/watch_token"
+
+
+def _a_language_the_app_does_not_speak(doc: dict[str, Any]) -> str:
+    doc["users"][0]["language"] = "fr"
+    return "/users/0/language"
+
+
+def _two_users_one_name_in_two_spellings(doc: dict[str, Any]) -> str:
+    doc["users"][0]["username"], doc["users"][1]["username"] = "\u00e9va", "e\u0301va"  # é, and e with its accent
+    return "/users/1/username"
+
+
 def _usual_rules_of_one_player(doc: dict[str, Any]) -> str:
     k = next(k for k, u in enumerate(doc["users"]) if u["username"] == "anna")
     doc["users"][k]["usual_rules"] = {"players": ["Аня"], "rules": "classic", "options": {}}
@@ -189,6 +230,11 @@ def _usual_rules_of_one_player(doc: dict[str, Any]) -> str:
         _a_night_id_longer_than_its_column,
         _a_start_key_longer_than_its_column,
         _usual_rules_of_one_player,
+        _a_night_not_in_a_nights_form,
+        _a_night_code_no_one_can_type,
+        _a_watch_link_shorter_than_any_the_app_makes,
+        _a_language_the_app_does_not_speak,
+        _two_users_one_name_in_two_spellings,
     ],
 )
 def test_a_restore_refuses_what_the_database_could_not_hold_naming_its_place_and_stores_nothing(
@@ -223,6 +269,31 @@ def test_a_backup_written_before_seats_and_nights_were_kept_restores_what_it_hol
     fresh = fresh_app(app, database_url, tmp_path)
     restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
     assert f"Restored 3 users and 6 matches from {file}." in restored.output, restored.output
+    with fresh.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_matches_of_accounts_gone_may_share_an_origin_and_a_database_with_a_night_is_not_empty(
+    app: Flask, make_user: Any, database_url: str, tmp_path: Path
+) -> None:
+    # Two players imported one backup, then deleted their accounts: the database holds two
+    # matches of no creator from the same origin (its unique index counts no missing creator).
+    doc = _backed_up(app, make_user, tmp_path)
+    for match in doc["matches"][:2]:
+        match["created_by"], match["imported_from"] = None, "abcdefghijkl"
+    file = tmp_path / "gone.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    fresh = fresh_app(app, database_url, tmp_path)
+    restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert restored.exit_code == 0, restored.output
+    # Its users and matches gone, a database holding a club night is not empty.
+    with fresh.app_context():
+        db.session.execute(db.delete(Match))
+        db.session.execute(db.delete(User))
+        db.session.commit()
+    again = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    assert again.exit_code == 1 and "This database is not empty" in again.output, again.output
     with fresh.app_context():
         db.session.remove()
         db.engine.dispose()

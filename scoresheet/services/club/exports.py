@@ -73,8 +73,10 @@ def document(event: Event, whole: bool = False) -> dict[str, Any]:
     id, codes and creator besides, its tables naming their matches by id: the backup holds the
     matches)."""
     ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
-    kept = [] if whole or not ids else list(db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars())
-    matches = dict(zip([m.id for m in kept], backup.document(kept)["matches"], strict=True))
+    matches: dict[str, Any] = {}
+    if ids and not whole:
+        kept = list(db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars())
+        matches = dict(zip([m.id for m in kept], backup.document(kept)["matches"], strict=True))
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -164,6 +166,7 @@ def restore_events(nights: list[Any], matches: Mapping[str, Match]) -> None:
     seen: set[tuple[str, int | None, str]] = set()
 
     def match_of(table: dict[str, Any], where: str) -> Match | None:
+        """The restored match a table names, each named by one table."""
         match_id = table.get("match_id")
         if match_id is None:
             return None
@@ -177,23 +180,46 @@ def restore_events(nights: list[Any], matches: Mapping[str, Match]) -> None:
             night = _Night.of(doc)
             with _settings_at("/event"):
                 checked = events.checked_settings(night.body())
-            keys = {key: _key(night.settings.get(key), f"/event/{key}", most) for key, most in _KEYS.items()}
             creator = _account(night.settings.get("created_by"), "/event/created_by")
-            start_key = night.settings.get("start_key")
-            if start_key is not None:  # once among one creator's nights
-                keys["start_key"] = _key(start_key, "/event/start_key", 16)
-            for key, value in keys.items():
-                once = (key, creator.id if creator and key == "start_key" else None, value)
-                if once in seen:
-                    raise Invalid(_("Another club night of this backup has this key."), f"/event/{key}")
-                seen.add(once)
             event = Event(
-                **checked, **keys, created_by_id=creator.id if creator else None, standings=dict(results.NO_STANDINGS)
+                **checked,
+                **_keys(night.settings, creator, seen),
+                created_by_id=creator.id if creator else None,
+                standings=dict(results.NO_STANDINGS),
             )
             db.session.add(event)
             _fill(event, night, match_of)
         except Invalid as err:
-            raise Invalid(err.message, f"/events/{k}{err.field}") from None
+            field = err.field or ""
+            raise Invalid(err.message, f"/events/{k}{'' if field.startswith('/') else '/'}{field}") from None
+
+
+def _keys(settings: dict[str, Any], creator: User | None, seen: set[tuple[str, int | None, str]]) -> dict[str, str]:
+    """A restored night's id, code, watch link and start key, each as this app makes them and
+    not another night's of the backup (`seen`: those so far; a start key among its creator's)."""
+    keys = {}
+    for key, (form, optional) in _KEYS.items():
+        value = settings.get(key)
+        if value is None and optional:
+            continue
+        if not isinstance(value, str) or not form.fullmatch(value):
+            raise Invalid(_("This is not a key this app makes."), f"/event/{key}")
+        owner = creator.id if creator and key == "start_key" else None
+        if (key, owner, value) in seen and (owner is not None or key != "start_key"):
+            raise Invalid(_("Another club night of this backup has this key."), f"/event/{key}")
+        seen.add((key, owner, value))
+        keys[key] = value
+    return keys
+
+
+_KEYS = {
+    "id": (re.compile(r"[A-Za-z0-9_-]{1,16}"), False),
+    "code": (re.compile(r"[A-Z0-9]{1,16}"), False),
+    "watch_token": (re.compile(r"[A-Za-z0-9_-]{20,64}"), False),
+    "start_key": (re.compile(r"[A-Za-z0-9_-]{1,16}"), True),
+}
+"""A night's keys: the form of each as this app makes it (and its column holds), and whether
+it may be missing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +234,7 @@ class _Night:
 
     @classmethod
     def of(cls, doc: Any) -> _Night:
+        """The parts of a night's backup, or `Invalid` naming the first that is not there."""
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise Invalid(_("This is not a club night's backup (format “%(format)s”).", format=FORMAT), "format")
         if doc.get("version") != VERSION:
@@ -261,19 +288,6 @@ def _fill(event: Event, night: _Night, match_of: Callable[[dict[str, Any], str],
     if len(night.rounds) > event.rounds:
         raise Invalid(_("The backup seats more rounds than its event plans."), "/rounds")
     results.keep_standings(event.id)
-
-
-def _key(value: object, field: str, most: int) -> str:
-    """A night's id, code or key as this app makes them (letters, digits, - and _; at most
-    `most` of them, as its column holds)."""
-    if not isinstance(value, str) or not _KEY.fullmatch(value) or len(value) > most:
-        raise Invalid(_("This is not a key this app makes."), field)
-    return value
-
-
-_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_KEYS = {"id": 16, "code": 16, "watch_token": 64}
-"""A night's keys besides its start key, each with the length its column holds."""
 
 
 _MATCHES = {"format": backup.FORMAT, "version": backup.VERSION}

@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from sqlalchemy import func
 
+from ...config import LANGUAGES
 from ...rules import (
     Malformed,
     MatchState,
@@ -36,17 +37,19 @@ from ...rules import (
     setup_from_dict,
 )
 from ...rules import setup_to_dict as setup_dict
-from ...rules.house import as_created
+from ...rules.house import as_created, usual_rules_of
 from ...storage import database
 from ...storage.extensions import db
 from ...storage.models import (
     AuditEntry,
+    Event,
     Hand,
     Match,
     Member,
     Seat,
     SeatFigure,
     User,
+    fold,
     isoformat,
     new_join_code,
     new_match_id,
@@ -71,10 +74,17 @@ MAX_DEPTH = 10
 """No backup of this app nests deeper (document, matches, match, audit, entry, after, setup,
 options…); a deeper one is refused before the schema is checked (no recursion runs out)."""
 LARGEST = 2**31 - 1
-"""Every number in a backup fits PostgreSQL's integer column."""
+"""Every number in a backup fits PostgreSQL's integer column (but a club night's seed)."""
+LARGEST_SEED = 2**63 - 1
+"""A club night's seed (a whole-database backup's `/events/<n>/event/seed`) fits its bigint."""
 MAX_VERSION = 10**6
 """The highest hand version a restore keeps: over two thousand million changes below
 `LARGEST` (a hand's version grows by one per change)."""
+REVISIONS_SKIPPED = 10_000
+"""A restored match's revision is the backed-up one and this many more: a phone that followed
+the match before the restore (on a sheet with changes made after the backup, too) sees a newer
+version and fetches the restored sheet, whose hands have new uids; no process keeps a replay
+of that revision."""
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2101, 1, 1, tzinfo=UTC)
 """Times in a backup are from 2000 to 2100 (UTC): PostgreSQL cannot store year 10000."""
 
@@ -209,12 +219,18 @@ def restore_database(doc: Any) -> tuple[dict[str, User], list[Match]]:
     users = doc.get("users")
     if users is None:
         raise Malformed("/users", _("A database backup lists its users."))
-    _unique(users, "/users", "username", str.casefold)
+    _unique(users, "/users", "username", fold)
     _unique(items, "/matches", "id", str)
     _unique(items, "/matches", "join_code", str)
     _unique(items, "/matches", "watch_token", str)
-    for key in ("start_key", "imported_from"):  # each once among one creator's matches
-        _unique(items, "/matches", key, str, by=lambda item: item.get("created_by"))
+    names = {u["username"] for u in users}
+
+    def creator(item: dict[str, Any]) -> str | None:
+        """The match's creator, if they are an account of the backup."""
+        return item.get("created_by") if item.get("created_by") in names else None
+
+    for key in ("start_key", "imported_from"):  # each once among one creator's matches (if any)
+        _unique(items, "/matches", key, str, by=creator)
     checked = [_checked_match_at(i, m) for i, m in enumerate(items)]
     for i, u in enumerate(users):
         db.session.add(
@@ -222,7 +238,7 @@ def restore_database(doc: Any) -> tuple[dict[str, User], list[Match]]:
                 username=u["username"],
                 password_hash=u["password_hash"],
                 created_at=_when(u.get("created_at")),
-                language=u.get("language"),
+                language=_language(u.get("language"), f"/users/{i}/language"),
                 usual_rules=_usual_rules(u.get("usual_rules"), f"/users/{i}/usual_rules"),
             )
         )
@@ -235,10 +251,11 @@ def restore_database(doc: Any) -> tuple[dict[str, User], list[Match]]:
 
 def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any, by: Any = None) -> None:
     """Refuse a second item whose `key` is the `same` (a row the database would refuse); `by`:
-    only among the items alike by it. An item without the key is never refused."""
+    only among the items alike by it, not None (as the database's unique index of two columns).
+    An item without the key is never refused."""
     seen: set[tuple[Any, str]] = set()
     for i, item in enumerate(items):
-        if item.get(key) is None:
+        if item.get(key) is None or (by and by(item) is None):
             continue
         value = (by(item) if by else None, same(item[key]))
         if value in seen:
@@ -249,17 +266,25 @@ def _unique(items: list[dict[str, Any]], path: str, key: str, same: Any, by: Any
         seen.add(value)
 
 
+def _language(value: Any, field: str) -> str | None:
+    """The language a player chose, one the app speaks (None: the phone's)."""
+    if value is not None and value not in LANGUAGES:
+        raise Malformed(field, _("This is not a language this app speaks."))
+    return value  # type: ignore[no-any-return]
+
+
 def _usual_rules(value: Any, field: str) -> dict[str, Any] | None:
     """A player's usual rules from a backup (the players, rules and options a new match starts
-    with), checked as a new match's set-up."""
+    with), as `commands.save_usual_rules` keeps them, checked as a new match's set-up."""
     if value is None:
         return None
+    rules = usual_rules_of(value)
     try:
-        check_setup(setup_from_dict(value))
+        check_setup(setup_from_dict(rules))
     except RuleError as err:
         err.field = f"{field}/{err.field}" if err.field else field
         raise
-    return {key: value[key] for key in ("players", "rules", "options") if key in value}
+    return rules
 
 
 def _restore_seats(checked: list[_Checked], accounts: dict[str, User]) -> None:
@@ -317,8 +342,9 @@ def _checked_match_at(index: int, data: Mapping[str, Any]) -> _Checked:
 
 
 def is_empty() -> bool:
-    """No users and no matches stored."""
-    return not any(db.session.execute(db.select(func.count()).select_from(t)).scalar_one() for t in (User, Match))
+    """No users, matches or club nights stored."""
+    tables = (User, Match, Event)
+    return not any(db.session.execute(db.select(func.count()).select_from(t)).scalar_one() for t in tables)
 
 
 def check_document(doc: Any) -> list[dict[str, Any]]:
@@ -453,9 +479,10 @@ def _check_values(doc: Any) -> None:
                     _pointer(path),
                     _("This backup holds text with a character that is not text (NUL or a lone surrogate)."),
                 )
-        if isinstance(value, float) or (isinstance(value, int) and abs(value) > LARGEST):
+        largest = LARGEST_SEED if path[:1] == ("events",) and path[-2:] == ("event", "seed") else LARGEST
+        if isinstance(value, float) or (isinstance(value, int) and abs(value) > largest):
             raise Malformed(
-                _pointer(path), _("Numbers in a backup are whole numbers up to %(largest)s.", largest=LARGEST)
+                _pointer(path), _("Numbers in a backup are whole numbers up to %(largest)s.", largest=largest)
             )
 
 
@@ -473,7 +500,7 @@ def _times(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     found = [("/exported_at", doc.get("exported_at"))]
     found += [(f"/users/{i}/created_at", u.get("created_at")) for i, u in enumerate(doc.get("users") or [])]
     for i, m in enumerate(doc["matches"]):
-        found.append((f"/matches/{i}/created_at", m.get("created_at")))
+        found += [(f"/matches/{i}/{key}", m.get(key)) for key in ("created_at", "banked_at")]
         found += [
             (f"/matches/{i}/hands/{j}/{key}", h.get(key))
             for j, h in enumerate(m["hands"])
@@ -555,6 +582,7 @@ def _restored_match(checked: _Checked, users: dict[str, User]) -> dict[str, Any]
         "summary": summary_of(checked.sheet),
         "created_by_id": creator.id if creator else None,
         "created_at": _when(data.get("created_at")),
+        "revision": min(data.get("revision", 0) + REVISIONS_SKIPPED, LARGEST),
         "watch_token": data.get("watch_token"),
         "rematch_id": data.get("rematch"),
         "start_key": data.get("start_key"),
@@ -610,7 +638,8 @@ def _store(
                 _entry(match_id, importer.id, importer.username, "match_imported", after={"from": str(data.get("id"))})
             )
         if data["status"] == "banked":  # an imported banked match counts in the statistics
-            figures += statistics.figure_rows(match_id, checked.sheet, _banked_time(data["audit"]))
+            banked_at = _when(data["banked_at"]) if data.get("banked_at") else _banked_time(data["audit"])
+            figures += statistics.figure_rows(match_id, checked.sheet, banked_at)
     db.session.flush()
     db.session.execute(db.insert(Match), match_rows)
     for model, rows in ((Member, members), (Hand, hands), (SeatFigure, figures)):

@@ -33,7 +33,7 @@ from ...rules import (
     setup_to_dict,
 )
 from ...rules.figures import game_of
-from ...rules.house import LEGACY, check_new_match
+from ...rules.house import check_new_match, usual_rules_of
 from ...rules.setup import check_new_names
 from ...rules.tichu import TICHU
 from ...storage.database import made_once, read_locked
@@ -151,9 +151,7 @@ def rematch(match: Match, user: User) -> tuple[Match, bool]:
 def save_usual_rules(user: User, match: Match) -> None:
     """Keep this match's players, ruleset and options as the user's usual rules (RULES.md §6,
     §11), for `start_usual`."""
-    setup = match.setup
-    options = {k: v for k, v in setup.get("options", {}).items() if k != LEGACY}  # §7: old only
-    user.usual_rules = {"players": list(setup["players"]), "rules": setup["rules"], "options": options}
+    user.usual_rules = usual_rules_of(match.setup)
     db.session.commit()
 
 

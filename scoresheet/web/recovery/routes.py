@@ -24,6 +24,7 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from sqlalchemy.exc import DBAPIError
 
 from ...rules import RuleError
 from ...services import database_backup
@@ -234,6 +235,9 @@ def restore_command(file: str, create: bool) -> None:
     except RuleError as err:
         db.session.rollback()
         raise click.ClickException(f"The backup was not restored ({err.field}): {err.message}") from None
+    except DBAPIError as err:  # what the checks did not foresee, refused by the database itself
+        db.session.rollback()
+        raise click.ClickException(f"The backup was not restored: the database refused it ({err.orig}).") from None
     click.echo(f"Restored {_counts(*restored)} from {file}.")
 
 
