@@ -5,7 +5,9 @@ backup holds them) that imports back as a new event with the same standings and 
 The document (`format` "tysiacha-scoresheet-event", `version` 1) is described in docs/club.md.
 Its tables' matches are match backups (`backup.py`, docs/backup.schema.json) and are imported
 by that code, checked and replayed first; the rest is checked here. An import stores nothing
-it refuses: a refusal after the matches were written takes them away again.
+it refuses: a refusal after the matches were written takes them away again. A whole-database
+backup holds every night in the same form with its keys and creator, its tables naming their
+matches by id; `restore_events` writes them back as they were, with the same checks.
 """
 
 from __future__ import annotations
@@ -204,11 +206,13 @@ def _keys(settings: dict[str, Any], creator: User | None, seen: set[tuple[str, i
             continue
         if not isinstance(value, str) or not form.fullmatch(value):
             raise Invalid(_("This is not a key this app makes."), f"/event/{key}")
-        owner = creator.id if creator and key == "start_key" else None
-        if (key, owner, value) in seen and (owner is not None or key != "start_key"):
-            raise Invalid(_("Another club night of this backup has this key."), f"/event/{key}")
-        seen.add((key, owner, value))
         keys[key] = value
+        if key == "start_key" and creator is None:  # (the database's index counts no missing creator)
+            continue
+        once = (key, creator.id if key == "start_key" and creator else None, value)
+        if once in seen:
+            raise Invalid(_("Another club night of this backup has this key."), f"/event/{key}")
+        seen.add(once)
     return keys
 
 
