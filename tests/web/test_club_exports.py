@@ -157,6 +157,9 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         table["players"] = [" Dana" if p == "Dana" else p for p in table["players"]]
     username_number = json.loads(json.dumps(doc))
     username_number["roster"][0]["username"] = 7
+    two_at_a_table = json.loads(json.dumps(doc))  # no match, no scores: a table of two is still no table
+    table = two_at_a_table["rounds"][1]["tables"][1]
+    table["players"], table["match"], table["entered_scores"] = table["players"][:2], None, None
     for bad, field in (
         ({**doc, "format": "tysiacha-scoresheet"}, "format"),
         ({**doc, "version": 2}, "version"),
@@ -171,6 +174,7 @@ def test_an_import_refused_stores_nothing_and_names_the_place(app: Flask, direct
         (renumbered, "/rounds/0/tables/1/table"),
         (spaced, "/roster/1/name"),
         (username_number, "/roster/0/username"),
+        (two_at_a_table, "/rounds/1/tables/1/players"),
         ({**doc, "directors": [1]}, "/directors/0"),
         ({**doc, "event": {**doc["event"], "game": {**doc["event"]["game"], "options": []}}}, "/event/game/options"),
     ):

@@ -353,13 +353,17 @@ def _round(
             raise Invalid(_("A table or a bye names only players of the roster, each once."), f"{where}/players")
         placed |= set(players)
         scores = t.get("entered_scores")
-        if scores is not None:
-            if not isinstance(scores, list) or not all(events.is_int(s) and abs(s) < 10**6 for s in scores):
-                raise Invalid(_("Scores are a list of whole numbers, in seat order."), f"{where}/entered_scores")
-            try:
-                check_table(Table(players=tuple(players), scores=tuple(scores)), club_game(event))
-            except ClubError as err:
-                raise Invalid(_(MESSAGES[err.code]).format(**err.params), f"{where}/entered_scores") from None
+        if scores is not None and (
+            not isinstance(scores, list) or not all(events.is_int(s) and abs(s) < 10**6 for s in scores)
+        ):
+            raise Invalid(_("Scores are a list of whole numbers, in seat order."), f"{where}/entered_scores")
+        try:  # a table of the game's size (a Tichu table seats four), its scores one a seat or team
+            check_table(
+                Table(players=tuple(players), scores=None if scores is None else tuple(scores)), club_game(event)
+            )
+        except ClubError as err:
+            field = "entered_scores" if err.field == "scores" else "players"
+            raise Invalid(_(MESSAGES[err.code]).format(**err.params), f"{where}/{field}") from None
         entered_by = t.get("entered_by")
         imported = match_of(t, where)
         if imported is not None and len(imported.setup["players"]) != len(players):
