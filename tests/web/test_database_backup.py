@@ -20,6 +20,7 @@ from scoresheet.storage.models import Match, User
 
 from .helpers import WINNING_HAND, WINNING_START
 from .test_api_club import make_event
+from .test_backup_checks import close
 from .test_club_exports import _night, _sheets
 from .test_recovery import fresh_app
 
@@ -127,6 +128,15 @@ def _backed_up(app: Flask, make_user: Any, tmp_path: Path) -> dict[str, Any]:
     assert app.test_cli_runner().invoke(args=["backup", str(file)]).exit_code == 0
     doc: dict[str, Any] = json.loads(file.read_text("utf-8"))
     return doc
+
+
+def _restored(app: Flask, database_url: str, tmp_path: Path, doc: dict[str, Any]) -> tuple[Flask, Any]:
+    """`doc` written to a file and restored by `flask restore` into a new, empty database: the
+    app on that database, and what the command did."""
+    file = tmp_path / "restored.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    fresh = fresh_app(app, database_url, tmp_path)
+    return fresh, fresh.test_cli_runner().invoke(args=["restore", str(file)])
 
 
 def _banked_index(doc: dict[str, Any]) -> int:
@@ -242,16 +252,12 @@ def test_a_restore_refuses_what_the_database_could_not_hold_naming_its_place_and
 ) -> None:
     doc = _backed_up(app, make_user, tmp_path)
     place = spoil(doc)
-    file = tmp_path / "spoilt.json"
-    file.write_text(json.dumps(doc), "utf-8")
-    fresh = fresh_app(app, database_url, tmp_path)
-    refused = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    fresh, refused = _restored(app, database_url, tmp_path, doc)
     assert refused.exit_code == 1 and f"The backup was not restored ({place}" in refused.output, refused.output
     assert "Traceback" not in refused.output
     with fresh.app_context():
         assert backup.is_empty()
-        db.session.remove()
-        db.engine.dispose()
+    close(fresh)
 
 
 def test_a_backup_written_before_seats_and_nights_were_kept_restores_what_it_holds(
@@ -262,16 +268,11 @@ def test_a_backup_written_before_seats_and_nights_were_kept_restores_what_it_hol
     for user in doc["users"]:
         del user["language"], user["usual_rules"]
     for match in doc["matches"]:
-        for key in ("watch_token", "rematch", "start_key", "imported_from", "seats"):
+        for key in ("revision", "banked_at", "watch_token", "rematch", "start_key", "imported_from", "seats"):
             del match[key]
-    file = tmp_path / "older.json"
-    file.write_text(json.dumps(doc), "utf-8")
-    fresh = fresh_app(app, database_url, tmp_path)
-    restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
-    assert f"Restored 3 users and 6 matches from {file}." in restored.output, restored.output
-    with fresh.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    fresh, restored = _restored(app, database_url, tmp_path, doc)
+    assert "Restored 3 users and 6 matches from " in restored.output, restored.output
+    close(fresh)
 
 
 def test_matches_of_accounts_gone_may_share_an_origin_and_a_database_with_a_night_is_not_empty(
@@ -282,18 +283,13 @@ def test_matches_of_accounts_gone_may_share_an_origin_and_a_database_with_a_nigh
     doc = _backed_up(app, make_user, tmp_path)
     for match in doc["matches"][:2]:
         match["created_by"], match["imported_from"] = None, "abcdefghijkl"
-    file = tmp_path / "gone.json"
-    file.write_text(json.dumps(doc), "utf-8")
-    fresh = fresh_app(app, database_url, tmp_path)
-    restored = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    fresh, restored = _restored(app, database_url, tmp_path, doc)
     assert restored.exit_code == 0, restored.output
     # Its users and matches gone, a database holding a club night is not empty.
     with fresh.app_context():
         db.session.execute(db.delete(Match))
         db.session.execute(db.delete(User))
         db.session.commit()
-    again = fresh.test_cli_runner().invoke(args=["restore", str(file)])
+    again = fresh.test_cli_runner().invoke(args=["restore", str(tmp_path / "restored.json")])
     assert again.exit_code == 1 and "This database is not empty" in again.output, again.output
-    with fresh.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(fresh)
