@@ -222,6 +222,21 @@ def test_a_co_director_has_the_same_rights(director: Any, make_user: Any) -> Non
     assert (nobody.status_code, nobody.json["field"]) == (422, "username")
 
 
+def test_a_co_director_added_after_a_round_was_seated_corrects_its_tables(director: Any, make_user: Any) -> None:
+    # The directors of a round are members of its tables' matches from its seating; one added
+    # later is made a member of every table seated so far (CLUB.md §4: corrected at any time).
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    table = director.post(f"{url}/rounds").json["tables"][0]
+    director.add_hand(table["match_id"], made(0))
+    boris = make_user("boris")
+    assert director.post(f"{url}/directors", json={"username": "boris"}).status_code == 201
+    assert boris.get(f"/api/matches/{table['match_id']}").status_code == 200
+    corrected = boris.put(f"/api/matches/{table['match_id']}/hands/1", json=missed(1))
+    assert corrected.status_code == 200, corrected.json
+
+
 def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user: Any) -> None:
     event = make_event(director)
     url = f"/api/events/{event['id']}/roster"

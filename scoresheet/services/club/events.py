@@ -175,10 +175,16 @@ def add_rounds(event: Event, rounds: object) -> Event:
 
 
 def add_director(event: Event, username: object) -> User:
-    """Make an account a co-director of the event (the same rights as its maker)."""
+    """Make an account a co-director of the event (the same rights as its maker): a member of
+    every table's match seated so far too, as the directors of a round are when it is seated,
+    so that they correct any of them (CLUB.md §1, §4)."""
     user = account(username)
     if not is_director(event, user):
         event.directors.append(EventDirector(user_id=user.id))
+        ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
+        for match in db.session.execute(db.select(Match).where(Match.id.in_(ids))).scalars() if ids else ():
+            if not any(m.user_id == user.id for m in match.members):
+                match.members.append(Member(user_id=user.id))
         db.session.commit()
     return user
 
