@@ -446,6 +446,34 @@ def test_a_tichu_night_takes_teams_on_the_roster_and_a_paper_result_per_team(mak
     assert rows["Gleb"] == ["0.0", "0"]
 
 
+def test_a_tichu_player_who_came_without_a_team_is_given_one_on_the_roster_and_seated(make_phone: Any) -> None:
+    # A check-in (or the director) may come without a team; seating then refuses the night
+    # until every player has one: the roster gives it, as the API's roster change does.
+    director = make_phone("director")
+    night = make_night(director, rules="tichu", target="")
+    page = f"/events/{night}"
+    for name, team in (("Dana", "Red"), ("Egor", "Blue"), ("Fima", "Red"), ("Gleb", "")):
+        assert director.post(f"{page}/roster", {"guest": name, "team": team}, form_url=page).status_code == 302
+    forms = [n for n in parse(director.get(page).text).walk() if n.tag == "form" and "team-form" in n.classes()]
+    assert [f.attrs["action"] for f in forms][-1] == f"{page}/roster/Gleb"  # each player's team, Gleb's empty
+    assert director.post(f"{page}/rounds", {}, form_url=page).status_code == 422
+    given = director.post(f"{page}/roster/Gleb", {"team": "blue"}, form_url=page, follow_redirects=True)
+    assert "Gleb plays in team Blue." in flashes(given.text)  # spelt as the roster spells it
+    three = director.post(f"{page}/roster/Fima", {"team": "Blue"}, form_url=page, follow_redirects=True)
+    assert any("Blue" in f for f in flashes(three.text)) and roster_teams(director, night)["Fima"] == "Red"
+    assert director.post(f"{page}/rounds", {}, form_url=page).status_code == 302
+    _match_id, players = the_table(director)
+    assert sorted(players) == ["Dana", "Egor", "Fima", "Gleb"]
+
+
+def roster_teams(director: Phone, night: str) -> dict[str, str | None]:
+    """Each roster name and its team, as stored."""
+    with director.client.application.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        return {p.name: p.team for p in event.roster}
+
+
 def test_a_player_the_director_typed_in_as_a_guest_checks_in_as_that_guest_and_takes_the_seat(
     make_phone: Any,
 ) -> None:

@@ -94,9 +94,11 @@ class RosterForm(RefusableForm):
 
 
 class StatusForm(RefusableForm):
-    """Mark a roster entry present, absent or dropped (one button each)."""
+    """Mark a roster entry present, absent or dropped (one button each), or (no status) give it
+    a Tichu team (empty: none)."""
 
-    status = hidden_field(validators=[InputRequired()])
+    status = hidden_field()
+    team = StringField(_l("Team"), filters=[strip], render_kw={"maxlength": MAX_NAME, "autocomplete": "off"})
 
 
 class DirectorForm(RefusableForm):

@@ -184,14 +184,21 @@ def add_player(event_id: str) -> Any:
 @bp.post("/events/<event_id>/roster/<path:name>")
 @login_required
 def mark_player(event_id: str, name: str) -> Any:
-    """Mark a player present, absent (for the next round) or dropped."""
+    """Mark a player present, absent (for the next round) or dropped, or give them a Tichu team
+    (a player with none cannot be seated: CLUB.md §1)."""
     event = events.event_for_director(event_id, current_user)
     form = StatusForm()
     if form.validate_on_submit():
+        change = {"status": form.status.data} if form.status.data else {"team": form.team.data or None}
         try:
-            events.change_roster(event, name, {"status": form.status.data}, current_user)
-        except Invalid as err:
+            entry = events.change_roster(event, name, change, current_user)
+        except (Invalid, Conflict) as err:
             flash(err.message, "warning")
+        else:
+            if "team" in change and entry.team:
+                flash(_("%(name)s plays in team %(team)s.", name=entry.name, team=entry.team))
+            elif "team" in change:
+                flash(_("%(name)s plays in no team now.", name=entry.name))
         return _back(event, "#roster")
     return _back(event, "#roster")
 
