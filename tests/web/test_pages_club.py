@@ -271,7 +271,9 @@ def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_cou
     assert "entered by director" in page
     rows = standings_rows(page)
     assert rows[0] == ["1", players[0], "2.0", "253"]
-    assert sorted(rows[1:]) == sorted([["2", players[1], "0.5", "-127"], ["2", players[2], "0.5", "-127"]])
+    assert sorted(rows[1:]) == sorted([["2", players[1], "0.5", "−127"], ["2", players[2], "0.5", "−127"]])
+    russian = standings_rows(director.get(f"/events/{night}", headers={"Accept-Language": "ru"}).text)
+    assert russian[0][2:] == ["2,0", "253"] and russian[1][2:] == ["0,5", "−127"]  # as the sheet writes numbers
 
 
 def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_phone: Any) -> None:
@@ -442,7 +444,7 @@ def test_a_tichu_night_takes_teams_on_the_roster_and_a_paper_result_per_team(mak
     assert director.post(url, {"score_0": "1040", "score_1": "760"}).status_code == 302
     rows = {r[1]: r[2:] for r in standings_rows(director.get(page).text)}
     for seat, name in enumerate(players):
-        assert rows[name] == (["2.0", "140"] if seat % 2 == 0 else ["0.0", "-140"])
+        assert rows[name] == (["2.0", "140"] if seat % 2 == 0 else ["0.0", "−140"])
     assert rows["Gleb"] == ["0.0", "0"]
 
 
