@@ -263,6 +263,9 @@ def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_cou
     assert bad.status_code == 422
     assert errors_next_to(bad.text, "score_1") == ["Enter a whole number."]
     assert errors_next_to(bad.text, "score_2") == ["Enter a whole number."]
+    too_big = director.post(url, {"score_0": "9999999", "score_1": "640", "score_2": "640"})
+    assert too_big.status_code == 422  # a whole number, but no table's score: says which bound
+    assert "A score is at most 999,999 and at least −999,999." in all_errors(too_big.text)
     # 1020, 640, 640: the first 2 match points and 1020 − 766⅔ = +253; the others share
     # the rest, 0.5 each, and 640 − 766⅔ = −127 (CLUB.md §2).
     good = director.post(url, {"score_0": "1020", "score_1": "640", "score_2": "640"})
@@ -348,6 +351,20 @@ def test_a_hand_of_a_nights_ended_table_is_corrected_on_its_page_but_never_delet
     assert f"/matches/{ordinary}/hands/1/edit" not in director.get(f"/matches/{ordinary}").text
     refused = director.get(f"/matches/{ordinary}/hands/1/edit", follow_redirects=True)
     assert "This match is closed: its hands can no longer change." in flashes(refused.text)
+
+
+def test_banking_a_nights_table_never_says_its_sheet_cannot_change(make_phone: Any) -> None:
+    # A club night's table is corrected at any time, banked too (CLUB.md §4): its bank page
+    # says so, where an ordinary match's says nobody can change it again.
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    match_id, _players = the_table(director)
+    page = director.get(f"/matches/{match_id}/bank").text
+    assert "a hand can still be corrected" in page and "nobody can change it again" not in page
+    ordinary = director.new_match()
+    assert "nobody can change it again" in director.get(f"/matches/{ordinary}/bank").text
 
 
 def test_a_round_that_cannot_be_seated_again_stays_as_it_was(make_phone: Any) -> None:

@@ -39,7 +39,7 @@ from ...storage.models import (
     lookup_name,
     utcnow,
 )
-from ...words import _
+from ...words import _, values
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
@@ -59,6 +59,8 @@ STATUSES = ("present", "absent", "dropped")
 SEATINGS = ("fours", "byes")
 SEED_BITS = 62
 """A drawn seed fits a signed 64-bit column."""
+MOST_SCORE = 10**6 - 1
+"""The largest score a paper result gives a table's player or team (and the lowest, negative)."""
 _PLACEHOLDERS = ("A", "B", "C", "D")
 """Names a set-up is checked with when the event is made (no table is seated yet)."""
 
@@ -387,8 +389,12 @@ def enter_result(event: Event, number: int, table_number: int, scores: object, u
     table = next((t for t in round_.tables if t.number == table_number), None)
     if table is None:
         raise NotFound(_("Round %(r)d has no table %(t)d.", r=number, t=table_number))
-    if not isinstance(scores, list) or not all(is_int(s) and abs(s) < 10**6 for s in scores):
+    if not isinstance(scores, list) or not all(is_int(s) for s in scores):
         raise Invalid(_("Scores are a list of whole numbers, in seat order."), "scores")
+    if any(abs(s) > MOST_SCORE for s in scores):
+        raise Invalid(
+            _("A score is at most %(most)s and at least −%(most)s.", most=values.number(MOST_SCORE)), "scores"
+        )
     check_table(Table(players=tuple(table.players), scores=tuple(scores)), club_game(event))
     with standings_later():  # ranked once, with the scores entered
         table.entered_scores = list(scores)

@@ -354,7 +354,7 @@ def _round(
         placed |= set(players)
         scores = t.get("entered_scores")
         if scores is not None and (
-            not isinstance(scores, list) or not all(events.is_int(s) and abs(s) < 10**6 for s in scores)
+            not isinstance(scores, list) or not all(events.is_int(s) and abs(s) <= events.MOST_SCORE for s in scores)
         ):
             raise Invalid(_("Scores are a list of whole numbers, in seat order."), f"{where}/entered_scores")
         try:  # a table of the game's size (a Tichu table seats four), its scores one a seat or team

@@ -123,7 +123,7 @@ class JoinEventForm(RefusableForm):
     )
     team = StringField(_l("Team (Tichu)"), filters=[strip], validators=[Optional()], render_kw={"maxlength": MAX_NAME})
     name = StringField(
-        _l("Already on the list as a guest? That name"),
+        _l("Already on the list as a guest? Your name there"),
         filters=[strip],
         validators=[Optional()],
         render_kw={"maxlength": MAX_NAME, "autocomplete": "off"},

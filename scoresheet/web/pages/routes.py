@@ -479,7 +479,10 @@ _CLOSINGS = {
 def close(match_id: str, step: str) -> Any:
     """Bank a finished match, or end an unfinished one, after a confirmation."""
     title, question, command, done = _CLOSINGS[step]
-    return _confirmed(queries.get_match(match_id, current_user), title, question, command, done)
+    m = queries.get_match(match_id, current_user)
+    if step == "bank" and m.event_table_id is not None:  # a club night's table (CLUB.md §4)
+        question = _l("The sheet keeps its winner; as at every table of a club night, a hand can still be corrected.")
+    return _confirmed(m, title, question, command, done)
 
 
 def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object], done: Any) -> Any:
