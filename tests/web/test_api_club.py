@@ -250,6 +250,17 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
     assert director.post(url, json={"username": "anna"}).status_code == 409
     assert director.post(url, json={"username": "nobody"}).json["field"] == "username"
     assert director.post(url, json={"guest": "Egor", "team": "Reds"}).json["field"] == "team"
+    # A run of spaces inside a name is one (a page shows it so: the roster would seem to hold
+    # one name twice), and dots alone are no name a link can carry ("/roster/.." is the roster).
+    assert director.post(url, json={"guest": "Ежик в  тумане"}).json["roster"][-1]["name"] == "Ежик в тумане"
+    again = director.post(url, json={"guest": "Ежик   в тумане"})
+    assert (again.status_code, again.json["field"]) == (409, "guest")
+    for dots in (".", ".."):
+        refused = director.post(url, json={"guest": dots})
+        assert (refused.status_code, refused.json) == (
+            422,
+            {"error": "Give a name with a letter or a digit in it.", "field": "guest"},
+        )
 
 
 def test_a_player_is_marked_absent_or_dropped_and_a_bad_status_is_refused(director: Any) -> None:

@@ -10,6 +10,7 @@ match (`commands.create_table_match`), with the event's game and options.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -515,21 +516,31 @@ def is_int(value: object) -> bool:
 
 
 def _text(value: object, field: str, most: int) -> str:
-    """A name: text of 1 to `most` characters, spaces trimmed, one of them at least visible."""
+    """A name: text of 1 to `most` characters, one of them at least visible, spaces trimmed and
+    a run of them inside made one (a page shows "Ann  Lee" as "Ann Lee": the roster would seem
+    to hold one name twice)."""
     if not isinstance(value, str) or not visible(value):
         raise Invalid(_("Give a name."), field)
-    if len(value.strip()) > most:
+    name = _SPACES.sub(" ", value.strip())
+    if len(name) > most:
         raise Invalid(_("A name has at most %(n)d characters.", n=most), field)
-    return printable(value.strip(), field)
+    return printable(name, field)
+
+
+_SPACES = re.compile(" {2,}")
+"""A run of spaces inside a name, made one."""
 
 
 def player_name(name: str, field: str) -> str:
     """`name` if the engine takes it as a player's (a roster name is one at its tables:
-    `rules.setup.check_name`), else 422 on `field` with the engine's words."""
+    `rules.setup.check_name`) and a link can name it (not dots alone: "." and ".." are no place
+    in a path), else 422 on `field`."""
     try:
         check_name(name)
     except RuleError as err:
         raise Invalid(err.message, field) from None
+    if not name.strip("."):
+        raise Invalid(_("Give a name with a letter or a digit in it."), field)
     return name
 
 
