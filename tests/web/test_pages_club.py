@@ -250,6 +250,13 @@ def test_the_table_cards_carry_number_players_in_seat_order_and_the_tables_join_
             assert match.join_code in cards
     assert cards.count('class="table-card"') == 2 and cards.count("<svg") == 2
     assert "<nav" not in cards
+    with director.client.application.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        assert cards.count(f"seed of the draw {event.seed}") == 2  # CLUB.md §3: the draw can be checked
+    # Each table's sheet names its night, round and table, a link back to the night (CLUB.md §3).
+    sheet = director.get(f"/matches/{tables[0].match_id}").text
+    assert f'<a href="/events/{night}">Friday club · round 1 · table 1</a>' in sheet
 
 
 def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_counts(make_phone: Any) -> None:

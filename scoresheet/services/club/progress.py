@@ -51,6 +51,31 @@ class MySeat:
     match_id: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where a club night's table match is played: its night, round and table (CLUB.md §3 names
+    the match "<event> · round r · table t")."""
+
+    event_id: str
+    event: str
+    round: int
+    table: int
+
+
+def place_of(match: Match) -> TablePlace | None:
+    """The night, round and table of a club night's table match (one query); None for any
+    other match (no query: the match knows whether it is a table)."""
+    if match.event_table_id is None:
+        return None
+    row = db.session.execute(
+        db.select(Event.id, Event.name, EventRound.number, EventTable.number)
+        .join(EventRound, EventRound.event_id == Event.id)
+        .join(EventTable, EventTable.round_id == EventRound.id)
+        .where(EventTable.id == match.event_table_id)
+    ).one()
+    return TablePlace(*row)
+
+
 def table_states(event: Event, round_: EventRound) -> list[TableState]:
     """Every table of the round as it stands: hands played, scores, the barrel, done or not
     (the round's matches read at once, `read_tables`, not one query a table)."""

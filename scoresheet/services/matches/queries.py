@@ -74,6 +74,8 @@ def _match_and_members(for_update: bool, by_token: bool = False) -> Any:
         .where(Match.id == bindparam("match_id"))
         .order_by(Member.id)
     )
+    if not by_token:  # the page names a club night's table's night (no statement more for that)
+        query = query.options(undefer(Match.event_table_id))
     if not for_update:
         return query
     if by_token:

@@ -272,6 +272,7 @@ def match(match_id: str) -> str:
         offer=news.offer(m, current_user, sheet, change),
         news=news.news(change, context["tichu"], m),
         uids=hand_uids(m.id, sheet),
+        place=progress.place_of(m),
         seat_list=seats.seats_of(m),
         member_list=member_names,
         next_match=next_match,
