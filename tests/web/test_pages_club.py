@@ -134,7 +134,10 @@ def test_the_roster_takes_guests_and_accounts_and_refuses_a_name_twice_or_an_unk
     nobody = director.post(url, {"username": "nobody"}, form_url=page)
     assert errors_next_to(nobody.text, "username") == ["There is no account of that username."]
     neither = director.post(url, {}, form_url=page)
-    assert errors_next_to(neither.text, "guest") == ["Add a player by “username” or by “guest”, one of them."]
+    one_of_two = ["Type a guest's name, or an account's username: one of the two."]  # the page's words, no API key
+    assert errors_next_to(neither.text, "guest") == one_of_two
+    both = director.post(url, {"guest": "Egor", "username": "anna"}, form_url=page)
+    assert both.status_code == 422 and errors_next_to(both.text, "guest") == one_of_two
     assert roster_of(director.client.application, night) == {"Dana": "present", "anna": "present"}
 
 
@@ -212,6 +215,12 @@ def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refus
     joined = anna.post("/events/join", {"code": code.lower()}, form_url="/")
     assert joined.status_code == 302 and joined.location.endswith(f"/events/{night}")
     assert roster_of(app, night) == {"anna": "present"}
+    # Checked in again after the director marked her: the mark stays, and the page says so.
+    for status, words in (("absent", "marked absent for the next round"), ("dropped", "dropped from this night")):
+        director.post(f"/events/{night}/roster/anna", {"status": status}, form_url=f"/events/{night}")
+        again = anna.post("/events/join", {"code": code}, form_url="/", follow_redirects=True)
+        assert any(words in f for f in flashes(again.text)) and roster_of(app, night) == {"anna": status}
+        assert not any("You are checked in" in f for f in flashes(again.text))
 
 
 def test_only_a_director_sees_or_uses_the_controls(make_phone: Any) -> None:

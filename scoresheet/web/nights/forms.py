@@ -88,6 +88,15 @@ class RosterForm(RefusableForm):
     )
     team = StringField(_l("Team (Tichu)"), filters=[strip], render_kw={"maxlength": MAX_NAME, "autocomplete": "off"})
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """One of the two boxes filled, said next to them in the page's words (the service's
+        refusal names the API's keys)."""
+        valid = super().validate(extra_validators)
+        if bool(self.guest.data) == bool(self.username.data):
+            self.refuse("guest", _l("Type a guest's name, or an account's username: one of the two."))
+            return False
+        return valid
+
     def to_data(self) -> tuple[str | None, str | None, str | None]:
         """Username, guest name and team, each None when left empty."""
         return (self.username.data or None, self.guest.data or None, self.team.data or None)
