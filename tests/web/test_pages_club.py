@@ -343,6 +343,9 @@ def test_a_hand_of_a_nights_ended_table_is_corrected_on_its_page_but_never_delet
     assert director.hand(match_id, **played(0, 100, [None, 20, 20])).status_code == 302
     assert director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}).status_code == 302
     sheet = director.get(f"/matches/{match_id}").text
+    # An ended table counts for the night as it stands: never "without a winner", no rematch.
+    assert "This table has ended: its scores count for the night as they stand." in sheet
+    assert "without a winner" not in sheet and "Rematch" not in sheet
     assert re.search(f'href="/matches/{match_id}/hands/1/edit[?]uid=[^"]+" aria-label="Correct hand 1"', sheet)  # §4
     form = director.get(f"/matches/{match_id}/hands/1/edit")
     assert form.status_code == 200
