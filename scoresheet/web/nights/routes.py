@@ -284,14 +284,16 @@ def add_round(event_id: str) -> Any:
 def close_round(event_id: str, number: int) -> Any:
     """Close the round, after a confirmation: every unfinished table ends where it stands."""
     event = events.event_for_director(event_id, current_user)
-    events.get_round(event, number)  # 404 for a round not seated
+    round_ = events.get_round(event, number)  # 404 for a round not seated
     form = ConfirmForm()
     if form.validate_on_submit():
         events.close_round(event, number, current_user)
         flash(_("Round %(num)d is closed: every table's result counts.", num=number))
         return _back(event)
+    # Closed with no hand, a table is a tie of all its players (CLUB.md §2): said before the tick.
+    unplayed = [t.table.number for t in progress.table_states(event, round_) if not t.done and not t.hands]
     with form_page():
-        return render_template("nights/close.html", event=event, number=number, form=form)
+        return render_template("nights/close.html", event=event, number=number, form=form, unplayed=unplayed)
 
 
 @bp.route("/events/<event_id>/rounds/<int:number>/tables/<int:table>/result", methods=["GET", "POST"])
