@@ -288,6 +288,7 @@ def test_a_paper_result_is_refused_until_every_box_holds_a_whole_number_then_cou
     assert good.status_code == 302
     page = director.get(f"/events/{night}").text
     assert "entered by director" in page
+    assert "Equal on both: more opponents' match points, then more first places, go first" in page.replace("&#39;", "'")
     rows = standings_rows(page)
     assert rows[0] == ["1", players[0], "2.0", "253"]
     assert sorted(rows[1:]) == sorted([["2", players[1], "0.5", "−127"], ["2", players[2], "0.5", "−127"]])
