@@ -4,6 +4,7 @@ result, the table cards), a player's table, refusals next to their fields; on bo
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -193,6 +194,37 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     home = anna.get("/").text
     assert f"round 1, table 1, seat {seat + 1}" in home
     assert f'href="/matches/{match_id}"' in home and f'href="/events/{night}"' in home
+    assert "Your partner" not in page  # Tysiacha: nobody's partner
+
+
+def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director, time_limit="45")
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    assert "45 minutes left" in director.get(f"/events/{night}").text
+    with director.client.application.app_context():
+        round_ = db.session.execute(db.select(EventRound)).scalar_one()
+        round_.seated_at = round_.seated_at - timedelta(hours=1)  # seated an hour ago
+        db.session.commit()
+    page = director.get(f"/events/{night}").text
+    assert "Time is up: close the round once the tables have finished the hand they play." in page
+    assert "0 minutes left" not in page
+
+
+def test_a_tichu_players_phone_names_the_partner_across_the_table(make_phone: Any) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director, rules="tichu", target="")
+    page = f"/events/{night}"
+    assert director.post(f"{page}/roster", {"username": "anna", "team": "Red"}, form_url=page).status_code == 302
+    for name, team in (("Dana", "Red"), ("Egor", "Blue"), ("Fima", "Blue")):
+        assert director.post(f"{page}/roster", {"guest": name, "team": team}, form_url=page).status_code == 302
+    assert director.post(f"{page}/rounds", {}, form_url=page).status_code == 302
+    _match_id, players = the_table(director)
+    partner = players[(players.index("anna") + 2) % 4]
+    assert partner == "Dana"  # seated across the table from her partner
+    assert "Your partner: Dana, across the table." in anna.get(page).text
 
 
 def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refused_next_to_it(
@@ -208,6 +240,10 @@ def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refus
         code = event.code
     page = anna.get(f"/events/join/{code}")
     assert page.status_code == 200 and f'value="{code}"' in page.text
+    assert "Friday club · Tysiacha" in page.text and 'name="team"' not in page.text  # the night, no Tichu box
+    unknown = anna.get("/events/join/NOPE")  # a 404, as a match's join link: it counts against the join limit
+    assert unknown.status_code == 404
+    assert errors_next_to(unknown.text, "code") == ["No event has that code: check it with the director."]
     wrong = anna.post("/events/join", {"code": "NOPE"}, form_url=f"/events/join/{code}")
     assert wrong.status_code == 422
     assert errors_next_to(wrong.text, "code") == ["No event has that code: check it with the director."]

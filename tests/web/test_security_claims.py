@@ -59,6 +59,17 @@ def test_join_links_with_codes_that_are_not_there_count_against_the_join_limit(l
     assert statuses == [404, 404, 404, 429]  # one counter, JOIN_LIMIT_PER_ADDRESS = 3
 
 
+def test_a_club_nights_check_in_links_with_codes_that_are_not_there_count_against_the_join_limit(
+    limited_app: Flask,  # noqa: F811
+) -> None:
+    client = from_address(limited_app, "198.51.100.10")
+    assert client.post(
+        "/register", data={"username": "anna", "password": PASSWORD, "confirm": PASSWORD}
+    ).status_code in (200, 302)
+    statuses = [client.get(f"/events/join/GUESS{i}").status_code for i in range(4)]
+    assert statuses == [404, 404, 404, 429]  # the join codes' counter, JOIN_LIMIT_PER_ADDRESS = 3
+
+
 def test_no_answer_lets_another_site_read_it(client: Any, api_user: Any) -> None:
     other_site = {"Origin": "https://evil.example"}
     for method, url in [("GET", "/api/matches"), ("OPTIONS", "/api/matches"), ("GET", "/"), ("POST", "/api/tokens")]:

@@ -8,6 +8,9 @@ from typing import Any
 
 from flask import Flask
 
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import Event
+
 from .page_helpers import Phone, played
 
 NOT_PAGES = {"static", "healthz", "offline.csrf_token", "offline.favicon", "offline.manifest", "offline.service_worker"}
@@ -42,7 +45,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
         *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version", f"{watch[1]}/board.webmanifest"],
         *["/events/new", night, f"{night}/version", f"{night}/cards", f"{night}/rounds/1/close"],
-        *[f"{night}/rounds/1/tables/1/result", "/events/join/ABC"],
+        *[f"{night}/rounds/1/tables/1/result", f"/events/join/{night_code(csrf_app, night)}"],
     ]
     for url in pages:
         assert phone.get(url).status_code == 200, url
@@ -57,6 +60,14 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
     assert {e for e in routes - opened - NOT_PAGES if not e.startswith(("api.", "live.", "club."))} == set(), (
         "open it here"
     )
+
+
+def night_code(app: Flask, night: str) -> str:
+    """The check-in code of the night at this path."""
+    with app.app_context():
+        event = db.session.get(Event, night.rsplit("/", 1)[1])
+        assert event is not None
+        return event.code
 
 
 def club_night(phone: Phone) -> str:

@@ -13,6 +13,7 @@ from sqlalchemy import func
 from ...storage.extensions import db
 from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Hand, Match, User, utcnow
 from ..matches.replay_cache import computed
+from . import results
 from .results import read_tables, table_result
 
 RUNNING_FOR = timedelta(hours=36)
@@ -49,6 +50,8 @@ class MySeat:
     tablemates: list[str]
     """The others at the table, seat order."""
     match_id: str | None
+    partner: str | None = None
+    """Tichu: the partner across the table (seats 0 and 2, 1 and 3); else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +116,14 @@ def my_seat(event: Event, user: User) -> MySeat | None:
         if entry.name in table.players:
             seat = table.players.index(entry.name)
             others = [p for p in table.players if p != entry.name]
+            partner = table.players[(seat + 2) % 4] if results.club_game(event) == "tichu" else None
             return MySeat(
-                round=round_.number, table=table.number, seat=seat, tablemates=others, match_id=table.match_id
+                round=round_.number,
+                table=table.number,
+                seat=seat,
+                tablemates=others,
+                match_id=table.match_id,
+                partner=partner,
             )
     return None
 

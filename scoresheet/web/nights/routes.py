@@ -129,9 +129,20 @@ def cards(event_id: str) -> Any:
 
 @bp.get("/events/join/<code>")
 @login_required
+@limits.join_link_limits
 def join_link(code: str) -> Any:
-    """The check-in link (the night's QR): asks first, then joins the roster with one tap."""
-    return render_template("nights/join.html", form=JoinEventForm(formdata=None, data={"code": code}))
+    """The check-in link (the night's QR): asks first, naming the night and its game, then joins
+    the roster with one tap. A code no night has is a 404, said next to it (counted against the
+    join limit, as a match's join link: guessing codes by URL stays hopeless)."""
+    form = JoinEventForm(formdata=None, data={"code": code})
+    try:
+        night = events.event_by_code(code)
+    except NotFound as err:
+        _refuse(form, err, "code")
+        with form_page():
+            return render_template("nights/join.html", form=form, night=None, tichu=False), 404
+    tichu = results.club_game(night) == "tichu"
+    return render_template("nights/join.html", form=form, night=night, tichu=tichu)
 
 
 @bp.post("/events/join")
