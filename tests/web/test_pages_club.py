@@ -370,6 +370,9 @@ def test_a_paper_result_after_the_round_closed_is_on_the_tables_history_page(mak
     )
     assert entered in history
     assert "director ended the match" in history  # the round's close, before it
+    form = director.get(url).text  # to correct it: the form holds what was entered
+    boxes = {n.attrs["name"]: n.attrs.get("value") for n in parse(form).walk() if n.tag == "input"}
+    assert [boxes[f"score_{i}"] for i in range(3)] == ["300", "150", "0"]
 
 
 def test_a_hand_of_a_nights_ended_table_is_corrected_on_its_page_but_never_deleted(make_phone: Any) -> None:

@@ -317,7 +317,8 @@ def enter_result(event_id: str, number: int, table: int) -> Any:
         raise NotFound(_("Round %(r)d has no table %(t)d.", r=number, t=table))
     tichu = results.club_game(event) == "tichu"
     names = list(team_names(found.players)) if tichu else list(found.players)
-    form = result_form(names)
+    entered = {f"score_{i}": score for i, score in enumerate(found.entered_scores or [])}
+    form = result_form(names, data=entered)  # a result entered before, to correct
     if form.validate_on_submit():
         try:
             events.enter_result(event, number, table, [f.data for f in form.scores()], current_user)
