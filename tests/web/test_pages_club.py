@@ -339,7 +339,7 @@ def test_closing_a_round_asks_first_then_ends_every_table_where_it_stands(make_p
     director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     url = f"/events/{night}/rounds/1/close"
     # Its one table has no hand: the question says what closing it now means.
-    assert "Table 1 has no hand yet: closed now, its players share its points equally." in director.get(url).text
+    assert "Table 1 has no hand yet: closed now, its players share the match points equally." in director.get(url).text
     unticked = director.post(url, {})
     assert unticked.status_code == 422 and errors_next_to(unticked.text, "confirm") == ["Tick the box to confirm."]
     app = director.client.application
