@@ -11,6 +11,8 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from scoresheet.words.values import figure
+
 from .helpers import PASSWORD, api_user
 
 PHONE = {"viewport": {"width": 360, "height": 640}}
@@ -149,7 +151,7 @@ def test_a_whole_night_of_nine_players_three_rounds_with_the_board_following(new
                 got = SEAT_POINTS[number][s]
                 expected[name] = (points + got[0], score + got[1])
     assert len(expected) == 9
-    shown = {name: (f"{float(p):.1f}", str(s)) for name, (p, s) in expected.items()}
+    shown = {name: (f"{float(p):.1f}", figure(s)) for name, (p, s) in expected.items()}  # −130, as the sheet
     best = max(expected.values())
     leaders = sorted(n for n, v in expected.items() if v == best)
 
