@@ -212,6 +212,29 @@ def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(ma
     assert "0 minutes left" not in page
 
 
+def test_an_account_whose_name_a_guest_has_is_told_to_check_in_as_that_guest(make_phone: Any) -> None:
+    # A guest "Stranger" typed in by the director, then the account "stranger" checks in by
+    # the code (or the director adds it): never a second Stranger beside the first; the words
+    # say what to do, next to the box that does it.
+    director = make_phone("director")
+    stranger = make_phone("stranger")
+    night = make_night(director)
+    page = f"/events/{night}"
+    add_guests(director, night, ["Stranger"])
+    with director.client.application.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None
+        code = event.code
+    told = "Stranger is on the roster as a guest: that player checks in under that name."
+    refused = stranger.post("/events/join", {"code": code}, form_url=f"/events/join/{code}")
+    assert refused.status_code == 422 and errors_next_to(refused.text, "name") == [told]
+    added = director.post(f"{page}/roster", {"username": "stranger"}, form_url=page)
+    assert added.status_code == 422 and errors_next_to(added.text, "username") == [told]
+    assert roster_of(director.client.application, night) == {"Stranger": "present"}
+    joined = stranger.post("/events/join", {"code": code, "name": "Stranger"}, form_url=f"/events/join/{code}")
+    assert joined.status_code == 302  # as the guest: its tables become the account's
+
+
 def test_a_tichu_players_phone_names_the_partner_across_the_table(make_phone: Any) -> None:
     director = make_phone("director")
     anna = make_phone("anna")

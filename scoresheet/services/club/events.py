@@ -199,8 +199,20 @@ def join(user: User, code: object, team: object = None, name: str | None = None)
     if name is not None:
         claim_guest(event, name, user, user)
     elif not any(p.user_id == user.id for p in event.roster):
+        _no_guest_named(event, user, "name")
         _enter(event, user.username, user, team)
     return event
+
+
+def _no_guest_named(event: Event, user: User, field: str) -> None:
+    """409 on `field` if a guest of the roster has the account's name: the player checks in as
+    that guest (their tables become the account's), never beside it as a second of one name."""
+    guest = next(
+        (p for p in event.roster if p.user_id is None and new_name_key(p.name) == new_name_key(user.username)), None
+    )
+    if guest is not None:
+        message = _("%(name)s is on the roster as a guest: that player checks in under that name.", name=guest.name)
+        raise Conflict(message, field)
 
 
 def event_by_code(code: object) -> Event:
@@ -264,6 +276,7 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
         user = account(username)
         if any(p.user_id == user.id for p in event.roster):
             raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
+        _no_guest_named(event, user, "username")
         return _enter(event, user.username, user, team)
     return _enter(event, player_name(_text(guest, "guest", MAX_NAME), "guest"), None, team)
 

@@ -181,7 +181,9 @@ def _join(form: JoinEventForm) -> Event | None:
     try:
         return events.join(current_user, form.code.data, form.team.data or None, form.name.data or None)
     except (NotFound, Conflict, Invalid) as err:  # the guest's name: not on the roster, or taken
-        _refuse(form, err, "team" if err.field == "team" else "name" if form.name.data else "code")
+        _refuse(
+            form, err, "team" if err.field == "team" else "name" if form.name.data or err.field == "name" else "code"
+        )
         return None
 
 
