@@ -295,6 +295,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("a club night, its director's phone", player, nights),
         Stop("new club night", player, "/events/new"),
         Stop("a club night's table cards", player, f"{nights}/cards"),
+        Stop("a club night's round", player, f"{nights}/rounds/1"),
         Stop("closing a club night's round", player, f"{nights}/rounds/1/close"),
         Stop("a paper table's result", player, f"{nights}/rounds/1/tables/1/result"),
         Stop("check in to a club night", player, f"/events/join/{night['code']}"),

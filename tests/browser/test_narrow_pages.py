@@ -216,6 +216,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
         "/guests",
         f"/events/{night['id']}",
         "/events/new",
+        f"/events/{night['id']}/rounds/1",
         f"/events/{night['id']}/rounds/1/tables/1/result",
         f"/events/{night['id']}/cards",
         f"/events/join/{night['code']}",

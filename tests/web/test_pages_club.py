@@ -235,6 +235,24 @@ def test_an_account_whose_name_a_guest_has_is_told_to_check_in_as_that_guest(mak
     assert joined.status_code == 302  # as the guest: its tables become the account's
 
 
+def test_an_earlier_round_has_a_page_of_its_tables_and_a_paper_result_is_corrected_from_it(make_phone: Any) -> None:
+    director = make_phone("director")
+    night = make_night(director)
+    page = f"/events/{night}"
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"{page}/rounds", {}, form_url=page)
+    result = f"{page}/rounds/1/tables/1/result"
+    assert director.post(result, {"score_0": "300", "score_1": "150", "score_2": "0"}).status_code == 302
+    director.post(f"{page}/rounds", {}, form_url=page)  # round 2: round 1 leaves the night's page
+    assert f'href="{page}/rounds/1">Round 1</a>' in director.get(page).text  # "Earlier rounds: Round 1"
+    earlier = director.get(f"{page}/rounds/1").text
+    assert "Round 1 of 3" in earlier and "entered by director" in earlier
+    assert f'href="{result}">Correct the paper result</a>' in earlier
+    assert "Тур 1" in director.get(page, headers={"Accept-Language": "ru"}).text  # a night's round, not a deal's
+    assert director.get(f"{page}/rounds/7").status_code == 404
+    assert make_phone("stranger").get(f"{page}/rounds/1").status_code == 404
+
+
 def test_a_tichu_players_phone_names_the_partner_across_the_table(make_phone: Any) -> None:
     director = make_phone("director")
     anna = make_phone("anna")

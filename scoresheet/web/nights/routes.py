@@ -69,6 +69,25 @@ def new_event() -> Any:
         return render_template("nights/new.html", form=form, typed=TYPED)
 
 
+@bp.get("/events/<event_id>/rounds/<int:number>")
+@login_required
+def round_page(event_id: str, number: int) -> Any:
+    """A round of the night as it stands or ended: its tables, their players, scores and results
+    (an earlier round's, to look back or correct a paper result)."""
+    event = events.event_for_member(event_id, current_user)
+    round_ = events.get_round(event, number)  # 404 for a round not seated
+    return render_template(
+        "nights/round.html",
+        event=event,
+        round=round_,
+        tables=progress.table_states(event, round_),
+        director=events.is_director(event, current_user),
+        teams=results.club_game(event) == "tichu",
+        links=events.matches_of(event, current_user),
+        minutes_left=None,
+    )
+
+
 @bp.get("/events/<event_id>")
 @login_required
 def event_page(event_id: str) -> Any:
