@@ -6,6 +6,7 @@ the engine. Lists read `Match.summary`, a copy of what that replay says, kept wi
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 import unicodedata
@@ -47,6 +48,10 @@ def new_match_id() -> str:
 def new_start_key() -> str:
     """A random key for one form that starts a match (`Match.start_key`)."""
     return secrets.token_urlsafe(12)
+
+
+START_KEY = re.compile(r"[A-Za-z0-9_-]{16}")
+"""What `new_start_key` makes."""
 
 
 def new_join_code() -> str:

@@ -8,7 +8,6 @@ fields and puts the engine's refusal next to the field it names (`refuse`).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -17,7 +16,7 @@ from wtforms import BooleanField, Field, HiddenField, IntegerField, PasswordFiel
 from wtforms.validators import DataRequired, InputRequired, Optional, ValidationError
 
 from ..rules import RuleError
-from ..storage.models import new_start_key
+from ..storage.models import START_KEY, new_start_key
 from .security import ascii_number
 
 NUMBER = _l("Enter a whole number.")
@@ -25,8 +24,6 @@ OUT_OF_DATE = _l(
     "This form was out of date or not sent from this site: nothing was saved. Go back, reload the page and try again."
 )
 """A form the page did not make as it came (a stale or forged token or key)."""
-START_KEY = re.compile(r"[A-Za-z0-9_-]{16}")
-"""What `new_start_key` makes."""
 
 
 def choices(pairs: Any) -> list[SelectChoice]:

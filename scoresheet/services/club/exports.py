@@ -25,10 +25,22 @@ from ...rules import RuleError
 from ...rules.setup import visible
 from ...storage import database
 from ...storage.extensions import db
-from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, fold, isoformat
+from ...storage.models import (
+    START_KEY,
+    Event,
+    EventDirector,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Match,
+    User,
+    fold,
+    isoformat,
+)
 from ...words import _, pgettext
 from ..errors import Invalid
 from ..matches import backup
+from ..matches.links import WATCH_TOKEN
 from ..matches.workbook import rows_xlsx
 from . import events, results
 from .results import club_game
@@ -219,8 +231,8 @@ def _keys(settings: dict[str, Any], creator: User | None, seen: set[tuple[str, i
 _KEYS = {
     "id": (re.compile(r"[A-Za-z0-9_-]{1,16}"), False),
     "code": (re.compile(r"[A-Z0-9]{1,16}"), False),
-    "watch_token": (re.compile(r"[A-Za-z0-9_-]{20,64}"), False),
-    "start_key": (re.compile(r"[A-Za-z0-9_-]{1,16}"), True),
+    "watch_token": (WATCH_TOKEN, False),
+    "start_key": (START_KEY, True),
 }
 """A night's keys: the form of each as this app makes it (and its column holds), and whether
 it may be missing."""
