@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from sqlalchemy import func
+from sqlalchemy.orm import selectinload
 
 from ..rules import Malformed
 from ..rules.figures import GAMES
 from ..storage.extensions import db
-from ..storage.models import Event, Match, Seat, SeatFigure, User, isoformat
+from ..storage.models import Event, EventRound, Match, Seat, SeatFigure, User, isoformat
 from .club import exports
 from .errors import Invalid
 from .matches import backup
@@ -39,7 +40,14 @@ def document() -> dict[str, Any]:
     """The whole database as a backup document (read it in one snapshot: `database.snapshot`)."""
     users = list(db.session.execute(db.select(User).order_by(User.id)).scalars())
     matches = list(db.session.execute(db.select(Match).order_by(Match.created_at, Match.id)).scalars())
-    nights = list(db.session.execute(db.select(Event).order_by(Event.created_at, Event.id)).scalars())
+    # Each night's directors, roster, rounds and tables read for all nights at once, not per
+    # night (their accounts are among `users`, in the session already).
+    parts = (
+        selectinload(Event.directors),
+        selectinload(Event.roster),
+        selectinload(Event.seated).selectinload(EventRound.tables),
+    )
+    nights = list(db.session.execute(db.select(Event).options(*parts).order_by(Event.created_at, Event.id)).scalars())
     names = {u.id: u.username for u in users}
     seats: dict[str, list[dict[str, Any]]] = {}
     for s in db.session.execute(db.select(Seat).order_by(Seat.match_id, Seat.seat)).scalars():
