@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from conftest import ApiUser
 from flask import Flask
+from sqlalchemy.exc import IntegrityError
 
+from scoresheet.services import database_backup
 from scoresheet.services.matches import backup, commands
 from scoresheet.services.matches.versions import newer, version_of
 from scoresheet.storage.extensions import db
@@ -292,4 +294,21 @@ def test_matches_of_accounts_gone_may_share_an_origin_and_a_database_with_a_nigh
         db.session.commit()
     again = fresh.test_cli_runner().invoke(args=["restore", str(tmp_path / "restored.json")])
     assert again.exit_code == 1 and "This database is not empty" in again.output, again.output
+    close(fresh)
+
+
+def test_a_refusal_the_checks_did_not_foresee_is_the_databases_said_in_a_sentence_and_nothing_is_stored(
+    app: Flask, make_user: Any, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _backed_up(app, make_user, tmp_path)
+
+    def refused(*_args: Any) -> None:  # the last write of a restore, refused by the database
+        raise IntegrityError("INSERT INTO ratings …", {}, Exception("duplicate key value"))
+
+    monkeypatch.setattr(database_backup.ratings, "rate_from", refused)
+    fresh, result = _restored(app, database_url, tmp_path, doc)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "The backup was not restored: the database refused it (duplicate key value)." in result.output
+    with fresh.app_context():
+        assert backup.is_empty()
     close(fresh)
