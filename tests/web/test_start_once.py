@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pytest
 from flask import Flask
@@ -142,47 +143,65 @@ def test_the_club_night_form_sent_twice_makes_one_night(phone: Phone, csrf_app: 
     assert count_events(csrf_app) == 2
 
 
-def test_the_start_form_sent_again_with_other_players_starts_a_match_of_its_own(phone: Phone, csrf_app: Flask) -> None:
-    # The answer was lost, the player saw Vera misspelt and corrected her before tapping again.
-    key = start_key(phone.get("/matches/new").text)
-    first = phone.post("/matches/new", {**FORM, "players-2": "Vira", "start": key})
-    corrected = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
+class Once(NamedTuple):
+    """A form made once: its page, its fields, a typo a player corrects, what making one says,
+    what finding one made already says, and how many there are."""
+
+    url: str
+    form: dict[str, str]
+    typo: dict[str, str]
+    made: str
+    already: str
+    count: Callable[[Flask], int]
+
+
+FORMS = [
+    pytest.param(
+        Once(
+            "/matches/new",
+            FORM,
+            {"players-2": "Vira"},
+            "Match started. Invite the table: share the link or let them scan the code.",
+            ALREADY,
+            count_matches,
+        ),
+        id="match",
+    ),
+    pytest.param(
+        Once(
+            "/events/new",
+            NIGHT,
+            {"name": "Friday clb"},
+            "Club night made. Let the players check in with its code or QR.",
+            "This club night had already been made: here it is.",
+            count_events,
+        ),
+        id="night",
+    ),
+]
+
+
+@pytest.mark.parametrize("once", FORMS)
+def test_the_form_sent_again_corrected_makes_one_of_its_own(phone: Phone, csrf_app: Flask, once: Once) -> None:
+    # The answer was lost, the player saw Vera (or the night's name) misspelt and corrected it
+    # before tapping again.
+    key = start_key(phone.get(once.url).text)
+    first = phone.post(once.url, {**once.form, **once.typo, "start": key})
+    corrected = phone.post(once.url, {**once.form, "start": key}, follow_redirects=True)
     assert corrected.request.path != first.location
-    assert "Match started. Invite the table: share the link or let them scan the code." in flashes(corrected.text)
-    assert count_matches(csrf_app) == 2
+    assert once.made in flashes(corrected.text)
+    assert once.count(csrf_app) == 2
 
 
-def test_a_send_that_missed_its_twin_stored_meanwhile_opens_the_twins_match(
-    phone: Phone, csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("once", FORMS)
+def test_a_send_that_missed_its_twin_stored_meanwhile_opens_the_twins(
+    phone: Phone, csrf_app: Flask, monkeypatch: pytest.MonkeyPatch, once: Once
 ) -> None:
     # Two sends at the same moment both look before either stores (PostgreSQL; SQLite takes
-    # them in turn): the database refuses the second's key, and it opens the first's match.
-    key = start_key(phone.get("/matches/new").text)
-    first = phone.post("/matches/new", {**FORM, "start": key})
+    # them in turn): the database refuses the second's key, and it opens the first's match or night.
+    key = start_key(phone.get(once.url).text)
+    first = phone.post(once.url, {**once.form, "start": key})
     looks = missing_at_first(monkeypatch, database, "made_with", 1, None)
-    twin = phone.post("/matches/new", {**FORM, "start": key}, follow_redirects=True)
-    assert twin.request.path == first.location and ALREADY in flashes(twin.text)
-    assert len(looks) == 2 and count_matches(csrf_app) == 1
-
-
-def test_a_night_made_by_a_send_that_missed_its_twin_opens_the_twins_night(
-    phone: Phone, csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    key = start_key(phone.get("/events/new").text)
-    first = phone.post("/events/new", {**NIGHT, "start": key})
-    looks = missing_at_first(monkeypatch, database, "made_with", 1, None)
-    twin = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
-    assert twin.request.path == first.location
-    assert "This club night had already been made: here it is." in flashes(twin.text)
-    assert len(looks) == 2 and count_events(csrf_app) == 1
-
-
-def test_the_club_night_form_sent_again_with_other_settings_makes_a_night_of_its_own(
-    phone: Phone, csrf_app: Flask
-) -> None:
-    key = start_key(phone.get("/events/new").text)
-    first = phone.post("/events/new", {**NIGHT, "name": "Friday clb", "start": key})
-    corrected = phone.post("/events/new", {**NIGHT, "start": key}, follow_redirects=True)
-    assert corrected.request.path != first.location
-    assert "Club night made. Let the players check in with its code or QR." in flashes(corrected.text)
-    assert count_events(csrf_app) == 2
+    twin = phone.post(once.url, {**once.form, "start": key}, follow_redirects=True)
+    assert twin.request.path == first.location and once.already in flashes(twin.text)
+    assert len(looks) == 2 and once.count(csrf_app) == 1
