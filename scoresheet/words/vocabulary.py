@@ -1,5 +1,5 @@
 """The game's vocabulary, every name a player reads for a code of the engine or the app: the
-rulesets, the calls and forfeits, the suits, a hand's kinds, the games, a match's states and a
+rulesets, the calls and forfeits, the suits, a hand's kinds, the games, a match's states, a roster mark's check-in and a
 seat's events. Pages, the history, refusals and exports all take their words from here."""
 
 from __future__ import annotations
@@ -47,6 +47,13 @@ KIND_WORDS = {"played": _l("played"), "forfeit": _l("forfeit"), "redeal": _l("re
 SUIT_WORDS = {"hearts": _l("hearts"), "diamonds": _l("diamonds"), "clubs": _l("clubs"), "spades": _l("spades")}
 GAME_WORDS = {"tysiacha": _l("Tysiacha"), "tichu": _l("Tichu")}
 """A game as the leaderboard and the player page name it."""
+CHECKED_IN = {
+    "present": _l("You are checked in. Your table shows here when the round is seated."),
+    "absent": _l("You are on the list, marked absent for the next round: ask the director to mark you back in."),
+    "dropped": _l("You are on the list, dropped from this night: ask the director to bring you back."),
+}
+"""What checking in to a club night says, by the player's mark on the roster (checking in
+again changes no mark the director gave: CLUB.md §1)."""
 
 SHEET_COLUMNS = {
     "hand": _l("Hand"),

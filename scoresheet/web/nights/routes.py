@@ -10,7 +10,6 @@ from typing import Any
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -22,6 +21,7 @@ from ...services.errors import Conflict, Invalid, NotFound, ServiceError
 from ...storage.database import form_page
 from ...storage.models import Event, utcnow
 from ...words.house_rules import TYPED
+from ...words.vocabulary import CHECKED_IN
 from .. import limits
 from ..errors import club_message
 from ..forms import ButtonForm, ConfirmForm, RefusableForm
@@ -174,19 +174,10 @@ def join() -> Any:
         event = _join(form)
         if event is not None:
             status = next((p.status for p in event.roster if p.user_id == current_user.id), "present")
-            flash(str(_CHECKED_IN[status]), "warning" if status != "present" else "message")
+            flash(str(CHECKED_IN[status]), "warning" if status != "present" else "message")
             return _back(event)
     with form_page():
         return render_template("nights/join.html", form=form), 422
-
-
-_CHECKED_IN = {
-    "present": _l("You are checked in. Your table shows here when the round is seated."),
-    "absent": _l("You are on the list, marked absent for the next round: ask the director to mark you back in."),
-    "dropped": _l("You are on the list, dropped from this night: ask the director to bring you back."),
-}
-"""What checking in says, by the player's mark on the roster (checking in again changes no mark
-the director gave: CLUB.md §1)."""
 
 
 def _join(form: JoinEventForm) -> Event | None:
