@@ -1,6 +1,7 @@
 """The game's vocabulary, every name a player reads for a code of the engine or the app: the
-rulesets, the calls and forfeits, the suits, a hand's kinds, the games, a match's states, a roster mark's check-in and a
-seat's events. Pages, the history, refusals and exports all take their words from here."""
+rulesets, the calls and forfeits, the suits, a hand's kinds, the games, a match's states, what
+checking in says by a roster mark, and a seat's events. Pages, the history, refusals and
+exports all take their words from here."""
 
 from __future__ import annotations
 
