@@ -297,6 +297,7 @@ def tour(browser: Any, playwright: Any, server: str) -> Iterator[list[Stop]]:
         Stop("a club night's table cards", player, f"{nights}/cards"),
         Stop("a club night's round", player, f"{nights}/rounds/1"),
         Stop("closing a club night's round", player, f"{nights}/rounds/1/close"),
+        Stop("seating a club night's round again", player, f"{nights}/rounds/1/reseat"),
         Stop("a paper table's result", player, f"{nights}/rounds/1/tables/1/result"),
         Stop("check in to a club night", player, f"/events/join/{night['code']}"),
         Stop("import", player, "/import"),

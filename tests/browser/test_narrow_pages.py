@@ -217,6 +217,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
         f"/events/{night['id']}",
         "/events/new",
         f"/events/{night['id']}/rounds/1",
+        f"/events/{night['id']}/rounds/1/reseat",
         f"/events/{night['id']}/rounds/1/tables/1/result",
         f"/events/{night['id']}/cards",
         f"/events/join/{night['code']}",

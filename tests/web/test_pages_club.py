@@ -51,6 +51,14 @@ def test_a_player_sees_the_round_with_a_link_to_their_table_and_a_stranger_sees_
     assert csrf_app.test_client().get(f"/events/{event['id']}").status_code == 302  # log in first
 
 
+def errors_of_form(html: str, button: str) -> list[str]:
+    """The errors listed in the form whose button says this."""
+    forms = [n for n in parse(html).walk() if n.tag == "form"]
+    (form,) = [f for f in forms if any(b.tag == "button" and b.text() == button for b in f.walk())]
+    lists = [n for n in form.walk() if n.tag == "ul" and "errors" in n.classes()]
+    return [li.text().lstrip("⚠ ") for ul in lists for li in ul.walk() if li.tag == "li"]
+
+
 def make_night(director: Phone, **fields: str) -> str:
     """Make a night through the page (three rounds of squarescores); its id."""
     data = {"name": "Friday club", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours"}
@@ -479,8 +487,9 @@ def test_a_round_that_cannot_be_seated_again_stays_as_it_was(make_phone: Any) ->
     app = director.client.application
     with app.app_context():
         before = db.session.execute(db.select(EventTable.match_id, EventTable.players)).all()
-    refused = director.post(f"/events/{night}/rounds/1/reseat", {}, form_url=f"/events/{night}")
+    refused = director.post(f"/events/{night}/rounds/1/reseat", {})
     assert refused.status_code == 422, all_errors(refused.text)  # two present: no table of three
+    assert errors_of_form(refused.text, "Seat round 1 again") == ["A round needs at least 3 present players, not 2."]
     with app.app_context():
         assert db.session.execute(db.select(EventTable.match_id, EventTable.players)).all() == before
         assert all(db.session.get(Match, match_id) is not None for match_id, _ in before)
@@ -496,7 +505,7 @@ def test_the_round_is_seated_again_before_any_hand_and_a_round_is_added(make_pho
     app = director.client.application
     with app.app_context():
         first = db.session.execute(db.select(EventTable)).scalar_one().match_id
-    again = director.post(f"/events/{night}/rounds/1/reseat", {}, form_url=f"/events/{night}")
+    again = director.post(f"/events/{night}/rounds/1/reseat", {})
     assert again.status_code == 302
     with app.app_context():
         table = db.session.execute(db.select(EventTable)).scalar_one()
@@ -511,6 +520,45 @@ def test_the_round_is_seated_again_before_any_hand_and_a_round_is_added(make_pho
     assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
     with app.app_context():
         assert db.session.execute(db.select(func.count(EventRound.id))).scalar_one() == 2
+
+
+def test_seating_again_or_taking_back_is_a_page_of_its_own_never_one_tap(make_phone: Any) -> None:
+    # Both move players who may have sat down: the night's page links to a page that says so
+    # and offers both, each its own button (CLUB.md §3: only before any hand).
+    director = make_phone("director")
+    night = make_night(director)
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
+    controls = list(parse(director.get(f"/events/{night}").text).walk())
+    assert [n.attrs["href"] for n in controls if n.tag == "a" and n.text() == "Seat again or take back…"] == [
+        f"/events/{night}/rounds/1/reseat"
+    ]
+    assert not [n for n in controls if n.tag == "form" and "reseat" in (n.attrs.get("action") or "")]
+    page = parse(director.get(f"/events/{night}/rounds/1/reseat").text)
+    buttons = [n.text() for n in page.walk() if n.tag == "button"]
+    assert "Seat round 1 again" in buttons and "Take round 1 back" in buttons
+    match_id, _players = the_table(director)
+    taken = director.post(f"/events/{night}/rounds/1/unseat", {}, form_url=f"/events/{night}/rounds/1/reseat")
+    assert taken.status_code == 302
+    assert "Round 1 is taken back: seat it when the room is ready." in flashes(director.get(f"/events/{night}").text)
+    app = director.client.application
+    with app.app_context():
+        event = db.session.get(Event, night)
+        assert event is not None and event.seated == [] and event.reseats == 1
+        assert db.session.get(Match, match_id) is None
+    assert director.get(f"/events/{night}/rounds/1/reseat").status_code == 404
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    match_id, players = the_table(director)
+    director.hand(match_id, **played(0, 100, [None, 20, 20]))
+    refused = director.post(f"/events/{night}/rounds/1/unseat", {}, form_url=f"/events/{night}/rounds/1/reseat")
+    assert refused.status_code == 409
+    assert errors_of_form(refused.text, "Take round 1 back") == [
+        "A table of this round has played: it can no longer be seated again or taken back."
+    ]
+    assert the_table(director) == (match_id, players)
+    stranger = make_phone("stranger")
+    assert stranger.get(f"/events/{night}/rounds/1/reseat").status_code == 404
+    assert stranger.post(f"/events/{night}/rounds/1/unseat", {}, form_url="/").status_code == 404
 
 
 def test_the_nights_version_is_answered_304_until_a_table_plays_a_hand(make_phone: Any) -> None:

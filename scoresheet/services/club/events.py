@@ -374,7 +374,7 @@ def _unseat(event: Event, number: int) -> None:
         raise Conflict(_("Only the current round can be seated again."))
     matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
     if any(t.entered_scores is not None for t in round_.tables) or any(m is not None and m.hands for m in matches):
-        raise Conflict(_("A table of this round has played: it can no longer be seated again."))
+        raise Conflict(_("A table of this round has played: it can no longer be seated again or taken back."))
     event.reseats = round_.reseats + 1
     event.seated.remove(round_)
     for match in matches:

@@ -270,20 +270,52 @@ def seat_round(event_id: str) -> Any:
     return _back(event)
 
 
-@bp.post("/events/<event_id>/rounds/<int:number>/reseat")
+@bp.route("/events/<event_id>/rounds/<int:number>/reseat", methods=["GET", "POST"])
 @login_required
 def reseat(event_id: str, number: int) -> Any:
-    """Take the current round back before any hand and seat it again (a new draw)."""
+    """Seat the current round again before any hand (a new draw), from a page of its own that
+    also offers to take it back: one stray tap on the night's page never moves a seated room."""
     event = events.event_for_director(event_id, current_user)
+    events.get_round(event, number)  # 404 for a round not seated
     form = ButtonForm()
     if form.validate_on_submit():
         try:
             events.reseat_round(event, number, current_user)
         except (Conflict, NotFound, ClubError) as err:
-            _refuse(form, err, "seat")
-            return _event_page(event, 422 if isinstance(err, ClubError) else 409, seat=form)
+            _refuse(form, err)
+            return _reseat_page(event, number, 422 if isinstance(err, ClubError) else 409, again=form)
         flash(_("Round %(num)d is seated again.", num=number))
+        return _back(event)
+    return _reseat_page(event, number, again=form)
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/unseat")
+@login_required
+def unseat(event_id: str, number: int) -> Any:
+    """Take the current round back before any hand: no tables until a director seats it."""
+    event = events.event_for_director(event_id, current_user)
+    form = ButtonForm()
+    if form.validate_on_submit():
+        try:
+            events.unseat_round(event, number)
+        except (Conflict, NotFound) as err:
+            _refuse(form, err)
+            return _reseat_page(event, number, 409, back=form)
+        flash(_("Round %(num)d is taken back: seat it when the room is ready.", num=number))
     return _back(event)
+
+
+def _reseat_page(event: Event, number: int, status: int = 200, **forms: RefusableForm) -> Any:
+    """The page that seats a round again or takes it back, its refused form showing why."""
+    with form_page():
+        page = render_template(
+            "nights/reseat.html",
+            event=event,
+            number=number,
+            again=forms.get("again", ButtonForm()),
+            back=forms.get("back", ButtonForm()),
+        )
+    return page, status
 
 
 @bp.post("/events/<event_id>/rounds/more")
