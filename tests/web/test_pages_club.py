@@ -130,6 +130,22 @@ def test_a_bad_night_is_refused_next_to_its_field_and_nothing_is_stored(
         assert db.session.execute(db.select(func.count(Event.id))).scalar_one() == 0
 
 
+def test_a_night_with_several_bad_fields_shows_every_refusal_at_once(make_phone: Any) -> None:
+    # The director fixes them in one go, not one after another through as many sends.
+    director = make_phone("director")
+    data = {"name": "", "rules": "squarescores", "rounds": "50", "seating": "fours", "hand_limit": "0"}
+    response = director.post("/events/new", data | {"time_limit": "999"})
+    assert response.status_code == 422
+    assert [errors_next_to(response.text, f) for f in ("name", "rounds", "hand_limit", "time_limit")] == [
+        ["Give the night a name."],
+        ["An event plans 1 to 20 rounds."],
+        ["Give a whole number from 1 to 60."],
+        ["Give a whole number from 10 to 240."],
+    ]
+    with director.client.application.app_context():
+        assert db.session.execute(db.select(func.count(Event.id))).scalar_one() == 0
+
+
 def test_the_roster_takes_guests_and_accounts_and_refuses_a_name_twice_or_an_unknown_account(make_phone: Any) -> None:
     director = make_phone("director")
     make_phone("anna")
