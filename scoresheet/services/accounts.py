@@ -134,7 +134,7 @@ def _registered(
                 "Korean): letters of any alphabet, digits, “.”, “_” or “-”."
             ),
         )
-    if _imitates(username):
+    if imitates(username):
         raise Refused(
             "username",
             _(
@@ -169,15 +169,16 @@ def username_allowed(username: str) -> bool:
     return len(username) >= (1 if scripts and scripts <= _SYLLABLE_SCRIPTS else MIN_USERNAME)
 
 
-def _imitates(username: str) -> bool:
-    """The name mixes scripts and a letter of one looks like a letter of another (a Latin “a”
-    among Cyrillic ones): Unicode's confusables data, kept by confusable_homoglyphs."""
-    scripts = _scripts(username)
+def imitates(name: str) -> bool:
+    """The name (an account's, a night's guest's) mixes scripts and a letter of one looks like
+    a letter of another (a Latin “a” among Cyrillic ones): Unicode's confusables data, kept by
+    confusable_homoglyphs."""
+    scripts = _scripts(name)
     if len(scripts) < 2 or any(scripts <= mix for mix in _SCRIPT_MIXES):
         return False
     from confusable_homoglyphs import confusables  # its 1 MB table: only for a name of mixed scripts
 
-    return bool(confusables.is_dangerous(username))
+    return bool(confusables.is_dangerous(name))
 
 
 def _scripts(text: str) -> set[str]:

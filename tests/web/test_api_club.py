@@ -261,6 +261,20 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
             422,
             {"error": "Give a name with a letter or a digit in it.", "field": "guest"},
         )
+    # A keyboard's layout switched mid-name: “Aня” (a Latin A) would stand beside “Аня” as if
+    # one name twice. One alphabet is any alphabet; a Latin initial after a Cyrillic name is not.
+    assert director.post(url, json={"guest": "Аня"}).status_code == 201
+    for mixed in ("Aня", "Олег O."):
+        refused = director.post(url, json={"guest": mixed})
+        assert (refused.status_code, refused.json) == (
+            422,
+            {
+                "error": f"“{mixed}” mixes letters of alphabets that look alike, so it could pass for another name: "
+                "write its letters in one alphabet.",
+                "field": "guest",
+            },
+        )
+    assert [p["name"] for p in director.get(f"/api/events/{event['id']}").json["roster"]][-1] == "Аня"
 
 
 def test_a_player_is_marked_absent_or_dropped_and_a_bad_status_is_refused(director: Any) -> None:

@@ -41,6 +41,7 @@ from ...storage.models import (
     utcnow,
 )
 from ...words import _, values
+from ..accounts import imitates
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
@@ -278,7 +279,17 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
             raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
         _no_guest_named(event, user, "username")
         return _enter(event, user.username, user, team)
-    return _enter(event, player_name(_text(guest, "guest", MAX_NAME), "guest"), None, team)
+    name = player_name(_text(guest, "guest", MAX_NAME), "guest")
+    if imitates(name):  # a keyboard's layout switched mid-name: “Aня” beside “Аня” on one roster
+        raise Invalid(
+            _(
+                "“%(name)s” mixes letters of alphabets that look alike, so it could pass for another "
+                "name: write its letters in one alphabet.",
+                name=name,
+            ),
+            "guest",
+        )
+    return _enter(event, name, None, team)
 
 
 def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) -> EventPlayer:
