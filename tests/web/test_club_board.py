@@ -97,6 +97,11 @@ def test_a_tichu_board_shows_a_line_per_team_with_its_score(director: Any, clien
     players = table["players"]
     html = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
     assert _cards(html) == [[(f"{players[0]} &amp; {players[2]}", "0"), (f"{players[1]} &amp; {players[3]}", "0")]]
+    played = {"calls": [None, None, None, None], "first_out": 0, "double_victory": False, "card_points": [60, 40]}
+    director.add_hand(table["match_id"], played)
+    html = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
+    # A table's deals are the game's rounds, under the night's "Round 1 of 3": English names them apart.
+    assert re.findall(r'<span class="club-card-state">\s*([^<]*?)\s*</span>', html) == ["1 Tichu round"]
 
 
 def test_the_board_has_the_whole_standings_and_a_print_style_that_keeps_only_them(director: Any, client: Any) -> None:

@@ -290,6 +290,9 @@ def test_a_tichu_players_phone_names_the_partner_across_the_table(make_phone: An
     partner = players[(players.index("anna") + 2) % 4]
     assert partner == "Dana"  # seated across the table from her partner
     assert "Your partner: Dana, across the table." in anna.get(page).text
+    director.hand(_match_id, calls_0="", calls_1="", calls_2="", calls_3="", first_out="0", card_points="60")
+    tables = [n.text() for n in parse(director.get(page).text).walk() if "night-table" in n.classes()]
+    assert len(tables) == 1 and "1 Tichu round" in tables[0]  # the table's deals, under the night's "Round 1 of 3"
 
 
 def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refused_next_to_it(

@@ -216,6 +216,7 @@ def board(token: str) -> Any:
         cards=shown.cards(event, current) if current else [],
         minutes_left=left,
         standings=serialize.standings_data(event)["standings"],
+        teams=results.club_game(event) == "tichu",
     )
 
 
