@@ -58,8 +58,8 @@ def check_setup(setup: Setup) -> None:
         raise refuse("options", "no_great_grand_tichu", game=rs.name)
     if opts.sitter_bonus and n != 4:
         raise refuse("options", "sitter_bonus_needs_four")
+    check_house_rules(setup, rs.name)  # first: the barrel's place below needs a gap it allows
     _check_start(setup, setup.players, rs.barrel_at(opts.target, opts.barrel_gap))  # §11.11: outside B..T−1
-    check_house_rules(setup, rs.name)
 
 
 def _check_tichu(setup: Setup) -> None:

@@ -631,6 +631,21 @@ def test_the_barrel_gap_refusal_names_the_barrel_of_the_target() -> None:
     assert err.value.message == "The barrel sits 120 or 100 below the target (1880 or 1900)."
 
 
+@pytest.mark.parametrize(("gap", "start"), [(110, [895, 0, 0]), (150, [860, 0, 0]), (2000, [0, 0, 0])])
+def test_a_barrel_gap_it_does_not_allow_is_refused_before_a_start_score_is_judged_by_it(
+    gap: int, start: list[int]
+) -> None:
+    # Not "start score 895 is on the barrel (890..999)", nor "0 is on the barrel (-1000..999)":
+    # a barrel that cannot exist. The gap is refused, in §11.11's sentence.
+    data = {"players": ["A", "B", "C"], "options": {"barrel_gap": gap}, "start_scores": start}
+    with pytest.raises(Refused) as err:
+        check_setup(setup_from_dict(data))
+    assert (err.value.field, err.value.message) == (
+        "options",
+        "The barrel sits 120 or 100 below the target (880 or 900).",
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
