@@ -136,7 +136,7 @@ def _private_no_store(response: Response) -> Response:
     """No cache (the browser's or a proxy's) keeps anything private: every page shown to a
     logged-in user and every API answer (tokens, sheets, backups) is `no-store`."""
     user = g.get("_login_user")  # loaded only if the request looked at it: no extra query
-    if request.blueprint == "api" or (user is not None and user.is_authenticated):
+    if request.path.startswith("/api/") or (user is not None and user.is_authenticated):  # a club night's too
         response.cache_control.no_store = True
     return response
 

@@ -281,6 +281,10 @@ def test_private_answers_are_never_stored_by_a_cache(client: Any, phone: Phone, 
         api_user.get("/api/matches"),
         api_user.get("/api/backup"),
     ]
+    night = api_user.post("/api/events", json={"name": "Friday", "game": {"rules": "squarescores"}}).json["id"]
+    answers += [
+        api_user.get(f"/api/events/{night}{part}") for part in ("", "/backup", "/standings")
+    ]  # their blueprint's
     answers += [
         phone.get(url)
         for url in (

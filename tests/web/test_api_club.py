@@ -94,25 +94,53 @@ def test_an_event_without_a_seed_draws_one_and_seats_by_fours(director: Any) -> 
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "status", "field"),
     [
-        ({"seating": "pairs"}, "seating"),
-        ({"rounds": 0}, "rounds"),
-        ({"rounds": 21}, "rounds"),
-        ({"rounds": "three"}, "rounds"),
-        ({"hand_limit": 61}, "hand_limit"),
-        ({"hand_limit": 0}, "hand_limit"),
-        ({"time_limit": 9}, "time_limit"),
-        ({"time_limit": 241}, "time_limit"),
-        ({"seed": "lucky"}, "seed"),
-        ({"name": ""}, "name"),
-        ({"game": "tysiacha"}, "game"),
+        ({"seating": "pairs"}, 422, "seating"),
+        ({"rounds": 0}, 422, "rounds"),
+        ({"rounds": 21}, 422, "rounds"),
+        ({"rounds": "three"}, 422, "rounds"),  # CLUB.md §6: bad rounds, seating, limits → 422
+        ({"hand_limit": 61}, 422, "hand_limit"),
+        ({"hand_limit": 0}, 422, "hand_limit"),
+        ({"time_limit": 9}, 422, "time_limit"),
+        ({"time_limit": 241}, 422, "time_limit"),
+        ({"seed": 2**63}, 422, "seed"),
+        ({"name": ""}, 422, "name"),
+        # API.md: a wrong type is a malformed request, 400 (the events' errors are "as in API.md")
+        ({"seed": "7"}, 400, "seed"),
+        ({"seed": True}, 400, "seed"),
+        ({"name": 5}, 400, "name"),
+        ({"game": "tysiacha"}, 400, "game"),
     ],
 )
-def test_a_bad_setting_is_refused_with_its_field(director: Any, body: dict[str, Any], field: str) -> None:
+def test_a_bad_setting_is_refused_with_its_field(director: Any, body: dict[str, Any], status: int, field: str) -> None:
     response = director.post("/api/events", json={"name": "Friday", "game": GAME, "rounds": 3, **body})
-    assert response.status_code == 422, response.json
-    assert response.json["field"] == field
+    assert (response.status_code, response.json["field"]) == (status, field), response.json
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "body", "field"),
+    [
+        ("/roster", "post", {"guest": 5}, "guest"),
+        ("/roster", "post", {"username": ["anna"]}, "username"),
+        ("/roster/Dana", "patch", {"status": 5}, "status"),
+        ("/roster/Dana", "patch", {"team": 5}, "team"),
+        ("/directors", "post", {"username": 5}, "username"),
+        ("/rounds/1/tables/1/result", "put", {"scores": "100 50 0"}, "scores"),
+        ("/rounds/1/tables/1/result", "put", {"scores": [100, 50.5, 0]}, "scores"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_malformed_and_changes_nothing(
+    director: Any, path: str, method: str, body: dict[str, Any], field: str
+) -> None:
+    event = make_event(director)
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima"])
+    director.post(f"/api/events/{event['id']}/rounds")
+    before = director.get(f"/api/events/{event['id']}").json
+    url = f"/api/events/{event['id']}{path}"
+    response = patch(director, url, body) if method == "patch" else getattr(director, method)(url, json=body)
+    assert (response.status_code, response.json["field"]) == (400, field), response.json
+    assert director.get(f"/api/events/{event['id']}").json == before
 
 
 @pytest.mark.parametrize("options", [[], "", 0, False, None])
@@ -277,6 +305,18 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
     assert [p["name"] for p in director.get(f"/api/events/{event['id']}").json["roster"]][-1] == "Аня"
 
 
+def test_a_guest_whose_name_holds_a_slash_is_changed_by_that_name(director: Any) -> None:
+    # A link names a guest by name: "Ann/Bo" is one name, sent as "Ann%2FBo" or as it is.
+    event = make_event(director)
+    add_guests(director, event["id"], ["Ann/Bo"])
+    for sent, status in (("Ann%2FBo", "absent"), ("Ann/Bo", "dropped")):
+        changed = patch(director, f"/api/events/{event['id']}/roster/{sent}", {"status": status})
+        assert (changed.status_code, changed.json["roster"][0]) == (
+            200,
+            {"name": "Ann/Bo", "username": None, "team": None, "status": status},
+        )
+
+
 def test_a_player_is_marked_absent_or_dropped_and_a_bad_status_is_refused(director: Any) -> None:
     event = make_event(director)
     add_guests(director, event["id"], ["Dana"])
@@ -397,7 +437,7 @@ def test_a_result_by_hand_needs_a_score_per_seat(director: Any) -> None:
     short = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": [100, 50]})
     assert (short.status_code, short.json["field"]) == (422, "scores")
     words = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": "100 50 0"})
-    assert (words.status_code, words.json["field"]) == (422, "scores")
+    assert (words.status_code, words.json["field"]) == (400, "scores")  # a wrong type: malformed
     assert director.put(f"{url}/rounds/1/tables/9/result", json={"scores": [1, 2, 3]}).status_code == 404
     entered = director.put(f"{url}/rounds/1/tables/1/result", json={"scores": [100, 50, 0]})
     assert entered.status_code == 200

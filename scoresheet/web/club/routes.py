@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -24,8 +25,10 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
+from ...rules import Malformed
 from ...services.club import board as shown
 from ...services.club import events, exports, results, serialize
 from ...storage.models import Event, utcnow
@@ -49,8 +52,35 @@ def require_token() -> Response | None:
 
 
 def _body(*keys: str) -> dict[str, Any]:
-    """The request body: a JSON object holding none but these keys."""
-    return request_bodies.json_object(*keys)
+    """The request body: a JSON object holding none but these keys, each of its JSON type (else
+    400 naming it, as API.md's other bodies; a value of the right type the night refuses is the
+    service's 422, and so are `rounds`, `seating` and the limits of any type, CLUB.md §6)."""
+    body = request_bodies.json_object(*keys)
+    for key, (fits, refused) in _TYPES.items():
+        if body.get(key) is not None and not fits(body[key]):
+            raise Malformed(key, str(refused))
+    return body
+
+
+def _text(value: object) -> bool:
+    """A JSON string."""
+    return isinstance(value, str)
+
+
+_TYPES: dict[str, tuple[Callable[[object], bool], Any]] = {
+    "name": (_text, _l("The name must be text.")),
+    "game": (lambda v: isinstance(v, dict), _l("The game is an object with “rules” and “options”.")),
+    "seed": (events.is_int, _l("The seed is a whole number.")),
+    "username": (_text, _l("The username must be text.")),
+    "guest": (_text, _l("The guest's name must be text.")),
+    "team": (_text, _l("The team must be text.")),
+    "status": (_text, _l("A player's status is “present”, “absent” or “dropped”.")),
+    "scores": (
+        lambda v: isinstance(v, list) and all(events.is_int(s) for s in v),
+        _l("Scores are a list of whole numbers, in seat order."),
+    ),
+}
+"""Each body key's JSON type (null: not sent, the service's to judge), and its refusal."""
 
 
 def _event_json(event: Event, status: int = 200) -> tuple[dict[str, Any], int]:
@@ -106,7 +136,7 @@ def join_event() -> Any:
     return _event_json(events.join(g.api_user, code, team, name))
 
 
-@bp.patch(f"{_API}/<event_id>/roster/<name>")
+@bp.patch(f"{_API}/<event_id>/roster/<path:name>")  # a guest's name may hold a "/"
 def change_player(event_id: str, name: str) -> Any:
     """Mark a player present, absent or dropped, give a Tichu team, or give a guest to an account."""
     event = events.event_for_director(event_id, g.api_user)
