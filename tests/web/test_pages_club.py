@@ -569,11 +569,12 @@ def test_seating_again_or_taking_back_is_a_page_of_its_own_never_one_tap(make_ph
     assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
     match_id, players = the_table(director)
     director.hand(match_id, **played(0, 100, [None, 20, 20]))
-    refused = director.post(f"/events/{night}/rounds/1/unseat", {}, form_url=f"/events/{night}/rounds/1/reseat")
-    assert refused.status_code == 409
-    assert errors_of_form(refused.text, "Take round 1 back") == [
-        "A table of this round has played: it can no longer be seated again or taken back."
-    ]
+    why = ["A table of this round has played: it can no longer be seated again or taken back."]
+    late = director.get(f"/events/{night}/rounds/1/reseat")  # opened after the hand: why, and the way back
+    assert all_errors(late.text) == why and "has played a hand yet" not in late.text
+    assert not [n for n in parse(late.text).walk() if n.tag == "form" and "rounds/1/" in (n.attrs.get("action") or "")]
+    refused = director.post(f"/events/{night}/rounds/1/unseat", {}, form_url="/")  # sent from a page opened before
+    assert (refused.status_code, all_errors(refused.text)) == (409, why)
     assert the_table(director) == (match_id, players)
     stranger = make_phone("stranger")
     assert stranger.get(f"/events/{night}/rounds/1/reseat").status_code == 404

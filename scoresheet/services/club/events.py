@@ -40,7 +40,7 @@ from ...storage.models import (
     lookup_name,
     utcnow,
 )
-from ...words import _, values
+from ...words import _, _l, values
 from ..accounts import imitates
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
@@ -369,6 +369,16 @@ def unseat_round(event: Event, number: int) -> None:
     db.session.commit()
 
 
+PLAYED = _l("A table of this round has played: it can no longer be seated again or taken back.")
+"""Why a round is neither seated again nor taken back (CLUB.md §3: only before any hand)."""
+
+
+def has_played(round_: EventRound) -> bool:
+    """A table of the round has a hand, or a result entered from paper (played there)."""
+    matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
+    return any(t.entered_scores is not None for t in round_.tables) or any(m is not None and m.hands for m in matches)
+
+
 def reseat_round(event: Event, number: int, user: User) -> EventRound:
     """Take the current round back and seat it again (a new draw) in one transaction: a round
     that cannot be seated (too few present players now) stays as it was."""
@@ -384,8 +394,8 @@ def _unseat(event: Event, number: int) -> None:
     if number != len(event.seated):
         raise Conflict(_("Only the current round can be seated again."))
     matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
-    if any(t.entered_scores is not None for t in round_.tables) or any(m is not None and m.hands for m in matches):
-        raise Conflict(_("A table of this round has played: it can no longer be seated again or taken back."))
+    if has_played(round_):
+        raise Conflict(str(PLAYED))
     event.reseats = round_.reseats + 1
     event.seated.remove(round_)
     for match in matches:

@@ -306,12 +306,17 @@ def unseat(event_id: str, number: int) -> Any:
 
 
 def _reseat_page(event: Event, number: int, status: int = 200, **forms: RefusableForm) -> Any:
-    """The page that seats a round again or takes it back, its refused form showing why."""
+    """The page that seats a round again or takes it back, a refused form showing why; once a
+    table of the round has played (the page opened late), only why, and the way back."""
+    round_ = next((r for r in event.seated if r.number == number), None)
+    refused = [m for f in forms.values() for m in f.top_errors]
+    played = round_ is not None and events.has_played(round_)
     with form_page():
         page = render_template(
             "nights/reseat.html",
             event=event,
             number=number,
+            played=(refused or [str(events.PLAYED)]) if played else [],
             again=forms.get("again", ButtonForm()),
             back=forms.get("back", ButtonForm()),
         )
