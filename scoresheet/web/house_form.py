@@ -87,7 +87,9 @@ class HouseRulesForm(RefusableForm):
 
     def house_rules(self) -> dict[str, Any]:
         """The house rules set away from the usual: a switch ticked, a choice made, a number
-        other than the rule's default typed (an empty box is the default)."""
+        other than the rule's default typed (an empty box is the default). A value that is none
+        of its field's choices (sent by hand) is left out: refused next to its field, it is
+        never read as a number while the page is shown again."""
         chosen: dict[str, Any] = {}
         for key in HOUSE_RULES:
             value = self[key].data
@@ -97,7 +99,7 @@ class HouseRulesForm(RefusableForm):
             elif key in TYPED:
                 if value is not None and value != self[key].default:
                     chosen[key] = value
-            elif value != USUAL and value is not None:
+            elif value != USUAL and value is not None and value in {c[0] for c in self[key].iter_choices()}:
                 chosen[key] = int(value) if key in AMOUNTS else (value == "true" if key in YES_NO else value)
         return chosen
 

@@ -247,6 +247,21 @@ def test_a_dump_score_the_rules_refuse_is_said_next_to_its_box_and_nothing_is_st
     assert count_matches(csrf_app) == 0
 
 
+@pytest.mark.parametrize("key", ["zero_penalty", "barrel_hands", "barrel_gap", "zeros", "barrel_clash"])
+@pytest.mark.parametrize("sent", ["  ", "xx", "9" * 60, "\u0661\u0662\u0660"])
+def test_a_house_rule_sent_as_none_of_its_choices_is_refused_next_to_it(
+    phone: Phone, csrf_app: Flask, key: str, sent: str
+) -> None:
+    # Sent by hand (no page offers it): the page comes back with the refusal, never a 500 from
+    # reading the value as a number while the groups are drawn, and for a night's form too.
+    page = refused_start(phone, **{key: sent})
+    assert errors_next_to(page, key) == ["Choose one of the choices offered."]
+    assert count_matches(csrf_app) == 0
+    night = {"name": "Friday", "rules": "squarescores", "target": "", "rounds": "3", "seating": "fours"}
+    refused = phone.post("/events/new", night | {key: sent})
+    assert (refused.status_code, errors_next_to(refused.text, key)) == (422, ["Choose one of the choices offered."])
+
+
 def test_the_dump_words_name_the_score_typed_and_give_the_script_their_shape(phone: Phone) -> None:
     page = refused_start(phone, **{"players-1": "", "players-2": "", "dump_555": "both", "dump_at": "550"})
     dump = [n for n in parse(page).walk() if n.attrs.get("id") == "dump_555"][0]
