@@ -163,6 +163,8 @@ def test_the_roster_takes_guests_and_accounts_and_refuses_a_name_twice_or_an_unk
     assert errors_next_to(neither.text, "guest") == one_of_two
     both = director.post(url, {"guest": "Egor", "username": "anna"}, form_url=page)
     assert both.status_code == 422 and errors_next_to(both.text, "guest") == one_of_two
+    teamed = director.post(url, {"guest": "Egor", "team": "Reds"}, form_url=page)  # by hand: no team box here
+    assert (teamed.status_code, all_errors(teamed.text)) == (422, ["Only Tichu is played in teams."])
     assert roster_of(director.client.application, night) == {"Dana": "present", "anna": "present"}
 
 

@@ -208,7 +208,10 @@ def add_player(event_id: str) -> Any:
         try:
             entry = events.add_to_roster(event, username, guest, team)
         except (Invalid, Conflict) as err:
-            _refuse(form, err, "guest" if err.field == "username" and username is None else None)
+            if err.field == "team" and results.club_game(event) != "tichu":
+                form.refuse(None, err.message)  # sent by hand: this night's page has no team box
+            else:
+                _refuse(form, err, "guest" if err.field == "username" and username is None else None)
         else:
             flash(_("%(name)s is on the roster.", name=entry.name))
             return _back(event, "#roster")
