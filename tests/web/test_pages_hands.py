@@ -142,6 +142,8 @@ REFUSALS = [
     ({"bid": "lots"}, "bid", "Enter a whole number."),
     ({"declarer": None}, "declarer-0", "Say who declared (won the auction)."),
     ({"declarer": "7"}, "declarer-0", "Pick the declarer from the players."),
+    ({"declarer": " "}, "declarer-0", "Say who declared (won the auction)."),  # blank: never "no seat -1"
+    ({"declarer": "x"}, "declarer-0", "Pick the declarer from the players."),
     ({"kind": "bomb"}, "kind-0", "Say what happened: played, called off or redealt."),
     ({"points_1": "70"}, POINTS_GROUP, "Card points add up to 130; the pack holds 120."),
     ({"points_0": ""}, POINTS_GROUP, "Enter the card points Anna took."),

@@ -45,10 +45,13 @@ MAX_SEATS = 4
 
 
 def _seat_number(value: Any) -> int | None:
-    """A seat number as sent (None if empty); anything else is -1, which no choice has, so the
-    field says its own plain message (not WTForms' "could not coerce")."""
-    if value is None or value == "" or isinstance(value, int):
-        return value if value != "" else None
+    """A seat number as sent (None if empty or blank: `Optional` reads a blank as not sent, and
+    would let a -1 through); anything else is -1, which no choice has, so the field says its
+    own plain message (not WTForms' "could not coerce")."""
+    if value is None or isinstance(value, int):
+        return value
+    if isinstance(value, str) and not value.strip():
+        return None
     try:
         return int(value)
     except ValueError:
