@@ -220,7 +220,7 @@ def _integer(value: Any, field: str, code: str, **params: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise malformed(field, code, **params)
     if abs(value) > 10**9:
-        raise malformed(field, "number_too_large")
+        raise malformed(field, "number_too_large", **params)  # (an option's `key`: a page says it beside that option)
     return value
 
 

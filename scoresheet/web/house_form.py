@@ -116,7 +116,7 @@ class HouseRulesForm(RefusableForm):
         """The house rule (its field's name) an engine refusal is about, or None."""
         if err.field != "options":
             return None
-        option = err.params.get("option")
+        option = err.params.get("option", err.params.get("key"))  # a refusal's, or a malformed number's
         key = option if option in HOUSE_RULES else HOUSE_REFUSALS.get(err.code)
         return key if isinstance(key, str) else None
 

@@ -226,6 +226,7 @@ def refused_start(phone: Phone, **fields: str) -> str:
         ({"dump_555": "plus", "dump_at": "880"}, "The dump score is a multiple of 5 from 100 to 875."),
         ({"dump_555": "plus", "dump_at": "95"}, "The dump score is a multiple of 5 from 100 to 875."),
         ({"dump_555": "plus", "dump_at": "five"}, "Enter a whole number."),
+        ({"dump_555": "plus", "dump_at": "9" * 20}, "That number is far too large."),  # beside its box too
         (
             {"dump_at": "550"},
             "There is no dump to move: for “The dump”, choose “exactly 550 goes back to 0” or "
