@@ -559,6 +559,14 @@ def test_a_tichu_team_is_one_whatever_its_case_and_fixed_once_a_round_is_seated(
     assert patch(director, f"{url}/roster/Dima", {"team": "Greens"}).status_code == 200  # a first team
     third = director.post(f"{url}/roster", json={"guest": "Late", "team": "reds"})
     assert (third.status_code, third.json["field"]) == (422, "team")  # the Reds are two already
+    # A team name is compared as a name is: an invisible filler makes no new team that reads
+    # "Reds", and a look-alike letter of another alphabet ("Rеds", a Cyrillic е) is refused.
+    for filled in ("Reds\u3164", "Reds\ufe0f", "Reds\u2800"):
+        again = director.post(f"{url}/roster", json={"guest": "Late", "team": filled})
+        assert (again.status_code, again.json["field"]) == (422, "team"), filled
+    mixed = director.post(f"{url}/roster", json={"guest": "Late", "team": "R\u0435ds"})
+    assert (mixed.status_code, mixed.json["field"]) == (422, "team")
+    assert "mixes letters of alphabets that look alike" in mixed.json["error"]
     assert patch(director, f"{url}/roster/Vera", {"status": "dropped", "team": "Reds"}).status_code == 200
     assert director.post(f"{url}/roster", json={"guest": "Nina", "team": "Reds"}).status_code == 201
     back = patch(director, f"{url}/roster/Vera", {"status": "present"})  # a third Red back: refused

@@ -279,17 +279,22 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
             raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
         _no_guest_named(event, user, "username")
         return _enter(event, user.username, user, team)
-    name = player_name(_text(guest, "guest", MAX_NAME), "guest")
-    if imitates(name):  # a keyboard's layout switched mid-name: “Aня” beside “Аня” on one roster
+    return _enter(event, _one_alphabet(player_name(_text(guest, "guest", MAX_NAME), "guest"), "guest"), None, team)
+
+
+def _one_alphabet(name: str, field: str) -> str:
+    """`name`, unless it mixes look-alike letters of two alphabets (a keyboard's layout switched
+    mid-name: “Aня” would stand beside “Аня” as one name twice); else 422 on `field`."""
+    if imitates(name):
         raise Invalid(
             _(
                 "“%(name)s” mixes letters of alphabets that look alike, so it could pass for another "
                 "name: write its letters in one alphabet.",
                 name=name,
             ),
-            "guest",
+            field,
         )
-    return _enter(event, name, None, team)
+    return name
 
 
 def change_roster(event: Event, name: str, body: Mapping[str, Any], by: User) -> EventPlayer:
@@ -491,7 +496,7 @@ def _team(event: Event, team: object, entry: EventPlayer | None = None) -> str |
     `_check_partners`."""
     if team is not None and club_game(event) != "tichu":
         raise Invalid(_("Only Tichu is played in teams."), "team")
-    name = team_as_written(event, _text(team, "team", MAX_NAME)) if team is not None else None
+    name = team_as_written(event, _one_alphabet(_text(team, "team", MAX_NAME), "team")) if team is not None else None
     if entry is not None and entry.team not in (None, name) and _has_played(event, entry.name):
         raise Conflict(
             _("Teams are fixed once a round is seated: %(name)s plays for %(team)s.", name=entry.name, team=entry.team),
@@ -510,8 +515,10 @@ def _check_partners(event: Event, entry: EventPlayer) -> None:
 
 
 def team_as_written(event: Event, team: str) -> str:
-    """A team's name as the roster first wrote it: case ignored, "reds" joins the Reds."""
-    return next((p.team for p in event.roster if p.team is not None and fold(p.team) == fold(team)), team)
+    """A team's name as the roster first wrote it, compared as names are (case and invisible
+    characters ignored): "reds" and "Reds" with a filler after it join the Reds."""
+    key = new_name_key(team)
+    return next((p.team for p in event.roster if p.team is not None and new_name_key(p.team) == key), team)
 
 
 def _has_played(event: Event, name: str) -> bool:
