@@ -378,10 +378,15 @@ PLAYED = _l("A table of this round has played: it can no longer be seated again 
 """Why a round is neither seated again nor taken back (CLUB.md §3: only before any hand)."""
 
 
-def has_played(round_: EventRound) -> bool:
+def round_played(round_: EventRound) -> bool:
     """A table of the round has a hand, or a result entered from paper (played there)."""
-    matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
-    return any(t.entered_scores is not None for t in round_.tables) or any(m is not None and m.hands for m in matches)
+    return any(t.entered_scores is not None for t in round_.tables) or any(m.hands for m in _matches(round_))
+
+
+def _matches(round_: EventRound) -> list[Match]:
+    """The round's tables' matches (from the session's identity map once read)."""
+    found = (db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None)
+    return [m for m in found if m is not None]
 
 
 def reseat_round(event: Event, number: int, user: User) -> EventRound:
@@ -398,14 +403,13 @@ def _unseat(event: Event, number: int) -> None:
     round_ = get_round(event, number)
     if number != len(event.seated):
         raise Conflict(_("Only the current round can be seated again."))
-    matches = [db.session.get(Match, t.match_id) for t in round_.tables if t.match_id is not None]
-    if has_played(round_):
+    if round_played(round_):
         raise Conflict(str(PLAYED))
+    matches = _matches(round_)
     event.reseats = round_.reseats + 1
     event.seated.remove(round_)
     for match in matches:
-        if match is not None:
-            db.session.delete(match)
+        db.session.delete(match)
     keep_standings(event.id)
 
 

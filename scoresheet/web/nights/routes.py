@@ -313,7 +313,7 @@ def _reseat_page(event: Event, number: int, status: int = 200, **forms: Refusabl
     table of the round has played (the page opened late), only why, and the way back."""
     round_ = next((r for r in event.seated if r.number == number), None)
     refused = [m for f in forms.values() for m in f.top_errors]
-    played = round_ is not None and events.has_played(round_)
+    played = round_ is not None and events.round_played(round_)
     with form_page():
         page = render_template(
             "nights/reseat.html",
