@@ -53,6 +53,8 @@ HAND_LIMITS = (1, 60)
 """A hand limit's least and most (CLUB.md §1)."""
 TIME_LIMITS = (10, 240)
 """A time limit's least and most minutes (CLUB.md §1)."""
+BOUNDS = {"rounds": (1, MOST_ROUNDS), "hand_limit": HAND_LIMITS, "time_limit": TIME_LIMITS}
+"""A night's numbers, each its least and most."""
 MAX_EVENT_NAME = 80
 MAX_NAME = 40
 """A roster name's most characters: a seat's name (RULES.md)."""
@@ -128,8 +130,8 @@ def _settings(body: Mapping[str, Any]) -> dict[str, Any]:
         "game": game,
         "rounds": _rounds(body.get("rounds", 1)),
         "seating": seating,
-        "hand_limit": _limit(body.get("hand_limit"), "hand_limit", HAND_LIMITS),
-        "time_limit": _limit(body.get("time_limit"), "time_limit", TIME_LIMITS),
+        "hand_limit": _limit(body.get("hand_limit"), "hand_limit"),
+        "time_limit": _limit(body.get("time_limit"), "time_limit"),
     }
 
 
@@ -597,18 +599,32 @@ def printable(name: str, field: str) -> str:
     return name
 
 
+def bounds_refusal(field: str) -> str:
+    """Why a night's `rounds`, `hand_limit` or `time_limit` is refused: its bounds (`BOUNDS`)."""
+    least, most = BOUNDS[field]
+    if field == "rounds":
+        return _("An event plans 1 to %(n)d rounds.", n=most)
+    return _("Give a whole number from %(least)d to %(most)d.", least=least, most=most)
+
+
 def _rounds(value: object) -> int:
-    if not is_int(value) or not 1 <= value <= MOST_ROUNDS:  # type: ignore[operator]
-        raise Invalid(_("An event plans 1 to %(n)d rounds.", n=MOST_ROUNDS), "rounds")
+    if not within(value, "rounds"):
+        raise Invalid(bounds_refusal("rounds"), "rounds")
     return value  # type: ignore[return-value]
 
 
-def _limit(value: object, field: str, bounds: tuple[int, int]) -> int | None:
+def _limit(value: object, field: str) -> int | None:
     if value is None:
         return None
-    if not is_int(value) or not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
-        raise Invalid(_("Give a whole number from %(least)d to %(most)d.", least=bounds[0], most=bounds[1]), field)
+    if not within(value, field):
+        raise Invalid(bounds_refusal(field), field)
     return value  # type: ignore[return-value]
+
+
+def within(value: object, field: str) -> bool:
+    """`value` is a whole number inside `field`'s `BOUNDS`."""
+    least, most = BOUNDS[field]
+    return is_int(value) and least <= value <= most  # type: ignore[operator]
 
 
 def _game(value: object) -> dict[str, Any]:

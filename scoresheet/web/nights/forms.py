@@ -3,7 +3,6 @@ the service judges it, and its refusal is shown next to the field it names."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -11,7 +10,8 @@ from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ...rules import RuleError
-from ...services.club.events import HAND_LIMITS, MAX_EVENT_NAME, MAX_NAME, MOST_ROUNDS, TIME_LIMITS
+from ...services.club import events
+from ...services.club.events import MAX_EVENT_NAME, MAX_NAME, MOST_ROUNDS
 from ...words.vocabulary import RULESET_NAMES
 from ..forms import NumberField, RefusableForm, StartForm, choices, hidden_field, number_field, strip
 from ..house_form import HouseRulesForm
@@ -20,22 +20,13 @@ TARGETS = ("500", "1000", "1001", "1500", "2000", "3000")
 """The targets a night may play to (the ruleset's own when none is chosen)."""
 
 
-def _within(least: int, most: int, message: Any) -> Callable[[Any, Any], None]:
-    """The service's bounds of a number, judged with the other fields: the night's form shows
-    every field's refusal at once, not the service's first one after the form's. A number
-    that did not read (not a number) is refused as that, not as out of bounds too."""
-
-    def check(_form: Any, field: Any) -> None:
-        if field.data is not None and not least <= field.data <= most:
-            raise ValidationError(str(message))
-
-    return check
-
-
-def _limit(bounds: tuple[int, int]) -> Callable[[Any, Any], None]:
-    """A limit's bounds (`HAND_LIMITS`, `TIME_LIMITS`), refused in the service's words."""
-    least, most = bounds
-    return _within(least, most, _l("Give a whole number from %(least)d to %(most)d.", least=least, most=most))
+def _within(_form: Any, field: Any) -> None:
+    """The service's bounds of a night's number (`events.within`), judged with the other fields:
+    the form shows every field's refusal at once, not the service's first one after the
+    form's. A number that did not read (not a number) is refused as that, not as out of bounds
+    too."""
+    if field.data is not None and not events.within(field.data, field.name):
+        raise ValidationError(events.bounds_refusal(field.name))
 
 
 class EventForm(StartForm, HouseRulesForm):
@@ -65,7 +56,7 @@ class EventForm(StartForm, HouseRulesForm):
         default=3,
         validators=[
             InputRequired(_l("Enter a whole number.")),
-            _within(1, MOST_ROUNDS, _l("An event plans 1 to %(n)d rounds.", n=MOST_ROUNDS)),
+            _within,
         ],
         render_kw={"max": MOST_ROUNDS},
     )
@@ -80,8 +71,8 @@ class EventForm(StartForm, HouseRulesForm):
         ),
         invalid_choice_message=_l("Choose what happens to the players left over."),
     )
-    hand_limit = number_field(_l("Hand limit (optional)"), validators=[Optional(), _limit(HAND_LIMITS)])
-    time_limit = number_field(_l("Minutes a round (optional)"), validators=[Optional(), _limit(TIME_LIMITS)])
+    hand_limit = number_field(_l("Hand limit (optional)"), validators=[Optional(), _within])
+    time_limit = number_field(_l("Minutes a round (optional)"), validators=[Optional(), _within])
 
     def refuse_rule(self, err: RuleError, hand: int | None = None) -> None:
         """The engine's refusal of the game's set-up (judged as a match's, RULES.md §1, §11):
