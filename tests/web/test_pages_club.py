@@ -14,7 +14,7 @@ from sqlalchemy import func
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Event, EventRound, EventTable, Match
 
-from .page_helpers import Node, Phone, all_errors, errors_next_to, flashes, parse, played
+from .page_helpers import Node, Phone, all_errors, direct_errors, errors_next_to, flashes, parse, played
 
 
 def api_token(app: Flask, username: str) -> dict[str, str]:
@@ -55,8 +55,7 @@ def errors_of_form(html: str, button: str) -> list[str]:
     """The errors listed in the form whose button says this."""
     forms = [n for n in parse(html).walk() if n.tag == "form"]
     (form,) = [f for f in forms if any(b.tag == "button" and b.text() == button for b in f.walk())]
-    lists = [n for n in form.walk() if n.tag == "ul" and "errors" in n.classes()]
-    return [li.text().lstrip("⚠ ") for ul in lists for li in ul.walk() if li.tag == "li"]
+    return direct_errors(form)
 
 
 def make_night(director: Phone, **fields: str) -> str:
