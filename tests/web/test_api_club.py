@@ -118,6 +118,16 @@ def test_a_bad_setting_is_refused_with_its_field(director: Any, body: dict[str, 
     assert (response.status_code, response.json["field"]) == (status, field), response.json
 
 
+@pytest.mark.parametrize(("rounds", "hand_limit", "time_limit"), [(1, 1, 10), (20, 60, 240)])
+def test_a_nights_numbers_at_their_bounds_are_taken(
+    director: Any, rounds: int, hand_limit: int, time_limit: int
+) -> None:
+    limits = {"rounds": rounds, "hand_limit": hand_limit, "time_limit": time_limit}
+    made = director.post("/api/events", json={"name": "Friday", "game": GAME, **limits})
+    assert made.status_code == 201, made.json
+    assert {k: made.json[k] for k in limits} == limits
+
+
 @pytest.mark.parametrize(
     ("path", "method", "body", "field"),
     [

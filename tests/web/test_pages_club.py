@@ -129,6 +129,12 @@ def test_a_bad_night_is_refused_next_to_its_field_and_nothing_is_stored(
         assert db.session.execute(db.select(func.count(Event.id))).scalar_one() == 0
 
 
+@pytest.mark.parametrize("limits", [("1", "1", "10"), ("20", "60", "240")])
+def test_a_nights_numbers_at_their_bounds_are_taken_by_the_form(make_phone: Any, limits: tuple[str, ...]) -> None:
+    rounds, hand_limit, time_limit = limits
+    make_night(make_phone("director"), rounds=rounds, hand_limit=hand_limit, time_limit=time_limit)  # 302
+
+
 def test_a_night_with_several_bad_fields_shows_every_refusal_at_once(make_phone: Any) -> None:
     # The director fixes them in one go, not one after another through as many sends.
     director = make_phone("director")
