@@ -13,12 +13,12 @@ and each kind's p50 as a multiple of /healthz's p50 in the same run.
 
 Polling: `--poll-with version` polls the live-update endpoint `GET /matches/<id>/version` with
 If-None-Match as the phones' pages do (a logged-in session; 304 while nothing changed) and
-fetches the match page (`GET /matches/<id>`, logged in) when it changed, as the page does to
-swap its sheet in (static/app.js); `--poll-with match` fetches the whole match as JSON
+fetches the match page's live part (`GET /matches/<id>/live`, logged in) when it changed, as
+the page does to swap its sheet in (static/app.js); `--poll-with match` fetches the whole match as JSON
 (`GET /api/matches/<id>`) every time (the worst case). `auto` uses `version` when the server has it.
 `--poll-with push` runs gunicorn's gevent workers (`WORKER_CLASS=gevent`, so `LIVE_PUSH`) and
 each phone keeps the match's event stream open (`GET /matches/<id>/events`), fetching the
-match page when it names a new version; the report adds how long each saved hand took to
+live part when it names a new version; the report adds how long each saved hand took to
 reach the other phones.
 
 The client is the standard library only (asyncio, one connection per request as with gunicorn's
@@ -336,7 +336,7 @@ async def poll_loop(
                 changed = bool(phone.version)
                 phone.version = reply.headers.get("etag", "").strip('W/"')
                 if changed:
-                    await page_after_change(port, table, phone, stats)
+                    await live_part_after_change(port, table, phone, stats)
                     every, changed_at = args.poll, time.perf_counter()
         else:
             await timed(stats, "poll match", (200,), port, "GET", f"/api/matches/{table.match_id}", headers=phone.auth)
@@ -345,11 +345,12 @@ async def poll_loop(
         await nap(every - (time.perf_counter() - tick), until)
 
 
-async def page_after_change(port: int, table: Table, phone: Phone, stats: Stats) -> None:
+async def live_part_after_change(port: int, table: Table, phone: Phone, stats: Stats) -> None:
     """What a phone's page does when it hears of a change (static/app.js, `swap`): it fetches
-    the whole match page, logged in, and swaps its live part in."""
+    the match page's live part, logged in, and swaps it in."""
     headers = {"Cookie": phone.cookie}
-    await timed(stats, "page after change", (200,), port, "GET", f"/matches/{table.match_id}", headers=headers)
+    url = f"/matches/{table.match_id}/live"
+    await timed(stats, "live part after change", (200,), port, "GET", url, headers=headers)
 
 
 async def stream_loop(
@@ -393,7 +394,7 @@ async def stream_loop(
                         stats.deliveries.append(time.perf_counter() - table.saved[number])
                     elif number == table.hands + 1:  # heard before the saving phone had its answer
                         stats.deliveries.append(0.0)
-                    await page_after_change(port, table, phone, stats)
+                    await live_part_after_change(port, table, phone, stats)
                 phone.version = version
         except (TimeoutError, OSError, ValueError) as err:
             if time.perf_counter() < until:

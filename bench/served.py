@@ -7,8 +7,9 @@ Run:  .venv/bin/python bench/served.py          (--rounds N, --requests N, --han
 Starts one gevent worker as `bench/load.py` does (its `gunicorn`), sets a table up as it does
 (three users, a match of `--hands` hands, the phones logged in on the pages), then one request
 at a time, `--requests` in a row per kind and kinds in turn for `--rounds` rounds: GET /healthz,
-the match page (what each phone fetches when it hears of a change: `static/app.js`), and the
-match JSON (what the phones fetched in the load benchmark's first model). The figure is the
+the match page, its live part alone (what each phone fetches when it hears of a change:
+`static/app.js`), and the match JSON (what the phones fetched in the load benchmark's first
+model). The figure is the
 server's CPU time per request (the worker's, and on PostgreSQL its backends' too), as the
 median of the rounds and as a ratio to /healthz. A script, not a timed test.
 """
@@ -55,6 +56,7 @@ def measure(kind: str, server: Server, args: argparse.Namespace) -> None:
     kinds = {
         "GET /healthz": ("/healthz", {}),
         f"GET match page, {args.hands} hands": (f"/matches/{table.match_id}", {"Cookie": phone.cookie}),
+        "GET its live part": (f"/matches/{table.match_id}/live", {"Cookie": phone.cookie}),
         "GET match JSON": (f"/api/matches/{table.match_id}", phone.auth),
     }
 

@@ -154,8 +154,8 @@
   // new version, and an "alive" every few seconds while nothing changes; elsewhere ask whether
   // the match changed (ETag/304 keeps it tiny) every 1.5 s, whether the table plays or thinks: a
   // saved hand is on every phone within 2 s after any idle time (docs/performance.md has what
-  // that costs the server). Only while the page is visible; on a change, fetch the page and
-  // swap the live part in.
+  // that costs the server). Only while the page is visible; on a change, fetch the live part
+  // (data-live-url: the part alone, else the whole page) and swap it in.
   var POLL_MS = 1500;
   function setUpLive(live) {
     var url = live.getAttribute("data-version-url");
@@ -169,7 +169,8 @@
     var heardOf = null;   // the newest version the stream named
     var silence = null;
     function swap() {
-      return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+      var part = live.getAttribute("data-live-url") || location.href;
+      return fetch(part, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");

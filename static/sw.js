@@ -8,6 +8,7 @@ var STATIC = "tysiacha-static-1";  // the same name as the first worker's: its f
 var PAGES = "tysiacha-pages-1";
 var OFFLINE = "/offline";
 var KEPT_PAGE = /^\/matches\/(?!new$)[^/]+(\/hands\/new)?$/;
+var LIVE_PART = /^\/matches\/(?!new$)[^/]+\/live$/;
 var ASSET = /\/static\/[^"'?\s]+\?v=[0-9a-f]+/g;
 
 self.addEventListener("install", function (event) {
@@ -93,7 +94,26 @@ function keptCopy(request) {
   });
 }
 
-function fromServer(event, request) {
+// A match page's live part (GET /matches/<id>/live, what the page fetches after a change)
+// takes the place of the live part in the kept copy of its page, between the page's
+// <!--live--> and <!--/live--> marks: the kept sheet stays as new as the one on screen.
+var LIVE = /<!--live-->[\s\S]*<!--\/live-->/;
+function storeLivePart(cache, key, response) {
+  return Promise.all([cache.match(key), response.text()]).then(function (both) {
+    var kept = both[0];
+    var part = both[1].match(LIVE);
+    if (!kept || !part) return null;
+    return kept.text().then(function (html) {
+      if (!LIVE.test(html)) return null;
+      var page = html.replace(LIVE, function () { return part[0]; });
+      return storePage(cache, key, new Response(page, { headers: kept.headers }));
+    });
+  });
+}
+
+// `keep` puts a page the server sent into the kept pages (`storePage`, `storeLivePart`) under
+// the path it names.
+function fromServer(event, request, key, keep) {
   return fetch(request).then(function (response) {
     var type = response.headers.get("Content-Type") || "";
     if (response.redirected && new URL(response.url).pathname === "/login") {
@@ -102,10 +122,9 @@ function fromServer(event, request) {
       event.waitUntil(caches.delete(PAGES));
     }
     if (response.status === 200 && !response.redirected && type.indexOf("text/html") === 0) {
-      var key = new URL(request.url).pathname;
       var copy = response.clone();
       event.waitUntil(caches.open(PAGES).then(function (cache) {
-        return storePage(cache, key, copy);
+        return keep(cache, key, copy);
       }).then(prune));
     }
     return response;
@@ -126,8 +145,10 @@ self.addEventListener("fetch", function (event) {
         return response;
       });
     }));
+  } else if (url.origin === self.location.origin && LIVE_PART.test(url.pathname) && !url.search) {
+    event.respondWith(fromServer(event, request, url.pathname.replace(/\/live$/, ""), storeLivePart));
   } else if (url.origin === self.location.origin && KEPT_PAGE.test(url.pathname) && !url.search) {
-    event.respondWith(fromServer(event, request).catch(function (failure) {
+    event.respondWith(fromServer(event, request, url.pathname, storePage).catch(function (failure) {
       return keptCopy(request).then(function (copy) {
         if (copy) return copy;
         if (request.mode === "navigate") return caches.match(OFFLINE);

@@ -44,6 +44,11 @@ def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile
         f"/api/matches/{match_id}/hands", headers=auth, data={"kind": "redeal", "expected_hand": nxt["hand"]}
     )
     assert reply.status == 201, reply.text()
+    heard = len(boris.requests)
     boris.page.wait_for_function("n => document.querySelectorAll('#live tbody tr').length >= n", arg=4, timeout=3000)
     assert time.monotonic() - saved < 3
     assert not [u for u in boris.requests if "/version" in u]
+    # The phone fetched the sheet's live part alone, not the page around it.
+    fetched = [u.split("?")[0] for u in boris.requests[heard:] if f"/matches/{match_id}" in u]
+    assert [u for u in fetched if u.endswith(f"/matches/{match_id}/live")], fetched
+    assert not [u for u in fetched if u.endswith(f"/matches/{match_id}")], fetched

@@ -61,6 +61,34 @@ def test_the_match_page_carries_the_version_it_shows(phone: Phone) -> None:
     assert f'data-version-url="/matches/{match_id}/version"' in page
 
 
+LIVE_PART = re.compile(r"<!--live-->.*<!--/live-->", re.S)
+CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+def live_part(html: str) -> str:
+    """The live part of a match page (between its marks), its form tokens blanked (each
+    request signs its own)."""
+    found = LIVE_PART.search(html)
+    assert found is not None, html
+    return CSRF.sub('name="csrf_token" value=""', found[0])
+
+
+def test_the_live_part_alone_is_the_pages_own_and_only_that(phone: Phone, make_phone: Any) -> None:
+    match_id = phone.new_match()
+    for number in (1, 2):
+        phone.hand(match_id, number, **played(1, 100, [40, None, 20]))
+    page = phone.get(f"/matches/{match_id}").text
+    assert f'data-live-url="/matches/{match_id}/live"' in page
+    part = phone.get(f"/matches/{match_id}/live")
+    assert part.status_code == 200 and part.headers["Cache-Control"] == "no-store"
+    assert live_part(part.text) == live_part(page)
+    assert "Undo hand 2" in part.text and "Hand 3: Vera deals." in part.text  # the offer, the banner
+    assert "<html" not in part.text and "Share and keep" not in part.text  # nothing around it
+    assert make_phone("stranger").get(f"/matches/{match_id}/live").status_code == 404
+    logged_out = Phone(phone.client.application.test_client()).get(f"/matches/{match_id}/live")
+    assert logged_out.status_code == 302 and "/login" in logged_out.headers["Location"]
+
+
 def test_a_stranger_gets_no_version_and_no_preview(phone: Phone, make_phone: Any) -> None:
     match_id = phone.new_match()
     stranger = make_phone("stranger")

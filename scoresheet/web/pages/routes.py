@@ -260,12 +260,27 @@ def start_usual() -> Response:
 def match(match_id: str) -> str:
     """The running sheet of a match."""
     m, member_names = queries.get_match_and_members(match_id, current_user)
+    live = _live_context(m)
+    return render_template("pages/match.html", seat_list=seats.seats_of(m), member_list=member_names, **live)
+
+
+@bp.get("/matches/<match_id>/live")
+@login_required
+def live_part(match_id: str) -> str:
+    """The match page's live part alone (`pages/_live.html`): what a phone fetches to swap its
+    sheet in after a change, without the page around it (static/app.js)."""
+    m, _names = queries.get_match_and_members(match_id, current_user)  # its club night table's id with it
+    return render_template("pages/_live.html", **_live_context(m))
+
+
+def _live_context(m: Match) -> dict[str, Any]:
+    """What the match page's live part shows: the sheet, its newest change, the Undo offer,
+    the rematch."""
     sheet = queries.sheet_of(m)
     change = news.latest_change(m)
     context = match_context(m, sheet)
     next_match = queries.rematch_of(m, current_user)
-    return render_template(
-        "pages/match.html",
+    return dict(
         match=m,
         sheet=sheet,
         change=change,
@@ -273,8 +288,6 @@ def match(match_id: str) -> str:
         news=news.news(change, context["tichu"], m),
         uids=hand_uids(m.id, sheet),
         place=progress.place_of(m),
-        seat_list=seats.seats_of(m),
-        member_list=member_names,
         next_match=next_match,
         rematch_started=next_match is not None or queries.rematch_of(m) is not None,
         **context,
