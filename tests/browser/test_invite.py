@@ -73,6 +73,8 @@ def test_the_watch_page_follows_the_sheet_live_without_an_account(new_phone: Any
     # The page asks for the version every few seconds and swaps the new sheet in.
     expect(tablet.page.locator(".banner")).to_contain_text("Hand 2: Boris deals.", timeout=20_000)
     expect(tablet.page.locator("table.sheet")).to_contain_text("made")
+    fetched = [u.split("?")[0] for u in tablet.requests if "/watch/" in u]
+    assert f"{watch}/live" in fetched and fetched.count(watch) == 1, fetched  # the live part, not the page again
     tablet.screenshot(shots, "watch")
     tablet.page.goto("about:blank")
     assert request.delete(f"/api/matches/{match['id']}/watch", headers=auth).status == 204

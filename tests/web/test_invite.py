@@ -17,6 +17,7 @@ from .page_helpers import Phone, played
 from .test_security import table_counts
 from .test_strangers import match_routes, url_for_rule
 
+LIVE_PART = re.compile(r"<!--live-->.*<!--/live-->", re.S)
 WATCH = re.compile(r'id="watch-link" href="http://localhost(/watch/[A-Za-z0-9_-]+)"')
 
 
@@ -124,6 +125,12 @@ def test_the_watch_link_shows_the_sheet_read_only_without_an_account(phone: Phon
     assert csv.status_code == 200 and "Boris total" in csv.text
     phone.hand(match_id, 2, **played(2, 100, [20, 40, None]))
     assert watcher.get(f"{path}/version").json["version"] == "2-2"
+    # What the page fetches after a change: its live part alone, as the page now has it.
+    part = watcher.get(f"{path}/live")
+    assert part.status_code == 200 and f'data-live-url="{path}/live"' in part.text
+    assert part.headers["Referrer-Policy"] == "no-referrer" and "no-store" in part.headers["Cache-Control"]
+    assert LIVE_PART.findall(part.text) == LIVE_PART.findall(watcher.get(path).text)
+    assert "Hand 3: Vera deals." in part.text and "<html" not in part.text and "Scoreboard" not in part.text
 
 
 def test_the_watch_link_reaches_nothing_else_and_changes_nothing(phone: Phone, csrf_app: Flask) -> None:
@@ -164,6 +171,7 @@ def test_a_replaced_or_stopped_watch_link_stops_working(phone: Phone, csrf_app: 
     gone = watcher.get(new)
     assert gone.status_code == 404 and "This watch link does not work" in gone.text
     assert watcher.get(f"{new}/sheet.csv").status_code == 404
+    assert watcher.get(f"{new}/live").status_code == 404
     assert 'id="watch-link"' not in phone.get(f"/matches/{match_id}").text
     assert watcher.get("/watch/short").status_code == 404
 
@@ -424,7 +432,7 @@ def test_the_watch_page_and_the_board_carry_the_out_of_date_line_for_the_script(
     for url in (path, f"{path}/board"):
         line = re.search(
             r'<p class="offline-line" role="status" hidden '
-            r'data-stale-words="([^"]*)"></p>\s*<div id="live"',
+            r'data-stale-words="([^"]*)"></p>\s*(?:<!--live-->)?<div id="live"',
             watcher.get(url).text,
         )
         assert line, url

@@ -45,6 +45,7 @@ def test_every_page_opens(phone: Phone, make_phone: Any, csrf_app: Flask) -> Non
         *["/import", "/events/import"],
         *["/rules", "/rules/classic", "/offline", "/logout", watch[1], f"{watch[1]}/board"],
         *[f"{watch[1]}/sheet.csv", f"{watch[1]}/sheet.xlsx", f"{watch[1]}/version", f"{watch[1]}/board.webmanifest"],
+        f"{watch[1]}/live",
         *["/events/new", night, f"{night}/version", f"{night}/cards", f"{night}/rounds/1", f"{night}/rounds/1/close"],
         f"{night}/rounds/1/reseat",
         *[f"{night}/rounds/1/tables/1/result", f"/events/join/{night_code(csrf_app, night)}"],

@@ -63,13 +63,21 @@ def join_link(code: str) -> Any:
 @bp.get("/watch/<token>")
 def watch(token: str) -> Response:
     """The watch link: the match's sheet, read-only, updated live; no account needed."""
+    return _private(render_template("invite/watch.html", **_watched(token)))
+
+
+@bp.get("/watch/<token>/live")
+def watch_live(token: str) -> Response:
+    """The watch page's live part alone (`invite/_watch_live.html`): what the page fetches to
+    swap its sheet in after a change."""
+    return _private(render_template("invite/_watch_live.html", **_watched(token)))
+
+
+def _watched(token: str) -> dict[str, Any]:
+    """What the watch page and its live part show: the watched match and its sheet."""
     match = links.by_watch_token(token)
     sheet = queries.sheet_of(match)
-    return _private(
-        render_template(
-            "invite/watch.html", match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet)
-        )
-    )
+    return dict(match=match, sheet=sheet, watching=True, token=token, **match_context(match, sheet))
 
 
 @bp.get("/watch/<token>/board")
