@@ -44,9 +44,12 @@ NOT_PAGES = {
     "live.events",
     "live.watch_events",
     "nights.version",
+    "pages.live_part",
+    "invite.watch_live",
 }
-"""GET routes that answer JSON, a file or an event stream, not a page (besides the API, static
-files and the routes whose last part names a file: sheet.csv, backup.json)."""
+"""GET routes that answer JSON, a file, an event stream or a page's live part (a fragment its
+page swaps in: the page itself is on the tour), not a page (besides the API, static files and the
+routes whose last part names a file: sheet.csv, backup.json)."""
 
 EXPECTED_STATUS = re.compile(
     r"^Failed to load resource: (the server responded with a status "
