@@ -96,19 +96,33 @@ function keptCopy(request) {
 
 // A match page's live part (GET /matches/<id>/live, what the page fetches after a change)
 // takes the place of the live part in the kept copy of its page, between the page's
-// <!--live--> and <!--/live--> marks: the kept sheet stays as new as the one on screen.
+// <!--live--> and <!--/live--> marks: the kept sheet stays as new as the one on screen. With
+// no kept copy to put it in (or one of a release without the marks) the page is kept whole.
 var LIVE = /<!--live-->[\s\S]*<!--\/live-->/;
 function storeLivePart(cache, key, response) {
   return Promise.all([cache.match(key), response.text()]).then(function (both) {
-    var kept = both[0];
     var part = both[1].match(LIVE);
-    if (!kept || !part) return null;
-    return kept.text().then(function (html) {
-      if (!LIVE.test(html)) return null;
+    return both[0] ? both[0].text().then(function (html) {
+      if (!part || !LIVE.test(html)) return storeWholePage(cache, key);
       var page = html.replace(LIVE, function () { return part[0]; });
-      return storePage(cache, key, new Response(page, { headers: kept.headers }));
-    });
+      return storePage(cache, key, new Response(page, { headers: both[0].headers }));
+    }) : storeWholePage(cache, key);
   });
+}
+
+function storeWholePage(cache, key) {
+  return fetch(new Request(key, { credentials: "same-origin" })).then(function (r) {
+    var type = r.headers.get("Content-Type") || "";
+    return r.status === 200 && !r.redirected && type.indexOf("text/html") === 0 ? storePage(cache, key, r) : null;
+  });
+}
+
+// The kept pages are written one at a time, in the order their answers came: a page still
+// fetching the files it names is kept before a live part that came after it is put in.
+var writing = Promise.resolve();
+function inTurn(write) {
+  writing = writing.then(write, write);
+  return writing;
 }
 
 // `keep` puts a page the server sent into the kept pages (`storePage`, `storeLivePart`) under
@@ -123,8 +137,8 @@ function fromServer(event, request, key, keep) {
     }
     if (response.status === 200 && !response.redirected && type.indexOf("text/html") === 0) {
       var copy = response.clone();
-      event.waitUntil(caches.open(PAGES).then(function (cache) {
-        return keep(cache, key, copy);
+      event.waitUntil(inTurn(function () {
+        return caches.open(PAGES).then(function (cache) { return keep(cache, key, copy); });
       }).then(prune));
     }
     return response;

@@ -896,6 +896,30 @@ def sheet_hears(phone: Phone, match_id: str, hands: int) -> None:
     )
 
 
+def test_the_kept_sheet_follows_the_live_parts_and_is_kept_whole_where_it_cannot_take_them(new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    sheet = f"/matches/{match_id}"
+    record_by_api(phone, auth, match_id, 3)
+    sheet_hears(phone, match_id, 3)  # the live part put into the kept page
+    kept_page = """([name, path]) => caches.open(name).then(c => c.match(path)).then(r => r ? r.text() : '')"""
+    html = phone.page.evaluate(kept_page, [PAGES, sheet])
+    assert html.count("<!--live-->") == 1 and "Share and keep" in html  # the page around it kept too
+    # No kept copy (dropped by the browser), then a copy of a release without the marks:
+    # the next live part has nothing to go into, and the whole page is kept instead.
+    phone.page.evaluate("([name, path]) => caches.open(name).then(c => c.delete(path))", [PAGES, sheet])
+    record_by_api(phone, auth, match_id, 4)
+    sheet_hears(phone, match_id, 4)
+    phone.page.evaluate(
+        """([name, path]) => caches.open(name).then(c => c.match(path).then(r => r.text()).then(html =>
+            c.put(path, new Response(html.replace('<!--live-->', '').replace('<!--/live-->', ''),
+                                     {headers: {'Content-Type': 'text/html; charset=utf-8'}}))))""",
+        [PAGES, sheet],
+    )
+    record_by_api(phone, auth, match_id, 5)
+    sheet_hears(phone, match_id, 5)
+    assert phone.page.evaluate(kept_page, [PAGES, sheet]).count("<!--live-->") == 1
+
+
 def test_the_first_hand_saved_offline_follows_the_newest_sheet_not_the_kept_form_and_goes_in_by_itself(
     new_phone: Any,
 ) -> None:

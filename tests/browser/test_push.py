@@ -39,12 +39,12 @@ def test_a_following_phone_hears_a_saved_hand_within_3_s_and_is_silent_meanwhile
     assert not [u for u in asked if "/version" in u], "the phone polled instead of listening"
 
     nxt = anna.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["next"]
+    heard = len(boris.requests)
     saved = time.monotonic()
     reply = anna.context.request.post(
         f"/api/matches/{match_id}/hands", headers=auth, data={"kind": "redeal", "expected_hand": nxt["hand"]}
     )
     assert reply.status == 201, reply.text()
-    heard = len(boris.requests)
     boris.page.wait_for_function("n => document.querySelectorAll('#live tbody tr').length >= n", arg=4, timeout=3000)
     assert time.monotonic() - saved < 3
     assert not [u for u in boris.requests if "/version" in u]

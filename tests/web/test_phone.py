@@ -8,6 +8,7 @@ import gzip
 import re
 import struct
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +74,58 @@ def live_part(html: str) -> str:
     return CSRF.sub('name="csrf_token" value=""', found[0])
 
 
-def test_the_live_part_alone_is_the_pages_own_and_only_that(phone: Phone, make_phone: Any) -> None:
+def _playing(phone: Phone) -> str:
     match_id = phone.new_match()
     for number in (1, 2):
         phone.hand(match_id, number, **played(1, 100, [40, None, 20]))
+    return match_id
+
+
+def _won(phone: Phone) -> str:
+    match_id = phone.new_match(**{"start_scores-0": "870"})
+    phone.hand(match_id, 1, **played(0, 140, [None, 20, 20], {0: ["hearts"]}))
+    return match_id
+
+
+def _banked(phone: Phone) -> str:
+    match_id = _won(phone)
+    assert phone.post(f"/matches/{match_id}/bank", {"confirm": "y"}).status_code == 302
+    return match_id
+
+
+def _ended(phone: Phone) -> str:
+    match_id = _playing(phone)
+    assert phone.post(f"/matches/{match_id}/end", {"confirm": "y"}).status_code == 302
+    return match_id
+
+
+def _tichu(phone: Phone) -> str:
+    match_id = phone.new_match(["Anna", "Boris", "Vera", "Gleb"], rules="tichu", sheet="")
+    calls = {f"calls_{seat}": "" for seat in range(4)}
+    assert phone.post(f"/matches/{match_id}/hands/new", {**calls, "card_points": "50"}).status_code == 302
+    return match_id
+
+
+@pytest.mark.parametrize(
+    ("make", "shown"),
+    [
+        (_playing, ["Undo hand 2", "Hand 3: Vera deals."]),  # the offer, the banner
+        (_won, ["Anna wins with 1010!", "result.js"]),  # the won match's script, which app.js loads
+        (_banked, ["Anna wins with 1010!", ">Rematch</button>"]),
+        (_ended, ["This match was ended without a winner.", ">Rematch</button>"]),
+        (_tichu, ["Undo round 1", "Round 2: Boris deals."]),
+    ],
+)
+def test_the_live_part_alone_is_the_pages_own_and_only_that(
+    phone: Phone, make_phone: Any, make: Callable[[Phone], str], shown: list[str]
+) -> None:
+    match_id = make(phone)
     page = phone.get(f"/matches/{match_id}").text
     assert f'data-live-url="/matches/{match_id}/live"' in page
     part = phone.get(f"/matches/{match_id}/live")
     assert part.status_code == 200 and part.headers["Cache-Control"] == "no-store"
     assert live_part(part.text) == live_part(page)
-    assert "Undo hand 2" in part.text and "Hand 3: Vera deals." in part.text  # the offer, the banner
+    assert all(words in part.text for words in shown), shown
     assert "<html" not in part.text and "Share and keep" not in part.text  # nothing around it
     assert make_phone("stranger").get(f"/matches/{match_id}/live").status_code == 404
     logged_out = Phone(phone.client.application.test_client()).get(f"/matches/{match_id}/live")
