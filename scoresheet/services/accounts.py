@@ -169,6 +169,19 @@ def username_allowed(username: str) -> bool:
     return len(username) >= (1 if scripts and scripts <= _SYLLABLE_SCRIPTS else MIN_USERNAME)
 
 
+def look_alike_refusal(name: str) -> str | None:
+    """Why `name` cannot be a player's (at a match, a night's guest or team): it mixes
+    look-alike letters of two alphabets (a keyboard's layout switched mid-name: “Aня” would
+    stand beside “Аня” as one name twice); None if it does not."""
+    if not imitates(name):
+        return None
+    return _(
+        "“%(name)s” mixes letters of alphabets that look alike, so it could pass for another "
+        "name: write its letters in one alphabet.",
+        name=name,
+    )
+
+
 def imitates(name: str) -> bool:
     """The name (an account's, a night's guest's) mixes scripts and a letter of one looks like
     a letter of another (a Latin “a” among Cyrillic ones): Unicode's confusables data, kept by

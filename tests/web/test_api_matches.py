@@ -113,6 +113,7 @@ def test_create_with_every_key(api_user: Any) -> None:
         ({"players": ["Anna", "anna", "Vera"]}, 422, "players"),
         ({"players": ["Anna", "", "Vera"]}, 422, "players"),
         ({"players": ["Anna", "B" * 41, "Vera"]}, 422, "players"),
+        ({"players": ["Anna", "\u0410nna", "Vera"]}, 422, "players"),  # a Cyrillic А: Anna twice to the eye
         ({"players": "Anna, Boris, Vera"}, 400, "players"),
         ({"players": ["Anna", 2, "Vera"]}, 400, "players"),
         ({}, 400, "players"),
@@ -135,6 +136,19 @@ def test_create_refusals_name_the_field_and_store_nothing(api_user: Any, body: A
     assert response.json["field"] == field
     assert isinstance(response.json["error"], str) and len(response.json["error"]) > 10
     assert api_user.get("/api/matches").json == {"matches": []}
+
+
+def test_a_name_of_two_look_alike_alphabets_is_refused_one_alphabet_each_is_not(api_user: Any) -> None:
+    mixed = api_user.post("/api/matches", json={"players": ["\u0410nna", "Boris", "Vera"]})
+    assert mixed.status_code == 422 and mixed.json["field"] == "players"
+    assert mixed.json["error"] == (
+        "“\u0410nna” mixes letters of alphabets that look alike, so it could pass for another name: "
+        "write its letters in one alphabet."
+    )
+    assert api_user.get("/api/matches").json == {"matches": []}
+    # Names each in one alphabet are names of their own, the same sound in two alphabets too.
+    started = api_user.post("/api/matches", json={"players": ["Anna", "Анна", "Łukasz"]})
+    assert started.status_code == 201, started.json
 
 
 def test_create_body_must_be_a_json_object(api_user: Any) -> None:

@@ -41,7 +41,7 @@ from ...storage.models import (
     utcnow,
 )
 from ...words import _, _l, values
-from ..accounts import imitates
+from ..accounts import look_alike_refusal
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
@@ -285,17 +285,11 @@ def add_to_roster(event: Event, username: object = None, guest: object = None, t
 
 
 def _one_alphabet(name: str, field: str) -> str:
-    """`name`, unless it mixes look-alike letters of two alphabets (a keyboard's layout switched
-    mid-name: “Aня” would stand beside “Аня” as one name twice); else 422 on `field`."""
-    if imitates(name):
-        raise Invalid(
-            _(
-                "“%(name)s” mixes letters of alphabets that look alike, so it could pass for another "
-                "name: write its letters in one alphabet.",
-                name=name,
-            ),
-            field,
-        )
+    """`name`, unless it mixes look-alike letters of two alphabets
+    (`accounts.look_alike_refusal`); else 422 on `field`."""
+    refusal = look_alike_refusal(name)
+    if refusal is not None:
+        raise Invalid(refusal, field)
     return name
 
 

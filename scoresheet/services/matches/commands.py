@@ -41,6 +41,7 @@ from ...storage.extensions import db
 from ...storage.hand_rows import store_next_hand
 from ...storage.models import AuditEntry, Hand, Match, Member, Seat, SeatFigure, User, new_hand_uid, utcnow
 from ...words import _, _l
+from .. import accounts
 from ..club import tables as event_tables
 from ..errors import Conflict, NotFound
 from ..players import ratings, statistics
@@ -58,6 +59,10 @@ def create_match(user: User, setup: Setup, start_key: str | None = None) -> Matc
     check_setup(setup)
     check_new_match(setup)
     check_new_names(setup.players)
+    for name in setup.players:  # "Аnna" beside Anna (a Cyrillic А): two seats that read alike
+        refusal = accounts.look_alike_refusal(name)
+        if refusal is not None:
+            raise Refused("players", refusal)
     match = _new_match(user, setup, [user.id], start_key)
     db.session.commit()
     return match
