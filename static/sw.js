@@ -112,9 +112,14 @@ function storeLivePart(cache, key, response) {
 
 function storeWholePage(cache, key) {
   return fetch(new Request(key, { credentials: "same-origin" })).then(function (r) {
-    var type = r.headers.get("Content-Type") || "";
-    return r.status === 200 && !r.redirected && type.indexOf("text/html") === 0 ? storePage(cache, key, r) : null;
+    return keepable(r) ? storePage(cache, key, r) : null;
   });
+}
+
+// A page the server sent as itself (not the log-in page it sent instead, not an error).
+function keepable(response) {
+  var type = response.headers.get("Content-Type") || "";
+  return response.status === 200 && !response.redirected && type.indexOf("text/html") === 0;
 }
 
 // The kept pages are written one at a time, in the order their answers came: a page still
@@ -129,13 +134,12 @@ function inTurn(write) {
 // the path it names.
 function fromServer(event, request, key, keep) {
   return fetch(request).then(function (response) {
-    var type = response.headers.get("Content-Type") || "";
     if (response.redirected && new URL(response.url).pathname === "/login") {
       // The server sent a kept sheet's visit to log in: the session is gone (logged out, maybe
       // everywhere from another phone). No sheet of that account is shown offline any more.
       event.waitUntil(caches.delete(PAGES));
     }
-    if (response.status === 200 && !response.redirected && type.indexOf("text/html") === 0) {
+    if (keepable(response)) {
       var copy = response.clone();
       event.waitUntil(inTurn(function () {
         return caches.open(PAGES).then(function (cache) { return keep(cache, key, copy); });

@@ -128,6 +128,18 @@ def flashes(html: str) -> list[str]:
     return [n.text() for n in parse(html).walk() if "flash" in n.classes()]
 
 
+LIVE_PART = re.compile(r"<!--live-->.*<!--/live-->", re.S)
+CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+def live_part(html: str) -> str:
+    """The live part of a match or watch page (between its marks), its form tokens blanked
+    (each request signs its own)."""
+    found = LIVE_PART.search(html)
+    assert found is not None, html
+    return CSRF.sub('name="csrf_token" value=""', found[0])
+
+
 def count_hands(app: Flask) -> int:
     """Hand records stored, in every match."""
     with app.app_context():

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from .page_helpers import Phone, count_hands, played
+from .page_helpers import Phone, count_hands, live_part, played
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -60,18 +60,6 @@ def test_the_match_page_carries_the_version_it_shows(phone: Phone) -> None:
     page = phone.get(f"/matches/{match_id}").text
     assert 'data-version="1-1"' in page
     assert f'data-version-url="/matches/{match_id}/version"' in page
-
-
-LIVE_PART = re.compile(r"<!--live-->.*<!--/live-->", re.S)
-CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
-
-
-def live_part(html: str) -> str:
-    """The live part of a match page (between its marks), its form tokens blanked (each
-    request signs its own)."""
-    found = LIVE_PART.search(html)
-    assert found is not None, html
-    return CSRF.sub('name="csrf_token" value=""', found[0])
 
 
 def _playing(phone: Phone) -> str:

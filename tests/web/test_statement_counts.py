@@ -61,11 +61,8 @@ MATCH_PAGE = {
     "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands", "SELECT seats"],
     "postgresql": ["SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands", "SELECT seats"],
 }
-LIVE_PART = {
-    # what a phone fetches after a change: the page's statements but the seats (not in it)
-    "sqlite": ["BEGIN", "SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands"],
-    "postgresql": ["SELECT users", "SELECT matches", "SELECT audit_entries", "SELECT hands"],
-}
+LIVE_PART = {kind: [s for s in sent if s != "SELECT seats"] for kind, sent in MATCH_PAGE.items()}
+"""What a phone fetches after a change: the page's statements but the seats (not in its live part)."""
 
 
 @contextmanager
