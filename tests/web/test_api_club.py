@@ -220,6 +220,14 @@ def test_checking_in_with_a_blank_name_joins_under_ones_own_as_the_page_does(dir
     assert claimed.json["roster"][0]["username"] == "boris"
 
 
+def test_a_guests_name_longer_than_a_name_can_be_is_refused_as_too_long_not_echoed(
+    director: Any, make_user: Any
+) -> None:
+    event = make_event(director)
+    refused = make_user("anna").post("/api/events/join", json={"code": event["code"], "name": "Vera" * 2500})
+    assert (refused.status_code, refused.json) == (422, {"error": "A name has at most 40 characters.", "field": "name"})
+
+
 def test_only_directors_change_the_event_a_member_gets_403_a_stranger_404(
     director: Any, make_user: Any, stranger: Any
 ) -> None:

@@ -686,6 +686,8 @@ def test_a_player_the_director_typed_in_as_a_guest_checks_in_as_that_guest_and_t
     form = f"/events/join/{code}"
     nobody = anna.post("/events/join", {"code": code, "name": "Vera"}, form_url=form)
     assert nobody.status_code == 422 and errors_next_to(nobody.text, "name") == ["Vera is not on the roster."]
+    endless = anna.post("/events/join", {"code": code, "name": "Vera" * 2500}, form_url=form)
+    assert errors_next_to(endless.text, "name") == ["A name has at most 40 characters."]
     assert anna.post("/events/join", {"code": code, "name": "anya"}, form_url=form).status_code == 302
     assert roster_of(app, night) == {"Anya": "present", "Dana": "present", "Egor": "present"}
     page = anna.get(f"/events/{night}").text

@@ -199,8 +199,8 @@ def join(user: User, code: object, team: object = None, name: str | None = None)
     """The caller joins the roster of the event with this code (again: nothing changes); with
     `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
     event = event_by_code(code)
-    if name is not None:
-        claim_guest(event, name, user, user)
+    if name is not None:  # checked first: a refusal names it (a page of it, were it any length)
+        claim_guest(event, _text(name, "name", MAX_NAME), user, user)
     elif not any(p.user_id == user.id for p in event.roster):
         _no_guest_named(event, user, "name")
         _enter(event, user.username, user, team)
