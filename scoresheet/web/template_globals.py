@@ -16,7 +16,7 @@ from ..services.matches.versions import sheet_version
 from ..services.players.profiles import CHART_HEIGHT, CHART_WIDTH
 from ..storage.models import isoformat
 from ..words.house_rules import rule_card
-from ..words.values import decimal, figure, number, signed
+from ..words.values import decimal, figure, fill, number, signed
 from ..words.vocabulary import GAME_WORDS
 from .assets import static_url
 from .i18n import language_context, per_language, utc_time
@@ -55,6 +55,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(decimal, "decimal")
     app.add_template_filter(figure, "figure")
     app.add_template_filter(signed, "signed")
+    app.add_template_filter(fill, "fill")
 
 
 def session_ended() -> bool:

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scoresheet.words.values import figure, number, signed
+from markupsafe import Markup
+
+from scoresheet.words.values import figure, fill, number, signed
 
 from .helpers import WINNING_HAND, WINNING_START
 from .page_helpers import parse
@@ -141,6 +143,13 @@ def test_numbers_in_sentences_are_written_as_the_language_writes_them(
 def test_a_score_on_the_page_has_the_minus_sign_and_an_entry_its_plus() -> None:
     assert [figure(v) for v in (-150, 0, 1020)] == ["\u2212150", "0", "1020"]
     assert [signed(v) for v in (-150, 0, 35)] == ["\u2212150", "0", "+35"]
+
+
+def test_a_rows_number_takes_the_stand_ins_place_in_a_word_looked_up_once_and_escaped_once() -> None:
+    looked_up = Markup("Anna &amp; Bo: made 999999")  # as the catalog's words come: escaped
+    assert fill(looked_up, "999999", 125) == Markup("Anna &amp; Bo: made 125")
+    assert fill("<b>made</b> 999999", "999999", 5) == Markup("&lt;b&gt;made&lt;/b&gt; 5")  # plain text: escaped
+    assert fill(Markup("sheet 111111, owes 999999"), "111111", 40) == Markup("sheet 40, owes 999999")
 
 
 @pytest.mark.parametrize(
