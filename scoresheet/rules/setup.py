@@ -138,12 +138,14 @@ def visible(name: str) -> bool:
     return any(not c.isspace() and c not in INVISIBLE for c in name)
 
 
-def check_new_names(players: Sequence[str]) -> None:
+def check_new_names(players: Sequence[str], key: Callable[[str], str] | None = None) -> None:
     """What only a stored match may keep of its names (its replay checks `check_names`): two
     that differ by invisible characters alone, fillers, zero-width marks or variation selectors
     ("Anna⠀" beside Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on
-    `players`)."""
-    _no_two_alike(players, new_name_key)
+    `players`). `key`: what names are compared by instead of `new_name_key`, alike wherever
+    it finds them alike and more (the service layer's, which also reads a letter of another
+    alphabet as the Latin one it looks like)."""
+    _no_two_alike(players, key or new_name_key)
 
 
 def _no_two_alike(players: Sequence[str], key: Callable[[str], str]) -> None:

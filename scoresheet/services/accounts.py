@@ -18,7 +18,7 @@ from zxcvbn import zxcvbn
 
 from ..config import setting
 from ..rules import Malformed, Refused
-from ..rules.setup import INVISIBLE, visible
+from ..rules.setup import INVISIBLE, new_name_key, visible
 from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, Notice, User, lookup_name, new_session_secret, utcnow
@@ -180,6 +180,26 @@ def look_alike_refusal(name: str) -> str | None:
         "name: write its letters in one alphabet.",
         name=name,
     )
+
+
+def look_alike_key(name: str) -> str:
+    """What two new names at one table or on one roster are compared by (they may not be
+    alike): `new_name_key` of the name as it looks, each letter that Unicode's confusables data
+    says looks like a Latin letter or a digit written as that one (“Норе” in Cyrillic as
+    “Hope”; “Анна” stays itself beside “Anna”: its н looks like no Latin letter)."""
+    if name.isascii():  # most names: no table needed
+        return new_name_key(name)
+    return new_name_key("".join(_looks_like(c) for c in unicodedata.normalize("NFD", name)))
+
+
+@cache
+def _looks_like(char: str) -> str:
+    """The Latin letter or digit that a character looks like, else the character itself."""
+    if char.isascii():
+        return char
+    from confusable_homoglyphs import confusables  # its 1 MB table: only for a name not in ASCII
+
+    return next((g["c"] for g in confusables.confusables_data.get(char, ()) if g["c"].isascii()), char)
 
 
 def imitates(name: str) -> bool:

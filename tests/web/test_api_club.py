@@ -321,6 +321,19 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
             },
         )
     assert [p["name"] for p in director.get(f"/api/events/{event['id']}").json["roster"]][-1] == "Аня"
+    # A guest's name all in one alphabet that looks like one on the roster (“Норе” in Cyrillic
+    # beside Hope) would stand on the standings as one name twice.
+    assert director.post(url, json={"guest": "Hope"}).status_code == 201
+    alike = director.post(url, json={"guest": "Норе"})
+    assert (alike.status_code, alike.json) == (
+        409,
+        {"error": "Норе is on the roster already: give a guest another name.", "field": "guest"},
+    )
+    # An account's name is its own: the account “Норе” still checks in beside the guest Hope.
+    make_user("Норе")
+    assert director.post(url, json={"username": "Норе"}).status_code == 201
+    assert director.post(url, json={"guest": "Marta"}).status_code == 201
+    assert director.post(url, json={"guest": "Марта"}).status_code == 201  # its т looks like no Latin letter
 
 
 def test_a_guest_whose_name_holds_a_slash_is_changed_by_that_name(director: Any) -> None:

@@ -151,6 +151,25 @@ def test_a_name_of_two_look_alike_alphabets_is_refused_one_alphabet_each_is_not(
     assert started.status_code == 201, started.json
 
 
+@pytest.mark.parametrize(
+    ("players", "named"),
+    [
+        (["Hope", "Норе", "Vera"], "Норе"),  # Cyrillic Н, о, р, е
+        (["Вера", "Boris", "BEPA"], "BEPA"),  # Latin B, E, P, A, and case ignored as ever
+    ],
+)
+def test_two_names_that_look_the_same_in_two_alphabets_are_one_name_twice(
+    api_user: Any, players: list[str], named: str
+) -> None:
+    # “Норе” reads as Hope on every phone: the table could not tell the two seats apart.
+    twice = api_user.post("/api/matches", json={"players": players})
+    assert (twice.status_code, twice.json) == (
+        422,
+        {"error": f"Two players are called “{named}”: give each a different name.", "field": "players"},
+    )
+    assert api_user.get("/api/matches").json == {"matches": []}
+
+
 def test_create_body_must_be_a_json_object(api_user: Any) -> None:
     for data in ("[]", "{", "null", "1"):
         response = api_user.post("/api/matches", data=data, content_type="application/json")

@@ -108,6 +108,7 @@ def test_new_match_with_options_and_start_scores(phone: Phone, csrf_app: Flask) 
         ),
         ({"players-1": "anna"}, "Players, clockwise", "Two players are called “anna”"),
         ({"players-1": "\u0410nna"}, "Players, clockwise", "mixes letters of alphabets that look alike"),
+        ({"players-0": "Hope", "players-1": "Норе"}, "Players, clockwise", "Two players are called “Норе”"),
         ({"players-1": ""}, "Players, clockwise", "Every player needs a name."),
         ({"players-1": "x" * 41}, "Players, clockwise", "is too long"),
         ({"rules": "tyzicha", "players-3": "D"}, "Players, clockwise", "Tyzicha is played by 3 players, not 4."),

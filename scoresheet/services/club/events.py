@@ -41,7 +41,7 @@ from ...storage.models import (
     utcnow,
 )
 from ...words import _, _l, values
-from ..accounts import look_alike_refusal
+from ..accounts import look_alike_key, look_alike_refusal
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN
@@ -466,8 +466,10 @@ def _lock_matches(round_: EventRound) -> None:
 
 
 def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
-    """A new roster entry (409 if the name is taken)."""
-    if any(new_name_key(p.name) == new_name_key(name) for p in event.roster):  # case and fillers ignored
+    """A new roster entry (409 if the name is taken; a guest's also if it looks like one on
+    the roster: “Норе” in Cyrillic beside Hope)."""
+    key = new_name_key if user is not None else look_alike_key  # an account's name is its own
+    if any(key(p.name) == key(name) for p in event.roster):  # case and fillers ignored
         raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     _check_partners(event, entry)
