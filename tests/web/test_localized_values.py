@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from flask import Flask
-
 from markupsafe import Markup
 
 from scoresheet.words.values import figure, fill, number, signed

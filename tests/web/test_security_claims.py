@@ -83,11 +83,21 @@ def test_no_template_lets_text_through_unescaped() -> None:
     for template in (ROOT / "templates").rglob("*.html"):
         text = template.read_text("utf-8")
         assert not re.search(r"\|\s*safe\b|autoescape\s+false|\{%-?\s*autoescape", text), template
-    # The Markups: the invite's QR code, an SVG drawn by segno from the join link; and
-    # fragments these autoescaping templates rendered, kept once per language (and figures).
-    web = ROOT / "scoresheet" / "web"
-    python = [p for p in (ROOT / "scoresheet").rglob("*.py") if "Markup(" in p.read_text("utf-8")]
-    assert sorted(p.relative_to(web).as_posix() for p in python) == ["i18n.py", "links.py", "players/routes.py"]
+    # The Markups: the invite's QR code, an SVG drawn by segno from the join link; fragments
+    # these autoescaping templates rendered, kept once per language (and figures); and the
+    # sheet's words with a row's number put in, escaped and then given digits alone (`fill`).
+    package = ROOT / "scoresheet"
+    web = package / "web"
+    python = [p for p in package.rglob("*.py") if "Markup(" in p.read_text("utf-8")]
+    assert sorted(p.relative_to(package).as_posix() for p in python) == [
+        "web/i18n.py",
+        "web/links.py",
+        "web/players/routes.py",
+        "words/values.py",
+    ]
+    assert re.findall(r"Markup\(.*", (package / "words" / "values.py").read_text()) == [
+        "Markup(str.replace(escape(word), stand_in, str(int(value))))"
+    ]
     assert "Markup(render_template(template))" in (web / "i18n.py").read_text()
     assert re.findall(r"Markup\((\w+\(\"?[\w./]*)", (web / "players" / "routes.py").read_text()) == [
         'render_template("players/_player_figures.html'
