@@ -142,9 +142,8 @@ def check_new_names(players: Sequence[str], key: Callable[[str], str] | None = N
     """What only a stored match may keep of its names (its replay checks `check_names`): two
     that differ by invisible characters alone, fillers, zero-width marks or variation selectors
     ("Anna⠀" beside Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on
-    `players`). `key`: what names are compared by instead of `new_name_key`, alike wherever
-    it finds them alike and more (the service layer's, which also reads a letter of another
-    alphabet as the Latin one it looks like)."""
+    `players`). `key`: another way two names are alike, checked instead (the service layer's
+    names as they look, `accounts.look_alike_key`)."""
     _no_two_alike(players, key or new_name_key)
 
 

@@ -18,7 +18,7 @@ from zxcvbn import zxcvbn
 
 from ..config import setting
 from ..rules import Malformed, Refused
-from ..rules.setup import INVISIBLE, new_name_key, visible
+from ..rules.setup import INVISIBLE, visible
 from ..storage import database, passwords
 from ..storage.extensions import db
 from ..storage.models import ApiToken, Match, Member, Notice, User, lookup_name, new_session_secret, utcnow
@@ -183,16 +183,18 @@ def look_alike_refusal(name: str) -> str | None:
 
 
 def look_alike_key(name: str) -> str:
-    """What two new names at one table or on one roster are compared by (they may not be
-    alike): `new_name_key` of the name as it looks, each letter that Unicode's confusables data
-    says looks like a Latin letter or a digit written as that one (“Норе” in Cyrillic as
-    “Hope”; “Анна” stays itself beside “Anna”: its н looks like no Latin letter)."""
-    if name.isascii():  # most names: no table needed
-        return new_name_key(name)
-    return new_name_key("".join(_looks_like(c) for c in unicodedata.normalize("NFD", name)))
+    """What two new names at one table or on one roster are compared by besides
+    `new_name_key` (they may not be alike by either): the name as it looks, letter by letter,
+    its case kept (H and h do not look alike). Every letter of another alphabet that Unicode's
+    confusables data says looks like a Latin letter or a digit is read as that one (“Норе”, all
+    in Cyrillic, as “Hope”; “Анна” stays itself beside “Anna”: its н looks like no Latin
+    letter), and a capital I as the l it is drawn as in most fonts, as that data has it."""
+    shown = "".join(c for c in unicodedata.normalize("NFD", name) if c not in INVISIBLE)
+    if not shown.isascii():  # most names are: no table needed
+        shown = "".join(_looks_like(c) for c in shown)
+    return unicodedata.normalize("NFD", shown.replace("I", "l"))
 
 
-@cache
 def _looks_like(char: str) -> str:
     """The Latin letter or digit that a character looks like, else the character itself."""
     if char.isascii():

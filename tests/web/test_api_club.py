@@ -332,6 +332,8 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
     # An account's name is its own: the account “Норе” still checks in beside the guest Hope.
     make_user("Норе")
     assert director.post(url, json={"username": "Норе"}).status_code == 201
+    upper = director.post(url, json={"guest": "АНЯ"})  # case ignored, in every alphabet
+    assert (upper.status_code, upper.json["field"]) == (409, "guest")
     assert director.post(url, json={"guest": "Marta"}).status_code == 201
     assert director.post(url, json={"guest": "Марта"}).status_code == 201  # its т looks like no Latin letter
 

@@ -155,7 +155,9 @@ def test_a_name_of_two_look_alike_alphabets_is_refused_one_alphabet_each_is_not(
     ("players", "named"),
     [
         (["Hope", "Норе", "Vera"], "Норе"),  # Cyrillic Н, о, р, е
-        (["Вера", "Boris", "BEPA"], "BEPA"),  # Latin B, E, P, A, and case ignored as ever
+        (["Вера", "Boris", "Bepa"], "Bepa"),  # Latin e, p, a
+        (["ΙΟΝ", "Boris", "ION"], "ION"),  # Greek; a capital I is drawn as an l
+        (["Анна", "Boris", "АННА\ufe0f"], "АННА\ufe0f"),  # case and a variation selector, as ever
     ],
 )
 def test_two_names_that_look_the_same_in_two_alphabets_are_one_name_twice(
@@ -168,6 +170,11 @@ def test_two_names_that_look_the_same_in_two_alphabets_are_one_name_twice(
         {"error": f"Two players are called “{named}”: give each a different name.", "field": "players"},
     )
     assert api_user.get("/api/matches").json == {"matches": []}
+
+
+def test_names_that_only_sound_alike_or_differ_in_case_as_they_look_are_names_of_their_own(api_user: Any) -> None:
+    for players in (["Норе", "hope", "Vera"], ["Вера", "BEPA", "Ivan"], ["Анна", "Anna", "Lan"]):
+        assert api_user.post("/api/matches", json={"players": players}).status_code == 201
 
 
 def test_create_body_must_be_a_json_object(api_user: Any) -> None:

@@ -199,7 +199,7 @@ def join(user: User, code: object, team: object = None, name: str | None = None)
     """The caller joins the roster of the event with this code (again: nothing changes); with
     `name`, as that guest of the roster, whose seats become theirs (CLUB.md §1)."""
     event = event_by_code(code)
-    if name is not None:  # checked first: a refusal names it (a page of it, were it any length)
+    if name is not None:  # a name no guest can have is refused as such, not looked up
         claim_guest(event, _text(name, "name", MAX_NAME), user, user)
     elif not any(p.user_id == user.id for p in event.roster):
         _no_guest_named(event, user, "name")
@@ -467,9 +467,9 @@ def _lock_matches(round_: EventRound) -> None:
 
 def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
     """A new roster entry (409 if the name is taken; a guest's also if it looks like one on
-    the roster: “Норе” in Cyrillic beside Hope)."""
-    key = new_name_key if user is not None else look_alike_key  # an account's name is its own
-    if any(key(p.name) == key(name) for p in event.roster):  # case and fillers ignored
+    the roster: “Норе”, all Cyrillic, beside Hope)."""
+    keys = (new_name_key,) if user is not None else (new_name_key, look_alike_key)  # an account's name is its own
+    if any(key(p.name) == key(name) for key in keys for p in event.roster):  # case and fillers ignored
         raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     _check_partners(event, entry)

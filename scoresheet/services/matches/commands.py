@@ -58,11 +58,12 @@ def create_match(user: User, setup: Setup, start_key: str | None = None) -> Matc
     keeps, RULES.md §7); the creator is its first member. `start_key`: see `start_match`."""
     check_setup(setup)
     check_new_match(setup)
+    check_new_names(setup.players)
     for name in setup.players:  # "Аnna" beside Anna (a Cyrillic А): two seats that read alike
         refusal = accounts.look_alike_refusal(name)
         if refusal is not None:
             raise Refused("players", refusal)
-    check_new_names(setup.players, accounts.look_alike_key)  # "Норе" (all Cyrillic) beside Hope too
+    check_new_names(setup.players, accounts.look_alike_key)  # "Норе", all Cyrillic, beside Hope
     match = _new_match(user, setup, [user.id], start_key)
     db.session.commit()
     return match
