@@ -14,7 +14,10 @@ page does (`GET /matches/<id>/version` every `--poll` s with its session, 304 wh
 the whole match once when it changed), one phone per table saves a hand every `--hand-every`
 seconds, the board behind the watch link asks `/events/watch/<token>/version` every `--poll` s
 and fetches the whole board (every table's live scores and the night's standings) when it moved,
-and a /healthz probe runs alongside. The report gives each kind's count, p50, p99 and errors.
+and a /healthz probe runs alongside. With `--night-pages N`, N of the players also keep the
+night's page open, as between rounds (templates/nights/event.html): its version every 4 s
+(`data-poll-seconds`), the whole page when it moved (a hand at any table moves it: the page
+shows every table's hands and scores). The report gives each kind's count, p50, p99 and errors.
 
 A real night saves a hand a minute at each table: `--hand-every 60`. The default, 6 s, is ten
 times that, so the run is ten nights' worth of saving and the board is fetched again at nearly
@@ -64,9 +67,9 @@ async def register(port: int, name: str) -> Phone:
     return Phone(name, reply.json()["token"])
 
 
-async def setup(port: int, args: argparse.Namespace) -> tuple[list[Table], str, dict[str, Any]]:
+async def setup(port: int, args: argparse.Namespace) -> tuple[list[Table], str, str, dict[str, Any]]:
     """The night up to its last round seated: its tables (each with its players' phones), the
-    board's path, and what the set-up measured."""
+    board's path, the night's page and what the set-up measured."""
     run = f"{os.getpid() % 1000}{int(time.time()) % 10000}"
     gate = asyncio.Semaphore(8)
 
@@ -100,7 +103,7 @@ async def setup(port: int, args: argparse.Namespace) -> tuple[list[Table], str, 
         expect(await request(port, "POST", f"{url}/rounds/{number}/close", None, director.auth), 200, "close")
     await asyncio.gather(*(gated(login_page(port, p)) for t in tables for p in t.phones))
     board = "/events/watch/" + event["watch_url"].rsplit("/", 1)[1]
-    return tables, board, {"seat_last_round_s": seat_s, "tables": len(tables)}
+    return tables, board, f"/events/{event['id']}", {"seat_last_round_s": seat_s, "tables": len(tables)}
 
 
 async def board_loop(port: int, board: str, args: argparse.Namespace, stats: Stats, until: float) -> None:
@@ -117,11 +120,32 @@ async def board_loop(port: int, board: str, args: argparse.Namespace, stats: Sta
         await nap(args.poll - (time.perf_counter() - tick), until)
 
 
+async def night_page_loop(port: int, phone: Phone, night: str, stats: Stats, until: float) -> None:
+    """A player with the night's page open: its version every 4 s, the whole page when it moved
+    (static/app.js swaps the page's #live in)."""
+    await nap(random.uniform(0, NIGHT_POLL), until)
+    version = ""
+    while time.perf_counter() < until:
+        tick = time.perf_counter()
+        cookie = {"Cookie": phone.cookie}
+        headers = cookie | ({"If-None-Match": f'"{version}"'} if version else {})
+        reply = await timed(stats, "night version", (200, 304), port, "GET", f"{night}/version", headers=headers)
+        if reply is not None and reply.status == 200:
+            if version:
+                await timed(stats, "night page after change", (200,), port, "GET", night, headers=cookie)
+            version = reply.json()["version"]
+        await nap(NIGHT_POLL - (time.perf_counter() - tick), until)
+
+
+NIGHT_POLL = 4.0
+"""Seconds between a night page's version polls (templates/nights/event.html)."""
+
+
 async def load(server: Server, args: argparse.Namespace) -> tuple[Stats, float, dict[str, Any]]:
     """Set the night up, then run the phones, the scorers and the board for `--duration` s."""
     port = server.port
     started = time.perf_counter()
-    tables, board, extra = await setup(port, args)
+    tables, board, night, extra = await setup(port, args)
     extra["setup_s"] = time.perf_counter() - started
     stats = Stats()
     until = time.perf_counter() + args.duration
@@ -129,6 +153,8 @@ async def load(server: Server, args: argparse.Namespace) -> tuple[Stats, float, 
     for table in tables:
         tasks += [poll_loop(port, table, phone, args, stats, until) for phone in table.phones]
         tasks.append(hand_loop(port, table, args, stats, until))
+    players = [phone for table in tables for phone in table.phones]
+    tasks += [night_page_loop(port, phone, night, stats, until) for phone in players[: args.night_pages]]
     cpu_before, client_before, load_before = server.cpu(), time.process_time(), os.getloadavg()
     began = time.perf_counter()
     await asyncio.gather(*tasks)
@@ -151,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (static/app.js: 1.5)")
     parser.add_argument("--hand-every", type=float, default=6.0, help="seconds between a table's hands (real: 60)")
     parser.add_argument("--healthz-every", type=float, default=0.2)
+    parser.add_argument("--night-pages", type=int, default=0, help="players who also keep the night's page open")
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
     parser.add_argument(

@@ -81,11 +81,13 @@ def test_the_club_night_load_benchmark_runs_without_errors() -> None:
             "--rounds",
             "2",
             "--duration",
-            "2",
+            "5",
             "--poll",
             "0.5",
             "--hand-every",
             "1",
+            "--night-pages",
+            "3",
             "--workers",
             "1",
             "--databases",
@@ -100,6 +102,7 @@ def test_the_club_night_load_benchmark_runs_without_errors() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "== sqlite:" in done.stdout and "errors 0," in done.stdout, done.stdout
     assert "board version" in done.stdout and "seating round 2" in done.stdout
+    assert "night version" in done.stdout  # a night page's first poll comes within 4 s
 
 
 def test_the_reading_benchmark_runs_on_postgresql(database_url: str) -> None:

@@ -83,6 +83,9 @@ def test_the_board_version_moves_with_a_hand_a_round_seated_again_or_closed_and_
     assert moved().count(".") == 0  # closed: no countdown
     add_guests(director, event["id"], ["Jana"])
     moved()
+    corrected = director.put(f"/api/matches/{table['match_id']}/hands/1", json=missed(0))  # a closed round's table
+    assert corrected.status_code == 200, corrected.json
+    moved()
     # What the board page was rendered at is what the version answers.
     page = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)
     assert f'data-version="{client.get(url).json["version"]}"' in page

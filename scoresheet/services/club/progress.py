@@ -8,10 +8,10 @@ import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func
+from sqlalchemy import bindparam
 
 from ...storage.extensions import db
-from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Hand, Match, User, utcnow
+from ...storage.models import Event, EventDirector, EventPlayer, EventRound, EventTable, Match, User, utcnow
 from ..matches.replay_cache import computed
 from . import results
 from .results import read_tables, table_result
@@ -151,25 +151,40 @@ def _on(event: Event) -> bool:
 def event_version(event: Event) -> str:
     """A short fingerprint of everything the event's page shows: it changes when a round is
     seated or taken back, a player checks in or is marked, a table's match changes (a hand,
-    its end) or a result is entered; the page asks for it and shows itself again."""
-    ids = [t.match_id for r in event.seated for t in r.tables if t.match_id is not None]
-    matches = (
-        db.session.execute(
-            db.select(Match.id, Match.revision, func.count(Hand.id))
-            .outerjoin(Hand, Hand.match_id == Match.id)
-            .where(Match.id.in_(ids))
-            .group_by(Match.id, Match.revision)
-            .order_by(Match.id)
-        ).all()
-        if ids
-        else []
-    )
+    its end: every change raises the match's revision) or a result is entered; the page and
+    the board ask for it and show themselves again. Read as columns in two statements, not as
+    the night's objects (a round's tables each, the roster): every player's night page and the
+    board ask for it every few seconds."""
+    values = {"event_id": event.id}
     parts = [
         event.rounds,
         event.reseats,
-        [(p.name, p.status, p.team, p.user_id) for p in event.roster],
         [d.user_id for d in event.directors],
-        [(r.number, str(r.closed_at), [(t.number, t.entered_scores) for t in r.tables]) for r in event.seated],
-        [tuple(m) for m in matches],
+        [tuple(row) for row in db.session.execute(_ROSTER_AS_SHOWN, values)],
+        [tuple(row) for row in db.session.execute(_TABLES_AS_SHOWN, values)],  # (a Row's repr is slow)
     ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+_ROSTER_AS_SHOWN = (
+    db.select(EventPlayer.name, EventPlayer.status, EventPlayer.team, EventPlayer.user_id)
+    .where(EventPlayer.event_id == bindparam("event_id"))
+    .order_by(EventPlayer.id)
+)
+"""The roster as the night's page shows it."""
+
+_TABLES_AS_SHOWN = (
+    db.select(
+        EventRound.number,
+        EventRound.closed_at,
+        EventTable.number,
+        EventTable.entered_scores,
+        EventTable.match_id,
+        Match.revision,
+    )
+    .outerjoin(EventTable, EventTable.round_id == EventRound.id)
+    .outerjoin(Match, Match.id == EventTable.match_id)
+    .where(EventRound.event_id == bindparam("event_id"))
+    .order_by(EventRound.number, EventTable.number)
+)
+"""Every round seated, each table's result entered by hand and its match's revision."""
