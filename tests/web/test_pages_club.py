@@ -228,6 +228,27 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     assert "Your partner" not in page  # Tysiacha: nobody's partner
 
 
+def test_the_night_page_links_the_tables_whose_sheets_the_reader_may_open_and_no_other(make_phone: Any) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director)
+    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
+    add_guests(director, night, ["Dana", "Egor", "Fima", "Gleb", "Hana"])
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    with director.client.application.app_context():
+        tables = db.session.execute(db.select(EventRound)).scalar_one().tables
+        sheets = {t.match_id: "anna" in t.players for t in tables}
+    assert sorted(sheets.values()) == [False, True]  # two tables: hers and another
+
+    def linked(phone: Phone) -> set[str]:
+        """The sheets the night's list of tables links."""
+        listed = next(n for n in parse(phone.get(f"/events/{night}").text).walk() if "night-tables" in n.classes())
+        return {n.attrs["href"] for n in listed.walk() if n.tag == "a" and n.attrs["href"].startswith("/matches/")}
+
+    assert linked(anna) == {f"/matches/{m}" for m, hers in sheets.items() if hers}
+    assert linked(director) == {f"/matches/{m}" for m in sheets}  # a director is a member of every table
+
+
 def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, time_limit="45")
