@@ -50,7 +50,7 @@ def test_the_board_shows_a_card_per_table_with_each_players_score_as_it_stands(d
 
 
 def test_the_board_version_moves_with_a_hand_a_round_seated_again_or_closed_and_the_roster_and_answers_304_otherwise(
-    director: Any, client: Any
+    director: Any, client: Any, make_user: Any
 ) -> None:
     event = make_event(director, time_limit=45, seed=11)
     add_guests(director, event["id"], ["Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"])
@@ -85,6 +85,15 @@ def test_the_board_version_moves_with_a_hand_a_round_seated_again_or_closed_and_
     moved()
     corrected = director.put(f"/api/matches/{table['match_id']}/hands/1", json=missed(0))  # a closed round's table
     assert corrected.status_code == 200, corrected.json
+    moved()
+    result = f"{rounds}/1/tables/1/result"  # the first table, played and corrected above
+    assert director.put(result, json={"scores": [100, 50, 0]}).status_code == 200
+    moved()
+    codirector = make_user("codirector")
+    assert director.post(f"/api/events/{event['id']}/directors", json={"username": "codirector"}).status_code == 201
+    moved()
+    again = codirector.put(result, json={"scores": [100, 50, 0]})  # the same scores, entered by another
+    assert again.json["tables"][0]["result"]["entered_by"] == "codirector"
     moved()
     # What the board page was rendered at is what the version answers.
     page = client.get(f"/events/watch/{_token(event)}").get_data(as_text=True)

@@ -255,10 +255,13 @@ def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(ma
     add_guests(director, night, ["Dana", "Egor", "Fima"])
     director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}")
     assert "45 minutes left" in director.get(f"/events/{night}").text
+    version = director.get(f"/events/{night}/version").json["version"]
     with director.client.application.app_context():
         round_ = db.session.execute(db.select(EventRound)).scalar_one()
         round_.seated_at = round_.seated_at - timedelta(hours=1)  # seated an hour ago
         db.session.commit()
+    # The minute is in the night's version: an open page shows itself again as time runs out.
+    assert director.get(f"/events/{night}/version").json["version"] != version
     page = director.get(f"/events/{night}").text
     assert "Time is up: close the round once the tables have finished the hand they play." in page
     assert "0 minutes left" not in page

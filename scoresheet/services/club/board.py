@@ -1,22 +1,15 @@
 """What the board of a club night shows (CLUB.md §4): a card per table of the current round with
-its players and their scores as they stand, and the version its live updates follow.
-
-The version changes whenever anything the board shows may have changed: a round seated, taken
-back or closed, a hand at any of the event's tables (every change of a match raises its
-revision, so the sum of the tables' revisions moves), the roster, and the countdown's minute.
-It is read with one query, so a board asking every few seconds costs little.
-"""
+its players and their scores as they stand. The version its live updates follow is the night
+page's, `progress.live_version`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from ...storage.extensions import db
 from ...storage.models import Event, EventRound, Match
-from .progress import event_version
-from .results import Result, club_game, minutes_left, table_result
+from .results import Result, club_game, table_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +63,3 @@ def _names(event: Event, players: list[str]) -> list[str]:
     if club_game(event) == "tichu":
         return [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
     return list(players)
-
-
-def board_version(event: Event, now: datetime) -> str:
-    """The board's version: the night's (`progress.event_version`: every round seated, re-seated
-    or closed, every player checked in or marked, every table's match and result) and the
-    countdown's minutes left, so the board reads itself again when any of them moves."""
-    current = event.seated[-1] if event.seated else None
-    left = minutes_left(event, current.seated_at, now) if current is not None and current.closed_at is None else None
-    return event_version(event) + (f".{left}" if left is not None else "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam
 
@@ -166,6 +166,22 @@ def event_version(event: Event) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
+def live_version(event: Event, now: datetime) -> str:
+    """The version the night's page and its board follow: the night's (`event_version`) and,
+    while the round's countdown runs, its minutes left, so that both show the minute as it
+    passes (CLUB.md §1, §4)."""
+    left = countdown(event, now)
+    return event_version(event) + (f".{left}" if left is not None else "")
+
+
+def countdown(event: Event, now: datetime) -> int | None:
+    """The current round's minutes left while its countdown runs (CLUB.md §1), else None."""
+    current = event.seated[-1] if event.seated else None
+    if current is None or current.closed_at is not None:
+        return None
+    return results.minutes_left(event, current.seated_at, now)
+
+
 _ROSTER_AS_SHOWN = (
     db.select(EventPlayer.name, EventPlayer.status, EventPlayer.team, EventPlayer.user_id)
     .where(EventPlayer.event_id == bindparam("event_id"))
@@ -179,6 +195,7 @@ _TABLES_AS_SHOWN = (
         EventRound.closed_at,
         EventTable.number,
         EventTable.entered_scores,
+        EventTable.entered_by,
         EventTable.match_id,
         Match.revision,
     )
@@ -187,4 +204,4 @@ _TABLES_AS_SHOWN = (
     .where(EventRound.event_id == bindparam("event_id"))
     .order_by(EventRound.number, EventTable.number)
 )
-"""Every round seated, each table's result entered by hand and its match's revision."""
+"""Every round seated, each table's result entered by hand (and by whom) and its match's revision."""

@@ -30,7 +30,7 @@ from flask_login import current_user, login_required
 
 from ...rules import Malformed
 from ...services.club import board as shown
-from ...services.club import events, exports, results, serialize
+from ...services.club import events, exports, progress, results, serialize
 from ...storage.models import Event, utcnow
 from .. import limits, request_bodies
 from ..downloads import XLSX
@@ -234,17 +234,15 @@ def board(token: str) -> Any:
     live scores, the countdown and the standings; it follows the event by itself (app.js)."""
     event = _watched(token)
     now = utcnow()
-    seated = list(event.seated)
-    current = seated[-1] if seated else None
-    left = results.minutes_left(event, current.seated_at, now) if current and not current.closed_at else None
+    current = event.seated[-1] if event.seated else None
     return render_template(
         "club/board.html",
         event=event,
         token=token,
-        version=shown.board_version(event, now),
+        version=progress.live_version(event, now),
         round=current,
         cards=shown.cards(event, current) if current else [],
-        minutes_left=left,
+        minutes_left=progress.countdown(event, now),
         standings=serialize.standings_data(event)["standings"],
         teams=results.club_game(event) == "tichu",
     )
@@ -253,7 +251,7 @@ def board(token: str) -> Any:
 @bp.get("/events/watch/<token>/version")
 def board_version(token: str) -> Any:
     """The board's version (as a match's `…/version`); 304 while nothing it shows changed."""
-    version = shown.board_version(_watched(token), utcnow())
+    version = progress.live_version(_watched(token), utcnow())
     response = jsonify(version=version)
     response.set_etag(version)
     response.cache_control.no_cache = True

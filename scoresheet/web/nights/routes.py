@@ -101,6 +101,7 @@ def _event_page(event: Event, status: int = 200, **forms: RefusableForm) -> Any:
     with form_page():
         director = events.is_director(event, current_user)
         current = event.seated[-1] if event.seated else None
+        now = utcnow()
         tables = progress.table_states(event, current) if current else []
         page = render_template(
             "nights/event.html",
@@ -112,10 +113,8 @@ def _event_page(event: Event, status: int = 200, **forms: RefusableForm) -> Any:
             mine=progress.my_seat(event, current_user),
             links=events.matches_of(event, current_user),
             standings=serialize.standings_data(event)["standings"],
-            minutes_left=results.minutes_left(event, current.seated_at, utcnow())
-            if current and not current.closed_at
-            else None,
-            version=progress.event_version(event),
+            minutes_left=progress.countdown(event, now),
+            version=progress.live_version(event, now),
             board_url=url_for("club.board", token=event.watch_token),
             csv_url=url_for("club.event_csv", event_id=event.id),
             roster_form=forms.get("roster") or RosterForm(formdata=None),
@@ -128,8 +127,9 @@ def _event_page(event: Event, status: int = 200, **forms: RefusableForm) -> Any:
 @bp.get("/events/<event_id>/version")
 @login_required
 def version(event_id: str) -> Response:
-    """The night's version; 304 while it is what the page already shows."""
-    v = progress.event_version(events.event_for_member(event_id, current_user))
+    """The night's version (its countdown's minute too); 304 while it is what the page already
+    shows."""
+    v = progress.live_version(events.event_for_member(event_id, current_user), utcnow())
     response = jsonify(version=v)
     response.set_etag(v)
     response.cache_control.no_cache = True
