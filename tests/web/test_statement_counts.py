@@ -1,7 +1,7 @@
 """The statements a request sends to the database, pinned (docs/performance.md, "A cheaper
 hand"): adding a hand (through the API and the page form), correcting and deleting one,
-fetching the match JSON, opening the match page and fetching its live part each send exactly these, on SQLite and on
-PostgreSQL. A statement added to one of them fails here, with the list of what was sent; a
+fetching the match JSON, opening the match page and fetching its live part, and a club night's
+version, each send exactly these, on SQLite and on PostgreSQL. A statement added to one of them fails here, with the list of what was sent; a
 statement taken away is a gain: lower the figure with it."""
 
 from __future__ import annotations
@@ -63,6 +63,14 @@ MATCH_PAGE = {
 }
 LIVE_PART = {kind: [s for s in sent if s != "SELECT seats"] for kind, sent in MATCH_PAGE.items()}
 """What a phone fetches after a change: the page's statements but the seats (not in its live part)."""
+NIGHT_VERSION = {
+    # the event by its watch token; its rounds (the countdown's); its directors; the roster's
+    # columns; every round's tables with their matches' revisions, whatever the rounds
+    "sqlite": ["BEGIN", "SELECT events", "SELECT event_rounds", "SELECT event_directors", "SELECT event_players"]
+    + ["SELECT event_rounds"],
+    "postgresql": ["SELECT events", "SELECT event_rounds", "SELECT event_directors", "SELECT event_players"]
+    + ["SELECT event_rounds"],
+}
 
 
 @contextmanager
@@ -191,3 +199,22 @@ def test_the_match_page_and_its_live_part_send_the_pinned_statements(
 
     assert counted(app, database_url, page(f"/matches/{played_match}")) == MATCH_PAGE[dialect(database_url)]
     assert counted(app, database_url, page(f"/matches/{played_match}/live")) == LIVE_PART[dialect(database_url)]
+
+
+def test_a_club_nights_version_sends_the_pinned_statements_whatever_its_rounds(
+    app: Flask, database_url: str, api_user: ApiUser
+) -> None:
+    body = {"name": "Night", "game": {"rules": "squarescores"}, "rounds": 3, "seed": 1}
+    night = api_user.post("/api/events", json=body).json
+    url = f"/api/events/{night['id']}"
+    for name in ("Dana", "Egor", "Fima", "Gleb", "Hana", "Ivan"):
+        assert api_user.post(f"{url}/roster", json={"guest": name}).status_code == 201
+    version = f"/events/watch/{night['watch_url'].rsplit('/', 1)[1]}/version"
+
+    def fetch() -> None:
+        assert app.test_client().get(version).status_code == 200
+
+    for number in (1, 2):  # two rounds of two tables: no statement more for the second
+        assert api_user.post(f"{url}/rounds").status_code == 201
+        assert counted(app, database_url, fetch) == NIGHT_VERSION[dialect(database_url)]
+        assert api_user.post(f"{url}/rounds/{number}/close").status_code == 200
