@@ -1,8 +1,9 @@
 """The statements a request sends to the database, pinned (docs/performance.md, "A cheaper
 hand"): adding a hand (through the API and the page form), correcting and deleting one,
-fetching the match JSON, opening the match page and fetching its live part, and a club night's
-version, each send exactly these, on SQLite and on PostgreSQL. A statement added to one of them fails here, with the list of what was sent; a
-statement taken away is a gain: lower the figure with it."""
+fetching the match JSON, opening the match page and fetching its live part, and a club
+night's version, each send exactly these, on SQLite and on PostgreSQL. A statement added to
+one of them fails here, with the list of what was sent; a statement taken away is a gain:
+lower the figure with it."""
 
 from __future__ import annotations
 
