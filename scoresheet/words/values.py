@@ -14,7 +14,6 @@ from babel.numbers import format_decimal, get_minus_sign_symbol
 from flask import has_request_context
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup, escape
 
 from ..rules.messages import Coded, OneOf
 from ..rules.tichu import CALL_WORDS
@@ -62,14 +61,6 @@ def figure(value: int) -> str:
 def signed(value: int) -> str:
     """A hand's entry or change as the page shows it: +35, −150, 0."""
     return f"+{value}" if value > 0 else figure(value)
-
-
-def fill(word: str, stand_in: str, value: int) -> Markup:
-    """A word looked up once for many rows with a stand-in number (`stand_in`, digits), with
-    one row's own number in its place: the sheet's "made 999999" as "made 125". Cheaper than
-    Jinja's `replace`, which escapes its three strings again for every row: the word comes
-    escaped from the catalog (escaped here if it does not), and digits need no escaping."""
-    return Markup(str.replace(escape(word), stand_in, str(int(value))))
 
 
 _DECIMAL_POINT = {"en": "."}

@@ -12,7 +12,8 @@ import pytest
 from flask import Flask
 from markupsafe import Markup
 
-from scoresheet.words.values import figure, fill, number, signed
+from scoresheet.web.template_globals import fill
+from scoresheet.words.values import figure, number, signed
 
 from .helpers import WINNING_HAND, WINNING_START
 from .page_helpers import parse
