@@ -106,35 +106,29 @@ async def setup(port: int, args: argparse.Namespace) -> tuple[list[Table], str, 
     return tables, board, f"/events/{event['id']}", {"seat_last_round_s": seat_s, "tables": len(tables)}
 
 
-async def board_loop(port: int, board: str, args: argparse.Namespace, stats: Stats, until: float) -> None:
-    """The board on the club's TV: its version every `--poll` s, the whole board when it moved."""
+async def follow_loop(
+    port: int, page: str, what: str, every: float, stats: Stats, until: float, cookie: str | None = None
+) -> None:
+    """A page that follows the night as static/app.js makes it (`what`: the board, the night's
+    page): its version every `every` s, the whole page when it moved (the page swaps its live
+    part in); `cookie`: a player's session."""
+    logged_in = {"Cookie": cookie} if cookie else {}
     version = ""
     while time.perf_counter() < until:
         tick = time.perf_counter()
-        headers = {"If-None-Match": f'"{version}"'} if version else {}
-        reply = await timed(stats, "board version", (200, 304), port, "GET", f"{board}/version", headers=headers)
+        headers = logged_in | ({"If-None-Match": f'"{version}"'} if version else {})
+        reply = await timed(stats, f"{what} version", (200, 304), port, "GET", f"{page}/version", headers=headers)
         if reply is not None and reply.status == 200:
-            if version:  # the page swaps its live part in: the whole board once
-                await timed(stats, "board after change", (200,), port, "GET", board)
+            if version:
+                await timed(stats, f"{what} after change", (200,), port, "GET", page, headers=logged_in)
             version = reply.json()["version"]
-        await nap(args.poll - (time.perf_counter() - tick), until)
+        await nap(every - (time.perf_counter() - tick), until)
 
 
 async def night_page_loop(port: int, phone: Phone, night: str, stats: Stats, until: float) -> None:
-    """A player with the night's page open: its version every 4 s, the whole page when it moved
-    (static/app.js swaps the page's #live in)."""
+    """A player with the night's page open, from a random first moment."""
     await nap(random.uniform(0, NIGHT_POLL), until)
-    version = ""
-    while time.perf_counter() < until:
-        tick = time.perf_counter()
-        cookie = {"Cookie": phone.cookie}
-        headers = cookie | ({"If-None-Match": f'"{version}"'} if version else {})
-        reply = await timed(stats, "night version", (200, 304), port, "GET", f"{night}/version", headers=headers)
-        if reply is not None and reply.status == 200:
-            if version:
-                await timed(stats, "night page after change", (200,), port, "GET", night, headers=cookie)
-            version = reply.json()["version"]
-        await nap(NIGHT_POLL - (time.perf_counter() - tick), until)
+    await follow_loop(port, night, "night", NIGHT_POLL, stats, until, phone.cookie)
 
 
 NIGHT_POLL = 4.0
@@ -149,7 +143,10 @@ async def load(server: Server, args: argparse.Namespace) -> tuple[Stats, float, 
     extra["setup_s"] = time.perf_counter() - started
     stats = Stats()
     until = time.perf_counter() + args.duration
-    tasks = [health_loop(port, stats, until, args.healthz_every), board_loop(port, board, args, stats, until)]
+    tasks = [
+        health_loop(port, stats, until, args.healthz_every),
+        follow_loop(port, board, "board", args.poll, stats, until),
+    ]
     for table in tables:
         tasks += [poll_loop(port, table, phone, args, stats, until) for phone in table.phones]
         tasks.append(hand_loop(port, table, args, stats, until))
