@@ -249,6 +249,24 @@ def test_the_night_page_links_the_tables_whose_sheets_the_reader_may_open_and_no
     assert linked(director) == {f"/matches/{m}" for m in sheets}  # a director is a member of every table
 
 
+def test_joining_another_tables_sheet_by_its_code_moves_the_nights_version_and_links_it(make_phone: Any) -> None:
+    director = make_phone("director")
+    anna = make_phone("anna")
+    night = make_night(director)
+    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
+    add_guests(director, night, ["Dana", "Egor", "Fima", "Gleb", "Hana"])
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    with director.client.application.app_context():
+        other = next(t.match for t in db.session.execute(db.select(EventTable)).scalars() if "anna" not in t.players)
+        other_id, code = other.id, other.join_code
+    version = anna.get(f"/events/{night}/version").json["version"]
+    assert f'href="/matches/{other_id}"' not in anna.get(f"/events/{night}").text
+    assert anna.post("/join", {"code": code}, form_url="/").status_code == 302  # the code on its table card
+    # An open night page asks for the version: it moves, so the page shows the new link.
+    assert anna.get(f"/events/{night}/version").json["version"] != version
+    assert f'href="/matches/{other_id}"' in anna.get(f"/events/{night}").text
+
+
 def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, time_limit="45")

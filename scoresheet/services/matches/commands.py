@@ -176,12 +176,14 @@ def join(user: User, code: str) -> Match:
     if match is None:
         raise NotFound(_("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):
+        read_locked(match)  # a match banked or ended meanwhile is seen as such
         if match.status != "open" or computed(match).sheet.winner is not None:
             raise Conflict(
                 _("This match is over: it takes no new players. Ask the table for its watch link to see the sheet.")
             )
         match.members.append(Member(user_id=user.id))
         audit.log(match, user, "member_joined")
+        match.revision += 1  # a club night's page links the new member to this sheet
         try:
             db.session.commit()
         except IntegrityError:  # joined twice at the same moment: once is enough
