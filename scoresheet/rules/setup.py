@@ -143,7 +143,7 @@ def check_new_names(players: Sequence[str], key: Callable[[str], str] | None = N
     that differ by invisible characters alone, fillers, zero-width marks or variation selectors
     ("Anna⠀" beside Anna, "An͏na"), which read alike on the sheet and in the CSV (Refused on
     `players`). `key`: another way two names are alike, checked instead (the service layer's
-    names as they look, `accounts.look_alike_key`)."""
+    names as they look, `storage.models.look_alike_key`)."""
     _no_two_alike(players, key or new_name_key)
 
 

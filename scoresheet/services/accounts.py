@@ -21,7 +21,17 @@ from ..rules import Malformed, Refused
 from ..rules.setup import INVISIBLE, visible
 from ..storage import database, passwords
 from ..storage.extensions import db
-from ..storage.models import ApiToken, Match, Member, Notice, User, lookup_name, new_session_secret, utcnow
+from ..storage.models import (
+    ApiToken,
+    Match,
+    Member,
+    Notice,
+    User,
+    look_alike_key,
+    lookup_name,
+    new_session_secret,
+    utcnow,
+)
 from ..words import _
 from .club import tables as event_tables
 from .errors import Conflict, WrongPassword
@@ -146,6 +156,12 @@ def _registered(
     password_hash = passwords.hashed(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
+    twin = db.session.execute(db.select(User.username).where(User.username_looks == look_alike_key(username))).scalar()
+    if twin is not None:  # "Норе", all in Cyrillic, beside the account Hope
+        raise Conflict(
+            _("“%(name)s” looks just like the username “%(other)s”: choose another.", name=username, other=twin),
+            "username",
+        )
     user = User(username=username, password_hash=password_hash, language=language)
     db.session.add(user)
     try:
@@ -180,28 +196,6 @@ def look_alike_refusal(name: str) -> str | None:
         "name: write its letters in one alphabet.",
         name=name,
     )
-
-
-def look_alike_key(name: str) -> str:
-    """What two new names at one table or on one roster are compared by besides
-    `new_name_key` (they may not be alike by either): the name as it looks, letter by letter,
-    its case kept (H and h do not look alike). Every letter of another alphabet that Unicode's
-    confusables data says looks like a Latin letter or a digit is read as that one (“Норе”, all
-    in Cyrillic, as “Hope”; “Анна” stays itself beside “Anna”: its н looks like no Latin
-    letter), and a capital I as the l it is drawn as in most fonts, as that data has it."""
-    shown = "".join(c for c in unicodedata.normalize("NFD", name) if c not in INVISIBLE)
-    if not shown.isascii():  # most names are: no table needed
-        shown = "".join(_looks_like(c) for c in shown)
-    return unicodedata.normalize("NFD", shown.replace("I", "l"))
-
-
-def _looks_like(char: str) -> str:
-    """The Latin letter or digit that a character looks like, else the character itself."""
-    if char.isascii():
-        return char
-    from confusable_homoglyphs import confusables  # its 1 MB table: only for a name not in ASCII
-
-    return next((g["c"] for g in confusables.confusables_data.get(char, ()) if g["c"].isascii()), char)
 
 
 def imitates(name: str) -> bool:

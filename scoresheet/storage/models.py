@@ -17,6 +17,7 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, String, UniqueConstraint, false, select
 from sqlalchemy.orm import Mapped, column_property, mapped_column, query_expression, relationship
 
+from ..rules.setup import INVISIBLE
 from .extensions import Base, db
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -99,6 +100,39 @@ def _folded(context: Any) -> str:
     return fold(context.get_current_parameters()["username"])
 
 
+LOOKS_LENGTH = 640
+"""Room for `look_alike_key` of a username: NFD writes a letter as up to four, and the
+confusables data reads one as up to four Latin letters."""
+
+
+def look_alike_key(name: str) -> str:
+    """What two new names at one table or on one roster, or a new username and the accounts',
+    are compared by besides `new_name_key` or `fold` (they may not be alike by either): the
+    name as it looks, letter by letter, its case kept (H and h do not look alike). Every
+    letter of another alphabet that Unicode's confusables data says looks like a Latin letter
+    or a digit is read as that one (“Норе”, all in Cyrillic, as “Hope”; “Анна” stays itself
+    beside “Anna”: its н looks like no Latin letter), and a capital I as the l it is drawn as
+    in most fonts, as that data has it."""
+    shown = "".join(c for c in unicodedata.normalize("NFD", name) if c not in INVISIBLE)
+    if not shown.isascii():  # most names are: no table needed
+        shown = "".join(_looks_like(c) for c in shown)
+    return unicodedata.normalize("NFD", shown.replace("I", "l"))
+
+
+def _looks_like(char: str) -> str:
+    """The Latin letter or digit that a character looks like, else the character itself."""
+    if char.isascii():
+        return char
+    from confusable_homoglyphs import confusables  # its 1 MB table: only for a name not in ASCII
+
+    return next((g["c"] for g in confusables.confusables_data.get(char, ()) if g["c"].isascii()), char)
+
+
+def _looks(context: Any) -> str:
+    """The column default of `User.username_looks`: how the username being inserted looks."""
+    return look_alike_key(context.get_current_parameters()["username"])
+
+
 class User(UserMixin, Model):
     """An account."""
 
@@ -111,6 +145,11 @@ class User(UserMixin, Model):
     username_folded: Mapped[str] = mapped_column(String(FOLDED_LENGTH), unique=True, default=_folded)
     """The username case-folded (`fold`): its unique index makes `anna` and `ANNA`, `Аня` and
     `АНЯ` one account in the database itself, however close together two phones register them."""
+    username_looks: Mapped[str | None] = mapped_column(String(LOOKS_LENGTH), index=True, default=_looks)
+    """The username as it looks (`look_alike_key`): a new account may not look exactly like
+    another ("Норе", all in Cyrillic, beside Hope). Not unique: accounts made before it was
+    asked (or restored from a backup of then) may look alike, and two phones registering
+    look-alikes at one moment are two people, not one account twice."""
     password_hash: Mapped[str] = mapped_column(String(255))
     session_secret: Mapped[str] = mapped_column(String(32), default=new_session_secret)
     """Carried by every session and remember-me cookie (`session_id`): a new secret logs every

@@ -212,3 +212,46 @@ def test_the_unicode_folding_migration_stops_on_names_that_become_one(engine_bef
     assert "“Strasse”, “Straße”" in str(caught.value) and "boris" not in str(caught.value)
     with engine_before_unicode_folding.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
+
+
+def test_a_username_that_looks_exactly_like_an_accounts_in_another_alphabet_is_refused(client: Any) -> None:
+    for name in ("Hope", "ION", "Anna"):
+        assert client.post("/api/users", json={"username": name, "password": PASSWORD}).status_code == 201
+    for twin, of in (("Норе", "Hope"), ("ΙΟΝ", "ION")):  # all Cyrillic; all Greek
+        refused = client.post("/api/users", json={"username": twin, "password": PASSWORD})
+        assert (refused.status_code, refused.json["field"]) == (409, "username")
+        assert refused.json["error"] == f"“{twin}” looks just like the username “{of}”: choose another."
+    russian = client.post(
+        "/api/users", json={"username": "Норе", "password": PASSWORD}, headers={"Accept-Language": "ru"}
+    )
+    assert russian.json["error"] == "«Норе» выглядит точь-в-точь как имя «Hope»: выберите другое."
+    # Only a name that looks the same: its н makes "Анна" another name than Anna; "норе" is no "Hope".
+    for name in ("Анна", "норе"):
+        assert client.post("/api/users", json={"username": name, "password": PASSWORD}).status_code == 201, name
+
+
+def test_the_register_page_says_which_account_a_look_alike_name_imitates(csrf_app: Flask) -> None:
+    assert Phone(csrf_app.test_client()).register("Hope").status_code == 302
+    response = Phone(csrf_app.test_client()).register("Норе")
+    assert response.status_code == 422  # a refused form, as every page answers one
+    assert errors_next_to(response.text, "username") == ["“Норе” looks just like the username “Hope”: choose another."]
+
+
+def test_the_migration_reads_how_every_username_looks_and_keeps_look_alikes_made_before(database_url: str) -> None:
+    empty_database(database_url)
+    engine = create_engine(psycopg_url(database_url))
+    with engine.begin() as conn:
+        upgrade(conn, "0021")
+        for name in ("Hope", "Норе", "Ivan"):  # two that look alike, made before anything asked
+            conn.execute(
+                text(
+                    "INSERT INTO users (username, username_folded, password_hash, session_secret, created_at) "
+                    "VALUES (:n, :f, 'x', 's', CURRENT_TIMESTAMP)"
+                ),
+                {"n": name, "f": name.casefold()},
+            )
+        upgrade(conn, "0022")
+    with engine.connect() as conn:
+        looks = dict(conn.execute(text("SELECT username, username_looks FROM users")).all())
+    engine.dispose()
+    assert looks == {"Hope": "Hope", "Норе": "Hope", "Ivan": "lvan"}

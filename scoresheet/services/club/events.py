@@ -37,11 +37,12 @@ from ...storage.models import (
     Member,
     User,
     fold,
+    look_alike_key,
     lookup_name,
     utcnow,
 )
 from ...words import _, _l, values
-from ..accounts import look_alike_key, look_alike_refusal
+from ..accounts import look_alike_refusal
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
 from ..matches.links import WATCH_TOKEN

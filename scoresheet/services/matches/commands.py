@@ -39,7 +39,18 @@ from ...rules.tichu import TICHU
 from ...storage.database import made_once, read_locked
 from ...storage.extensions import db
 from ...storage.hand_rows import store_next_hand
-from ...storage.models import AuditEntry, Hand, Match, Member, Seat, SeatFigure, User, new_hand_uid, utcnow
+from ...storage.models import (
+    AuditEntry,
+    Hand,
+    Match,
+    Member,
+    Seat,
+    SeatFigure,
+    User,
+    look_alike_key,
+    new_hand_uid,
+    utcnow,
+)
 from ...words import _, _l
 from .. import accounts
 from ..club import tables as event_tables
@@ -63,7 +74,7 @@ def create_match(user: User, setup: Setup, start_key: str | None = None) -> Matc
         refusal = accounts.look_alike_refusal(name)
         if refusal is not None:
             raise Refused("players", refusal)
-    check_new_names(setup.players, accounts.look_alike_key)  # "Норе", all Cyrillic, beside Hope
+    check_new_names(setup.players, look_alike_key)  # "Норе", all Cyrillic, beside Hope
     match = _new_match(user, setup, [user.id], start_key)
     db.session.commit()
     return match
