@@ -15,7 +15,6 @@ import unicodedata
 
 import sqlalchemy as sa
 from alembic import op
-from confusable_homoglyphs import confusables
 
 # revision identifiers, used by Alembic.
 revision = "0022"
@@ -32,6 +31,8 @@ INVISIBLE = frozenset(
 
 def look_alike_key(name: str) -> str:
     """`models.look_alike_key` as of this revision."""
+    from confusable_homoglyphs import confusables  # its 1 MB table: not when a worker starts and reads every migration
+
     shown = "".join(c for c in unicodedata.normalize("NFD", name) if c not in INVISIBLE)
     shown = "".join(
         c if c.isascii() else next((g["c"] for g in confusables.confusables_data.get(c, ()) if g["c"].isascii()), c)
@@ -41,7 +42,7 @@ def look_alike_key(name: str) -> str:
 
 
 def upgrade() -> None:
-    op.add_column("users", sa.Column("username_looks", sa.String(length=640), nullable=True))
+    op.add_column("users", sa.Column("username_looks", sa.String(length=160), nullable=True))
     op.create_index("ix_users_username_looks", "users", ["username_looks"])
     conn = op.get_bind()
     for user_id, name in conn.execute(sa.text("SELECT id, username FROM users ORDER BY id")).all():

@@ -100,9 +100,9 @@ def _folded(context: Any) -> str:
     return fold(context.get_current_parameters()["username"])
 
 
-LOOKS_LENGTH = 640
-"""Room for `look_alike_key` of a username: NFD writes a letter as up to four, and the
-confusables data reads one as up to four Latin letters."""
+LOOKS_LENGTH = 160
+"""Room for `look_alike_key` of a username: four characters for each of its 40 (checked over
+every code point: U+1F82 “ᾂ” is four in NFD; U+24A8 “⒨” reads as the four of “(rn)”)."""
 
 
 def look_alike_key(name: str) -> str:

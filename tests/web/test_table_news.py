@@ -38,8 +38,9 @@ def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(make_p
         code = db.session.get(Match, match_id).join_code
     assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
     anna.hand(match_id, 1, **HAND)
+    assert make_phone("vera").post("/join", {"code": code}, form_url="/").status_code == 302  # a player joins
     page = anna.get(f"/matches/{match_id}").text
-    assert toast(page) == "Undo hand 1"
+    assert toast(page) == "Undo hand 1"  # the join aside
     assert toast(boris.get(f"/matches/{match_id}").text) == ""  # only for who saved it
 
     # One tap: the form of the button, as it is on the page.

@@ -34,6 +34,7 @@ ACTIONS = (
     "member_left",
 )
 BESIDE_THE_SHEET = (
+    "member_joined",
     "seat_claimed",
     "seat_assigned",
     "seat_released",
