@@ -1,9 +1,10 @@
 """users.username_looks: a new username may not look exactly like another account's
 
-Adds how each username looks (`models.look_alike_key`: letter by letter, case kept, a letter
-of another alphabet read as the Latin letter it looks like), indexed, and fills it for every
-account. Registration refuses a name that looks like an account's ("Норе", all in Cyrillic,
-beside Hope). Accounts that look alike already stay as they are: the index is not unique.
+Adds how each username looks, whatever its case (`models.looks_of`: letter by letter, a
+letter of another alphabet read as the Latin letter it looks like, then case folded),
+indexed, and fills it for every account. Registration refuses a name that looks like an
+account's ("Норе" or "НОРЕ", all in Cyrillic, beside Hope). Accounts that look alike
+already stay as they are: the index is not unique.
 
 Revision ID: 0022
 Revises: 0021
@@ -29,6 +30,11 @@ INVISIBLE = frozenset(
 """`rules.setup.INVISIBLE` as of this revision (a migration keeps its own copy)."""
 
 
+def fold(username: str) -> str:
+    """`models.fold` as of this revision."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", username).casefold())
+
+
 def look_alike_key(name: str) -> str:
     """`models.look_alike_key` as of this revision."""
     from confusable_homoglyphs import confusables  # its 1 MB table: not when a worker starts and reads every migration
@@ -48,7 +54,7 @@ def upgrade() -> None:
     for user_id, name in conn.execute(sa.text("SELECT id, username FROM users ORDER BY id")).all():
         conn.execute(
             sa.text("UPDATE users SET username_looks = :looks WHERE id = :id"),
-            {"looks": look_alike_key(name), "id": user_id},
+            {"looks": fold(look_alike_key(name)), "id": user_id},
         )
 
 

@@ -27,7 +27,7 @@ from ..storage.models import (
     Member,
     Notice,
     User,
-    look_alike_key,
+    looks_of,
     lookup_name,
     new_session_secret,
     utcnow,
@@ -156,8 +156,8 @@ def _registered(
     password_hash = passwords.hashed(_check_new_password(password, username, "password"))
     if find_user(username) is not None:
         raise Conflict(taken(username), "username")
-    twin = db.session.execute(db.select(User.username).where(User.username_looks == look_alike_key(username))).scalar()
-    if twin is not None:  # "Норе", all in Cyrillic, beside the account Hope
+    twin = db.session.execute(db.select(User.username).where(User.username_looks == looks_of(username))).scalar()
+    if twin is not None:  # "Норе" or "НОРЕ", all in Cyrillic, beside the account Hope
         raise Conflict(
             _("“%(name)s” looks just like the username “%(other)s”: choose another.", name=username, other=twin),
             "username",

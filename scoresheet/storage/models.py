@@ -101,8 +101,8 @@ def _folded(context: Any) -> str:
 
 
 LOOKS_LENGTH = 160
-"""Room for `look_alike_key` of a username: four characters for each of its 40 (checked over
-every code point: U+1F82 “ᾂ” is four in NFD; U+24A8 “⒨” reads as the four of “(rn)”)."""
+"""Room for `looks_of` a username: four characters for each of its 40 (checked over every code
+point: U+1F82 “ᾂ” is four in NFD; U+24A8 “⒨” reads as the four of “(rn)”)."""
 
 
 def look_alike_key(name: str) -> str:
@@ -128,9 +128,16 @@ def _looks_like(char: str) -> str:
     return next((g["c"] for g in confusables.confusables_data.get(char, ()) if g["c"].isascii()), char)
 
 
+def looks_of(username: str) -> str:
+    """How a username looks, whatever its case (`look_alike_key`, then `fold`): a new account
+    may not look like any spelling of another's, as logging in reads them (“НОРЕ”, all in
+    Cyrillic, beside the account Hope, whom “HOPE” logs in as)."""
+    return fold(look_alike_key(username))
+
+
 def _looks(context: Any) -> str:
     """The column default of `User.username_looks`: how the username being inserted looks."""
-    return look_alike_key(context.get_current_parameters()["username"])
+    return looks_of(context.get_current_parameters()["username"])
 
 
 class User(UserMixin, Model):
@@ -146,8 +153,8 @@ class User(UserMixin, Model):
     """The username case-folded (`fold`): its unique index makes `anna` and `ANNA`, `Аня` and
     `АНЯ` one account in the database itself, however close together two phones register them."""
     username_looks: Mapped[str | None] = mapped_column(String(LOOKS_LENGTH), index=True, default=_looks)
-    """The username as it looks (`look_alike_key`): a new account may not look exactly like
-    another ("Норе", all in Cyrillic, beside Hope). Not unique: accounts made before it was
+    """The username as it looks, whatever its case (`looks_of`): a new account may not look
+    exactly like another ("Норе" or "НОРЕ", all in Cyrillic, beside Hope). Not unique: accounts made before it was
     asked (or restored from a backup of then) may look alike, and two phones registering
     look-alikes at one moment are two people, not one account twice."""
     password_hash: Mapped[str] = mapped_column(String(255))
