@@ -161,6 +161,12 @@ def test_the_roster_takes_guests_and_accounts_and_refuses_a_name_twice_or_an_unk
     twice = director.post(url, {"guest": "dana"}, form_url=page)
     assert twice.status_code == 422
     assert errors_next_to(twice.text, "guest") == ["dana is on the roster already: give a guest another name."]
+    # The phone comes back to the box, the refusal beside the field, not to the top of a long page.
+    (box,) = [n for n in parse(twice.text).walk() if n.attrs.get("id") == "check-in"]
+    assert {n.attrs["action"] for n in box.walk() if n.tag == "form"} == {
+        f"{url}#check-in",
+        f"/events/{night}/directors#check-in",
+    }
     nobody = director.post(url, {"username": "nobody"}, form_url=page)
     assert errors_next_to(nobody.text, "username") == ["There is no account of that username."]
     neither = director.post(url, {}, form_url=page)
