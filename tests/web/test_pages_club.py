@@ -366,12 +366,14 @@ def test_a_player_checks_in_by_the_qr_link_or_the_code_and_a_wrong_code_is_refus
     assert "Friday club · Tysiacha" in page.text and 'name="team"' not in page.text  # the night, no Tichu box
     unknown = anna.get("/events/join/NOPE")  # a 404, as a match's join link: it counts against the join limit
     assert unknown.status_code == 404
-    assert errors_next_to(unknown.text, "code") == ["No event has that code: check it with the director."]
+    assert errors_next_to(unknown.text, "code") == ["No club night has that code: check it with the director."]
     wrong = anna.post("/events/join", {"code": "NOPE"}, form_url=f"/events/join/{code}")
     assert wrong.status_code == 422
-    assert errors_next_to(wrong.text, "code") == ["No event has that code: check it with the director."]
+    assert errors_next_to(wrong.text, "code") == ["No club night has that code: check it with the director."]
     assert roster_of(app, night) == {}
-    joined = anna.post("/events/join", {"code": code.lower()}, form_url="/")
+    spaced = f"{code[:5].lower()} {code[5:]}"  # read out in two halves, as a match's code
+    assert anna.get(f"/events/join/{code[:5]}-{code[5:]}").status_code == 200
+    joined = anna.post("/events/join", {"code": spaced}, form_url="/")
     assert joined.status_code == 302 and joined.location.endswith(f"/events/{night}")
     assert roster_of(app, night) == {"anna": "present"}
     # Checked in again after the director marked her: the mark stays, and the page says so.

@@ -45,7 +45,7 @@ from ...words import _, _l, values
 from ..accounts import look_alike_refusal
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..matches import commands, seats
-from ..matches.links import WATCH_TOKEN
+from ..matches.links import WATCH_TOKEN, normal_code
 from .results import NO_STANDINGS, club_game, engine_rounds, keep_standings, standings_later, table_result
 
 MOST_ROUNDS = 20
@@ -220,14 +220,14 @@ def _no_guest_named(event: Event, user: User, field: str) -> None:
 
 
 def event_by_code(code: object) -> Event:
-    """The event players check in to with this code (spaces and case as typed), else 404."""
+    """The event players check in to with this code (case, spaces and dashes ignored, as a
+    match's join code), else 404."""
+    normal = normal_code(code) if isinstance(code, str) else None
     event: Event | None = (
-        db.session.execute(db.select(Event).where(Event.code == code.strip().upper())).scalar_one_or_none()
-        if isinstance(code, str) and code.isprintable()  # a NUL byte is looked up nowhere
-        else None
+        db.session.execute(db.select(Event).where(Event.code == normal)).scalar_one_or_none() if normal else None
     )
     if event is None:
-        raise NotFound(_("No event has that code: check it with the director."))
+        raise NotFound(_("No club night has that code: check it with the director."))
     return event
 
 

@@ -20,16 +20,18 @@ WATCH_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a watch token can look like (`models.new_watch_token`); anything else is not there."""
 
 
-def _normal_code(code: str) -> str:
-    """A join code as stored: spaces and dashes left out, upper case (codes are forgiving)."""
-    return "".join(code.split()).replace("-", "").upper()
+def normal_code(code: str) -> str | None:
+    """A join code (a match's, a club night's) as stored: spaces and dashes left out, upper
+    case (codes are forgiving); None for what no code looks like, which is looked up nowhere."""
+    code = "".join(code.split()).replace("-", "").upper()
+    return code if 0 < len(code) <= 16 and code.isascii() and code.isalnum() else None
 
 
 def by_join_code(code: str) -> Match | None:
     """The match with this join code (case, spaces and dashes ignored), else None."""
-    code = _normal_code(code)
-    if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
-        return None  # never a query for what no code looks like
+    code = normal_code(code)
+    if code is None:
+        return None
     return db.session.execute(db.select(Match).where(Match.join_code == code)).scalar_one_or_none()
 
 
