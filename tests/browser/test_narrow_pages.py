@@ -117,6 +117,21 @@ def _barrel_match(phone: Phone, auth: dict[str, str]) -> str:
     return str(match["id"])
 
 
+def _four_zeros_match(phone: Phone, auth: dict[str, str]) -> str:
+    """Four players, Anna on the barrel defending (her card points not counted) and the
+    others with zeros (a quarter of the phone holds each card's chips, in every language)."""
+    players = ["Anna", "Boris", "Vera", "Gleb"]
+    match = _api(phone, auth, "/api/matches", {"players": players, "start_scores": [780, 0, 0, 0]})
+    for k in range(6):
+        nxt = match["next"]
+        playing = [s for s in range(4) if s != nxt["sitting_out"]]
+        declarer = 0 if 0 in playing and k < 2 else next(s for s in playing if s != 0)  # Anna to 880, then defends
+        points = [None if s in (declarer, nxt["sitting_out"]) else 0 for s in range(4)]
+        hand = {"declarer": declarer, "bid": 100, "points": points}
+        match = _api(phone, auth, f"/api/matches/{match['id']}/hands", hand)
+    return str(match["id"])
+
+
 HOUSE_HANDS = [
     (0, 100, [None, 10, 10]),
     (1, 100, [10, None, 10]),
@@ -187,7 +202,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
     auth = api_user(player, name)
     four = api_match(player, auth, hands=12, seats=4)
     three, tichu = _barrel_match(player, auth), api_tichu_match(player, auth)
-    house = house_match(player, auth)
+    house, zeros = house_match(player, auth), _four_zeros_match(player, auth)
     tablemate = unique("tablemate")
     _banked_matches(player, auth, tablemate)
     night = _api(player, auth, "/api/events", {"name": "Friday club", "game": {"rules": "squarescores"}, "rounds": 3})
@@ -201,6 +216,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
         f"/matches/{three}",
         f"/matches/{four}",
         f"/matches/{house}",
+        f"/matches/{zeros}",
         f"/matches/{tichu}",
         f"/matches/{four}/hands/new",
         f"/matches/{three}/hands/3/edit",
