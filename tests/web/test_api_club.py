@@ -327,7 +327,7 @@ def test_the_roster_takes_accounts_and_guests_once_each(director: Any, make_user
     alike = director.post(url, json={"guest": "Норе"})
     assert (alike.status_code, alike.json) == (
         409,
-        {"error": "Норе is on the roster already: give a guest another name.", "field": "guest"},
+        {"error": "“Норе” looks just like Hope, who is on the roster: give a guest another name.", "field": "guest"},
     )
     # An account's name is its own: the account “Норе” still checks in beside the guest Hope.
     make_user("Норе")

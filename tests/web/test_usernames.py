@@ -44,7 +44,8 @@ def test_the_database_refuses_a_second_spelling_when_both_checks_passed(
     """Two phones checked "is dupabc free?" at the same moment and both heard yes: the
     database's unique index on the folded name still lets only one in, the other gets 409."""
     assert client.post("/api/users", json={"username": "dupabc", "password": PASSWORD}).status_code == 201
-    monkeypatch.setattr(accounts, "find_user", lambda _name: None)  # the check saw nobody
+    monkeypatch.setattr(accounts, "find_user", lambda _name: None)  # the checks saw nobody
+    monkeypatch.setattr(accounts, "looks_of", lambda _name: "")  # (nobody looks like nothing)
     response = client.post("/api/users", json={"username": "DUPABC", "password": PASSWORD})
     assert response.status_code == 409
     assert response.json["field"] == "username"

@@ -470,7 +470,17 @@ def _enter(event: Event, name: str, user: User | None, team: object) -> EventPla
     """A new roster entry (409 if the name is taken; a guest's also if it looks like one on
     the roster: “Норе”, all Cyrillic, beside Hope)."""
     keys = (new_name_key,) if user is not None else (new_name_key, look_alike_key)  # an account's name is its own
-    if any(key(p.name) == key(name) for key in keys for p in event.roster):  # case and fillers ignored
+    other = next((p for p in event.roster for key in keys if key(p.name) == key(name)), None)
+    if other is not None and new_name_key(other.name) != new_name_key(name):  # the director sees which
+        raise Conflict(
+            _(
+                "“%(name)s” looks just like %(other)s, who is on the roster: give a guest another name.",
+                name=name,
+                other=other.name,
+            ),
+            "guest",
+        )
+    if other is not None:  # case and fillers ignored
         raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     _check_partners(event, entry)
