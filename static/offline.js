@@ -453,6 +453,7 @@
           return Promise.reject("later");
         }
         entry.next = r.status === 409 ? answer.next || null : null;
+        entry.closed = r.status === 409 && answer.closed === true;  // the match takes nothing more
         return keep(entry).then(function () { return entry.state; });
       });
     }, function (why) {
@@ -544,7 +545,7 @@
       : entry.action + "?uid=" + encodeURIComponent(fieldOf(entry, "uid"));
     var label = entry.state === "refused" ? words.openForm
       : entry.kind === "add" ? words.addNext : words.correctAgain;
-    if (entry.state !== "gone") {
+    if (entry.state !== "gone" && !entry.closed) {  // a closed match: only dropping it is left
       box.appendChild(button(label, "", function () {
         location.assign(formUrl + "#queued=" + entry.id);
       }));

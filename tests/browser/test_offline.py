@@ -499,6 +499,24 @@ def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_h
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
+def test_a_hand_kept_while_another_phone_ended_the_match_can_only_be_dropped(new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    assert phone.context.request.post(f"/api/matches/{match_id}/end", headers=auth).status == 200  # elsewhere
+
+    go_online(phone)
+    conflict = phone.page.locator("#live tr.queued.state-conflict")
+    conflict.wait_for(timeout=SENT_WITHIN_MS)
+    assert conflict.locator(".queued-message").inner_text() == "No more hands can be entered in this match."
+    # No "Add as the next hand": the form would only send the phone back here, the hand still kept.
+    assert conflict.locator("button").all_inner_texts() == ["Drop it"]
+    conflict.locator("button", has_text="Drop it").tap()
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    assert kept_hands(phone) == 0 and len(server_hands(phone, auth, match_id)) == 2
+    forget_network_errors(phone, "status of 409 (CONFLICT)")
+
+
 def test_a_queued_hand_the_rules_refuse_is_shown_and_opens_in_its_form_with_the_refusal(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     go_offline(phone)

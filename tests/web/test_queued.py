@@ -43,6 +43,31 @@ def test_a_kept_hand_whose_number_was_taken_meanwhile_is_a_conflict_naming_the_n
     assert flashes(phone.get(f"/matches/{match_id}").text) == []  # the phone shows it instead
 
 
+def test_a_kept_hand_or_correction_of_a_match_ended_meanwhile_is_a_conflict_that_says_it_is_closed(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    assert phone.hand(match_id, 1, **played(0, 100, [None, 10, 20])).status_code == 302
+    open_conflict = send(
+        phone, f"/matches/{match_id}/hands/new", {**played(1, 100, [40, None, 20]), "expected_hand": "1"}
+    )
+    assert open_conflict.json["closed"] is False  # the match goes on: add it as the next hand
+    assert (
+        phone.post(f"/matches/{match_id}/end", {"confirm": "y"}, form_url=f"/matches/{match_id}/end").status_code == 302
+    )
+    for url, data in (
+        (f"/matches/{match_id}/hands/new", {**played(1, 100, [40, None, 20]), "expected_hand": "2"}),
+        (f"/matches/{match_id}/hands/1/edit", {**played(0, 110, [None, 10, 20]), "version": "1"}),
+    ):
+        answer = send(phone, url, data)
+        assert answer.status_code == 409 and answer.json["closed"] is True and answer.json["next"] is None
+        assert answer.json["message"] in (
+            "No more hands can be entered in this match.",
+            "This match is closed: its hands can no longer change.",
+        )
+    assert count_hands(csrf_app) == 1
+
+
 def test_a_kept_hand_the_rules_refuse_is_422_with_the_forms_own_sentence(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     answer = send(phone, f"/matches/{match_id}/hands/new", {**played(1, 100, [80, None, 60]), "expected_hand": "1"})

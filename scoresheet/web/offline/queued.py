@@ -28,9 +28,11 @@ def recorded(number: int) -> Response:
     return response
 
 
-def conflict(message: str, next_hand: int | None) -> Response:
-    """409: nothing stored, the match changed meanwhile; `next` is the hand it expects now."""
-    response = jsonify(ok=False, conflict=True, message=message, next=next_hand)
+def conflict(message: str, next_hand: int | None, closed: bool = False) -> Response:
+    """409: nothing stored, the match changed meanwhile; `next` is the hand it expects now;
+    `closed`: it takes no hand or correction any more (won, banked or ended), so the phone
+    offers only to drop what it kept."""
+    response = jsonify(ok=False, conflict=True, closed=closed, message=message, next=next_hand)
     response.status_code = 409
     return response
 

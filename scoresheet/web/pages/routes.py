@@ -334,7 +334,7 @@ def new_hand(match_id: str) -> Any:
     if m.status != "open" or nxt is None:
         closed = _("No more hands can be entered in this match.")
         if queued.wanted():
-            return queued.conflict(closed, None)
+            return queued.conflict(closed, None, closed=True)
         flash(closed, "warning")
         return back_to(m)
     tichu = sheet.setup.rules == TICHU
@@ -370,7 +370,7 @@ def edit_hand(match_id: str, number: int) -> Any:
     if not commands.takes_corrections(m):
         closed = _("This match is closed: its hands can no longer change.")
         if queued.wanted():
-            return queued.conflict(closed, None)
+            return queued.conflict(closed, None, closed=True)
         flash(closed, "warning")
         return back_to(m)
     sheet = queries.sheet_of(m)
