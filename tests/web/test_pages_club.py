@@ -273,6 +273,35 @@ def test_joining_another_tables_sheet_by_its_code_moves_the_nights_version_and_l
     assert f'href="/matches/{other_id}"' in anna.get(f"/events/{night}").text
 
 
+def test_a_player_not_seated_this_round_is_told_why_on_the_night_page_and_at_home(make_phone: Any) -> None:
+    director, anna, boris = make_phone("director"), make_phone("anna"), make_phone("boris")
+    night = make_night(director)
+    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
+    add_guests(director, night, ["Dana", "Egor", "Fima"])
+    director.post(f"/events/{night}/roster/anna", {"status": "absent"}, form_url=f"/events/{night}")
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    with director.client.application.app_context():
+        code = db.session.get(Event, night).code
+    assert boris.post("/events/join", {"code": code}, form_url="/").status_code == 302  # after the seating
+
+    def told(phone: Phone) -> list[str]:
+        """The night page's box of the reader's round: its heading and its words."""
+        (box,) = [n for n in parse(phone.get(f"/events/{night}").text).walk() if "my-table" in n.classes()]
+        return [n.text() for n in box.walk() if n.tag in ("h2", "p")]
+
+    assert told(anna) == [
+        "Round 1 of 3: not playing",
+        "You are marked absent: once the director takes you back in, you play from the next round.",
+    ]
+    assert "<strong>Friday club</strong>: round 1: not playing" in anna.get("/").text
+    assert told(boris) == [
+        "Round 1 of 3: not playing",
+        "You checked in after this round was seated: you play from the next round.",
+    ]
+    director.post(f"/events/{night}/roster/anna", {"status": "dropped"}, form_url=f"/events/{night}")
+    assert told(anna)[1] == "You have been dropped from the night: the rounds you played stay in the standings."
+
+
 def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(make_phone: Any) -> None:
     director = make_phone("director")
     night = make_night(director, time_limit="45")

@@ -52,6 +52,9 @@ class MySeat:
     match_id: str | None
     partner: str | None = None
     """Tichu: the partner across the table (seats 0 and 2, 1 and 3); else None."""
+    out: str | None = None
+    """Not seated this round (no table, no bye): why, as the roster says (`absent`, `dropped`,
+    or `present`: on the roster since the round was seated); else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +108,7 @@ def table_states(event: Event, round_: EventRound) -> list[TableState]:
 
 def my_seat(event: Event, user: User) -> MySeat | None:
     """Where the user sits in the event's current round (None: not on the roster, or no round
-    seated yet, or not seated this round)."""
+    seated yet); a player not seated this round learns why (`MySeat.out`)."""
     entry = next((p for p in event.roster if p.user_id == user.id), None)
     if entry is None or not event.seated:
         return None
@@ -125,7 +128,7 @@ def my_seat(event: Event, user: User) -> MySeat | None:
                 match_id=table.match_id,
                 partner=partner,
             )
-    return None
+    return MySeat(round=round_.number, table=None, seat=None, tablemates=[], match_id=None, out=entry.status)
 
 
 def running_events(user: User) -> list[Event]:
