@@ -180,6 +180,22 @@
           live = fresh;
           version = fresh.getAttribute("data-version");
           liveSwapped(current, fresh);
+          // A new version with the sheet's newest change the same: someone joined, left or took
+          // a seat. Who is who and the members are outside the live part: fetch them too.
+          if (fresh.getAttribute("data-change") === current.getAttribute("data-change")) return around();
+        });
+    }
+    function around() {
+      var parts = ["seats", "members"].filter(function (id) { return document.getElementById(id); });
+      if (!parts.length) return null;
+      return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          var page = html && new DOMParser().parseFromString(html, "text/html");
+          parts.forEach(function (id) {
+            var fresh = page && page.getElementById(id);
+            if (fresh) document.getElementById(id).replaceWith(fresh);
+          });
         });
     }
     function poll() {

@@ -26,6 +26,9 @@ def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: 
     boris.page.fill("#code", code)
     boris.tap("button:text('Join')")
     boris.page.wait_for_selector("li.flash:has-text('You joined the match')")
+    # Anna's open page follows, as it follows a hand: Boris among the members, no reload.
+    anna.page.wait_for_selector(f"#members li:has-text('{boris_name}')", timeout=8_000)
+    assert anna.page.url == match_url
 
     anna.tap("button:text('I am Anna')")  # one tap
     anna.page.wait_for_selector("li.flash:has-text('seat is claimed')")
@@ -33,6 +36,7 @@ def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: 
     assert boris.page.locator("button:text('I am Anna')").count() == 0  # Anna's already
     boris.tap("button:text('I am Boris')")
     boris.page.wait_for_selector(f"#seats a:text('{boris_name}')")
+    anna.page.wait_for_selector(f"#seats a:text('{boris_name}')", timeout=8_000)  # on hers too
 
     # The hands through the API (the hand form has tests of its own): Anna reaches the
     # barrel, then wins from it taking 120; the match is banked.

@@ -86,7 +86,7 @@ def assign_seat(match: Match, by: User, user: User, seat: int) -> None:
 def release(match: Match, by: User, seat: int) -> None:
     """Make a seat a guest again: its own player, or the creator, may."""
     _checked(match, seat)
-    read_locked(match, share=True)  # a bank under way is waited for (the ratings follow it)
+    read_locked(match)  # a bank under way is waited for (the ratings follow it)
     row = _claim_of(match, seat)
     if row is None:
         return
@@ -95,6 +95,7 @@ def release(match: Match, by: User, seat: int) -> None:
         notices.tell(row.user_id, "seat_released", match, seat, by)
     audit.log(match, by, "seat_released", before=_claim_words(row))
     db.session.delete(row)
+    match.revision += 1  # the other phones' "who is who" follows (static/app.js)
     _changed(match)
 
 
@@ -121,10 +122,14 @@ def _claim_of(match: Match, seat: int) -> Seat | None:
 def _place(match: Match, by: User, user: User, seat: int, commit: bool = True) -> None:
     """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
     claimed is a Conflict, for the creator too: its holder (or the creator) makes it a guest
-    first. A member given a seat by someone else is told on their next page."""
-    read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
+    first. A member given a seat by someone else is told on their next page. A change of its
+    own (`commit`) moves the match's version: the other phones' "who is who" follows (a club
+    night's, committed with the night, moves the night's page)."""
+    read_locked(match, share=not commit)  # a bank under way is waited for: the seat knows it is banked
     if _holds(match, user, seat):
         return
+    if commit:
+        match.revision += 1
     if by.id != user.id:
         notices.tell(user.id, "seat_assigned", match, seat, by)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))

@@ -3,8 +3,8 @@ that reads it, and which of two versions is newer. A page is rendered at a versi
 asks for the version (`…/version`, `…/events`) and reloads its sheet when it changes.
 
 The revision counts every change of the match (a hand added, corrected, deleted or restored,
-banked, ended, a member joining by the code or leaving, a rematch started); the hand count
-comes first so that a person can read it.
+banked, ended, a member joining by the code or leaving, a seat claimed, given or released, a
+rematch started); the hand count comes first so that a person can read it.
 """
 
 from __future__ import annotations
