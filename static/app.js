@@ -196,7 +196,15 @@
             var fresh = page && page.getElementById(id);
             if (fresh) document.getElementById(id).replaceWith(fresh);
           });
-        });
+          // The page showed what was waiting for this player ("Anna gave you her seat"): shown here.
+          var said = page && page.querySelector("main > [role=status]");
+          if (said) {
+            var main = document.querySelector("main");
+            var before = main.querySelector(":scope > [role=status]");
+            if (before) before.replaceWith(said); else main.insertBefore(said, main.firstChild);
+          }
+        })
+        .catch(function () { /* the sheet is current; these boxes follow with the next change */ });
     }
     function poll() {
       if (busy || document.hidden) return Promise.resolve();

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .helpers import PASSWORD, unique
+from .helpers import PASSWORD, api_user, unique
 
 
 def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: Path) -> None:
@@ -78,3 +78,22 @@ def test_claimed_seats_lead_to_a_players_page_on_a_phone(new_phone: Any, shots: 
     anna.page.wait_for_selector("h1:text('Leaderboard')")
     names = anna.page.locator("ol.leaderboard a").all_inner_texts()
     assert names == ["Anna", "Boris"]  # as the sheet names them, not by their accounts
+
+
+def test_a_seat_given_by_the_creator_shows_on_the_open_page_of_who_was_given_it(new_phone: Any) -> None:
+    anna, boris = new_phone(), new_phone()
+    anna_name, boris_name = unique("anna"), unique("boris")
+    auth = api_user(anna, anna_name)
+    api_user(boris, boris_name)
+    request = anna.context.request
+    match = request.post("/api/matches", headers=auth, data={"players": ["Anna", "Boris", "Vera"]}).json()
+    boris.log_in(boris_name)
+    boris.page.fill("#code", match["join_code"])
+    boris.tap("button:text('Join')")
+    boris.page.wait_for_selector("li.flash:has-text('You joined the match')")
+
+    given = request.put(f"/api/matches/{match['id']}/seats/1", headers=auth, data={"username": boris_name})
+    assert given.status == 200, given.text()
+    # Boris's page, open all along: the seat under Who is who and Anna's word for it, no reload.
+    boris.page.wait_for_selector(f"#seats a:text('{boris_name}')", timeout=8_000)
+    boris.page.wait_for_selector(f"li.flash:has-text('{anna_name} gave you the seat of Boris')", timeout=8_000)

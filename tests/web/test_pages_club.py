@@ -291,15 +291,22 @@ def test_a_player_not_seated_this_round_is_told_why_on_the_night_page_and_at_hom
 
     assert told(anna) == [
         "Round 1 of 3: not playing",
-        "You are marked absent: once the director takes you back in, you play from the next round.",
+        "You are marked absent: tell the director when you are back.",
     ]
     assert "<strong>Friday club</strong>: round 1: not playing" in anna.get("/").text
     assert told(boris) == [
         "Round 1 of 3: not playing",
-        "You checked in after this round was seated: you play from the next round.",
+        "This round was seated without you: you play in the next one.",
     ]
     director.post(f"/events/{night}/roster/anna", {"status": "dropped"}, form_url=f"/events/{night}")
     assert told(anna)[1] == "You have been dropped from the night: the rounds you played stay in the standings."
+    director.post(f"/events/{night}/rounds/1/close", {"confirm": "y"}, form_url=f"/events/{night}/rounds/1/close")
+    with director.client.application.app_context():  # the night's last round, boris in it, then anna back in
+        db.session.get(Event, night).rounds = 2
+        db.session.commit()
+    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    director.post(f"/events/{night}/roster/anna", {"status": "present"}, form_url=f"/events/{night}")
+    assert told(anna) == ["Round 2 of 2: not playing", "This round was seated without you."]  # no next one
 
 
 def test_when_the_time_limit_runs_out_the_director_is_told_to_close_the_round(make_phone: Any) -> None:

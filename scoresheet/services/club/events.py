@@ -244,8 +244,10 @@ def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
     if any(p.user_id == user.id for p in event.roster):
         raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
     entry.user_id = user.id
+    taken = _seats_of(event, entry.name)
+    seats.lock_in_order([m for m, _seat in taken])  # every table first, then any table's ratings
     try:
-        for match, seat in _seats_of(event, entry.name):
+        for match, seat in taken:
             if not any(m.user_id == user.id for m in match.members):
                 match.members.append(Member(user_id=user.id))
             creator = db.session.get(User, match.created_by_id) if match.created_by_id is not None else None

@@ -29,10 +29,10 @@ def normal_code(code: str) -> str | None:
 
 def by_join_code(code: str) -> Match | None:
     """The match with this join code (case, spaces and dashes ignored), else None."""
-    code = normal_code(code)
-    if code is None:
+    normal = normal_code(code)
+    if normal is None:
         return None
-    return db.session.execute(db.select(Match).where(Match.join_code == code)).scalar_one_or_none()
+    return db.session.execute(db.select(Match).where(Match.join_code == normal)).scalar_one_or_none()
 
 
 def by_watch_token(token: str) -> Match:

@@ -122,14 +122,12 @@ def _claim_of(match: Match, seat: int) -> Seat | None:
 def _place(match: Match, by: User, user: User, seat: int, commit: bool = True) -> None:
     """Give `seat` to `user` (who leaves any other seat of the match); a seat someone else
     claimed is a Conflict, for the creator too: its holder (or the creator) makes it a guest
-    first. A member given a seat by someone else is told on their next page. A change of its
-    own (`commit`) moves the match's version: the other phones' "who is who" follows (a club
-    night's, committed with the night, moves the night's page)."""
-    read_locked(match, share=not commit)  # a bank under way is waited for: the seat knows it is banked
+    first. A member given a seat by someone else is told on their next page. The match's
+    version moves: the other phones' "who is who" follows (static/app.js)."""
+    read_locked(match)  # a bank under way is waited for: the seat knows it is banked
     if _holds(match, user, seat):
         return
-    if commit:
-        match.revision += 1
+    match.revision += 1
     if by.id != user.id:
         notices.tell(user.id, "seat_assigned", match, seat, by)
     db.session.execute(db.delete(Seat).where(Seat.match_id == match.id, Seat.user_id == user.id))
@@ -146,6 +144,14 @@ def _place(match: Match, by: User, user: User, seat: int, commit: bool = True) -
     except IntegrityError:  # two phones claimed the seat at the same moment
         db.session.rollback()
         raise claimed_meanwhile() from None
+
+
+def lock_in_order(matches: list[Match]) -> None:
+    """Lock several matches' rows, in the order of their ids, before a change of their seats
+    takes any other lock (ratings, totals): two such changes, or one and a single seat's claim,
+    never wait on each other in a circle."""
+    for match in sorted(matches, key=lambda m: m.id):
+        read_locked(match)
 
 
 def claimed_meanwhile() -> Conflict:
@@ -223,10 +229,11 @@ def claim_past(user: User, name: object) -> int:
     seats = _past_seats(user).get(name, []) if isinstance(name, str) else []
     if not seats:
         raise Refused("name", _("No match of yours has a free seat of that name: choose one from the list."))
+    lock_in_order([m for m, _seat in seats])  # a bank under way is waited for: the seat knows it is banked
     for match, seat in seats:
-        read_locked(match, share=True)  # a bank under way is waited for: the seat knows it is banked
         db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))
         audit.log(match, user, "seat_claimed", after={"seat": seat, "user": user.username})
+        match.revision += 1  # its phones' "who is who" follows
     try:
         db.session.flush()
         banked = db.session.execute(
