@@ -234,13 +234,20 @@ def test_after_seating_a_players_phone_shows_table_seat_and_tablemates_and_the_h
     assert "Your partner" not in page  # Tysiacha: nobody's partner
 
 
-def test_the_night_page_links_the_tables_whose_sheets_the_reader_may_open_and_no_other(make_phone: Any) -> None:
+def two_tables_with_anna(make_phone: Any) -> tuple[Phone, Phone, str]:
+    """A director, the account anna, and their night's first round seated: anna and five
+    guests at two tables."""
     director = make_phone("director")
     anna = make_phone("anna")
     night = make_night(director)
     director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
     add_guests(director, night, ["Dana", "Egor", "Fima", "Gleb", "Hana"])
     assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    return director, anna, night
+
+
+def test_the_night_page_links_the_tables_whose_sheets_the_reader_may_open_and_no_other(make_phone: Any) -> None:
+    director, anna, night = two_tables_with_anna(make_phone)
     with director.client.application.app_context():
         tables = db.session.execute(db.select(EventRound)).scalar_one().tables
         sheets = {t.match_id: "anna" in t.players for t in tables}
@@ -256,12 +263,7 @@ def test_the_night_page_links_the_tables_whose_sheets_the_reader_may_open_and_no
 
 
 def test_joining_another_tables_sheet_by_its_code_moves_the_nights_version_and_links_it(make_phone: Any) -> None:
-    director = make_phone("director")
-    anna = make_phone("anna")
-    night = make_night(director)
-    director.post(f"/events/{night}/roster", {"username": "anna"}, form_url=f"/events/{night}")
-    add_guests(director, night, ["Dana", "Egor", "Fima", "Gleb", "Hana"])
-    assert director.post(f"/events/{night}/rounds", {}, form_url=f"/events/{night}").status_code == 302
+    director, anna, night = two_tables_with_anna(make_phone)
     with director.client.application.app_context():
         other = next(t.match for t in db.session.execute(db.select(EventTable)).scalars() if "anna" not in t.players)
         other_id, code = other.id, other.join_code
