@@ -130,14 +130,16 @@ def flashes(html: str) -> list[str]:
 
 LIVE_PART = re.compile(r"<!--live-->.*<!--/live-->", re.S)
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+TOAST_SECONDS = re.compile(r'data-toast-seconds="\d+"')
 
 
 def live_part(html: str) -> str:
     """The live part of a match or watch page (between its marks), its form tokens blanked
-    (each request signs its own)."""
+    (each request signs its own), and the Undo's seconds left (two requests may straddle a
+    second)."""
     found = LIVE_PART.search(html)
     assert found is not None, html
-    return CSRF.sub('name="csrf_token" value=""', found[0])
+    return TOAST_SECONDS.sub('data-toast-seconds=""', CSRF.sub('name="csrf_token" value=""', found[0]))
 
 
 def count_hands(app: Flask) -> int:
