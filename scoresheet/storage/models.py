@@ -154,9 +154,9 @@ class User(UserMixin, Model):
     `АНЯ` one account in the database itself, however close together two phones register them."""
     username_looks: Mapped[str | None] = mapped_column(String(LOOKS_LENGTH), index=True, default=_looks)
     """The username as it looks, whatever its case (`looks_of`): a new account may not look
-    exactly like another ("Норе" or "НОРЕ", all in Cyrillic, beside Hope). Not unique: accounts made before it was
-    asked (or restored from a backup of then) may look alike, and two phones registering
-    look-alikes at one moment are two people, not one account twice."""
+    exactly like another ("Норе" or "НОРЕ", all in Cyrillic, beside Hope). Not unique:
+    accounts made before it was asked (or restored from a backup of then) may look alike, and
+    two phones registering look-alikes at one moment are two people, not one account twice."""
     password_hash: Mapped[str] = mapped_column(String(255))
     session_secret: Mapped[str] = mapped_column(String(32), default=new_session_secret)
     """Carried by every session and remember-me cookie (`session_id`): a new secret logs every

@@ -25,7 +25,7 @@ from ...rules import RuleError, check_setup, setup_from_dict
 from ...rules.figures import game_of
 from ...rules.house import check_new_match
 from ...rules.setup import check_name, new_name_key, visible
-from ...storage.database import made_once
+from ...storage.database import made_once, read_locked_in_order
 from ...storage.extensions import db
 from ...storage.models import (
     Event,
@@ -245,7 +245,7 @@ def claim_guest(event: Event, name: str, user: User, by: User) -> EventPlayer:
         raise Conflict(_("%(name)s is on the roster already.", name=user.username), "username")
     entry.user_id = user.id
     taken = _seats_of(event, entry.name)
-    seats.lock_in_order([m for m, _seat in taken])  # every table first, then any table's ratings
+    read_locked_in_order(m.id for m, _seat in taken)  # every table first, then any table's ratings
     try:
         for match, seat in taken:
             if not any(m.user_id == user.id for m in match.members):
@@ -397,7 +397,10 @@ def reseat_round(event: Event, number: int, user: User) -> EventRound:
 
 def _unseat(event: Event, number: int) -> None:
     """`unseat_round`'s change, not committed."""
-    _lock_matches(get_round(event, number))
+    # The round's matches before the night: a hand locks its match and then the night (its
+    # standings), and no hand can land in a match between the check that it has none and its
+    # deletion.
+    read_locked_in_order(t.match_id for t in get_round(event, number).tables if t.match_id is not None)
     _lock(event)
     round_ = get_round(event, number)
     if number != len(event.seated):
@@ -458,32 +461,22 @@ def _lock(event: Event) -> None:
     ).scalar_one()
 
 
-def _lock_matches(round_: EventRound) -> None:
-    """Lock the round's matches (PostgreSQL), in the order of their ids, before the night: a
-    hand locks its match and then the night (its standings), so taking the locks the other way
-    round deadlocked, and no hand can land in a match between the check that it has none and
-    its deletion."""
-    ids = sorted(t.match_id for t in round_.tables if t.match_id is not None)
-    if ids:
-        db.session.execute(db.select(Match.id).where(Match.id.in_(ids)).order_by(Match.id).with_for_update())
-
-
 def _enter(event: Event, name: str, user: User | None, team: object) -> EventPlayer:
     """A new roster entry (409 if the name is taken; a guest's also if it looks like one on
     the roster: “Норе”, all Cyrillic, beside Hope)."""
-    keys = (new_name_key,) if user is not None else (new_name_key, look_alike_key)  # an account's name is its own
-    other = next((p for p in event.roster for key in keys if key(p.name) == key(name)), None)
-    if other is not None and new_name_key(other.name) != new_name_key(name):  # the director sees which
+    if any(new_name_key(p.name) == new_name_key(name) for p in event.roster):  # case and fillers ignored
+        raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
+    looks = look_alike_key(name)
+    twin = None if user is not None else next((p for p in event.roster if look_alike_key(p.name) == looks), None)
+    if twin is not None:  # an account's name is its own; a guest's may not pass for another's
         raise Conflict(
             _(
                 "“%(name)s” looks just like %(other)s, who is on the roster: give a guest another name.",
                 name=name,
-                other=other.name,
+                other=twin.name,
             ),
             "guest",
         )
-    if other is not None:  # case and fillers ignored
-        raise Conflict(_("%(name)s is on the roster already: give a guest another name.", name=name), "guest")
     entry = EventPlayer(name=name, user_id=user.id if user else None, team=_team(event, team), status="present")
     _check_partners(event, entry)
     event.roster.append(entry)

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...rules import Refused
 from ...rules.figures import game_of
-from ...storage.database import read_locked
+from ...storage.database import read_locked, read_locked_in_order
 from ...storage.extensions import db
 from ...storage.models import Match, Member, Seat, SeatFigure, User
 from ...words import _
@@ -146,14 +146,6 @@ def _place(match: Match, by: User, user: User, seat: int, commit: bool = True) -
         raise claimed_meanwhile() from None
 
 
-def lock_in_order(matches: list[Match]) -> None:
-    """Lock several matches' rows, in the order of their ids, before a change of their seats
-    takes any other lock (ratings, totals): two such changes, or one and a single seat's claim,
-    never wait on each other in a circle."""
-    for match in sorted(matches, key=lambda m: m.id):
-        read_locked(match)
-
-
 def claimed_meanwhile() -> Conflict:
     """The refusal of a seat another phone claimed at the same moment (the database's unique
     claim refused the second)."""
@@ -229,7 +221,7 @@ def claim_past(user: User, name: object) -> int:
     seats = _past_seats(user).get(name, []) if isinstance(name, str) else []
     if not seats:
         raise Refused("name", _("No match of yours has a free seat of that name: choose one from the list."))
-    lock_in_order([m for m, _seat in seats])  # a bank under way is waited for: the seat knows it is banked
+    read_locked_in_order(m.id for m, _seat in seats)  # a bank under way is waited for: the seat knows it is banked
     for match, seat in seats:
         db.session.add(Seat(match_id=match.id, seat=seat, user_id=user.id, banked=match.status == "banked"))
         audit.log(match, user, "seat_claimed", after={"seat": seat, "user": user.username})
