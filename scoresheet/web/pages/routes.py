@@ -332,10 +332,10 @@ def new_hand(match_id: str) -> Any:
     sheet = queries.sheet_of(m)
     nxt = sheet.next
     if m.status != "open" or nxt is None:
-        closed = _("No more hands can be entered in this match.")
+        refusal = _("No more hands can be entered in this match.")
         if queued.wanted():
-            return queued.conflict(closed, None, closed=True)
-        flash(closed, "warning")
+            return queued.conflict(refusal, None, closed=True)
+        flash(refusal, "warning")
         return back_to(m)
     tichu = sheet.setup.rules == TICHU
     form = entry_form(sheet, {"expected_hand": str(nxt.hand)})
@@ -368,10 +368,10 @@ def edit_hand(match_id: str, number: int) -> Any:
         return _to_the_hand(m, number, uid)
     hand = queries.get_hand(m, number)
     if not commands.takes_corrections(m):
-        closed = _("This match is closed: its hands can no longer change.")
+        refusal = _("This match is closed: its hands can no longer change.")
         if queued.wanted():
-            return queued.conflict(closed, None, closed=True)
-        flash(closed, "warning")
+            return queued.conflict(refusal, None, closed=True)
+        flash(refusal, "warning")
         return back_to(m)
     sheet = queries.sheet_of(m)
     deal = sheet.hands[number - 1]
