@@ -30,6 +30,16 @@ class Conflict(ServiceError):
     """The change clashes with the match's current state (HTTP 409); nothing was stored."""
 
 
+class AlreadyRecorded(Conflict):
+    """The hand sent for number `number` is that hand already, exactly as sent: a send repeated
+    after its answer was lost, a double tap, or two phones entering the same hand. Nothing was
+    stored again; the API answers it as any conflict (409), the pages as the hand recorded."""
+
+    def __init__(self, message: str, number: int) -> None:
+        super().__init__(message)
+        self.number = number
+
+
 class WrongPassword(Conflict):
     """A password asked for again (to change it, to delete the account) is not the user's:
     answered 403, not 409; nothing changed."""

@@ -723,6 +723,33 @@ def test_a_connection_the_browser_closed_unannounced_is_opened_again_and_the_sen
     assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
 
 
+def test_a_hand_whose_answer_was_lost_goes_out_again_and_is_recorded_once_with_no_conflict(new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    lost: list[Any] = []
+
+    def lose_the_answer(route: Any) -> None:
+        """The first save reaches the server, which records it; its answer never comes back
+        (a weak signal at the table)."""
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch())
+            route.abort("connectionreset")
+        else:
+            route.fallback()
+
+    phone.context.route("**/hands/new", lose_the_answer)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
+    assert lost and lost[0].status == 201
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    phone.context.unroute("**/hands/new", lose_the_answer)
+
+    phone.page.reload()  # the next visit sends what waits: the same hand 3 again
+    phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
+    assert kept_hands(phone) == 0
+    assert server_hands(phone, auth, match_id)[2:] == [(3, 0, 120)]
+    assert phone.page.locator("#live .banner a.button").inner_text() == "Enter hand 4"
+    forget_network_errors(phone)
+
+
 def test_a_hand_saved_while_its_preview_is_still_to_be_asked_asks_for_no_preview(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     phone.tap("#live .banner a.button")

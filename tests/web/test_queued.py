@@ -8,6 +8,9 @@ from typing import Any
 
 from flask import Flask
 
+from scoresheet.storage.extensions import db
+from scoresheet.storage.models import AuditEntry, Hand
+
 from .page_helpers import Phone, count_hands, flashes, played
 
 JSON = {"Accept": "application/json"}
@@ -83,6 +86,39 @@ def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(phone: Phon
     assert send(phone, url, {**played(1, 100, [45, None, 20]), "version": "1"}).status_code == 201
     stale = send(phone, url, {**played(1, 100, [30, None, 20]), "version": "1"})
     assert stale.status_code == 409 and stale.json["conflict"] is True
+
+
+def test_a_kept_hand_sent_again_after_its_answer_was_lost_is_recorded_once_and_answered_201(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    hand = {**played(1, 100, [40, None, 20]), "expected_hand": "1"}
+    assert send(phone, f"/matches/{match_id}/hands/new", hand).status_code == 201
+    # The answer never reached the phone: it sends the same hand again.
+    again = send(phone, f"/matches/{match_id}/hands/new", hand)
+    assert again.status_code == 201 and again.json == {"ok": True, "number": 1}
+    assert count_hands(csrf_app) == 1
+    assert "already recorded" not in " ".join(flashes(phone.get(f"/matches/{match_id}").text))
+    # Another hand in that place is still a conflict: it is not the hand sent.
+    other = send(phone, f"/matches/{match_id}/hands/new", {**played(2, 100, [40, 20, None]), "expected_hand": "1"})
+    assert other.status_code == 409 and other.json["next"] == 2
+    assert count_hands(csrf_app) == 1
+
+
+def test_a_kept_correction_sent_again_after_its_answer_was_lost_is_made_once_and_answered_201(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    url = f"/matches/{match_id}/hands/1/edit"
+    correction = {**played(1, 100, [45, None, 20]), "version": "1"}
+    assert send(phone, url, correction).status_code == 201
+    again = send(phone, url, correction)
+    assert again.status_code == 201 and again.json == {"ok": True, "number": 1}
+    with csrf_app.app_context():
+        hand = db.session.execute(db.select(Hand)).scalar_one()
+        edits = db.session.execute(db.select(AuditEntry).where(AuditEntry.action == "hand_edited")).scalars().all()
+    assert hand.version == 2 and hand.record["points"] == [45, None, 20] and len(edits) == 1
 
 
 def test_a_kept_hand_needs_a_valid_token_and_the_token_needs_a_log_in(phone: Phone, csrf_app: Flask) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from scoresheet.rules import Malformed, Refused
 from scoresheet.services import accounts
-from scoresheet.services.errors import Conflict, NotFound
+from scoresheet.services.errors import AlreadyRecorded, Conflict, NotFound
 from scoresheet.services.matches import commands, queries, serialize
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand, User
@@ -77,6 +77,22 @@ def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: Us
     assert hands_in_db(match) == [(1, 105)]
     edit_hand(match, anna, 1, played(1, 110, [20, None, 20]))
     assert queries.get_hand(match, 1).version == 3
+
+
+def test_the_same_hand_sent_again_for_its_number_is_already_recorded_but_without_a_number_is_the_next(
+    anna: User,
+) -> None:
+    match = create_match(anna, {"players": ["A", "B", "C"]})
+    add_hand(match, anna, {**MISSED, "expected_hand": 1})
+    with pytest.raises(AlreadyRecorded) as sent_again:
+        add_hand(match, anna, {**MISSED, "expected_hand": 1})
+    assert sent_again.value.number == 1
+    other = {**MISSED, "bid": MISSED["bid"] + 5, "expected_hand": 1}
+    with pytest.raises(Conflict) as clash:
+        add_hand(match, anna, other)
+    assert not isinstance(clash.value, AlreadyRecorded)  # another hand: a conflict to settle
+    add_hand(match, anna, MISSED)  # no number asked: the same hand again is the next one
+    assert hands_in_db(match) == [(1, MISSED["bid"]), (2, MISSED["bid"])]
 
 
 def test_a_lost_race_on_the_unique_hand_number_is_a_conflict(anna: User, boris: User, monkeypatch: Any) -> None:

@@ -54,7 +54,7 @@ from ...storage.models import (
 from ...words import _, _l
 from .. import accounts
 from ..club import tables as event_tables
-from ..errors import Conflict, NotFound
+from ..errors import AlreadyRecorded, Conflict, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
@@ -224,7 +224,9 @@ def add_hand(match: Match, user: User, record: Record, expected_hand: int | None
         except _NumberTaken as taken:
             # Without expected_hand the caller meant "the next hand, whatever its number":
             # check it again against the hand that got in first.
-            if expected_hand is not None or attempt == _RETRIES - 1:
+            if expected_hand is not None:
+                raise _recorded_already(match, taken.number, record) from None
+            if attempt == _RETRIES - 1:
                 raise Conflict(
                     _(
                         "Hand %(num)d was already recorded by %(name)s.",
@@ -261,12 +263,12 @@ def edit_hand(
     hands = stored_hands(match) if closed_table else _lock(match)
     hand = _numbered(hands, number, uid)
     if version is not None and hand.version != version:
-        raise Conflict(
-            _(
-                "This hand was changed by %(name)s meanwhile: check it and enter your correction again.",
-                name=_author(hand, edited=True),
-            )
+        message = _(
+            "This hand was changed by %(name)s meanwhile: check it and enter your correction again.",
+            name=_author(hand, edited=True),
         )
+        # The same correction again (its answer was lost): it is made already.
+        raise AlreadyRecorded(message, number) if hand.record == record_to_dict(record) else Conflict(message)
     records = _records(match, hands)
     records[number - 1] = record
     sheet = _checked_replay(match, records, number, _CHANGING, deleted=False)
@@ -462,9 +464,7 @@ def _try_next(match: Match, current: Computed, record: Record, expected: int | N
     with its result; a wrong `expected` hand number or a finished match is a Conflict."""
     number = len(current.sheet.hands) + 1
     if expected is not None and expected < number:
-        raise Conflict(
-            _("Hand %(num)d was already recorded by %(name)s.", num=expected, name=_author(get_hand(match, expected)))
-        )
+        raise _recorded_already(match, expected, record)
     if expected is not None and expected > number:
         raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number, expected=expected))
     trial = current.run.copy()
@@ -475,6 +475,17 @@ def _try_next(match: Match, current: Computed, record: Record, expected: int | N
             raise Conflict(_finished_message(current.sheet.setup, current.sheet)) from None
         raise
     return trial, result
+
+
+def _recorded_already(match: Match, number: int, record: Record) -> Conflict:
+    """The refusal of `record` sent as hand `number`, which is recorded already: `AlreadyRecorded`
+    if it is this very hand (the same send again after its answer was lost, a double tap), else
+    a Conflict naming who recorded the other one."""
+    hand = get_hand(match, number)
+    message = _("Hand %(num)d was already recorded by %(name)s.", num=number, name=_author(hand))
+    if hand.record == record_to_dict(record):
+        return AlreadyRecorded(message, number)
+    return Conflict(message)
 
 
 def _lock(match: Match, load: bool = True) -> list[Hand]:

@@ -20,7 +20,7 @@ from ...rules import HandResult, MatchState, RuleError, SeatResult, TichuRound, 
 from ...rules.tichu import TICHU
 from ...services import accounts
 from ...services.club import progress
-from ...services.errors import Conflict, NotFound
+from ...services.errors import AlreadyRecorded, Conflict, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
 from ...services.matches.replay_cache import hand_uids
 from ...storage.database import form_page, reads_only
@@ -340,9 +340,12 @@ def new_hand(match_id: str) -> Any:
     tichu = sheet.setup.rules == TICHU
     form = entry_form(sheet, {"expected_hand": str(nxt.hand)})
     if form.validate_on_submit():
+        number = nxt.hand
         try:
             record, expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules)
             commands.add_hand(m, current_user, record, expected)
+        except AlreadyRecorded as err:
+            number = err.number  # this very hand sent again (its answer was lost): it is recorded
         except Conflict as err:
             if queued.wanted():
                 return queued.conflict(err.message, nxt.hand)
@@ -350,9 +353,9 @@ def new_hand(match_id: str) -> Any:
             return back_to(m)
         except RuleError as err:
             form.refuse_rule(err, nxt.hand)
-        else:
-            flash(_("Round %(num)d recorded.", num=nxt.hand) if tichu else _("Hand %(num)d recorded.", num=nxt.hand))
-            return queued.recorded(nxt.hand) if queued.wanted() else back_to(m)
+            return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
+        flash(_("Round %(num)d recorded.", num=number) if tichu else _("Hand %(num)d recorded.", num=number))
+        return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, nxt, nxt.hand, editing=False)
 
 
@@ -384,6 +387,8 @@ def edit_hand(match_id: str, number: int) -> Any:
             record, _expected, _version = request_bodies.hand_body(form.to_data(), sheet.setup.rules, correction=True)
             version_seen = ascii_number(version) if version else None  # a number (`written_by_the_page`)
             commands.edit_hand(m, current_user, number, record, version_seen, form.uid.data or None)
+        except AlreadyRecorded:
+            pass  # this very correction sent again (its answer was lost): it is made
         except Conflict as err:
             if queued.wanted():
                 return queued.conflict(err.message, None)
@@ -391,13 +396,13 @@ def edit_hand(match_id: str, number: int) -> Any:
             return back_to(m)
         except RuleError as err:
             form.refuse_rule(err, number)
-        else:
-            flash(
-                _("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
-                if tichu
-                else _("Hand %(num)d corrected; the hands after it are recomputed.", num=number)
-            )
-            return queued.recorded(number) if queued.wanted() else back_to(m)
+            return _entry_page(form, m, sheet, deal, number, editing=True)
+        flash(
+            _("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
+            if tichu
+            else _("Hand %(num)d corrected; the hands after it are recomputed.", num=number)
+        )
+        return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
 
