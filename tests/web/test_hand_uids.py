@@ -118,6 +118,29 @@ def test_a_stale_undo_never_deletes_the_hand_another_phone_recorded_in_its_place
         assert match.hands[4].created_by is not None and match.hands[4].created_by.username == "boris"
 
 
+def test_a_late_undo_deletes_nothing_once_another_phone_recorded_the_next_hand(
+    make_phone: Any, csrf_app: Flask
+) -> None:
+    anna, boris, match_id = two_phones(make_phone, csrf_app)
+    assert anna.hand(match_id, 1, **BORIS_FORM).status_code == 302
+    undo = toast_form(anna.get(f"/matches/{match_id}").text)  # anna's phone shows "Undo hand 1"
+    assert boris.hand(match_id, 2, **VERA_FORM).status_code == 302  # boris's hand, dealt after hers
+    # Anna's tap arrives late: hand 1 is still hers, but no longer the newest.
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
+    assert (
+        "Hand 1 is no longer the newest: boris recorded hand 2 after it. Nothing was undone; "
+        "to delete hand 1 anyway, tap its number on the sheet."
+    ) in flashes(response.text)
+    with csrf_app.app_context():
+        match = db.session.get(Match, match_id)
+        assert [(h.number, h.created_by.username) for h in match.hands] == [(1, "anna"), (2, "boris")]
+    # The sheet's own delete (its pencil, then the box ticked) still deletes it.
+    edit = f"/matches/{match_id}/hands/1/delete"
+    assert anna.post(edit, {"confirm": "y"}).status_code == 302
+    with csrf_app.app_context():
+        assert [h.created_by.username for h in db.session.get(Match, match_id).hands] == ["boris"]
+
+
 def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     assert phone.hand(match_id, 1, **BORIS_FORM).status_code == 302

@@ -295,12 +295,15 @@ def _refigure(match: Match, sheet: MatchState) -> None:
     ratings.rate_from(game_of(sheet.setup.rules), banked_at)
 
 
-def delete_hand(match: Match, user: User, number: int, uid: str | None = None) -> MatchState:
+def delete_hand(match: Match, user: User, number: int, uid: str | None = None, newest: bool = False) -> MatchState:
     """Delete hand `number` (if `uid` is given, only while hand `number` is still that hand:
     a stale tap never deletes the hand that took its number); later hands move up one number.
-    The new sheet."""
+    `newest` (the page's Undo): only while it is still the last hand, so that a late tap never
+    moves up, and deals anew, a hand another phone recorded after it. The new sheet."""
     hands = _lock(match)
     hand = _numbered(hands, number, uid)
+    if newest and number < len(hands):
+        raise _not_the_newest(match, number, hands[number])
     records = _records(match, [h for h in hands if h is not hand])
     sheet = _checked_replay(match, records, number, _DELETING, deleted=True)
     audit.log(match, user, "hand_deleted", number, before=hand.record)
@@ -535,6 +538,30 @@ def not_that_hand(number: int) -> Conflict:
             "Hand %(num)d is no longer the hand you saw: the sheet changed meanwhile. "
             "Nothing was changed: check the sheet and try again.",
             num=number,
+        )
+    )
+
+
+def _not_the_newest(match: Match, number: int, after: Hand) -> Conflict:
+    """The refusal of an Undo of hand `number` once `after` was recorded after it."""
+    name, later = _author(after), after.number
+    if match.setup["rules"] == TICHU:
+        return Conflict(
+            _(
+                "Round %(num)d is no longer the newest: %(name)s recorded round %(later)d after it. "
+                "Nothing was undone; to delete round %(num)d anyway, tap its number on the sheet.",
+                num=number,
+                name=name,
+                later=later,
+            )
+        )
+    return Conflict(
+        _(
+            "Hand %(num)d is no longer the newest: %(name)s recorded hand %(later)d after it. "
+            "Nothing was undone; to delete hand %(num)d anyway, tap its number on the sheet.",
+            num=number,
+            name=name,
+            later=later,
         )
     )
 

@@ -448,9 +448,11 @@ def _entry_page(form: Any, m: Match, sheet: MatchState, deal: Any, number: int, 
 def delete_hand(match_id: str, number: int) -> Any:
     """Delete a hand after a confirmation; later hands move up and are recomputed. The link,
     the form and the Undo toast name the hand (`?uid=`): a tap made before the sheet changed
-    deletes nothing once hand `number` is another hand."""
+    deletes nothing once hand `number` is another hand. The Undo toast's (`&last=1`) deletes
+    nothing once another hand was recorded after it."""
     m = queries.get_match(match_id, current_user, for_update=request.method == "POST")
     uid = request.args.get("uid") or None
+    newest = request.args.get("last") == "1"
     if uid is None:
         queries.get_hand(m, number)
     elif request.method == "GET":  # a link made before the sheet changed asks nothing
@@ -464,14 +466,14 @@ def delete_hand(match_id: str, number: int) -> Any:
             m,
             _("Delete round %(num)d", num=number),
             _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
-            lambda m, user: commands.delete_hand(m, user, number, uid),
+            lambda m, user: commands.delete_hand(m, user, number, uid, newest),
             _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
         )
     return _confirmed(
         m,
         _("Delete hand %(num)d", num=number),
         _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
-        lambda m, user: commands.delete_hand(m, user, number, uid),
+        lambda m, user: commands.delete_hand(m, user, number, uid, newest),
         _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
     )
 
