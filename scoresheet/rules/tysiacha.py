@@ -181,8 +181,9 @@ class Tysiacha:
 
     def _next_zero_costs(self, seat: _Seat) -> int:
         """What the seat's next zero would cost (RULES.md §11.1): the penalty, or 0. On the
-        barrel, 0: a zero there is not counted (§4) or, with §11.16, counted and not paid."""
-        if not self.zeros or seat.barrel:
+        barrel, 0: a zero there is not counted (§4) or, with §11.16, counted and not paid; and
+        locked (§7), 0: a locked seat takes no zero."""
+        if not self.zeros or seat.barrel or self._locked(seat):
             return 0
         due = seat.run == 2 if self.consecutive else seat.zeros % 3 == 2
         return self.zero_penalty if due else 0

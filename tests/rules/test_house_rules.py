@@ -57,12 +57,14 @@ def test_a_run_of_zeros_ends_with_card_points_declaring_or_the_barrel() -> None:
     sheet = replay(s, [zero, zero, declares, zero, zero])
     assert sheet.standings[1].zeros == 4 and "zero_penalty" not in events(sheet, 5, 1)
     assert sheet.standings[1].next_zero_costs == 120
-    # On the barrel: a zero-less hand there ends the run too.
-    s = setup(start=[0, 800, 0], zeros="consecutive", zero_penalty=100)
+    # On the barrel: a hand there ends the run too, even a 0-point defence (not counted, §4).
+    # Two zeros, B mounts, defends on the barrel with 0 (its one hand up: falls to 760), then a
+    # zero off it is the run's first, not its third: nothing paid, and the next costs nothing.
+    s = setup(start=[0, 800, 0], zeros="consecutive", barrel_hands=1)
     mounts = played(0, 100, [None, 80, 0])
-    sheet = replay(s, [zero, zero, mounts, played(0, 100, [None, 0, 20])])
-    assert sheet.standings[1].barrel and sheet.standings[1].zeros == 2
-    assert sheet.standings[1].next_zero_costs == 0
+    sheet = replay(s, [zero, zero, mounts, zero, zero])
+    assert [h.results[1].score for h in sheet.hands] == [800, 800, 880, 760, 760]
+    assert not sheet.standings[1].barrel and sheet.standings[1].next_zero_costs == 0
 
 
 def test_standings_say_what_the_next_zero_costs() -> None:
