@@ -115,6 +115,7 @@ MESSAGES: dict[str, str] = {
     "name_invisible": N_("Names cannot hold control or invisible characters."),
     # A Tysiacha hand (RULES.md §2, §4, §6, §7).
     "match_over": N_("The match is over: {winner} has won. No more hands."),
+    "match_over_team": N_("The match is over: {winner} have won. No more rounds."),
     "kind": N_("Say what happened: the hand was played, forfeited or redealt."),
     "no_blind": N_("This table does not play blind bids."),
     "no_forced": N_("Forced contracts are a Tyzicha rule; this table does not use them."),

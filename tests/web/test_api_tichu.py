@@ -168,7 +168,12 @@ def test_equal_scores_past_the_target_play_on(api_user: Any) -> None:
     assert answer["status"] == "finished" and answer["winner"] == 0
     assert answer["hands"][-1]["results"][0]["events"] == ["win"]
     assert answer["next"] is None
-    assert api_user.post(rounds_url(match), json=PLAIN).status_code == 409
+    refused = api_user.post(rounds_url(match), json=PLAIN)
+    assert refused.status_code == 409
+    over = "The match is over: Anna & Vera have won. Bank it, or correct an earlier round first."
+    assert refused.json["error"] == over
+    ended = api_user.post(f"/api/matches/{match['id']}/end")
+    assert ended.status_code == 409 and ended.json["error"] == "Anna & Vera have won this match: bank it instead."
     assert api_user.post(f"/api/matches/{match['id']}/bank").status_code == 200
     assert api_user.get(f"/api/matches/{match['id']}").json["status"] == "banked"
 

@@ -121,6 +121,7 @@ def test_negative_card_points_have_a_sign_key_and_are_saved(phone: Phone, csrf_a
     assert len(sign) == 1 and sign[0].text() == "±" and sign[0].attrs["aria-label"]
     assert post_round(phone, match_id, first_out="1", card_points="-15").status_code == 302
     assert records(csrf_app)[0]["card_points"] == [-15, 115]
+    assert "cards −15 : 115" in parse(phone.get(f"/matches/{match_id}").text).text()  # the minus sign, as scores
 
 
 def test_correct_and_delete_a_round(phone: Phone, csrf_app: Flask) -> None:
@@ -221,6 +222,7 @@ def test_a_deleted_round_comes_back_from_the_history(phone: Phone, csrf_app: Fla
     phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"})
     history = phone.get(f"/matches/{match_id}/history").text
     assert "Anna out first, Anna: Tichu, cards 60 : 40" in parse(history).text()
+    assert "Restore this round…" in parse(history).text()
     assert records(csrf_app) == []
 
 

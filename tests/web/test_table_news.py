@@ -46,7 +46,7 @@ def test_the_player_who_saved_the_hand_can_undo_it_and_take_the_undo_back(make_p
     # One tap: the form of the button, as it is on the page.
     undo = [n for n in parse(page).walk() if "toast" in n.classes()][0]
     response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
-    assert "Hand 1 deleted; the hands after it are recomputed." in flashes(response.text)
+    assert "Hand 1 undone." in flashes(response.text)  # the newest hand: none after it to recompute
     assert toast(response.text) == "Take it back: restore hand 1"
     boris.post(f"/matches/{match_id}/seats/1/claim", {}, form_url=f"/matches/{match_id}")
     news = [n for n in parse(boris.get(f"/matches/{match_id}").text).walk() if "news" in n.classes()]
@@ -88,6 +88,11 @@ def test_a_tichu_round_is_undone_and_named_as_a_round(make_phone: Any) -> None:
     assert toast(page) == "Undo round 1"
     undo = [n for n in parse(page).walk() if "toast" in n.classes()][0]
     response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
-    assert "Round 1 deleted; the rounds after it are recomputed." in flashes(response.text)
+    assert "Round 1 undone." in flashes(response.text)
     assert toast(response.text) == "Take it back: restore round 1"
     assert "anna deleted round 1" in response.text
+    take_back = [n for n in parse(response.text).walk() if "toast" in n.classes()][0]
+    response = anna.post(
+        take_back.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True
+    )
+    assert "The deleted round is back as round 1; the rounds after it are recomputed." in flashes(response.text)

@@ -10,6 +10,7 @@ from ...rules.tichu import TEAMS, team_names
 from ...storage.extensions import db
 from ...storage.models import AuditEntry, Match, User
 from ...words import _, _l
+from ...words.values import figure
 from ...words.vocabulary import CALL_NAMES, KIND_WORDS, SUIT_WORDS
 
 ACTIONS = (
@@ -241,7 +242,7 @@ def _round_words(record: dict[str, Any], players: list[str]) -> str:
     if record.get("double_victory"):
         parts.append(_("double victory"))
     elif isinstance(points, list) and len(points) == 2:
-        parts.append(_("cards %(team0)d : %(team1)d", team0=points[0], team1=points[1]))
+        parts.append(_("cards %(team0)s : %(team1)s", team0=figure(points[0]), team1=figure(points[1])))
     return ", ".join(parts)
 
 

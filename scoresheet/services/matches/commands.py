@@ -227,13 +227,7 @@ def add_hand(match: Match, user: User, record: Record, expected_hand: int | None
             if expected_hand is not None:
                 raise _recorded_already(match, taken.number, record) from None
             if attempt == _RETRIES - 1:
-                raise Conflict(
-                    _(
-                        "Hand %(num)d was already recorded by %(name)s.",
-                        num=taken.number,
-                        name=_author(get_hand(match, taken.number)),
-                    )
-                ) from None
+                raise Conflict(_recorded_by(match, taken.number, _author(get_hand(match, taken.number)))) from None
     raise AssertionError("unreachable")
 
 
@@ -416,7 +410,12 @@ def end(match: Match, user: User) -> MatchState:
     """End an unfinished match: read-only, without a winner."""
     sheet = _sheet_of_locked(match)
     if sheet.winner is not None:
-        raise Conflict(_("%(name)s has won this match: bank it instead.", name=sheet.standings[sheet.winner].name))
+        winner = sheet.standings[sheet.winner].name
+        raise Conflict(
+            _("%(team)s have won this match: bank it instead.", team=winner)
+            if sheet.setup.rules == TICHU
+            else _("%(name)s has won this match: bank it instead.", name=winner)
+        )
     audit.log(match, user, "match_ended", before={"status": "open"}, after={"status": "ended"})
     match.status = "ended"
     _touch(match, sheet)
@@ -485,10 +484,17 @@ def _recorded_already(match: Match, number: int, record: Record) -> Conflict:
     if it is this very hand (the same send again after its answer was lost, a double tap), else
     a Conflict naming who recorded the other one."""
     hand = get_hand(match, number)
-    message = _("Hand %(num)d was already recorded by %(name)s.", num=number, name=_author(hand))
+    message = _recorded_by(match, number, _author(hand))
     if hand.record == record_to_dict(record):
         return AlreadyRecorded(message, number)
     return Conflict(message)
+
+
+def _recorded_by(match: Match, number: int, name: str) -> str:
+    """Hand (a Tichu round) `number` was recorded already, by `name`."""
+    if match.setup["rules"] == TICHU:
+        return _("Round %(num)d was already recorded by %(name)s.", num=number, name=name)
+    return _("Hand %(num)d was already recorded by %(name)s.", num=number, name=name)
 
 
 def _lock(match: Match, load: bool = True) -> list[Hand]:
@@ -625,7 +631,7 @@ def _records(match: Match, hands: Sequence[Hand]) -> list[Record]:
 def _finished_message(setup: Setup, sheet: MatchState) -> str:
     """Why no hand can be added to a finished match."""
     assert sheet.winner is not None
-    return _(
-        "The match is over: %(name)s has won. Bank it, or correct an earlier hand first.",
-        name=sheet.standings[sheet.winner].name,
-    )
+    winner = sheet.standings[sheet.winner].name
+    if setup.rules == TICHU:
+        return _("The match is over: %(team)s have won. Bank it, or correct an earlier round first.", team=winner)
+    return _("The match is over: %(name)s has won. Bank it, or correct an earlier hand first.", name=winner)

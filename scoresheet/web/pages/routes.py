@@ -467,14 +467,18 @@ def delete_hand(match_id: str, number: int) -> Any:
             _("Delete round %(num)d", num=number),
             _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
             lambda m, user: commands.delete_hand(m, user, number, uid, newest),
-            _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
+            _("Round %(num)d undone.", num=number)
+            if newest
+            else _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
         )
     return _confirmed(
         m,
         _("Delete hand %(num)d", num=number),
         _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
         lambda m, user: commands.delete_hand(m, user, number, uid, newest),
-        _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
+        _("Hand %(num)d undone.", num=number)
+        if newest
+        else _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
     )
 
 

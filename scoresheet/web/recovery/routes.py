@@ -27,6 +27,7 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy.exc import DBAPIError
 
 from ...rules import RuleError
+from ...rules.tichu import TICHU
 from ...services import database_backup
 from ...services.club import exports
 from ...services.errors import Conflict, Invalid, ServiceError
@@ -78,6 +79,7 @@ def restore(match_id: str) -> Any:
     m = queries.get_match(match_id, current_user)
     entry = commands.deleted_entry(m, security.ascii_number(request.args.get("entry")))
     words = audit.hand_words(entry.before, list(m.setup["players"]))
+    tichu = m.setup["rules"] == TICHU
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
@@ -85,15 +87,30 @@ def restore(match_id: str) -> Any:
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
-        flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
+        flash(
+            _("The deleted round is back as round %(num)d; the rounds after it are recomputed.", num=number)
+            if tichu
+            else _("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number)
+        )
         return back_to(m)
     with database.form_page():
         return render_template(
             "shared/confirm.html",
             form=form,
             match=m,
-            title=_("Restore deleted hand %(num)d", num=entry.hand_number or 0),
+            title=_("Restore deleted round %(num)d", num=entry.hand_number or 0)
+            if tichu
+            else _("Restore deleted hand %(num)d", num=entry.hand_number or 0),
             question=_(
+                "The round %(name)s deleted (%(round)s) comes back as round %(num)d if the sheet "
+                "is that long (later rounds move down one), otherwise as the next round; every "
+                "round after it is recomputed.",
+                name=entry.username,
+                round=words,
+                num=entry.hand_number or 0,
+            )
+            if tichu
+            else _(
                 "The hand %(name)s deleted (%(hand)s) comes back as hand %(num)d if the sheet "
                 "is that long (later hands move down one), otherwise as the next hand; every "
                 "hand after it is recomputed.",
