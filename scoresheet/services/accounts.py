@@ -26,6 +26,7 @@ from ..storage.models import (
     Match,
     Member,
     Notice,
+    Rating,
     User,
     looks_of,
     lookup_name,
@@ -36,6 +37,7 @@ from ..words import _
 from .club import tables as event_tables
 from .errors import Conflict, WrongPassword
 from .matches import audit
+from .players import ratings
 
 MIN_USERNAME, MAX_USERNAME = 3, 40
 USERNAME_SIGNS = frozenset("0123456789._-")
@@ -361,6 +363,9 @@ def delete_account(user: User, password: object) -> None:
     matches it played stay as they were for their other members (each with a history entry
     saying so), and a match nobody is left in is deleted (with its hands and history)."""
     _verify_password(user, password, "password", _("That is not your password."))
+    rated_since = db.session.execute(
+        db.select(Rating.game, func.min(Rating.banked_at)).where(Rating.user_id == user.id).group_by(Rating.game)
+    ).all()
     played = list(db.session.execute(db.select(Member.match_id).where(Member.user_id == user.id)).scalars())
     db.session.execute(db.delete(Member).where(Member.user_id == user.id))
     others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
@@ -371,4 +376,6 @@ def delete_account(user: User, password: object) -> None:
         db.session.execute(db.delete(Match).where(Match.id.in_(gone)))
     db.session.execute(db.delete(ApiToken).where(ApiToken.user_id == user.id))
     db.session.execute(db.delete(User).where(User.id == user.id))
+    for game, since in rated_since:  # its seats are guests' now: the others rated as beside guests
+        ratings.rate_from(game, since)
     db.session.commit()

@@ -432,6 +432,32 @@ def seats_know_whether_banked(app: Any) -> list[bool]:
     return [banked for banked, _ in rows]
 
 
+def test_a_deleted_accounts_seats_rate_as_guests_for_everyone_it_played(app: Any, make_user: Any) -> None:
+    from datetime import datetime
+
+    from scoresheet.services.players import ratings
+    from scoresheet.storage.extensions import db
+
+    first, anna, boris, vera = together(make_user, start_scores=[0, 870, 0])
+    second = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    for u in (boris, vera):
+        u.post("/api/matches/join", json={"code": second["join_code"]})
+    claim(anna, first, 0)
+    claim(boris, first, 1)
+    claim(anna, second, 0)
+    claim(boris, second, 1)
+    won_by(anna, first, 1)  # Boris wins the first: his rating goes up
+    won_by(anna, second, 0)  # then Anna beats him
+    before = anna.get("/api/players/anna").json["ratings"]["tysiacha"]["rating"]
+    assert boris.delete("/api/users/me", json={"password": "correct horse"}).status_code == 204
+    after = anna.get("/api/players/anna").json["ratings"]["tysiacha"]["rating"]
+    assert after < before  # she beat a guest, not the winner of the first match
+    with app.app_context():
+        ratings.rate_from("tysiacha", datetime(2000, 1, 1))  # every match again, from scratch
+        db.session.commit()
+    assert anna.get("/api/players/anna").json["ratings"]["tysiacha"]["rating"] == after
+
+
 def test_kept_totals_and_rating_summaries_equal_the_sums_after_every_kind_of_write(app: Any, make_user: Any) -> None:
     match, anna, boris, vera = together(make_user, start_scores=[850, 0, 0])
     claim(anna, match, 0)
