@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 from typing import Any
 
 import pytest
@@ -237,6 +238,7 @@ def visitors(browser: Any, playwright: Any, server: str) -> Iterator[tuple[Phone
         f"/events/{night['id']}/rounds/1/tables/1/result",
         f"/events/{night['id']}/cards",
         f"/events/join/{night['code']}",
+        urlparse(night["watch_url"]).path,  # the night's board: made for a TV, opened on phones too
     ]
     yield player, stranger, pages
     for phone in (player, stranger):
