@@ -549,7 +549,8 @@ class EventPlayer(Model):
     team: Mapped[str | None] = mapped_column(String(40))
     """Tichu: the team's name, shared by the two partners."""
     status: Mapped[str] = mapped_column(String(10), default="present")
-    """`present`, `absent` (for the next round) or `dropped` (keeps the results played)."""
+    """`present`, `absent` (for the next round: seating it puts them back, `EventRound.absent`)
+    or `dropped` (keeps the results played)."""
     user: Mapped[User | None] = relationship()
 
 
@@ -566,6 +567,9 @@ class EventRound(Model):
     """Pairs at its tables who had met before, as the seating found them."""
     byes: Mapped[list[str]] = mapped_column(JSON)
     """The names with a bye this round, in standings order."""
+    absent: Mapped[list[str]] = mapped_column(JSON, server_default="[]")
+    """The roster's names marked absent for this round (CLUB.md §1: for the next round only),
+    back to present once it was seated; taking the round back marks them absent again."""
     seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When a director closed the round (its unfinished tables ended), or None."""

@@ -363,6 +363,38 @@ def test_a_player_is_marked_absent_or_dropped_and_a_bad_status_is_refused(direct
     assert patch(director, f"/api/events/{event['id']}/roster/Nobody", {"status": "absent"}).status_code == 404
 
 
+def test_a_player_marked_absent_misses_the_next_round_only_and_a_round_taken_back_keeps_the_mark(
+    director: Any,
+) -> None:
+    event = make_event(director)
+    url = f"/api/events/{event['id']}"
+    add_guests(director, event["id"], ["Dana", "Egor", "Fima", "Gleb"])
+    assert patch(director, f"{url}/roster/Fima", {"status": "absent"}).status_code == 200
+
+    def seated() -> list[str]:
+        current = director.get(url).json["current_round"]
+        tables = director.get(f"{url}/rounds/{current}").json["tables"]
+        return sorted(name for t in tables for name in t["players"])
+
+    def status(name: str) -> str:
+        return {p["name"]: p["status"] for p in director.get(url).json["roster"]}[name]
+
+    assert director.post(f"{url}/rounds").status_code == 201
+    assert seated() == ["Dana", "Egor", "Gleb"] and status("Fima") == "present"  # back for round 2
+    assert director.delete(f"{url}/rounds/1").status_code == 204  # taken back: absent for it again
+    assert status("Fima") == "absent"
+    assert director.post(f"{url}/rounds").status_code == 201  # seated again: still without her
+    assert seated() == ["Dana", "Egor", "Gleb"] and status("Fima") == "present"
+    backup = director.get(f"{url}/backup").json
+    assert backup["rounds"][0]["absent"] == ["Fima"]
+    backup["rounds"][0]["absent"] = ["Nobody"]  # not on the roster: refused, by its place
+    refused = director.post("/api/events/import", json=backup)
+    assert (refused.status_code, refused.json["field"]) == (422, "/rounds/0/absent")
+    assert director.post(f"{url}/rounds/1/close").status_code == 200
+    assert director.post(f"{url}/rounds").status_code == 201
+    assert seated() == ["Dana", "Egor", "Fima", "Gleb"]  # round 2: she plays
+
+
 def test_seating_with_fewer_than_three_present_players_is_refused_on_the_roster(director: Any) -> None:
     event = make_event(director)
     add_guests(director, event["id"], ["Dana", "Egor", "Fima"])

@@ -293,8 +293,10 @@ def test_a_player_not_seated_this_round_is_told_why_on_the_night_page_and_at_hom
 
     assert told(anna) == [
         "Round 1 of 3: not playing",
-        "You are marked absent: tell the director when you are back.",
+        "You were marked absent for this round: you play in the next one.",
     ]
+    director.post(f"/events/{night}/roster/anna", {"status": "absent"}, form_url=f"/events/{night}")
+    assert told(anna)[1] == "You are marked absent: tell the director when you are back."  # the next one too
     assert "<strong>Friday club</strong>: round 1: not playing" in anna.get("/").text
     assert told(boris) == [
         "Round 1 of 3: not playing",

@@ -327,6 +327,7 @@ def seat_round(event: Event, user: User) -> EventRound:
     if len(seated) >= event.rounds:
         raise Conflict(_("All %(n)d planned rounds are seated: add a round first.", n=event.rounds))
     present = [p for p in event.roster if p.status == "present"]
+    absent = [p for p in event.roster if p.status == "absent"]
     teams = {p.name: p.team for p in present if p.team is not None}
     seating = seat_players(
         [p.name for p in present],
@@ -338,8 +339,16 @@ def seat_round(event: Event, user: User) -> EventRound:
         teams=teams,
     )
     number = len(seated) + 1
-    round_ = EventRound(number=number, reseats=event.reseats, repeats=seating.repeats, byes=list(seating.byes))
+    round_ = EventRound(
+        number=number,
+        reseats=event.reseats,
+        repeats=seating.repeats,
+        byes=list(seating.byes),
+        absent=[p.name for p in absent],
+    )
     event.seated.append(round_)
+    for entry in absent:  # absent for this round only (CLUB.md §1): seated again from the next
+        entry.status = "present"
     event.reseats = 0
     accounts = {p.name: p.user_id for p in event.roster if p.user_id is not None}
     directors = [d.user_id for d in event.directors]
@@ -409,6 +418,9 @@ def _unseat(event: Event, number: int) -> None:
         raise Conflict(str(PLAYED))
     matches = _matches(round_)
     event.reseats = round_.reseats + 1
+    for entry in event.roster:  # absent for the round again, unless marked otherwise since
+        if entry.name in round_.absent and entry.status == "present":
+            entry.status = "absent"
     event.seated.remove(round_)
     for match in matches:
         db.session.delete(match)

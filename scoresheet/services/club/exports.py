@@ -117,6 +117,7 @@ def document(event: Event, whole: bool = False) -> dict[str, Any]:
                 "reseats": r.reseats,
                 "repeats": r.repeats,
                 "byes": list(r.byes),
+                "absent": list(r.absent),
                 "seated_at": isoformat(r.seated_at),
                 "closed_at": isoformat(r.closed_at) if r.closed_at else None,
                 "tables": [_table_document(t, matches, whole) for t in r.tables],
@@ -347,12 +348,17 @@ def _round(
     if r.get("round") != i + 1:
         raise Invalid(_("The rounds are numbered 1, 2, 3… in order."), f"{at}/round")
     byes = _names(r.get("byes"), f"{at}/byes", names)
-    placed = set(byes)  # each player once in a round: at one table, or on a bye
+    absent = _names(r.get("absent", []), f"{at}/absent", names)  # (a backup made before: none)
+    placed = set(byes)  # each player once in a round: at one table, on a bye, or absent
+    if placed & set(absent):
+        raise Invalid(_("A table or a bye names only players of the roster, each once."), f"{at}/absent")
+    placed |= set(absent)
     round_ = EventRound(
         number=i + 1,
         reseats=_count(r.get("reseats", 0), f"{at}/reseats"),
         repeats=_count(r.get("repeats", 0), f"{at}/repeats"),
         byes=byes,
+        absent=absent,
         seated_at=_when(r.get("seated_at"), f"{at}/seated_at"),
         closed_at=_when(r["closed_at"], f"{at}/closed_at") if r.get("closed_at") is not None else None,
     )

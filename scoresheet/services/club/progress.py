@@ -53,8 +53,9 @@ class MySeat:
     partner: str | None = None
     """Tichu: the partner across the table (seats 0 and 2, 1 and 3); else None."""
     out: str | None = None
-    """Not seated this round (no table, no bye): why, as the roster says (`absent`, `dropped`,
-    or `present`: on the roster since the round was seated); else None."""
+    """Not seated this round (no table, no bye): why, as the roster says (`absent`: marked for
+    the next round, `dropped`, or `present`: on the roster since the round was seated), or
+    `was_absent`: marked absent for this round, and back for the next; else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,9 @@ def my_seat(event: Event, user: User) -> MySeat | None:
                 match_id=table.match_id,
                 partner=partner,
             )
-    return MySeat(round=round_.number, table=None, seat=None, tablemates=[], match_id=None, out=entry.status)
+    missed = entry.name in round_.absent and entry.status == "present"
+    out = "was_absent" if missed else entry.status
+    return MySeat(round=round_.number, table=None, seat=None, tablemates=[], match_id=None, out=out)
 
 
 def running_events(user: User) -> list[Event]:
