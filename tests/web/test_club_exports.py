@@ -256,6 +256,28 @@ def test_a_night_whose_names_a_new_match_would_refuse_imports_again_as_it_was(ap
     assert [p["name"] for p in imported.json["roster"]] == ["Egor", "Fima", "Egor\u3164"]
 
 
+def test_a_night_imported_after_its_tables_matches_were_takes_those_matches_as_its_tables(
+    app: Flask, director: Any, make_user: Any
+) -> None:
+    event = _night(director, make_user)
+    standings = director.get(f"/api/events/{event['id']}/standings").json
+    sheets = _sheets(director, event["id"])
+    mine = director.get("/api/backup").json  # "Back up all my matches": the tables' matches too
+    assert director.post("/api/matches/import", json=mine).status_code == 201
+
+    def matches() -> int:
+        with app.app_context():
+            return int(db.session.execute(db.select(db.func.count(Match.id))).scalar_one())
+
+    before = matches()
+    doc = director.get(f"/api/events/{event['id']}/backup").json
+    imported = director.post("/api/events/import", json=doc)
+    assert imported.status_code == 201, imported.json
+    assert matches() == before  # no table's match twice: the ones imported before are its tables
+    assert director.get(f"/api/events/{imported.json['id']}/standings").json == standings
+    assert _sheets(director, imported.json["id"]) == sheets
+
+
 def test_a_night_imported_again_imports_nothing_also_when_both_imports_checked_first(
     app: Flask, director: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,8 +285,8 @@ def test_a_night_imported_again_imports_nothing_also_when_both_imports_checked_f
     doc = director.get(f"/api/events/{event['id']}/backup").json
     assert director.post("/api/events/import", json=doc).status_code == 201
     again = director.post("/api/events/import", json=doc)  # a second tap on Import
-    assert again.status_code == 409 and again.json["field"] == "/matches/0"
-    assert again.json["error"].endswith("in this backup was imported already: nothing was imported again.")
+    assert (again.status_code, again.json["field"]) == (409, "/rounds/0/tables/0/match")
+    assert again.json["error"] == "This club night was imported already: nothing was imported again."
     # Two imports at the same moment both look before either stores: the database refuses the
     # second's matches, and its import looks again and says so (never a 500).
     with app.app_context():

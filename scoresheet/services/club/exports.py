@@ -38,7 +38,7 @@ from ...storage.models import (
     isoformat,
 )
 from ...words import _, pgettext
-from ..errors import Invalid
+from ..errors import Conflict, Invalid
 from ..matches import backup
 from ..matches.links import WATCH_TOKEN
 from ..matches.workbook import rows_xlsx
@@ -156,8 +156,10 @@ def import_event(user: User, doc: Any) -> Event:
     """A backup document as a NEW event whose director is `user` (and every director of the
     backup who has an account here); its roster's accounts are linked where they exist here,
     else kept as guests of the same name; its tables' matches are imported as new matches of
-    `user`'s. All or nothing: a night whose matches `user` imported before is refused (409),
-    also when the same file is imported twice at the same moment."""
+    `user`'s, or, where `user` imported a table's match before (from a backup of their matches),
+    that match is the table's. All or nothing: a night imported before (a table's match is a
+    night's table here already) is refused (409), also when the same file is imported twice at
+    the same moment."""
     return database.once_more_if_refused(lambda: _import_event(user, doc))
 
 
@@ -165,10 +167,24 @@ def _import_event(user: User, doc: Any) -> Event:
     """`import_event`, once."""
     night = _Night.of(doc)
     matches = [t["match"] for round_tables in night.tables for t in round_tables if t.get("match") is not None]
-    imported = iter([i.match for i in backup.write_matches(user, {**_MATCHES, "matches": matches})] if matches else [])
+    written = backup.write_matches(user, {**_MATCHES, "matches": matches}) if matches else backup.Import([], [])
+    imported = iter([i.match for i in written.matches])
+    before = backup.imported_here(user, written.imported_before)
     with _settings_at("/event"):
         event = events.new_event(user, night.body())
-    _fill(event, night, lambda table, _where: next(imported) if table.get("match") is not None else None)
+
+    def match_of(table: dict[str, Any], where: str) -> Match | None:
+        """The table's match: imported now, or imported before from a backup of matches."""
+        if table.get("match") is None:
+            return None
+        here = before.get(str(table["match"].get("id")))
+        if here is None:
+            return next(imported)
+        if here.event_table_id is not None:
+            raise Conflict(_("This club night was imported already: nothing was imported again."), f"{where}/match")
+        return here
+
+    _fill(event, night, match_of)
     db.session.commit()  # the matches, the event and its rounds at once: a refusal stores none
     return event
 

@@ -163,15 +163,26 @@ def import_matches(user: User, doc: Any) -> Import:
     return database.once_more_if_refused(write)
 
 
-def write_matches(user: User, doc: Any) -> list[Imported]:
+def write_matches(user: User, doc: Any) -> Import:
     """`import_matches`' matches, sent to the database and not committed (a club night's import
-    commits them with its event), every one of them: one imported by `user` before is refused
-    (409). Begins with no change pending: it ends the transaction first."""
-    return _write_matches(user, doc, leave_out_imported=False)[0]
+    commits them with its event), but those `user` imported before, which are left out (their
+    ids said), all of them if so. Begins with no change pending: it ends the transaction first."""
+    return Import(*_write_matches(user, doc, leave_out_imported=True, all_before=True))
 
 
-def _write_matches(user: User, doc: Any, leave_out_imported: bool) -> tuple[list[Imported], list[str]]:
-    """The matches of `write_matches`, and the backup's ids of those left out."""
+def imported_here(user: User, ids: list[str]) -> dict[str, Match]:
+    """The matches `user` imported from these backup ids, by id."""
+    found = db.session.execute(
+        db.select(Match).where(Match.created_by_id == user.id, Match.imported_from.in_(ids))
+    ).scalars()
+    return {str(m.imported_from): m for m in found}
+
+
+def _write_matches(
+    user: User, doc: Any, leave_out_imported: bool, all_before: bool = False
+) -> tuple[list[Imported], list[str]]:
+    """The matches of `write_matches`, and the backup's ids of those left out (`all_before`:
+    even every one of them)."""
     items = check_document(doc)
     if not items:
         raise Refused("/matches", _("This backup holds no match: there is nothing to import."))
@@ -182,7 +193,7 @@ def _write_matches(user: User, doc: Any, leave_out_imported: bool) -> tuple[list
     importer = db.session.get(User, user_id)
     assert importer is not None
     already = _imported_before(importer, checked)
-    if already and (not leave_out_imported or len(already) == len(checked)):
+    if already and (not leave_out_imported or (len(already) == len(checked) and not all_before)):
         i = min(already)
         raise Conflict(
             _(
