@@ -31,9 +31,9 @@ class Conflict(ServiceError):
 
 
 class AlreadyRecorded(Conflict):
-    """The hand sent for number `number` is that hand already, exactly as sent: a send repeated
-    after its answer was lost, a double tap, or two phones entering the same hand. Nothing was
-    stored again; the API answers it as any conflict (409), the pages as the hand recorded."""
+    """The hand sent for number `number` is that hand already, exactly as sent, recorded by the
+    same player: a send repeated after its answer was lost, or a double tap. Nothing was stored
+    again; the API answers it as any conflict (409), the pages as the hand recorded."""
 
     def __init__(self, message: str, number: int) -> None:
         super().__init__(message)

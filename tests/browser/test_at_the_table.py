@@ -228,7 +228,7 @@ def test_undo_in_one_tap_take_it_back_and_the_other_phone_is_told(new_phone: Any
     assert boris.page.locator("li.flash").count() == 0
     assert boris.page.locator(".news").is_hidden()  # a new hand is no news
     anna.tap("button:text('Undo hand 1')")
-    anna.page.wait_for_selector("li.flash:has-text('Hand 1 deleted')")
+    anna.page.wait_for_selector("li.flash:has-text('Hand 1 undone.')")
     assert anna.page.locator("table.sheet").count() == 0
     boris.page.locator(".news", has_text="deleted hand 1").wait_for(timeout=LIVE_WAIT_MS)
     anna.tap("button:text('Take it back: restore hand 1')")

@@ -182,7 +182,7 @@ def test_no_round_after_the_match_is_won() -> None:
     with pytest.raises(Refused) as err:
         replay(tichu(start=(950, 0)), [rnd((50, 50)), rnd((50, 50))])
     assert err.value.hand == 2
-    assert "Anna & Vera has won" in err.value.message
+    assert err.value.message == "The match is over: Anna & Vera have won. No more rounds."
 
 
 @pytest.mark.parametrize("target", [500, 1000, 1500, 2000])

@@ -141,6 +141,24 @@ def test_a_late_undo_deletes_nothing_once_another_phone_recorded_the_next_hand(
         assert [h.created_by.username for h in db.session.get(Match, match_id).hands] == ["boris"]
 
 
+def test_a_late_undo_of_a_tichu_round_says_round(make_phone: Any, csrf_app: Flask) -> None:
+    from .test_pages_tichu import new_tichu, post_round
+
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = new_tichu(anna)
+    with csrf_app.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert boris.post("/join", {"code": code}, form_url="/").status_code == 302
+    assert post_round(anna, match_id, first_out="0").status_code == 302
+    undo = toast_form(anna.get(f"/matches/{match_id}").text)
+    assert post_round(boris, match_id, first_out="1").status_code == 302
+    response = anna.post(undo.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True)
+    assert (
+        "Round 1 is no longer the newest: boris recorded round 2 after it. Nothing was undone; "
+        "to delete round 1 anyway, tap its number on the sheet."
+    ) in flashes(response.text)
+
+
 def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Phone, csrf_app: Flask) -> None:
     match_id = phone.new_match()
     assert phone.hand(match_id, 1, **BORIS_FORM).status_code == 302

@@ -80,13 +80,17 @@ def test_every_edit_bumps_the_version_and_a_stale_version_is_a_conflict(anna: Us
 
 
 def test_the_same_hand_sent_again_for_its_number_is_already_recorded_but_without_a_number_is_the_next(
-    anna: User,
+    anna: User, boris: User
 ) -> None:
     match = create_match(anna, {"players": ["A", "B", "C"]})
+    commands.join(boris, match.join_code)
     add_hand(match, anna, {**MISSED, "expected_hand": 1})
     with pytest.raises(AlreadyRecorded) as sent_again:
         add_hand(match, anna, {**MISSED, "expected_hand": 1})
     assert sent_again.value.number == 1
+    with pytest.raises(Conflict) as alike:  # another player's hand alike: shown beside it, to settle
+        add_hand(match, boris, {**MISSED, "expected_hand": 1})
+    assert not isinstance(alike.value, AlreadyRecorded)
     other = {**MISSED, "bid": MISSED["bid"] + 5, "expected_hand": 1}
     with pytest.raises(Conflict) as clash:
         add_hand(match, anna, other)

@@ -216,8 +216,8 @@ def preview_hand(
 
 
 def add_hand(match: Match, user: User, record: Record, expected_hand: int | None = None) -> MatchState:
-    """Record the next hand (if `expected_hand` is given, it must be that number); the new
-    sheet."""
+    """Record the next hand (if `expected_hand` is given, it must be that number: hand
+    `expected_hand` recorded by `user` just as this is `AlreadyRecorded`); the new sheet."""
     for attempt in range(_RETRIES):
         try:
             return _record_next_hand(match, user, record, expected_hand)
@@ -225,7 +225,7 @@ def add_hand(match: Match, user: User, record: Record, expected_hand: int | None
             # Without expected_hand the caller meant "the next hand, whatever its number":
             # check it again against the hand that got in first.
             if expected_hand is not None:
-                raise _recorded_already(match, taken.number, record) from None
+                raise _recorded_already(match, user, taken.number, record) from None
             if attempt == _RETRIES - 1:
                 raise Conflict(_recorded_by(match, taken.number, _author(get_hand(match, taken.number)))) from None
     raise AssertionError("unreachable")
@@ -248,8 +248,9 @@ def takes_deletions(match: Match) -> bool:
 def edit_hand(
     match: Match, user: User, number: int, record: Record, version: int | None = None, uid: str | None = None
 ) -> MatchState:
-    """Correct hand `number` (if `version` is given, it must still be current; if `uid` is
-    given, hand `number` must still be that hand); the new sheet. A club night's table takes a
+    """Correct hand `number` (if `version` is given, it must still be current, or the hand read
+    already as this correction by `user`: `AlreadyRecorded`; if `uid` is given, hand `number`
+    must still be that hand); the new sheet. A club night's table takes a
     correction also once it is banked or ended (CLUB.md §4); a banked one's figures and ratings
     follow it."""
     read_locked(match)
@@ -261,8 +262,9 @@ def edit_hand(
             "This hand was changed by %(name)s meanwhile: check it and enter your correction again.",
             name=_author(hand, edited=True),
         )
-        # The same correction again (its answer was lost): it is made already.
-        raise AlreadyRecorded(message, number) if hand.record == record_to_dict(record) else Conflict(message)
+        # The same correction again by its author (its answer was lost): it is made already.
+        made = hand.updated_by_id == user.id and hand.record == record_to_dict(record)
+        raise AlreadyRecorded(message, number) if made else Conflict(message)
     records = _records(match, hands)
     records[number - 1] = record
     sheet = _checked_replay(match, records, number, _CHANGING, deleted=False)
@@ -436,7 +438,7 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     _lock(match, load=False)
     current = computed(match)
     number = len(current.sheet.hands) + 1
-    trial = _try_next(match, current, record, expected)[0]
+    trial = _try_next(match, current, record, expected, user)[0]
     sheet = trial.state()
     uid = new_hand_uid()
     limit = match.event_hand_limit  # CLUB.md §1 (read with the locked row on the API's path)
@@ -461,12 +463,15 @@ def _record_next_hand(match: Match, user: User, record: Record, expected: int | 
     return publish(match.id, revision, trial, sheet, current, {number: (1, uid)}).sheet
 
 
-def _try_next(match: Match, current: Computed, record: Record, expected: int | None) -> tuple[Replay, HandResult]:
+def _try_next(
+    match: Match, current: Computed, record: Record, expected: int | None, user: User | None = None
+) -> tuple[Replay, HandResult]:
     """`record` tried as the next hand of `match` after `current` (on a copy of its replay),
-    with its result; a wrong `expected` hand number or a finished match is a Conflict."""
+    with its result; a wrong `expected` hand number or a finished match is a Conflict (that
+    very hand, sent again by `user`, who recorded it: `AlreadyRecorded`)."""
     number = len(current.sheet.hands) + 1
     if expected is not None and expected < number:
-        raise _recorded_already(match, expected, record)
+        raise _recorded_already(match, user, expected, record)
     if expected is not None and expected > number:
         raise Conflict(_("The next hand is hand %(num)d, not hand %(expected)d.", num=number, expected=expected))
     trial = current.run.copy()
@@ -479,13 +484,14 @@ def _try_next(match: Match, current: Computed, record: Record, expected: int | N
     return trial, result
 
 
-def _recorded_already(match: Match, number: int, record: Record) -> Conflict:
-    """The refusal of `record` sent as hand `number`, which is recorded already: `AlreadyRecorded`
-    if it is this very hand (the same send again after its answer was lost, a double tap), else
-    a Conflict naming who recorded the other one."""
+def _recorded_already(match: Match, user: User | None, number: int, record: Record) -> Conflict:
+    """The refusal of `record` sent by `user` as hand `number`, which is recorded already:
+    `AlreadyRecorded` if it is this very hand, recorded by `user` (the same send again after its
+    answer was lost, a double tap), else a Conflict naming who recorded the other one (another
+    player's hand alike is shown beside theirs: two Rospisat's in a row can be real)."""
     hand = get_hand(match, number)
     message = _recorded_by(match, number, _author(hand))
-    if hand.record == record_to_dict(record):
+    if user is not None and hand.created_by_id == user.id and hand.record == record_to_dict(record):
         return AlreadyRecorded(message, number)
     return Conflict(message)
 
