@@ -371,6 +371,7 @@ def delete_account(user: User, password: object) -> None:
     others_left = db.select(Member.id).where(Member.match_id == Match.id).exists()
     for shared in db.session.execute(db.select(Match).where(Match.id.in_(played), others_left)).scalars():
         audit.log(shared, user, "account_deleted")  # by name: the entry outlives the account
+        shared.revision += 1  # the other phones' members and who is who follow
     gone = list(db.session.execute(db.select(Match.id).where(Match.id.in_(played), ~others_left)).scalars())
     with event_tables.deleting(gone):  # a club night's table gone: its standings without it
         db.session.execute(db.delete(Match).where(Match.id.in_(gone)))

@@ -115,6 +115,8 @@ def test_deleting_an_account_keeps_the_tables_sheets_and_drops_matches_nobody_is
     alone = anna.new_match()
     before = boris.get(f"/api/matches/{shared['id']}").json
     history = boris.get(f"/api/matches/{shared['id']}/history").json
+    with app.app_context():
+        revision = db.session.get(Match, shared["id"]).revision
     wrong = anna.delete("/api/users/me", json={"password": "wrong horse"})
     assert wrong.status_code == 403 and wrong.json["field"] == "password"
     assert token_works(anna.client, anna.token)
@@ -129,6 +131,7 @@ def test_deleting_an_account_keeps_the_tables_sheets_and_drops_matches_nobody_is
     assert kept == history["history"]  # anna's entries still name her
     assert (gone["action"], gone["user"], gone["words"]) == ("account_deleted", "anna", "anna deleted their account")
     with app.app_context():
+        assert db.session.get(Match, shared["id"]).revision == revision + 1  # open sheets show it gone
         assert db.session.get(Match, alone["id"]) is None
         assert db.session.execute(db.select(User.username)).scalars().all() == ["boris"]
         assert len(db.session.execute(db.select(Member)).scalars().all()) == 1
