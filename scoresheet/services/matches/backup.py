@@ -156,7 +156,7 @@ def import_matches(user: User, doc: Any) -> Import:
     imported twice at the same moment."""
 
     def write() -> Import:
-        found = Import(*_write_matches(user, doc, leave_out_imported=True))
+        found = Import(*_write_matches(user, doc, nothing_new_refused=True))
         db.session.commit()
         return found
 
@@ -167,7 +167,7 @@ def write_matches(user: User, doc: Any) -> Import:
     """`import_matches`' matches, sent to the database and not committed (a club night's import
     commits them with its event), but those `user` imported before, which are left out (their
     ids said), all of them if so. Begins with no change pending: it ends the transaction first."""
-    return Import(*_write_matches(user, doc, leave_out_imported=True, all_before=True))
+    return Import(*_write_matches(user, doc, nothing_new_refused=False))
 
 
 def imported_here(user: User, ids: list[str]) -> dict[str, Match]:
@@ -178,11 +178,9 @@ def imported_here(user: User, ids: list[str]) -> dict[str, Match]:
     return {str(m.imported_from): m for m in found}
 
 
-def _write_matches(
-    user: User, doc: Any, leave_out_imported: bool, all_before: bool = False
-) -> tuple[list[Imported], list[str]]:
-    """The matches of `write_matches`, and the backup's ids of those left out (`all_before`:
-    even every one of them)."""
+def _write_matches(user: User, doc: Any, nothing_new_refused: bool) -> tuple[list[Imported], list[str]]:
+    """The backup's matches `user` did not import before, written, and the backup's ids of those
+    left out; `nothing_new_refused`: a backup of none but those is refused (409)."""
     items = check_document(doc)
     if not items:
         raise Refused("/matches", _("This backup holds no match: there is nothing to import."))
@@ -193,7 +191,7 @@ def _write_matches(
     importer = db.session.get(User, user_id)
     assert importer is not None
     already = _imported_before(importer, checked)
-    if already and (not leave_out_imported or (len(already) == len(checked) and not all_before)):
+    if nothing_new_refused and already and len(already) == len(checked):
         i = min(already)
         raise Conflict(
             _(
