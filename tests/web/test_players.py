@@ -224,6 +224,16 @@ def won_by(user: Any, match: dict[str, Any], seat: int) -> None:
     bank(user, match)
 
 
+def two_matches(make_user: Any) -> tuple[Any, ...]:
+    """Two matches of anna, boris and vera (all members): the first from Boris at 870, the
+    second from `WINNING_START`; (first, second, anna, boris)."""
+    first, anna, boris, vera = together(make_user, start_scores=[0, 870, 0])
+    second = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
+    for u in (boris, vera):
+        u.post("/api/matches/join", json={"code": second["join_code"]})
+    return first, second, anna, boris
+
+
 def test_ratings_move_when_a_match_is_banked_only(make_user: Any) -> None:
     match, anna, boris, vera = together(make_user, start_scores=WINNING_START)
     claim(anna, match, 0)
@@ -244,10 +254,7 @@ def test_ratings_move_when_a_match_is_banked_only(make_user: Any) -> None:
 
 
 def test_a_seat_claimed_after_banking_recomputes_in_bank_order(make_user: Any) -> None:
-    first, anna, boris, vera = together(make_user, start_scores=[0, 870, 0])
-    second = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
-    for u in (boris, vera):
-        u.post("/api/matches/join", json={"code": second["join_code"]})
+    first, second, anna, boris = two_matches(make_user)
     claim(anna, first, 0)
     claim(anna, second, 0)
     claim(boris, second, 1)
@@ -438,10 +445,7 @@ def test_a_deleted_accounts_seats_rate_as_guests_for_everyone_it_played(app: Any
     from scoresheet.services.players import ratings
     from scoresheet.storage.extensions import db
 
-    first, anna, boris, vera = together(make_user, start_scores=[0, 870, 0])
-    second = anna.new_match(players=["Anna", "Boris", "Vera"], start_scores=WINNING_START)
-    for u in (boris, vera):
-        u.post("/api/matches/join", json={"code": second["join_code"]})
+    first, second, anna, boris = two_matches(make_user)
     claim(anna, first, 0)
     claim(boris, first, 1)
     claim(anna, second, 0)
