@@ -55,6 +55,8 @@ class Game(Protocol):
     target: int
     names: tuple[str, ...]
     """Who the sheet keeps scores for: the players (Tysiacha) or the teams (Tichu)."""
+    over: str
+    """The refusal's code (`messages.MESSAGES`) of a hand after the match is won."""
 
     def deal(self) -> Deal:
         """The hand that comes next."""

@@ -71,8 +71,7 @@ class Replay:
         game = self.game
         number = len(self.hands) + 1
         if self.winner is not None:
-            over = "match_over_team" if isinstance(game, Tichu) else "match_over"
-            raise _at_hand(number, refuse(None, over, winner=game.names[self.winner]))
+            raise _at_hand(number, refuse(None, game.over, winner=game.names[self.winner]))
         try:
             game.check(record)
         except RuleError as err:

@@ -49,6 +49,8 @@ def team_names(players: Sequence[str]) -> tuple[str, ...]:
 class Tichu:
     """Replays the rounds of one Tichu match under its options."""
 
+    over = "match_over_team"  # a team has won: "have won", no more rounds
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.target = setup.options.target

@@ -69,6 +69,8 @@ class _Seat:
 class Tysiacha:
     """Replays the hands of one Tysiacha match under its ruleset and options."""
 
+    over = "match_over"
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.rs = rs = RULESETS[setup.rules]
