@@ -728,13 +728,15 @@ def test_a_hand_whose_answer_was_lost_goes_out_again_and_is_recorded_once_with_n
     lost: list[Any] = []
 
     def lose_the_answer(route: Any) -> None:
-        """The first save reaches the server, which records it; its answer never comes back
-        (a weak signal at the table)."""
-        if route.request.method == "POST" and not lost:
+        """The first save reaches the server, which records it; its answer never comes back,
+        and the signal stays gone for the tries that follow (a weak signal at the table)."""
+        if route.request.method != "POST":
+            route.fallback()
+        elif not lost:
             lost.append(route.fetch())
             route.abort("connectionreset")
         else:
-            route.fallback()
+            route.abort("internetdisconnected")
 
     phone.context.route("**/hands/new", lose_the_answer)
     enter(phone, 3, "Anna", 120, {1: 20, 2: 30})
