@@ -351,9 +351,12 @@ def _verify_password(user: User, password: object, field: str, message: str) -> 
 
 
 def change_password(user: User, current: object, new: str, keep_token: str | None = None) -> None:
-    """Change the password after checking the current one; every session, remember-me cookie
+    """Change the password after checking the current one (a new one equal to it is refused:
+    nothing would change but the other phones' log-ins); every session, remember-me cookie
     and API token ends but `keep_token` (the caller logs its own browser in again)."""
     _verify_password(user, current, "current_password", _("That is not your current password."))
+    if new == current:
+        raise Refused("new_password", _("The new password is your current one: choose another."))
     user.password_hash = passwords.hashed(_check_new_password(new, user.username, "new_password"))
     logout_everywhere(user, keep_token)
 

@@ -58,6 +58,7 @@ def test_a_password_change_ends_every_other_token_and_session(app: Flask, api_us
     [
         ({"current_password": "wrong horse", "new_password": NEW}, 403, "current_password"),
         ({"current_password": OLD, "new_password": "short"}, 422, "new_password"),
+        ({"current_password": OLD, "new_password": OLD}, 422, "new_password"),
         ({"current_password": OLD, "new_password": "password123"}, 422, "new_password"),
         ({"current_password": OLD, "new_password": "x" * 1025}, 422, "new_password"),
         ({"current_password": OLD, "new_password": 12345678}, 400, "new_password"),
@@ -174,6 +175,10 @@ def test_the_account_page_is_in_the_menu_and_changes_the_password(csrf_app: Flas
         "/account/password", {"current_password": OLD, "new_password": "password123"}, form_url="/account"
     )
     assert common.status_code == 422 and errors_next_to(common.text, "new_password")
+    same = phone.post("/account/password", {"current_password": OLD, "new_password": OLD}, form_url="/account")
+    assert same.status_code == 422
+    assert errors_next_to(same.text, "new_password") == ["The new password is your current one: choose another."]
+    assert other.get("/").status_code == 200  # nothing changed: the other phone stays logged in
     done = phone.post("/account/password", {"current_password": OLD, "new_password": NEW}, form_url="/account")
     assert done.status_code == 302 and done.location == "/account"
     assert "Your password is changed" in " ".join(flashes(phone.get("/account").text))
