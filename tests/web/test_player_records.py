@@ -1,4 +1,4 @@
-"""A player's records (highest final score, biggest comeback, longest winning streak, wins
+"""A player's records (highest final score, highest Tichu team score, biggest comeback, longest winning streak, wins
 from the barrel, best Tichu calls), each with its match, in a range of bank times, on the
 page and through the API, on SQLite and PostgreSQL."""
 
@@ -89,6 +89,7 @@ def summary(app: Flask, since: datetime | None = None, until: datetime | None = 
             name: None if rec is None else (rec.value, rec.of, rec.match_id)
             for name, rec in (
                 ("highest_score", r.highest_score),
+                ("highest_team_score", r.highest_team_score),
                 ("comeback", r.comeback),
                 ("streak", r.streak),
                 ("barrel_wins", r.barrel_wins),
@@ -102,6 +103,7 @@ def test_records_are_the_best_of_the_banked_matches_each_with_its_match(app: Fla
     assert summary(app) == {
         "matches": 4,
         "highest_score": (1010, 0, ids["first"]),
+        "highest_team_score": (730, 0, ids["tichu"]),
         "comeback": (-70, 0, ids["tichu"]),
         "streak": (2, 0, ids["barrel"]),  # won, won, lost, won
         "barrel_wins": (1, 0, ids["barrel"]),
@@ -114,7 +116,8 @@ def test_records_count_only_the_matches_banked_in_the_range(app: Flask, make_use
     lost = banked_at(app, ids["lost"])
     assert summary(app, since=lost) == {  # the lost match and the Tichu match
         "matches": 2,
-        "highest_score": (730, 0, ids["tichu"]),
+        "highest_score": (20, 0, ids["lost"]),  # the Tichu team's 730 is not anna's own score
+        "highest_team_score": (730, 0, ids["tichu"]),
         "comeback": (-70, 0, ids["tichu"]),
         "streak": (1, 0, ids["tichu"]),
         "barrel_wins": None,
@@ -123,6 +126,7 @@ def test_records_count_only_the_matches_banked_in_the_range(app: Flask, make_use
     assert summary(app, until=lost) == {  # half-open: the lost match is not before itself
         "matches": 2,
         "highest_score": (1010, 0, ids["first"]),
+        "highest_team_score": None,
         "comeback": None,
         "streak": (2, 0, ids["barrel"]),
         "barrel_wins": (1, 0, ids["barrel"]),
@@ -150,6 +154,7 @@ def test_the_records_page_links_each_record_to_its_match(csrf_app: Flask, make_u
     }
     assert rows == {
         "Highest final score": ("1010", [f"/matches/{ids['first']}"]),
+        "Highest team score in Tichu": ("730", [f"/matches/{ids['tichu']}"]),
         "Biggest comeback: won from": ("−70", [f"/matches/{ids['tichu']}"]),
         "Longest winning streak": ("2 matches won in a row", [f"/matches/{ids['barrel']}"]),
         "Wins from the barrel, in all (the latest)": ("1", [f"/matches/{ids['barrel']}"]),
@@ -172,8 +177,10 @@ def test_the_api_gives_a_players_records_to_a_tablemate_only(make_user: Any) -> 
     assert answer.status_code == 200
     body = answer.json
     assert (body["username"], body["matches"]) == ("anna", 4)
-    assert {k: body[k]["value"] for k in ("highest_score", "comeback", "streak", "barrel_wins")} == {
+    keys = ("highest_score", "highest_team_score", "comeback", "streak", "barrel_wins")
+    assert {k: body[k]["value"] for k in keys} == {
         "highest_score": 1010,
+        "highest_team_score": 730,
         "comeback": -70,
         "streak": 2,
         "barrel_wins": 1,

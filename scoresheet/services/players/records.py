@@ -1,5 +1,5 @@
 """A player's records: the best of their banked matches, each with the match it was set in
-(highest final score, biggest comeback, longest winning streak, wins from the barrel, best
+(highest final score, highest Tichu team score, biggest comeback, longest winning streak, wins from the barrel, best
 Tichu calls), read from the figures kept when each match was banked (nothing replayed)."""
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ class Records:
     matches: int
     """Banked matches in a claimed seat, in the range asked for."""
     highest_score: Record | None
-    """The highest final score (Tichu: the team's)."""
+    """The highest final score of a Tysiacha match (the player's own)."""
+    highest_team_score: Record | None
+    """The highest final score of the player's team in a Tichu match (a team's score is not
+    the player's own, so it is a record of its own)."""
     comeback: Record | None
     """The lowest score from which a match was won (below zero only: a comeback)."""
     streak: Record | None
@@ -58,7 +61,8 @@ def records_of(user: User, since: datetime | None = None, until: datetime | None
     rows = list(db.session.execute(query).scalars())
     return Records(
         matches=len(rows),
-        highest_score=_highest_score(rows),
+        highest_score=_highest_score([f for f in rows if f.rules != TICHU]),
+        highest_team_score=_highest_score([f for f in rows if f.rules == TICHU]),
         comeback=_comeback(rows),
         streak=_streak(rows),
         barrel_wins=_barrel_wins(rows),

@@ -223,6 +223,7 @@ def records_json(username: str, records: Records) -> dict[str, Any]:
         "username": username,
         "matches": records.matches,
         "highest_score": one(records.highest_score),
+        "highest_team_score": one(records.highest_team_score),
         "comeback": one(records.comeback),
         "streak": one(records.streak),
         "barrel_wins": one(records.barrel_wins),
