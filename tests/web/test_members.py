@@ -123,6 +123,11 @@ def test_joining_a_finished_match_on_the_page_says_why(make_phone: Any, csrf_app
         code = db.session.get(Match, match_id).join_code
     response = boris.post("/join", {"code": code}, form_url="/")
     assert "This match is over: it takes no new players." in response.text
+    # The join link says so before any tap: no Join button, logged in or not.
+    page = boris.get(f"/join/{code}").text
+    assert "This match is over: it takes no new players." in page and 'class="wide">Join</button>' not in page
+    page = Phone(csrf_app.test_client()).get(f"/join/{code}").text
+    assert "This match is over: it takes no new players." in page and "Make an account or log in" not in page
     response = boris.post(f"/join/{code}", {}, follow_redirects=True)
     assert any("This match is over" in f for f in flashes(response.text))
     assert boris.get(f"/matches/{match_id}").status_code == 404

@@ -188,10 +188,8 @@ def join(user: User, code: str) -> Match:
         raise NotFound(_("No match has that join code: check it with the table."))
     if not any(m.user_id == user.id for m in match.members):
         read_locked(match)  # a match banked or ended meanwhile is seen as such
-        if match.status != "open" or computed(match).sheet.winner is not None:
-            raise Conflict(
-                _("This match is over: it takes no new players. Ask the table for its watch link to see the sheet.")
-            )
+        if not takes_players(match, computed(match).sheet):
+            raise no_new_players()
         match.members.append(Member(user_id=user.id))
         audit.log(match, user, "member_joined")
         match.revision += 1  # a club night's page links the new member to this sheet
@@ -200,6 +198,18 @@ def join(user: User, code: str) -> Match:
         except IntegrityError:  # joined twice at the same moment: once is enough
             db.session.rollback()
     return match
+
+
+def takes_players(match: Match, sheet: MatchState) -> bool:
+    """Whether the match takes new members: not won, banked or ended."""
+    return match.status == "open" and sheet.winner is None
+
+
+def no_new_players() -> Conflict:
+    """The refusal of a newcomer to a match that is over."""
+    return Conflict(
+        _("This match is over: it takes no new players. Ask the table for its watch link to see the sheet.")
+    )
 
 
 def preview_hand(

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
+from ...rules import MatchState
 from ...rules.tichu import team_of
 from ...services.errors import Conflict
 from ...services.matches import commands, links, members, queries, versions
@@ -34,15 +35,15 @@ bp = Blueprint("invite", __name__)
 @limits.join_link_limits
 def join_link(code: str) -> Any:
     """The join link: logged out, the table's match and its way in (make an account or log
-    in, then back here); logged in, join with one tap. A code that is not there is a 404 either
-    way (counted against the join limit)."""
+    in, then back here); logged in, join with one tap. A match that is over says so, with no
+    way in. A code that is not there is a 404 either way (counted against the join limit)."""
     match = links.by_join_code(code)
     if match is None:
         return render_template("invite/join.html", match=None, form=None), 404
     if not current_user.is_authenticated:
         sheet = queries.sheet_of(match)
         return render_template(
-            "invite/join.html", match=match, sheet=sheet, form=None, back=request.path, **match_context(match, sheet)
+            "invite/join.html", match=match, sheet=sheet, form=None, back=request.path, **_join_context(match, sheet)
         )
     if any(m.user_id == current_user.id for m in match.members):
         return back_to(match)  # already at the table: straight to the sheet
@@ -57,7 +58,13 @@ def join_link(code: str) -> Any:
         return back_to(match)
     with form_page():
         sheet = queries.sheet_of(match)
-        return render_template("invite/join.html", match=match, sheet=sheet, form=form, **match_context(match, sheet))
+        return render_template("invite/join.html", match=match, sheet=sheet, form=form, **_join_context(match, sheet))
+
+
+def _join_context(match: Match, sheet: MatchState) -> dict[str, Any]:
+    """What the join page shows of the match, and `over`: why it takes nobody (None: it does)."""
+    over = None if commands.takes_players(match, sheet) else commands.no_new_players().message
+    return dict(over=over, **match_context(match, sheet))
 
 
 @bp.get("/watch/<token>")
