@@ -70,8 +70,9 @@ loading Babel's number data costs a fresh process ~17 ms on the page that first 
 
 def decimal(value: float) -> str:
     """A figure below 1000 with one decimal (a rating, an average place, an average bid) as the
-    request's language writes it: 2.4 / 2,4."""
-    return f"{value:.1f}".replace(".", _DECIMAL_POINT.get(_locale().language, ","))
+    request's language writes it: 2.4 / 2,4; below zero with the minus sign, as a score (−2,8)."""
+    digits = f"{abs(value):.1f}".replace(".", _DECIMAL_POINT.get(_locale().language, ","))
+    return f"{MINUS}{digits}" if round(value, 1) < 0 else digits
 
 
 def one_of(words: list[str]) -> str:

@@ -13,7 +13,7 @@ from flask import Flask
 from markupsafe import Markup
 
 from scoresheet.web.template_globals import fill
-from scoresheet.words.values import figure, number, signed
+from scoresheet.words.values import decimal, figure, number, signed
 
 from .helpers import WINNING_HAND, WINNING_START
 from .page_helpers import parse
@@ -143,6 +143,14 @@ def test_numbers_in_sentences_are_written_as_the_language_writes_them(
 def test_a_score_on_the_page_has_the_minus_sign_and_an_entry_its_plus() -> None:
     assert [figure(v) for v in (-150, 0, 1020)] == ["\u2212150", "0", "1020"]
     assert [signed(v) for v in (-150, 0, 35)] == ["\u2212150", "0", "+35"]
+
+
+def test_a_figure_with_a_decimal_has_the_minus_sign_below_zero_as_a_score_has(app: Flask) -> None:
+    # A rating or an average margin beside the scores: −2,8, never -2,8; what rounds to 0 has none.
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert [decimal(v) for v in (-550.0, -2.84, -0.04, 2.4)] == ["\u2212550,0", "\u22122,8", "0,0", "2,4"]
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert decimal(-2.84) == "\u22122.8"
 
 
 def test_a_rows_number_takes_the_stand_ins_place_in_a_word_looked_up_once_and_escaped_once() -> None:

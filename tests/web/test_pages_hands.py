@@ -240,6 +240,9 @@ def test_correcting_a_hand_recomputes_every_later_hand(phone: Phone, csrf_app: F
     after = scores(phone, match_id)
     assert before == [60, 120, 100] and after == [60, 140, 100]
     assert records(csrf_app)[0]["bid"] == 120 and count_hands(csrf_app) == 2
+    newest = {**played(2, 120, [40, 20, None], {2: ["diamonds"]}), "version": "1"}
+    assert phone.post(f"/matches/{match_id}/hands/2/edit", newest).status_code == 302
+    assert "Hand 2 corrected." in flashes(phone.get(f"/matches/{match_id}").text)  # none after it
 
 
 def test_a_refused_correction_shows_next_to_its_field_and_changes_nothing(phone: Phone, csrf_app: Flask) -> None:
@@ -291,3 +294,8 @@ def test_deleting_a_hand_needs_confirming_and_renumbers_the_rest(phone: Phone, c
     assert [r["bid"] for r in records(csrf_app)] == [120]
     assert scores(phone, match_id) == [40, 20, -120]
     assert phone.get(f"/matches/{match_id}/hands/2/edit").status_code == 404
+    # The newest hand: nothing after it moves or is recomputed, and the words say no more.
+    question = phone.get(f"/matches/{match_id}/hands/1/delete").text
+    assert "Hand 1 is removed." in question and "later hand" not in question
+    assert phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"}).status_code == 302
+    assert "Hand 1 deleted." in flashes(phone.get(f"/matches/{match_id}").text)

@@ -95,4 +95,9 @@ def test_a_tichu_round_is_undone_and_named_as_a_round(make_phone: Any) -> None:
     response = anna.post(
         take_back.attrs["action"], {"confirm": "y"}, form_url=f"/matches/{match_id}", follow_redirects=True
     )
-    assert "The deleted round is back as round 1; the rounds after it are recomputed." in flashes(response.text)
+    assert "The deleted round is back as round 1." in flashes(response.text)  # the newest: none after it
+    assert post_round(anna, match_id, first_out="1").status_code == 302
+    question = anna.get(f"/matches/{match_id}/hands/1/delete").text
+    assert "every later round moves up one number" in question
+    last = anna.post(f"/matches/{match_id}/hands/2/delete", {"confirm": "y"}, follow_redirects=True)
+    assert "Round 2 deleted." in flashes(last.text)

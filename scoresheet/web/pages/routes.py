@@ -397,11 +397,12 @@ def edit_hand(match_id: str, number: int) -> Any:
         except RuleError as err:
             form.refuse_rule(err, number)
             return _entry_page(form, m, sheet, deal, number, editing=True)
-        flash(
-            _("Round %(num)d corrected; the rounds after it are recomputed.", num=number)
-            if tichu
-            else _("Hand %(num)d corrected; the hands after it are recomputed.", num=number)
-        )
+        if number == len(sheet.hands):  # the newest: nothing after it to recompute
+            flash(_("Round %(num)d corrected.", num=number) if tichu else _("Hand %(num)d corrected.", num=number))
+        elif tichu:
+            flash(_("Round %(num)d corrected; the rounds after it are recomputed.", num=number))
+        else:
+            flash(_("Hand %(num)d corrected; the hands after it are recomputed.", num=number))
         return queued.recorded(number) if queued.wanted() else back_to(m)
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
@@ -461,24 +462,33 @@ def delete_hand(match_id: str, number: int) -> Any:
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)
+    later = queries.uid_of_hand(m, number + 1) is not None  # the words of the newest hand say nothing of later ones
     if m.setup["rules"] == TICHU:
-        return _confirmed(
-            m,
-            _("Delete round %(num)d", num=number),
-            _("Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number),
-            lambda m, user: commands.delete_hand(m, user, number, uid, newest),
-            _("Round %(num)d undone.", num=number)
-            if newest
-            else _("Round %(num)d deleted; the rounds after it are recomputed.", num=number),
-        )
+        title = _("Delete round %(num)d", num=number)
+        if later:
+            question = _(
+                "Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number
+            )
+            done = _("Round %(num)d deleted; the rounds after it are recomputed.", num=number)
+        else:
+            question, done = _("Round %(num)d is removed.", num=number), _("Round %(num)d deleted.", num=number)
+        undone = _("Round %(num)d undone.", num=number)
+    else:
+        title = _("Delete hand %(num)d", num=number)
+        if later:
+            question = _(
+                "Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number
+            )
+            done = _("Hand %(num)d deleted; the hands after it are recomputed.", num=number)
+        else:
+            question, done = _("Hand %(num)d is removed.", num=number), _("Hand %(num)d deleted.", num=number)
+        undone = _("Hand %(num)d undone.", num=number)
     return _confirmed(
         m,
-        _("Delete hand %(num)d", num=number),
-        _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number),
+        title,
+        question,
         lambda m, user: commands.delete_hand(m, user, number, uid, newest),
-        _("Hand %(num)d undone.", num=number)
-        if newest
-        else _("Hand %(num)d deleted; the hands after it are recomputed.", num=number),
+        undone if newest else done,
     )
 
 

@@ -83,15 +83,20 @@ def restore(match_id: str) -> Any:
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            number, _sheet = commands.restore_hand(m, current_user, entry.id, _hands_seen())
+            number, sheet = commands.restore_hand(m, current_user, entry.id, _hands_seen())
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
             return redirect(url_for("recovery.history", match_id=m.id))
-        flash(
-            _("The deleted round is back as round %(num)d; the rounds after it are recomputed.", num=number)
-            if tichu
-            else _("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number)
-        )
+        if number == len(sheet.hands):  # the newest: nothing after it to recompute
+            flash(
+                _("The deleted round is back as round %(num)d.", num=number)
+                if tichu
+                else _("The deleted hand is back as hand %(num)d.", num=number)
+            )
+        elif tichu:
+            flash(_("The deleted round is back as round %(num)d; the rounds after it are recomputed.", num=number))
+        else:
+            flash(_("The deleted hand is back as hand %(num)d; the hands after it are recomputed.", num=number))
         return back_to(m)
     with database.form_page():
         return render_template(
