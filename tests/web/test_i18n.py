@@ -59,6 +59,14 @@ def test_every_catalog_holds_every_word_of_the_code(language: str) -> None:
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sd]|\{[a-z_0-9]+\}")
 
 
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_the_barrel_chip_keeps_its_count_with_the_word_before_it(language: str) -> None:
+    """The chip is a third of a phone wide: "бочка: ещё 3" may break after "бочка:", never
+    leave the 3 alone on a line of its own (a no-break space before it)."""
+    chip = committed(language)["barrel: %(num)d left"]
+    assert all("\u00a0%(num)d" in s for s in chip.string)
+
+
 def _placeholders(text: str) -> list[str]:
     """The placeholders of a message, sorted (`%(name)s` for gettext, `{name}` for the engine's)."""
     return sorted(PLACEHOLDER.findall(text))
