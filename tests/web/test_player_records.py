@@ -142,16 +142,23 @@ def test_a_guest_seat_sets_no_record(app: Flask, make_user: Any) -> None:
     assert summary(app)["matches"] == 0 and summary(app)["highest_score"] is None
 
 
+def records_page(csrf_app: Flask, username: str, of: str) -> dict[str, tuple[str, list[str]]]:
+    """The records page of `of` as `username` sees it: each row's title, its words and links."""
+    browser = Phone(csrf_app.test_client())
+    assert browser.post("/login", {"username": username, "password": "correct horse"}).status_code == 302
+    page = parse(browser.get(f"/players/{of}/records").text)
+    return {
+        cells[0].text(): (cells[1].text(), [a.attrs.get("href") for a in cells[2].walk() if a.tag == "a"])
+        for cells in ([c for c in r.children if not isinstance(c, str)] for r in page.walk() if r.tag == "tr")
+    }
+
+
 def test_the_records_page_links_each_record_to_its_match(csrf_app: Flask, make_user: Any) -> None:
     _anna, ids = four_matches(make_user)
     browser = Phone(csrf_app.test_client())
     assert browser.post("/login", {"username": "anna", "password": "correct horse"}).status_code == 302
     assert 'href="/players/anna/records"' in browser.get("/players/anna").text
-    page = parse(browser.get("/players/anna/records").text)
-    rows = {
-        cells[0].text(): (cells[1].text(), [a.attrs.get("href") for a in cells[2].walk() if a.tag == "a"])
-        for cells in ([c for c in r.children if not isinstance(c, str)] for r in page.walk() if r.tag == "tr")
-    }
+    rows = records_page(csrf_app, "anna", "anna")
     assert rows == {
         "Highest final score": ("1010", [f"/matches/{ids['first']}"]),
         "Highest team score in Tichu": ("730", [f"/matches/{ids['tichu']}"]),
@@ -160,6 +167,25 @@ def test_the_records_page_links_each_record_to_its_match(csrf_app: Flask, make_u
         "Wins from the barrel, in all (the latest)": ("1", [f"/matches/{ids['barrel']}"]),
         "Best Tichu calls in one match": ("2 of 3 calls made", [f"/matches/{ids['tichu']}"]),
     }
+
+
+def test_the_records_page_shows_a_games_own_records_only_to_its_players(csrf_app: Flask, make_user: Any) -> None:
+    _anna, ids = four_matches(make_user)  # gleb played the Tichu match only, on the losing team
+    assert records_page(csrf_app, "anna", "gleb") == {
+        "Highest team score in Tichu": ("70", [f"/matches/{ids['tichu']}"]),
+        "Biggest comeback: won from": ("—", []),
+        "Longest winning streak": ("—", []),
+        "Best Tichu calls in one match": ("—", []),
+    }
+    ivan, lena, olga = (make_user(n) for n in ("ivan", "lena", "olga"))
+    three = ["Ivan", "Lena", "Olga"]
+    banked(ivan, seated_match(ivan, [lena, olga], three, start_scores=WINNING_START), [WINNING_HAND])
+    assert list(records_page(csrf_app, "ivan", "ivan")) == [  # Tysiacha only: no Tichu rows
+        "Highest final score",
+        "Biggest comeback: won from",
+        "Longest winning streak",
+        "Wins from the barrel, in all (the latest)",
+    ]
 
 
 def test_a_stranger_has_no_records_page(csrf_app: Flask, make_user: Any) -> None:

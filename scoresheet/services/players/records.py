@@ -30,6 +30,8 @@ class Records:
 
     matches: int
     """Banked matches in a claimed seat, in the range asked for."""
+    tichu_matches: int
+    """Of them, the Tichu matches (a page shows a game's records only to its players)."""
     highest_score: Record | None
     """The highest final score of a Tysiacha match (the player's own)."""
     highest_team_score: Record | None
@@ -61,6 +63,7 @@ def records_of(user: User, since: datetime | None = None, until: datetime | None
     rows = list(db.session.execute(query).scalars())
     return Records(
         matches=len(rows),
+        tichu_matches=sum(f.rules == TICHU for f in rows),
         highest_score=_highest_score([f for f in rows if f.rules != TICHU]),
         highest_team_score=_highest_score([f for f in rows if f.rules == TICHU]),
         comeback=_comeback(rows),
