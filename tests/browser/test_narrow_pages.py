@@ -262,3 +262,23 @@ def test_every_page_fits_a_360_px_phone_in_every_language(
         pytest.fail("\n".join(bad))
     player.page.goto(pages[MATCH_PAGE])  # README shows it (UPDATE_SCREENSHOTS=1 rewrites)
     player.screenshot(shots, f"match-{language}")
+
+
+def test_a_refused_hands_error_leaves_the_names_beside_the_boxes_as_wide(
+    visitors: tuple[Phone, Phone, list[str]],
+) -> None:
+    """The group's error outlines it and takes no room from the row: a name that fitted
+    before the refusal ("Оксана" at 360 px) is not broken in two after it."""
+    player, _stranger, pages = visitors
+    speak(player, "uk")
+    page = player.page
+    page.goto(pages[MATCH_PAGE] + "/hands/new")
+    names = "() => [...document.querySelectorAll('.seat:not([hidden]) .seat-name')].map(e => e.offsetWidth)"
+    before = page.evaluate(names)
+    page.locator("label.choice:has(#declarer-1)").click()
+    page.fill("#points_0", "130")  # over the 120 of the pack: the group's refusal
+    page.fill("#points_2", "10")
+    page.locator("form.hand button[type=submit]").click()
+    page.wait_for_selector("fieldset.has-error .errors li")
+    assert page.evaluate(names) == before
+    player.errors[:] = [e for e in player.errors if "status of 422" not in e]  # the refusal itself
