@@ -131,3 +131,16 @@ def test_joining_a_finished_match_on_the_page_says_why(make_phone: Any, csrf_app
     response = boris.post(f"/join/{code}", {}, follow_redirects=True)
     assert any("This match is over" in f for f in flashes(response.text))
     assert boris.get(f"/matches/{match_id}").status_code == 404
+
+
+def test_the_join_link_of_a_match_won_but_not_banked_takes_nobody(make_phone: Any, csrf_app: Flask) -> None:
+    anna, boris = make_phone("anna"), make_phone("boris")
+    match_id = anna.new_match(**{f"start_scores-{i}": str(s) for i, s in enumerate(WINNING_START)})
+    with csrf_app.app_context():
+        code = db.session.get(Match, match_id).join_code
+    assert "Join this match?" in boris.get(f"/join/{code}").text  # open, nobody has won yet
+    form = {"declarer": "0", "bid": "140", "points_1": "20", "points_2": "20", "marriages_0": "hearts"}
+    assert anna.hand(match_id, **form).status_code == 302  # 870 + 140: won, not banked
+    page = boris.get(f"/join/{code}").text
+    assert "This match is over: it takes no new players." in page and 'class="wide">Join</button>' not in page
+    assert "Join this match?" not in page

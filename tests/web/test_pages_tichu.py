@@ -3,6 +3,7 @@ team, the call statistics, the CSV."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -10,7 +11,7 @@ from flask import Flask
 from scoresheet.storage.extensions import db
 from scoresheet.storage.models import Hand
 
-from .page_helpers import Phone, all_errors, errors_next_to, group_errors, parse
+from .page_helpers import Phone, all_errors, errors_next_to, flashes, group_errors, parse
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -132,10 +133,19 @@ def test_correct_and_delete_a_round(phone: Phone, csrf_app: Flask) -> None:
     assert "Correct round 1" in form and 'value="60"' in form
     response = post_round(phone, match_id, 1, card_points="70", first_out="2", calls_2="grand", version="1")
     assert response.status_code == 302, all_errors(response.text)
+    assert "Round 1 corrected; the rounds after it are recomputed." in flashes(phone.get(f"/matches/{match_id}").text)
     assert standings(phone, match_id) == [("Anna & Vera", 295), ("Boris & Gleb", 105)]
     response = phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"})
     assert response.status_code == 302
     assert [r["card_points"] for r in records(csrf_app)] == [[25, 75]]
+    # The newest round (now round 1): nothing after it moves or is recomputed.
+    version = re.search(
+        r'name="version" type="hidden" value="(\d+)"', phone.get(f"/matches/{match_id}/hands/1/edit").text
+    )
+    assert version and post_round(phone, match_id, 1, card_points="30", version=version[1]).status_code == 302
+    assert "Round 1 corrected." in flashes(phone.get(f"/matches/{match_id}").text)
+    question = phone.get(f"/matches/{match_id}/hands/1/delete").text
+    assert "Round 1 is removed." in question and "later round" not in question
 
 
 def test_the_match_page_per_team_with_call_statistics(phone: Phone) -> None:

@@ -1,4 +1,4 @@
-"""A player's records (highest final score, highest Tichu team score, biggest comeback, longest winning streak, wins
+"""A player's records (highest final score, biggest comeback, and a Tichu team's own, longest winning streak, wins
 from the barrel, best Tichu calls), each with its match, in a range of bank times, on the
 page and through the API, on SQLite and PostgreSQL."""
 
@@ -91,6 +91,7 @@ def summary(app: Flask, since: datetime | None = None, until: datetime | None = 
                 ("highest_score", r.highest_score),
                 ("highest_team_score", r.highest_team_score),
                 ("comeback", r.comeback),
+                ("team_comeback", r.team_comeback),
                 ("streak", r.streak),
                 ("barrel_wins", r.barrel_wins),
                 ("tichu_calls", r.tichu_calls),
@@ -104,7 +105,8 @@ def test_records_are_the_best_of_the_banked_matches_each_with_its_match(app: Fla
         "matches": 4,
         "highest_score": (1010, 0, ids["first"]),
         "highest_team_score": (730, 0, ids["tichu"]),
-        "comeback": (-70, 0, ids["tichu"]),
+        "comeback": None,  # the −70 was her Tichu team's, not a score of her own
+        "team_comeback": (-70, 0, ids["tichu"]),
         "streak": (2, 0, ids["barrel"]),  # won, won, lost, won
         "barrel_wins": (1, 0, ids["barrel"]),
         "tichu_calls": (2, 3, ids["tichu"]),  # one Tichu lost, two Grand Tichus made
@@ -118,7 +120,8 @@ def test_records_count_only_the_matches_banked_in_the_range(app: Flask, make_use
         "matches": 2,
         "highest_score": (20, 0, ids["lost"]),  # the Tichu team's 730 is not anna's own score
         "highest_team_score": (730, 0, ids["tichu"]),
-        "comeback": (-70, 0, ids["tichu"]),
+        "comeback": None,
+        "team_comeback": (-70, 0, ids["tichu"]),
         "streak": (1, 0, ids["tichu"]),
         "barrel_wins": None,
         "tichu_calls": (2, 3, ids["tichu"]),
@@ -128,6 +131,7 @@ def test_records_count_only_the_matches_banked_in_the_range(app: Flask, make_use
         "highest_score": (1010, 0, ids["first"]),
         "highest_team_score": None,
         "comeback": None,
+        "team_comeback": None,
         "streak": (2, 0, ids["barrel"]),
         "barrel_wins": (1, 0, ids["barrel"]),
         "tichu_calls": None,
@@ -161,8 +165,9 @@ def test_the_records_page_links_each_record_to_its_match(csrf_app: Flask, make_u
     rows = records_page(csrf_app, "anna", "anna")
     assert rows == {
         "Highest final score": ("1010", [f"/matches/{ids['first']}"]),
+        "Biggest comeback: won from": ("—", []),
         "Highest team score in Tichu": ("730", [f"/matches/{ids['tichu']}"]),
-        "Biggest comeback: won from": ("−70", [f"/matches/{ids['tichu']}"]),
+        "Biggest Tichu comeback: the team won from": ("−70", [f"/matches/{ids['tichu']}"]),
         "Longest winning streak": ("2 matches won in a row", [f"/matches/{ids['barrel']}"]),
         "Wins from the barrel, in all (the latest)": ("1", [f"/matches/{ids['barrel']}"]),
         "Best Tichu calls in one match": ("2 of 3 calls made", [f"/matches/{ids['tichu']}"]),
@@ -173,7 +178,7 @@ def test_the_records_page_shows_a_games_own_records_only_to_its_players(csrf_app
     _anna, ids = four_matches(make_user)  # gleb played the Tichu match only, on the losing team
     assert records_page(csrf_app, "anna", "gleb") == {
         "Highest team score in Tichu": ("70", [f"/matches/{ids['tichu']}"]),
-        "Biggest comeback: won from": ("—", []),
+        "Biggest Tichu comeback: the team won from": ("—", []),
         "Longest winning streak": ("—", []),
         "Best Tichu calls in one match": ("—", []),
     }
@@ -186,6 +191,9 @@ def test_the_records_page_shows_a_games_own_records_only_to_its_players(csrf_app
         "Longest winning streak",
         "Wins from the barrel, in all (the latest)",
     ]
+    make_user("nina")
+    nothing_yet = records_page(csrf_app, "nina", "nina")  # no match yet: every record, each empty
+    assert len(nothing_yet) == 7 and {words for words, _links in nothing_yet.values()} == {"—"}
 
 
 def test_a_stranger_has_no_records_page(csrf_app: Flask, make_user: Any) -> None:
@@ -203,11 +211,11 @@ def test_the_api_gives_a_players_records_to_a_tablemate_only(make_user: Any) -> 
     assert answer.status_code == 200
     body = answer.json
     assert (body["username"], body["matches"]) == ("anna", 4)
-    keys = ("highest_score", "highest_team_score", "comeback", "streak", "barrel_wins")
-    assert {k: body[k]["value"] for k in keys} == {
+    keys = ("highest_score", "highest_team_score", "team_comeback", "streak", "barrel_wins")
+    assert body["comeback"] is None and {k: body[k]["value"] for k in keys} == {
         "highest_score": 1010,
         "highest_team_score": 730,
-        "comeback": -70,
+        "team_comeback": -70,
         "streak": 2,
         "barrel_wins": 1,
     }

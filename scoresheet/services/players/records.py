@@ -1,5 +1,5 @@
 """A player's records: the best of their banked matches, each with the match it was set in
-(highest final score, highest Tichu team score, biggest comeback, longest winning streak, wins from the barrel, best
+(highest final score, biggest comeback, and a Tichu team's own, longest winning streak, wins from the barrel, best
 Tichu calls), read from the figures kept when each match was banked (nothing replayed)."""
 
 from __future__ import annotations
@@ -31,20 +31,33 @@ class Records:
     matches: int
     """Banked matches in a claimed seat, in the range asked for."""
     tichu_matches: int
-    """Of them, the Tichu matches (a page shows a game's records only to its players)."""
+    """Of them, the Tichu matches."""
     highest_score: Record | None
     """The highest final score of a Tysiacha match (the player's own)."""
     highest_team_score: Record | None
     """The highest final score of the player's team in a Tichu match (a team's score is not
-    the player's own, so it is a record of its own)."""
+    the player's own, so its records are kept apart)."""
     comeback: Record | None
-    """The lowest score from which a match was won (below zero only: a comeback)."""
+    """The lowest score from which a Tysiacha match was won (below zero only: a comeback)."""
+    team_comeback: Record | None
+    """The lowest score of the player's team from which a Tichu match was won (below zero)."""
     streak: Record | None
     """The most banked matches won one after another, in the order they were banked."""
     barrel_wins: Record | None
     """Matches won from the barrel, in all; its match the latest of them."""
     tichu_calls: Record | None
     """The best share of Tichu calls (any kind) made in one match: `value` made of `of`."""
+
+    @property
+    def plays_tysiacha(self) -> bool:
+        """Whether Tysiacha's records are this player's to show: a Tysiacha match in the range,
+        or no match at all (every record then shows, each empty)."""
+        return self.matches > self.tichu_matches or not self.matches
+
+    @property
+    def plays_tichu(self) -> bool:
+        """Whether Tichu's records are this player's to show (as `plays_tysiacha`)."""
+        return self.tichu_matches > 0 or not self.matches
 
 
 def records_of(user: User, since: datetime | None = None, until: datetime | None = None) -> Records:
@@ -61,12 +74,15 @@ def records_of(user: User, since: datetime | None = None, until: datetime | None
     if until is not None:
         query = query.where(SeatFigure.banked_at < until)
     rows = list(db.session.execute(query).scalars())
+    own = [f for f in rows if f.rules != TICHU]
+    teams = [f for f in rows if f.rules == TICHU]
     return Records(
         matches=len(rows),
-        tichu_matches=sum(f.rules == TICHU for f in rows),
-        highest_score=_highest_score([f for f in rows if f.rules != TICHU]),
-        highest_team_score=_highest_score([f for f in rows if f.rules == TICHU]),
-        comeback=_comeback(rows),
+        tichu_matches=len(teams),
+        highest_score=_highest_score(own),
+        highest_team_score=_highest_score(teams),
+        comeback=_comeback(own),
+        team_comeback=_comeback(teams),
         streak=_streak(rows),
         barrel_wins=_barrel_wins(rows),
         tichu_calls=_tichu_calls(rows),

@@ -225,6 +225,7 @@ def records_json(username: str, records: Records) -> dict[str, Any]:
         "highest_score": one(records.highest_score),
         "highest_team_score": one(records.highest_team_score),
         "comeback": one(records.comeback),
+        "team_comeback": one(records.team_comeback),
         "streak": one(records.streak),
         "barrel_wins": one(records.barrel_wins),
         "tichu_calls": one(records.tichu_calls, of=True),
