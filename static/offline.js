@@ -393,11 +393,20 @@
 
   // ---- Sending, in order ----------------------------------------------------------------
 
+  // The log-in page came instead of an answer: "ended" if it says the server ended this
+  // phone's session (the waiting hands can then never go out: the next page drops them, see
+  // setUpLoggedOut), else "login" (the session only ran out: logging in again sends them).
+  function loggedOut(r) {
+    return r.text().then(function (page) {
+      return page.indexOf("data-session-ended") >= 0 ? "ended" : "login";
+    }, function () { return "login"; }).then(function (why) { return Promise.reject(why); });
+  }
+
   function token() {
     return fetch("/csrf-token", { credentials: "same-origin", cache: "no-store",
                                   headers: { "Accept": "application/json" } })
       .then(function (r) {
-        if (r.redirected || r.status === 401) return Promise.reject("login");
+        if (r.redirected || r.status === 401) return loggedOut(r);
         return r.ok ? r.json() : Promise.reject("later");
       })
       .then(function (answer) { return answer.csrf_token; });
@@ -428,7 +437,7 @@
                                    headers: { "Accept": "application/json" } });
     }).then(function (r) {
       // Logged out meanwhile: the page form's login_required sends the phone to log in.
-      if (r.redirected || r.status === 401) return Promise.reject("login");
+      if (r.redirected || r.status === 401) return loggedOut(r);
       return answerOf(r).then(function (answer) {
         if (!answer) return Promise.reject("later");
         if (r.status === 201) {
@@ -457,7 +466,7 @@
         return keep(entry).then(function () { return entry.state; });
       });
     }, function (why) {
-      return Promise.reject(why === "login" ? "login" : "later");
+      return Promise.reject(why === "login" || why === "ended" ? why : "later");
     });
   }
 
@@ -506,14 +515,14 @@
       .then(function (result) {
         flushing = null;
         sending = null;
-        loginNeeded = result.stopped === "login";
+        loginNeeded = result.stopped === "login" || result.stopped === "ended" ? result.stopped : null;
         render();
         return result;
       });
     return flushing;
   }
 
-  var loginNeeded = false;
+  var loginNeeded = null;  // "login" or "ended" (loggedOut) once a send found the phone logged out
 
   // ---- The sheet: waiting hands in their place, the offline line ----------------------------
 
@@ -605,7 +614,9 @@
       if (loginNeeded && mine.length) {
         note = document.createElement("p");
         note.className = "flash flash-warning log-in-to-send";
-        note.textContent = words.logIn;
+        note.textContent = loginNeeded === "ended"
+          ? words.sessionEndedSheet.replace("{name}", user || "").replace("{count}", String(mine.length))
+          : words.logIn;
         live.parentNode.insertBefore(note, live);
       }
       nextHandBanner(live, mine, match);

@@ -918,6 +918,29 @@ def test_a_phone_logged_out_everywhere_from_another_drops_its_sheets_and_hands_a
     forget_network_errors(phone)
 
 
+def test_an_open_sheet_whose_session_was_ended_elsewhere_says_its_waiting_hands_cannot_go_out(
+    new_phone: Any,
+) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    (name,) = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["members"]
+    go_offline(phone)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30})  # the sheet stays open, the hand waiting
+    other = new_phone()  # the same player, on another phone: log out everywhere
+    other.log_in(name)
+    other.page.goto("/account")
+    other.tap("section:has(#everywhere-title) button[type=submit]")
+    other.page.wait_for_url("**/login")
+
+    go_online(phone)  # the hand goes out and finds the session ended: no promise to send it
+    note = phone.page.locator(".log-in-to-send")
+    note.wait_for(timeout=SENT_WITHIN_MS)
+    assert "logged out of this phone from elsewhere" in note.inner_text()
+    assert "cannot be sent, and the next page drops them: 1." in note.inner_text()
+    assert "Log in again to send" not in note.inner_text()
+    assert waiting(phone) == ["3: Anna · 120 (waiting to be sent)"]  # still there to note down
+    forget_network_errors(phone)
+
+
 def record_by_api(phone: Phone, auth: dict[str, str], match_id: str, number: int) -> None:
     """Another phone of the same player (the API) records hand `number`: Boris 100, made."""
     hand = {
