@@ -151,7 +151,14 @@ function fromServer(event, request, key, keep) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
+  if (request.method !== "GET") {
+    // A tap that changes something (Undo, delete, bank the match) made with no connection:
+    // the offline page, which says that nothing changed, not the browser's own error page.
+    if (request.mode === "navigate") {
+      event.respondWith(fetch(request).catch(function () { return caches.match(OFFLINE); }));
+    }
+    return;
+  }
   var url = new URL(request.url);
   if (versioned(url)) {
     event.respondWith(caches.match(request).then(function (hit) {

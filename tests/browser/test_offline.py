@@ -941,6 +941,20 @@ def test_an_open_sheet_whose_session_was_ended_elsewhere_says_its_waiting_hands_
     forget_network_errors(phone)
 
 
+def test_an_undo_tapped_with_no_connection_says_nothing_changed_and_changes_nothing(new_phone: Any) -> None:
+    phone, auth, match_id = table(new_phone, hands=2)
+    enter(phone, 3, "Anna", 120, {1: 20, 2: 30}, waits=False)
+    undo = phone.page.locator("button:text('Undo hand 3')")
+    undo.wait_for(timeout=SENT_WITHIN_MS)
+    go_offline(phone)
+    undo.tap()  # not the browser's own error page: the app's, which says nothing changed
+    phone.page.wait_for_selector("h1:text-is('No connection')")
+    assert "changed nothing: tap it again once the connection is back" in phone.page.inner_text("main")
+    go_online(phone)
+    assert [n for n, _declarer, _bid in server_hands(phone, auth, match_id)] == [1, 2, 3]
+    forget_network_errors(phone)
+
+
 def record_by_api(phone: Phone, auth: dict[str, str], match_id: str, number: int) -> None:
     """Another phone of the same player (the API) records hand `number`: Boris 100, made."""
     hand = {
