@@ -449,7 +449,7 @@
           // The match or the hand a correction was for is gone (another phone deleted it):
           // the player can only drop it, and it must not hold back any other match's hands.
           entry.state = "gone";
-          entry.message = words.gone || "";
+          entry.message = (answer.deleted && answer.message) || words.gone || "";
         } else if (r.status === 409) {
           entry.state = "conflict";
           entry.message = answer.message || "";

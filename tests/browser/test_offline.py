@@ -457,6 +457,26 @@ def test_a_correction_saved_offline_of_a_hand_moved_meanwhile_is_made_again_on_t
     forget_network_errors(phone, "status of 409 (CONFLICT)")
 
 
+def test_a_correction_saved_offline_of_a_hand_deleted_meanwhile_says_so_and_offers_only_to_drop_it(
+    new_phone: Any,
+) -> None:
+    phone, auth, match_id = table(new_phone, hands=3)
+    correct_hand_2_offline(phone, match_id)
+    second = phone.context.request.get(f"/api/matches/{match_id}", headers=auth).json()["hands"][1]["uid"]
+    deleted = phone.context.request.delete(f"/api/matches/{match_id}/hands/2?uid={second}", headers=auth)
+    assert deleted.status == 200, deleted.text()
+
+    go_online(phone)  # not "no longer the hand you saw" beside the hand that took its number
+    gone = phone.page.locator("#live tr.queued.state-gone")
+    gone.wait_for(timeout=SENT_WITHIN_MS)
+    assert "The hand you meant was deleted meanwhile: there is nothing to correct." in gone.inner_text()
+    assert [b.inner_text() for b in gone.locator("button").all()] == ["Drop it"]
+    gone.locator("button", has_text="Drop it").tap()
+    phone.page.locator("#live tr.queued").first.wait_for(state="detached")
+    assert kept_hands(phone) == 0 and len(server_hands(phone, auth, match_id)) == 2
+    forget_network_errors(phone, "status of 404 (NOT FOUND)")
+
+
 def test_offline_the_preview_says_the_hand_will_be_scored_later_instead_of_old_numbers(new_phone: Any) -> None:
     phone, _auth, match_id = table(new_phone, hands=2)
     phone.page.goto(f"/matches/{match_id}/hands/new")

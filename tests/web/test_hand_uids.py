@@ -179,12 +179,12 @@ def test_the_edit_page_names_the_hand_in_its_form_and_its_delete_link(phone: Pho
     assert response.status_code == 302
     with csrf_app.app_context():
         assert [h.uid for h in db.session.get(Match, match_id).hands] == [second]
-    # A correction made on the page of the hand that moved: refused, nothing changed.
+    # A correction made on the page of the hand deleted since: refused as such, nothing changed.
     data = {**form_of(1, 100, [30, None, 10]), "uid": first}
     response = phone.post(
         f"/matches/{match_id}/hands/1/edit", data, form_url=f"/matches/{match_id}", follow_redirects=True
     )
-    assert any("no longer the hand you saw" in f for f in flashes(response.text))
+    assert "The hand you meant was deleted meanwhile: there is nothing to correct." in flashes(response.text)
 
 
 def test_the_correction_form_asked_for_by_a_hands_uid_is_that_hands_wherever_it_moved(

@@ -88,6 +88,27 @@ def test_a_kept_correction_of_a_hand_changed_meanwhile_is_a_conflict(phone: Phon
     assert stale.status_code == 409 and stale.json["conflict"] is True
 
 
+def test_a_correction_of_a_hand_deleted_meanwhile_is_gone_and_says_so_on_the_page_too(
+    phone: Phone, csrf_app: Flask
+) -> None:
+    match_id = phone.new_match()
+    phone.hand(match_id, 1, **played(1, 100, [40, None, 20]))
+    phone.hand(match_id, 2, **played(2, 100, [40, 20, None]))
+    with csrf_app.app_context():
+        first = db.session.execute(db.select(Hand.uid).where(Hand.number == 1)).scalar_one()
+    phone.post(f"/matches/{match_id}/hands/1/delete", {"confirm": "y"}, form_url=f"/matches/{match_id}")
+    correction = {**played(1, 120, [40, None, 20]), "version": "1", "uid": first}  # of the hand deleted
+    url = f"/matches/{match_id}/hands/1/edit"
+    words = "The hand you meant was deleted meanwhile: there is nothing to correct."
+    kept = send(phone, url, correction)
+    assert kept.status_code == 404 and kept.json == {"ok": False, "conflict": False, "deleted": True, "message": words}
+    phone.get(f"/matches/{match_id}")  # the deletion's flash read
+    typed = phone.post(url, correction, form_url=url, follow_redirects=True)
+    assert flashes(typed.text) == [words]
+    with csrf_app.app_context():
+        assert db.session.execute(db.select(Hand.record)).scalar_one()["bid"] == 100  # hand 2, now 1, as it was
+
+
 def test_a_kept_hand_sent_again_after_its_answer_was_lost_is_recorded_once_and_answered_201(
     phone: Phone, csrf_app: Flask
 ) -> None:

@@ -37,6 +37,14 @@ def conflict(message: str, next_hand: int | None, closed: bool = False) -> Respo
     return response
 
 
+def deleted(message: str) -> Response:
+    """404: the hand a correction was for was deleted meanwhile (`deleted`: the phone shows
+    `message`, which says so, and offers only to drop the correction)."""
+    response = jsonify(ok=False, conflict=False, deleted=True, message=message)
+    response.status_code = 404
+    return response
+
+
 def refused(form: Any) -> Response:
     """422: the rules refuse the hand as typed; the first refusal, as the form would show it."""
     messages = [

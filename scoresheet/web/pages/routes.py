@@ -390,9 +390,14 @@ def edit_hand(match_id: str, number: int) -> Any:
         except AlreadyRecorded:
             pass  # this very correction sent again (its answer was lost): it is made
         except Conflict as err:
-            if queued.wanted():
+            if form.uid.data and queries.number_of_hand(m, form.uid.data) is None:  # deleted meanwhile
+                if queued.wanted():
+                    return queued.deleted(_deleted_meanwhile(tichu))
+                flash(_deleted_meanwhile(tichu), "warning")
+            elif queued.wanted():
                 return queued.conflict(err.message, None)
-            flash(err.message, "warning")
+            else:
+                flash(err.message, "warning")
             return back_to(m)
         except RuleError as err:
             form.refuse_rule(err, number)
@@ -407,18 +412,20 @@ def edit_hand(match_id: str, number: int) -> Any:
     return _entry_page(form, m, sheet, deal, number, editing=True)
 
 
+def _deleted_meanwhile(tichu: bool) -> str:
+    """The words for a correction of a hand (a round) that another phone deleted."""
+    if tichu:
+        return _("The round you meant was deleted meanwhile: there is nothing to correct.")
+    return _("The hand you meant was deleted meanwhile: there is nothing to correct.")
+
+
 def _to_the_hand(m: Match, number: int, uid: str) -> Response:
     """The correction form of the hand `uid`, which the sheet moved from `number`: to its
     number now, or, deleted meanwhile, back to the sheet; said either way."""
     now = queries.number_of_hand(m, uid)
     tichu = m.setup["rules"] == TICHU
     if now is None:
-        flash(
-            _("The round you meant was deleted meanwhile: there is nothing to correct.")
-            if tichu
-            else _("The hand you meant was deleted meanwhile: there is nothing to correct."),
-            "warning",
-        )
+        flash(_deleted_meanwhile(tichu), "warning")
         return back_to(m)
     flash(
         _("The round you meant is round %(num)d now: the sheet changed meanwhile.", num=now)
