@@ -526,9 +526,13 @@
 
   // ---- The sheet: waiting hands in their place, the offline line ----------------------------
 
+  // The waiting entries behind one to settle (a conflict, a refusal, a gone one) of the same
+  // match: they go out only after it, in order (flush's `held`), so the sheet says so.
+  var heldIds = {};
+
   function stateWord(entry) {
     if (entry.id === sending) return words.sending;
-    if (entry.state === "waiting") return words.waiting;
+    if (entry.state === "waiting") return heldIds[entry.id] ? words.held : words.waiting;
     return words.notSent;
   }
 
@@ -605,6 +609,11 @@
     var match = matchOf(location.pathname);
     waitingHands().then(function (all) {
       var mine = all.filter(function (e) { return e.match === match; });
+      heldIds = {};
+      mine.reduce(function (blocked, e) {
+        if (blocked && e.state === "waiting") heldIds[e.id] = true;
+        return blocked || e.state !== "waiting";
+      }, false);
       live.querySelectorAll(".queued, .queued-list").forEach(function (n) { n.remove(); });
       var known = sheetHands(live);
       recorded = recorded.filter(function (r) { return r.number > known; });

@@ -508,9 +508,9 @@ def test_a_conflict_can_be_dropped_and_the_hand_behind_it_goes_out_as_the_next_h
     go_online(phone)
     conflict = phone.page.locator("#live tr.queued.state-conflict")
     conflict.wait_for(timeout=SENT_WITHIN_MS)
-    # Hand 4 waits behind the conflict: nothing of this phone is recorded yet.
+    # Hand 4 waits behind the conflict, and says so: nothing of this phone is recorded yet.
     assert server_hands(phone, auth, match_id)[2:] == [(3, 1, 100)]
-    assert "4: Boris · 130 (waiting to be sent)" in waiting(phone)
+    assert "4: Boris · 130 (waits until the one not sent is settled)" in waiting(phone)
     conflict.locator("button", has_text="Drop it").tap()
     phone.page.wait_for_selector("#live tr.queued", state="detached", timeout=SENT_WITHIN_MS)
     phone.page.locator("#live table.sheet tbody tr:not(.queued)").nth(3).wait_for(timeout=SENT_WITHIN_MS)
