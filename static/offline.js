@@ -810,7 +810,41 @@
 
   // ---- Start --------------------------------------------------------------------------------
 
+  // The offline page (a page the phone never kept, the home page among them: the app opened
+  // from the home screen with no connection): links to the sheets it did keep, by their titles.
+  function listKeptSheets(section) {
+    if (!window.caches) return;
+    caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        var sheets = requests.map(function (r) { return new URL(r.url).pathname; })
+          .filter(function (path) { return /^\/matches\/[^/]+$/.test(path); });
+        return Promise.all(sheets.map(function (path) {
+          return cache.match(path).then(function (hit) { return hit ? hit.text() : ""; })
+            .then(function (html) {
+              var title = new DOMParser().parseFromString(html, "text/html").title;
+              return { path: path, title: title || path };
+            });
+        }));
+      });
+    }).then(function (sheets) {
+      if (!sheets.length) return;
+      var list = section.querySelector("ul");
+      sheets.forEach(function (sheet) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = sheet.path;
+        link.className = "button secondary";
+        link.textContent = sheet.title;
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      section.hidden = false;
+    }).catch(function () {});
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    var kept = document.getElementById("kept-sheets");
+    if (kept) listKeptSheets(kept);
     var holder = document.getElementById("offline-words");
     if (!holder || !("indexedDB" in window)) return;
     Object.keys(holder.dataset).forEach(function (k) { words[k] = holder.dataset[k]; });

@@ -377,6 +377,21 @@ def test_the_offline_page_follows_the_language_the_player_chose(new_phone: Any) 
     forget_network_errors(phone)
 
 
+def test_the_app_opened_offline_from_the_home_screen_links_the_sheets_the_phone_kept(new_phone: Any) -> None:
+    phone, _auth, match_id = table(new_phone, hands=2)
+    go_offline(phone)
+    phone.page.goto("/")  # the installed app's start page, never kept: the offline page
+    link = phone.page.locator("#kept-sheets a")
+    link.first.wait_for()
+    assert [a.get_attribute("href") for a in link.all()] == [f"/matches/{match_id}"]
+    assert link.inner_text().endswith("· Tysiacha")  # the sheet's own title: its players
+    link.tap()
+    phone.page.wait_for_url(f"**/matches/{match_id}")
+    assert phone.page.locator("#live table.sheet tbody tr").count() == 2  # the kept copy
+    go_online(phone)
+    forget_network_errors(phone)
+
+
 def test_online_a_hand_the_rules_refuse_comes_back_with_its_error_and_is_not_kept(new_phone: Any) -> None:
     phone, auth, match_id = table(new_phone, hands=2)
     enter(phone, 3, "Anna", 120, {1: 80, 2: 60}, waits=False)
