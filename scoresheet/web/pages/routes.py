@@ -469,34 +469,30 @@ def delete_hand(match_id: str, number: int) -> Any:
         except Conflict as err:
             flash(err.message, "warning")
             return back_to(m)
-    later = queries.uid_of_hand(m, number + 1) is not None  # the words of the newest hand say nothing of later ones
-    if m.setup["rules"] == TICHU:
-        title = _("Delete round %(num)d", num=number)
-        if later:
-            question = _(
+    tichu = m.setup["rules"] == TICHU
+
+    def question() -> str:
+        """Asked before: the words of the newest hand say nothing of later ones."""
+        if queries.uid_of_hand(m, number + 1) is None:
+            return _("Round %(num)d is removed.", num=number) if tichu else _("Hand %(num)d is removed.", num=number)
+        if tichu:
+            return _(
                 "Round %(num)d is removed and every later round moves up one number and is recomputed.", num=number
             )
-            done = _("Round %(num)d deleted; the rounds after it are recomputed.", num=number)
-        else:
-            question, done = _("Round %(num)d is removed.", num=number), _("Round %(num)d deleted.", num=number)
-        undone = _("Round %(num)d undone.", num=number)
-    else:
-        title = _("Delete hand %(num)d", num=number)
-        if later:
-            question = _(
-                "Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number
-            )
-            done = _("Hand %(num)d deleted; the hands after it are recomputed.", num=number)
-        else:
-            question, done = _("Hand %(num)d is removed.", num=number), _("Hand %(num)d deleted.", num=number)
-        undone = _("Hand %(num)d undone.", num=number)
-    return _confirmed(
-        m,
-        title,
-        question,
-        lambda m, user: commands.delete_hand(m, user, number, uid, newest),
-        undone if newest else done,
-    )
+        return _("Hand %(num)d is removed and every later hand moves up one number and is recomputed.", num=number)
+
+    def done(sheet: MatchState) -> str:
+        """Said after, from the sheet the deletion left (no read more)."""
+        if newest:
+            return _("Round %(num)d undone.", num=number) if tichu else _("Hand %(num)d undone.", num=number)
+        if number > len(sheet.hands):  # it was the newest
+            return _("Round %(num)d deleted.", num=number) if tichu else _("Hand %(num)d deleted.", num=number)
+        if tichu:
+            return _("Round %(num)d deleted; the rounds after it are recomputed.", num=number)
+        return _("Hand %(num)d deleted; the hands after it are recomputed.", num=number)
+
+    title = _("Delete round %(num)d", num=number) if tichu else _("Delete hand %(num)d", num=number)
+    return _confirmed(m, title, question, lambda m, user: commands.delete_hand(m, user, number, uid, newest), done)
 
 
 _CLOSINGS = {
@@ -524,23 +520,25 @@ def close(match_id: str, step: str) -> Any:
     m = queries.get_match(match_id, current_user)
     if step == "bank" and m.event_table_id is not None:  # a club night's table (CLUB.md §4)
         question = _l("The sheet keeps its winner; as at every table of a club night, a hand can still be corrected.")
-    return _confirmed(m, title, question, command, done)
+    return _confirmed(m, title, lambda: question, command, lambda _made: done)
 
 
-def _confirmed(m: Match, title: Any, question: Any, command: Callable[[Match, User], object], done: Any) -> Any:
-    """A final step: a page with a box to tick; the command runs (on the match, by this user)
-    only when it is ticked."""
+def _confirmed(
+    m: Match, title: Any, question: Callable[[], Any], command: Callable[[Match, User], Any], done: Callable[[Any], Any]
+) -> Any:
+    """A final step: a page with a box to tick (its `question()` asked); the command runs (on
+    the match, by this user) only when it is ticked, and `done(what it returned)` is said."""
     form = ConfirmForm()
     if form.validate_on_submit():
         try:
-            command(m, current_user)
+            made = command(m, current_user)
         except (Conflict, RuleError) as err:
             flash(err.message, "warning")
         else:
-            flash(str(done))
+            flash(str(done(made)))
         return back_to(m)
     with form_page():
-        return render_template("shared/confirm.html", form=form, match=m, title=title, question=question)
+        return render_template("shared/confirm.html", form=form, match=m, title=title, question=question())
 
 
 @bp.post("/matches/<match_id>/hands/preview")
