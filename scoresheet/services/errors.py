@@ -40,6 +40,12 @@ class AlreadyRecorded(Conflict):
         self.number = number
 
 
+class HandGone(Conflict):
+    """A change aimed at a hand (by its uid) that is no longer in the match at all: another
+    phone deleted it. Refused as any change to a hand that moved (the same sentence); a
+    correction's page and the phone's queue say instead that there is nothing to correct."""
+
+
 class WrongPassword(Conflict):
     """A password asked for again (to change it, to delete the account) is not the user's:
     answered 403, not 409; nothing changed."""

@@ -54,7 +54,7 @@ from ...storage.models import (
 from ...words import _, _l
 from .. import accounts
 from ..club import tables as event_tables
-from ..errors import AlreadyRecorded, Conflict, NotFound
+from ..errors import AlreadyRecorded, Conflict, HandGone, NotFound
 from ..players import ratings, statistics
 from . import audit
 from .links import by_join_code
@@ -537,8 +537,11 @@ def _sheet_of_locked(match: Match) -> MatchState:
 
 def _numbered(hands: Sequence[Hand], number: int, uid: str | None = None) -> Hand:
     """The hand with this number, else 404; if `uid` is given, it must be that hand, else
-    Conflict (the sheet changed since the caller saw it: nothing is changed)."""
+    Conflict (the sheet changed since the caller saw it: nothing is changed), `HandGone` if
+    no hand of the match is that one any more."""
     if uid is not None and (not 1 <= number <= len(hands) or hands[number - 1].uid != uid):
+        if all(h.uid != uid for h in hands):
+            raise HandGone(not_that_hand(number).message)
         raise not_that_hand(number)
     if not 1 <= number <= len(hands):
         raise NotFound(_("This match has no hand %(num)d.", num=number))

@@ -20,7 +20,7 @@ from ...rules import HandResult, MatchState, RuleError, SeatResult, TichuRound, 
 from ...rules.tichu import TICHU
 from ...services import accounts
 from ...services.club import progress
-from ...services.errors import AlreadyRecorded, Conflict, NotFound
+from ...services.errors import AlreadyRecorded, Conflict, HandGone, NotFound
 from ...services.matches import commands, members, queries, seats, serialize
 from ...services.matches.replay_cache import hand_uids
 from ...storage.database import form_page, reads_only
@@ -389,15 +389,15 @@ def edit_hand(match_id: str, number: int) -> Any:
             commands.edit_hand(m, current_user, number, record, version_seen, form.uid.data or None)
         except AlreadyRecorded:
             pass  # this very correction sent again (its answer was lost): it is made
+        except HandGone:  # another phone deleted it: nothing to correct
+            if queued.wanted():
+                return queued.deleted(_deleted_meanwhile(tichu))
+            flash(_deleted_meanwhile(tichu), "warning")
+            return back_to(m)
         except Conflict as err:
-            if form.uid.data and queries.number_of_hand(m, form.uid.data) is None:  # deleted meanwhile
-                if queued.wanted():
-                    return queued.deleted(_deleted_meanwhile(tichu))
-                flash(_deleted_meanwhile(tichu), "warning")
-            elif queued.wanted():
+            if queued.wanted():
                 return queued.conflict(err.message, None)
-            else:
-                flash(err.message, "warning")
+            flash(err.message, "warning")
             return back_to(m)
         except RuleError as err:
             form.refuse_rule(err, number)
