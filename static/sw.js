@@ -149,14 +149,18 @@ function fromServer(event, request, key, keep) {
   });
 }
 
+// A page the phone keeps no copy of: the server's, else the offline page (not the browser's
+// own error page).
+function pageOrOffline(request) {
+  return fetch(request).catch(function () { return caches.match(OFFLINE); });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") {
     // A tap that changes something (Undo, delete, bank the match) made with no connection:
-    // the offline page, which says that nothing changed, not the browser's own error page.
-    if (request.mode === "navigate") {
-      event.respondWith(fetch(request).catch(function () { return caches.match(OFFLINE); }));
-    }
+    // the offline page says that nothing changed.
+    if (request.mode === "navigate") event.respondWith(pageOrOffline(request));
     return;
   }
   var url = new URL(request.url);
@@ -181,9 +185,7 @@ self.addEventListener("fetch", function (event) {
       });
     }));
   } else if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(function () {
-      return caches.match(OFFLINE);
-    }));
+    event.respondWith(pageOrOffline(request));
   }
 });
 

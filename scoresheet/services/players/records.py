@@ -1,6 +1,7 @@
 """A player's records: the best of their banked matches, each with the match it was set in
-(highest final score, biggest comeback, and a Tichu team's own, longest winning streak, wins from the barrel, best
-Tichu calls), read from the figures kept when each match was banked (nothing replayed)."""
+(highest final score and biggest comeback, a Tichu team's apart; longest winning streak, wins
+from the barrel, best Tichu calls), read from the figures kept when each match was banked
+(nothing replayed)."""
 
 from __future__ import annotations
 
