@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from werkzeug.serving import WSGIRequestHandler
+
 from scoresheet import create_app
 
 PASSWORD = "correct horse battery"
@@ -156,6 +158,43 @@ def api_tichu_match(phone: Phone, auth: dict[str, str]) -> str:
     return str(match["id"])
 
 
+class _Answer:
+    """A response that closes once, whoever asks first: werkzeug or `_ClosingHandler`."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.response)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            if hasattr(self.response, "close"):
+                self.response.close()
+
+
+def _answering(app: Any) -> Any:
+    """`app`, keeping each response in its request's environ for `_ClosingHandler`."""
+
+    def answering(environ: dict[str, Any], start_response: Any) -> _Answer:
+        environ["tests.answer"] = answer = _Answer(app(environ, start_response))
+        return answer
+
+    return answering
+
+
+class _ClosingHandler(WSGIRequestHandler):
+    """Werkzeug's handler, closing the response of a connection the browser reset: werkzeug skips
+    its close when the reset comes while it drains the request (serving.py, run_wsgi's
+    `finally`), and the open file of a static response then fails whichever test runs."""
+
+    def connection_dropped(self, error: BaseException, environ: Any = None) -> None:
+        if environ and "tests.answer" in environ:
+            environ["tests.answer"].close()
+
+
 @contextlib.contextmanager
 def serving(tmp: Path, **config: Any) -> Iterator[str]:
     """The app on a fresh SQLite database in `tmp` (with `config`), served by a threaded werkzeug
@@ -173,7 +212,7 @@ def serving(tmp: Path, **config: Any) -> Iterator[str]:
             **config,
         }
     )
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    httpd = make_server("127.0.0.1", 0, _answering(app), threaded=True, request_handler=_ClosingHandler)
     httpd.daemon_threads = True  # open event streams do not hold the shutdown up
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
