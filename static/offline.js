@@ -526,13 +526,20 @@
 
   // ---- The sheet: waiting hands in their place, the offline line ----------------------------
 
-  // The waiting entries behind one to settle (a conflict, a refusal, a gone one) of the same
-  // match: they go out only after it, in order (flush's `held`), so the sheet says so.
-  var heldIds = {};
+  // The ids of a match's waiting entries behind one to settle (a conflict, a refusal, a gone
+  // one): they go out only after it, in order (flush's `held`), so the sheet says so.
+  function heldBehind(entries) {
+    var held = {};
+    entries.reduce(function (blocked, e) {
+      if (blocked && e.state === "waiting") held[e.id] = true;
+      return blocked || e.state !== "waiting";
+    }, false);
+    return held;
+  }
 
-  function stateWord(entry) {
+  function stateWord(entry, held) {
     if (entry.id === sending) return words.sending;
-    if (entry.state === "waiting") return heldIds[entry.id] ? words.held : words.waiting;
+    if (entry.state === "waiting") return held[entry.id] ? words.held : words.waiting;
     return words.notSent;
   }
 
@@ -572,7 +579,7 @@
     return box;
   }
 
-  function row(entry, columns) {
+  function row(entry, columns, held) {
     var tr = document.createElement("tr");
     tr.className = "queued state-" + (entry.id === sending ? "sending" : entry.state || "recorded");
     if (entry.id) tr.setAttribute("data-queued", String(entry.id));
@@ -587,7 +594,7 @@
     what.textContent = entry.summary;
     var state = document.createElement("strong");
     state.className = "queued-state";
-    state.textContent = entry.state ? stateWord(entry) : words.recorded;
+    state.textContent = entry.state ? stateWord(entry, held) : words.recorded;
     td.appendChild(what);
     td.appendChild(document.createTextNode(" "));
     td.appendChild(state);
@@ -609,11 +616,7 @@
     var match = matchOf(location.pathname);
     waitingHands().then(function (all) {
       var mine = all.filter(function (e) { return e.match === match; });
-      heldIds = {};
-      mine.reduce(function (blocked, e) {
-        if (blocked && e.state === "waiting") heldIds[e.id] = true;
-        return blocked || e.state !== "waiting";
-      }, false);
+      var held = heldBehind(mine);
       live.querySelectorAll(".queued, .queued-list").forEach(function (n) { n.remove(); });
       var known = sheetHands(live);
       recorded = recorded.filter(function (r) { return r.number > known; });
@@ -634,12 +637,12 @@
       if (table) {
         // The sheet shows the newest hand first: the waiting ones go on top, the last on top.
         var columns = live.querySelectorAll("table.sheet thead th").length - 1;
-        rows.forEach(function (e) { table.insertBefore(row(e, columns), table.firstChild); });
+        rows.forEach(function (e) { table.insertBefore(row(e, columns, held), table.firstChild); });
       } else {
         var wrap = document.createElement("table");
         wrap.className = "sheet queued-list";
         var body = document.createElement("tbody");
-        rows.forEach(function (e) { body.insertBefore(row(e, 1), body.firstChild); });
+        rows.forEach(function (e) { body.insertBefore(row(e, 1, held), body.firstChild); });
         wrap.appendChild(body);
         live.appendChild(wrap);
       }

@@ -541,7 +541,7 @@ def _numbered(hands: Sequence[Hand], number: int, uid: str | None = None) -> Han
     no hand of the match is that one any more."""
     if uid is not None and (not 1 <= number <= len(hands) or hands[number - 1].uid != uid):
         if all(h.uid != uid for h in hands):
-            raise HandGone(not_that_hand(number).message)
+            raise not_that_hand(number, HandGone)
         raise not_that_hand(number)
     if not 1 <= number <= len(hands):
         raise NotFound(_("This match has no hand %(num)d.", num=number))
@@ -556,9 +556,10 @@ def check_still_the_hand(match: Match, number: int, uid: str) -> None:
         raise not_that_hand(number)
 
 
-def not_that_hand(number: int) -> Conflict:
-    """The refusal of a change aimed at a hand that no longer has this number."""
-    return Conflict(
+def not_that_hand(number: int, refusal: type[Conflict] = Conflict) -> Conflict:
+    """The refusal of a change aimed at a hand that no longer has this number (`refusal`:
+    `HandGone` when that hand is gone from the match)."""
+    return refusal(
         _(
             "Hand %(num)d is no longer the hand you saw: the sheet changed meanwhile. "
             "Nothing was changed: check the sheet and try again.",
