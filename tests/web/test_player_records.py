@@ -1,6 +1,6 @@
-"""A player's records (highest final score, biggest comeback, and a Tichu team's own, longest winning streak, wins
-from the barrel, best Tichu calls), each with its match, in a range of bank times, on the
-page and through the API, on SQLite and PostgreSQL."""
+"""A player's records (highest final score and biggest comeback, a Tichu team's apart; longest
+winning streak, wins from the barrel, best Tichu calls), each with its match, in a range of
+bank times, on the page and through the API, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
